@@ -1,0 +1,26 @@
+"""Pillow renderers: an engine's view of a game -> PNG bytes.
+
+One module per game (``render/<game>.py``) with two functions:
+
+- ``render_table(view: dict, lang: str) -> bytes``: the channel's picture after a phase, drawn
+  from the *public* view only (``game.view(state, None)``), so it cannot leak hidden data.
+- ``render_board(view: dict, lang: str) -> bytes``: one seat's private picture (``/game board``),
+  drawn from that seat's view.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def _module(game: str) -> Any:
+    return importlib.import_module(f"render.{game}")
+
+
+def render_table(game: str, view: dict[str, Any], lang: str) -> bytes:
+    return bytes(_module(game).render_table(view, lang))
+
+
+def render_board(game: str, view: dict[str, Any], lang: str) -> bytes:
+    return bytes(_module(game).render_board(view, lang))

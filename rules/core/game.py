@@ -1,0 +1,207 @@
+"""The one engine API every game implements.
+
+Random play, property tests, benchmarks, the service and every adapter use only these names, so
+they stay stable. A game subclasses :class:`Game` and fills in the abstract methods; the base
+class gives it the shared parts (option checking, copy-on-apply, the command mapping used by
+autocomplete and buttons).
+
+Contract (see docs/engine.md):
+
+- ``new_game(num_seats, options, seed)`` → state
+- ``pending(state)`` → ``{seat: Pending}``: who owes input now (several seats in a simultaneous
+  phase; empty when the game is over)
+- ``legal_actions(state, seat)`` → every legal action for that seat now (finite; it includes
+  changing a simultaneous submission while the phase has not resolved)
+- ``apply(state, seat, action, now=0.0)`` → ``(new_state, events)``; raises ``RulesError`` on an
+  illegal action and leaves ``state`` untouched. ``now`` is the service's clock (seconds since the
+  epoch); engines never read the wall clock themselves, so replaying a log with its times gives
+  the same game.
+- ``is_over(state)``, ``result(state)``
+- ``dump(state)`` → JSON-compatible dict; ``load(data)`` → state (lossless round trip)
+- ``view(state, seat)`` → JSON-compatible dict of what that seat may see (``None``: the channel)
+- ``phase(state)`` → a short token that changes whenever the phase changes (stale buttons)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rules.core.actions import Action, ActionCodec
+from rules.core.errors import RulesError
+from rules.core.events import Event
+from rules.core.spec import Command, CommandArgs, OptionSpec, Pending, Result, command_key
+
+S = TypeVar("S")
+
+
+class Game(ABC, Generic[S]):
+    """Base class of every game engine. Instances are stateless; the state is passed in."""
+
+    name: ClassVar[str]
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    commands: ClassVar[tuple[Command, ...]] = ()
+    action_types: ClassVar[tuple[type[Action], ...]] = ()
+
+    def __init__(self) -> None:
+        self.codec = ActionCodec(self.action_types)
+
+    # ----------------------------------------------------------------- the engine API
+
+    def new_game(self, num_seats: int, options: Mapping[str, Any] | None, seed: int) -> S:
+        if not self.min_seats <= num_seats <= self.max_seats:
+            raise RulesError(
+                "core.error.seat_count", min=self.min_seats, max=self.max_seats, given=num_seats
+            )
+        return self.setup(num_seats, self.check_options(options or {}, num_seats), seed)
+
+    @abstractmethod
+    def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> S:
+        """Create the state of a new game (options already checked and completed)."""
+
+    @abstractmethod
+    def pending(self, state: S) -> dict[int, Pending]: ...
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[Action]: ...
+
+    def apply(self, state: S, seat: int, action: Action, now: float = 0.0) -> tuple[S, list[Event]]:
+        """Apply on a copy, so that a refusal half-way leaves the caller's state untouched."""
+        new = self.copy(state)
+        events = self.play(new, seat, action, now)
+        return new, events
+
+    @abstractmethod
+    def play(self, state: S, seat: int, action: Action, now: float) -> list[Event]:
+        """Validate and apply ``action`` in place (``state`` is a private copy)."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool: ...
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None: ...
+
+    @abstractmethod
+    def dump(self, state: S) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def load(self, data: dict[str, Any]) -> S: ...
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def phase(self, state: S) -> str: ...
+
+    def copy(self, state: S) -> S:
+        """A deep copy. Games with a faster copy than a JSON round trip override this."""
+        return self.load(self.dump(state))
+
+    # ----------------------------------------------------------------- options
+
+    def check_options(self, options: Mapping[str, Any], num_seats: int) -> dict[str, Any]:
+        """Complete ``options`` with defaults and check every value; a bad one is a RulesError."""
+        specs = {o.name: o for o in self.option_specs}
+        for name in options:
+            if name not in specs:
+                raise RulesError("core.error.unknown_option", option=str(name)[:50])
+        checked: dict[str, Any] = {}
+        for spec in self.option_specs:
+            value = options.get(spec.name, spec.default)
+            checked[spec.name] = _check_option(spec, value)
+        return checked
+
+    # ----------------------------------------------------------------- commands
+
+    def parse(self, command: str, args: CommandArgs, state: S, seat: int) -> Action:
+        """Turn a typed command into an action.
+
+        The default finds the legal action whose ``to_command`` matches the command and its
+        arguments; so anything a user types is checked against the real legal actions. A game
+        whose actions cannot all be listed this way (none yet) overrides it.
+        """
+        if command not in {c.name for c in self.commands}:
+            raise RulesError("core.error.unknown_command", command=command[:50])
+        wanted = command_key(command, {k: v for k, v in args.items() if v is not None})
+        for action in self.legal_actions(state, seat):
+            mapped = self.to_command(action)
+            if mapped is not None and command_key(*mapped) == wanted:
+                return action
+        raise self.explain(state, seat, command, args)
+
+    def explain(self, state: S, seat: int, command: str, args: CommandArgs) -> RulesError:
+        """Why ``command`` with ``args`` is not legal now. Games override this to give the
+        specific reason (a trap on the tower, a square off the board); the generic answer is
+        still a clear message."""
+        return RulesError("core.error.illegal", command=command[:50])
+
+    def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
+        """The command and arguments a user would type for ``action`` (``None``: no command,
+        e.g. an internal action). Used for autocomplete, buttons and ``parse``."""
+        return None
+
+    def suggestions(
+        self, state: S, seat: int, command: str, param: str, args: CommandArgs
+    ) -> list[str]:
+        """Values of ``param`` that lead to a legal action given the arguments already filled
+        in (autocomplete). Derived from ``legal_actions``; order kept, duplicates removed."""
+        filled = {k: str(v).upper() for k, v in args.items() if k != param and v not in (None, "")}
+        seen: dict[str, None] = {}
+        for action in self.legal_actions(state, seat):
+            mapped = self.to_command(action)
+            if mapped is None or mapped[0] != command or param not in mapped[1]:
+                continue
+            their = mapped[1]
+            if all(str(their.get(k, "")).upper() == v for k, v in filled.items()):
+                seen.setdefault(str(their[param]), None)
+        return list(seen)
+
+    def buttons(self, state: S, seat: int) -> list[tuple[str, CommandArgs]]:
+        """The legal actions offered as buttons to ``seat`` (commands marked ``button``)."""
+        names = {c.name for c in self.commands if c.button}
+        out: list[tuple[str, CommandArgs]] = []
+        for action in self.legal_actions(state, seat):
+            mapped = self.to_command(action)
+            if mapped is not None and mapped[0] in names and mapped not in out:
+                out.append(mapped)
+        return out
+
+    # ----------------------------------------------------------------- helpers
+
+    def action_from_json(self, data: Any) -> Action:
+        return self.codec.from_json(data)
+
+    def rules_text_key(self) -> str:
+        """Catalogue key of the ``/game rules`` help for this game."""
+        return f"{self.name}.rules"
+
+
+def _check_option(spec: OptionSpec, value: Any) -> Any:
+    bad = RulesError("core.error.bad_option", option=spec.name, value=str(value)[:50])
+    if spec.type == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"true", "yes", "on", "1", "si", "sí"}:
+            return True
+        if isinstance(value, str) and value.lower() in {"false", "no", "off", "0"}:
+            return False
+        raise bad
+    if spec.type == "int":
+        if isinstance(value, bool):
+            raise bad
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise bad from None
+        if (spec.min is not None and number < spec.min) or (
+            spec.max is not None and number > spec.max
+        ):
+            raise bad
+        return number
+    text = str(value).strip().lower()
+    if text not in spec.choices:
+        raise bad
+    return text

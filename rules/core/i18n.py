@@ -1,0 +1,73 @@
+"""Messages in English and Spanish, from one catalogue per language.
+
+A catalogue is the folder ``rules/locale/<lang>/``: one TOML file per part of the product
+(``core.toml``, ``lobby.toml``, ``badbones.toml`` …), merged into one flat map of dotted keys.
+Texts are ``str.format`` templates: ``"{player} lost a house"``. Engines raise errors and emit
+events as keys; adapters and the renderer translate them here.
+
+The catalogue lives under ``rules/`` (not ``bot/``) because both the bot and the renderer read
+it, and ``render`` may only import ``rules``.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "es")
+DEFAULT_LANGUAGE = "en"
+
+
+def language_for(locale: str | None) -> str:
+    """Map a Discord locale (``es-ES``, ``es-419``, ``en-US``…) to a catalogue language."""
+    if locale:
+        short = str(locale).split("-")[0].lower()
+        if short in LANGUAGES:
+            return short
+    return DEFAULT_LANGUAGE
+
+
+def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
+    for key, value in table.items():
+        full = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            _flatten(full, value, out)
+        else:
+            out[full] = str(value)
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """Every message of one language, by dotted key."""
+    out: dict[str, str] = {}
+    folder = resources.files("rules") / "locale" / lang
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            _flatten("", tomllib.loads(entry.read_text(encoding="utf-8")), out)
+    return out
+
+
+class _Lenient(dict[str, Any]):
+    """Missing template arguments show as ``{name}`` instead of crashing a reply."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
+    return key in catalogue(lang)
+
+
+def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **args: Any) -> str:
+    """Translate ``key`` into ``lang`` (falling back to English, then to the key itself).
+
+    Arguments that are themselves message keys can be passed pre-translated by the caller;
+    values are inserted as text.
+    """
+    template = catalogue(language_for(lang)).get(key) or catalogue(DEFAULT_LANGUAGE).get(key)
+    if template is None:
+        return key
+    return string.Formatter().vformat(template, (), _Lenient(args))

@@ -1,0 +1,43 @@
+"""Random legal play through the public engine API only (tests, property tests, benchmarks)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.events import Event
+from rules.core.game import Game
+from rules.core.rng import Rng
+
+
+def random_game(
+    game: Game[Any],
+    num_seats: int,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    max_steps: int = 100_000,
+    clock_step: float = 1.0,
+) -> tuple[Any, int, list[Event]]:
+    """Play a whole game with random legal actions; returns (final state, steps, events).
+
+    Each step picks a random pending seat and one of its legal actions. Time advances by
+    ``clock_step`` seconds a step (for games with a clock). Raises ``AssertionError`` if the game
+    does not end within ``max_steps`` or a pending seat has no legal action (a stalled game).
+    """
+    rng = Rng(seed ^ 0x5EED)
+    state = game.new_game(num_seats, options, seed)
+    now = 1_000_000.0
+    events: list[Event] = []
+    steps = 0
+    while not game.is_over(state):
+        pending = game.pending(state)
+        assert pending, f"{game.name}: not over but nobody is pending (phase {game.phase(state)})"
+        seat = rng.choice(sorted(pending))
+        actions = game.legal_actions(state, seat)
+        assert actions, f"{game.name}: seat {seat} is pending with no legal action"
+        state, new = game.apply(state, seat, rng.choice(actions), now)
+        events.extend(new)
+        now += clock_step
+        steps += 1
+        assert steps <= max_steps, f"{game.name}: no end after {max_steps} steps"
+    return state, steps, events

@@ -1,0 +1,56 @@
+"""The registry of games: adapters list and create games by name without importing each one.
+
+Every game package registers its engine when imported; :func:`get_game` imports the known game
+packages on first use. Adding a game is one line in ``GAME_PACKAGES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from rules.core.errors import RulesError
+from rules.core.game import Game
+
+# The game packages that ship with Partida (imported lazily, in this order).
+GAME_PACKAGES: tuple[str, ...] = ("rules.badbones", "rules.farkle", "rules.fuse", "rules.zvv")
+
+_games: dict[str, Game[Any]] = {}
+_loaded = False
+
+
+def register(game: Game[Any]) -> Game[Any]:
+    """Add a game engine under its ``name`` (called by each game package, and by tests)."""
+    if game.name in _games and type(_games[game.name]) is not type(game):
+        raise ValueError(f"game name taken: {game.name}")
+    _games[game.name] = game
+    return game
+
+
+def _load_packages() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for package in GAME_PACKAGES:
+        try:
+            importlib.import_module(package)
+        except ModuleNotFoundError as exc:
+            # A game still being written is simply absent; anything else is a real bug.
+            if exc.name != package:
+                raise
+
+
+def get_game(name: str) -> Game[Any]:
+    """The engine registered as ``name``; an unknown name is a RulesError for the user."""
+    _load_packages()
+    try:
+        return _games[name]
+    except KeyError:
+        raise RulesError("core.error.unknown_game", game=str(name)[:50]) from None
+
+
+def game_names() -> list[str]:
+    """Every registered game, in registration order."""
+    _load_packages()
+    return list(_games)

@@ -1,0 +1,113 @@
+"""What a game tells the outside world about itself: options, pending inputs, results, and the
+commands players type.
+
+These are plain data so that every adapter (Discord, console, tests) is generic: the Discord
+slash commands, their autocomplete and the buttons are all derived from a game's
+``commands``, ``legal_actions`` and ``to_command``; no adapter knows a game's rules.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules.core.actions import Action
+from rules.core.events import Event
+
+OptionType = Literal["bool", "int", "choice"]
+ParamType = Literal["str", "int", "bool"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option for ``/game new`` (e.g. ``advanced: bool``, ``difficulty: choice``).
+
+    The description is the catalogue key ``<game>.option.<name>``.
+    """
+
+    name: str
+    type: OptionType
+    default: Any
+    choices: tuple[str, ...] = ()
+    min: int | None = None
+    max: int | None = None
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What one seat owes now.
+
+    ``kind`` names the input (``hero_move``, ``choose_target``…); the catalogue key
+    ``<game>.pending.<kind>`` tells the player what is asked. ``default`` is applied for the seat
+    when its deadline passes (AFK), so a game never stalls. ``deadline`` is an absolute time
+    (seconds since the epoch) that the *game* imposes (a real-time clock); ``None`` leaves the
+    deadline to the channel's settings.
+    """
+
+    kind: str
+    default: Action
+    deadline: float | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    ``winners`` is empty when nobody won (a cooperative loss). ``scores`` maps seat → points
+    where the game keeps points. ``summary`` is an event narrating the end.
+    """
+
+    winners: tuple[int, ...]
+    scores: dict[int, int] = field(default_factory=dict)
+    summary: Event | None = None
+
+
+@dataclass(frozen=True)
+class Param:
+    """One argument of a game command. Its description is ``<game>.param.<name>``.
+
+    ``choices``: a fixed list (Discord shows them as choices). ``autocomplete``: the values come
+    from the state (the adapter derives them from ``legal_actions`` through ``to_command``).
+    """
+
+    name: str
+    type: ParamType = "str"
+    required: bool = True
+    choices: tuple[str, ...] = ()
+    autocomplete: bool = False
+
+
+@dataclass(frozen=True)
+class Command:
+    """A game command such as ``/badbones move direction:N``.
+
+    Its description is ``<game>.command.<name>``. ``button`` makes every legal action of this
+    command a button under the phase message (for the common, argument-light actions).
+    """
+
+    name: str
+    params: tuple[Param, ...] = ()
+    button: bool = False
+
+
+CommandArgs = dict[str, str | int | bool]
+"""The arguments of one command invocation, by parameter name."""
+
+
+def command_key(command: str, args: CommandArgs) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A hashable, order-free identity of a command invocation (arguments compared as text,
+    case-insensitively, because users type them)."""
+    return command, tuple(sorted((k, str(v).strip().upper()) for k, v in args.items()))
+
+
+__all__ = [
+    "Action",
+    "Command",
+    "CommandArgs",
+    "OptionSpec",
+    "Param",
+    "Pending",
+    "Result",
+    "command_key",
+]

@@ -1,0 +1,121 @@
+"""The engine contract, exercised through the tiny test game."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core import Event, Rng, RulesError, get_game, visible_to
+from rules.core.i18n import catalogue, language_for, t
+from rules.core.play import random_game
+from tests.support.tiny import Bid, Pass, Take, install
+
+GAME = install()
+
+
+def test_unknown_game_is_a_rules_error() -> None:
+    with pytest.raises(RulesError) as err:
+        get_game("chess")
+    assert err.value.key == "core.error.unknown_game"
+
+
+def test_registry_finds_the_game() -> None:
+    assert get_game("tiny") is GAME
+
+
+def test_rng_is_reproducible_and_saved_in_one_integer() -> None:
+    a = Rng(42)
+    first = [a.randint(1, 6) for _ in range(100)]
+    b = Rng(42)
+    assert first == [b.randint(1, 6) for _ in range(100)]
+    c = Rng(0)
+    c.state = a.state
+    assert [a.below(1000) for _ in range(10)] == [c.below(1000) for _ in range(10)]
+    assert set(first) == {1, 2, 3, 4, 5, 6}
+
+
+def test_simultaneous_phase_resolves_when_the_last_seat_submits() -> None:
+    state = GAME.new_game(2, {}, seed=1)
+    assert set(GAME.pending(state)) == {0, 1}
+    state, events = GAME.apply(state, 0, Bid(3))
+    assert set(GAME.pending(state)) == {1}
+    assert all(e.to == 0 for e in events), "a secret bid is told only to its bidder"
+    state, _ = GAME.apply(state, 0, Bid(2))  # changed before the phase resolved
+    state, events = GAME.apply(state, 1, Bid(3))
+    assert state.scores == [0, 3]
+    assert GAME.pending(state).keys() == {0}
+
+
+def test_illegal_action_leaves_the_state_untouched() -> None:
+    state = GAME.new_game(2, {}, seed=1)
+    before = GAME.dump(state)
+    with pytest.raises(RulesError) as err:
+        GAME.apply(state, 0, Take())
+    assert err.value.key == "core.error.wrong_phase"
+    assert GAME.dump(state) == before
+
+
+def test_dump_load_round_trips_through_json() -> None:
+    state = GAME.new_game(3, {"rounds": 3}, seed=9)
+    state, _ = GAME.apply(state, 1, Bid(2))
+    data = json.loads(json.dumps(GAME.dump(state)))
+    assert GAME.dump(GAME.load(data)) == GAME.dump(state)
+
+
+def test_options_are_checked() -> None:
+    with pytest.raises(RulesError) as err:
+        GAME.new_game(2, {"rounds": 0}, seed=1)
+    assert err.value.key == "core.error.bad_option"
+    with pytest.raises(RulesError) as err:
+        GAME.new_game(2, {"colour": "red"}, seed=1)
+    assert err.value.key == "core.error.unknown_option"
+    with pytest.raises(RulesError) as err:
+        GAME.new_game(5, {}, seed=1)
+    assert err.value.key == "core.error.seat_count"
+
+
+def test_action_json_round_trip_and_malformed_json() -> None:
+    assert GAME.action_from_json(Bid(2).to_json()) == Bid(2)
+    for bad in [None, {}, {"type": "bid"}, {"type": "bid", "amount": 1, "x": 2}, {"type": "fly"}]:
+        with pytest.raises(RulesError):
+            GAME.action_from_json(bad)
+
+
+def test_commands_parse_against_legal_actions() -> None:
+    state = GAME.new_game(2, {}, seed=1)
+    assert GAME.parse("bid", {"amount": "2"}, state, 0) == Bid(2)
+    with pytest.raises(RulesError):
+        GAME.parse("bid", {"amount": "7"}, state, 0)
+    with pytest.raises(RulesError):
+        GAME.parse("take", {}, state, 0)
+    assert GAME.suggestions(state, 0, "bid", "amount", {}) == ["1", "2", "3"]
+    assert ("pass", {}) not in GAME.buttons(state, 0)
+
+
+def test_random_games_end_and_replay_identically() -> None:
+    for seed in range(20):
+        final, steps, _ = random_game(GAME, 3, seed)
+        again, steps2, _ = random_game(GAME, 3, seed)
+        assert GAME.dump(final) == GAME.dump(again) and steps == steps2
+        assert GAME.result(final) is not None
+
+
+def test_events_filter_by_seat() -> None:
+    events = [Event("a"), Event("b", to=1)]
+    assert [e.key for e in visible_to(events, None)] == ["a"]
+    assert [e.key for e in visible_to(events, 1)] == ["a", "b"]
+
+
+def test_catalogues_have_the_same_keys_in_both_languages() -> None:
+    assert set(catalogue("en")) == set(catalogue("es"))
+    assert language_for("es-ES") == "es" and language_for("en-US") == "en"
+    assert language_for(None) == "en" and language_for("fr") == "en"
+    assert t("core.error.not_your_turn", "es") == "No es tu turno."
+    assert t("core.error.seat_count", "en", min=1) == "This game takes 1 to {max} players (you have {given})."
+
+
+def test_pass_is_the_default_of_a_turn() -> None:
+    state = GAME.new_game(1, {"rounds": 1}, seed=1)
+    state, _ = GAME.apply(state, 0, Bid(1))
+    assert GAME.pending(state)[0].default == Pass()
