@@ -2,10 +2,11 @@
 
 One module per game (``render/<game>.py``) with two functions:
 
-- ``render_table(view: dict, lang: str) -> bytes``: the channel's picture after a phase, drawn
-  from the *public* view only (``game.view(state, None)``), so it cannot leak hidden data.
-- ``render_board(view: dict, lang: str) -> bytes``: one seat's private picture (``/game board``),
-  drawn from that seat's view.
+- ``render_table(view: dict, names: list[str], lang: str) -> bytes``: the channel's picture
+  after a phase, drawn from the *public* view only (``game.view(state, None)``), so it cannot
+  leak hidden data. ``names[seat]`` is each seat's display name.
+- ``render_board(view: dict, names: list[str], lang: str) -> bytes``: one seat's private picture
+  (``/game board``), drawn from that seat's view.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ def _module(game: str) -> Any:
     return importlib.import_module(f"render.{game}")
 
 
-def render_table(game: str, view: dict[str, Any], lang: str) -> bytes:
-    return bytes(_module(game).render_table(view, lang))
+def render_table(game: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    return bytes(_module(game).render_table(view, names, lang))
 
 
-def render_board(game: str, view: dict[str, Any], lang: str) -> bytes:
-    return bytes(_module(game).render_board(view, lang))
+def render_board(game: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    return bytes(_module(game).render_board(view, names, lang))
