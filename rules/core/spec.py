@@ -84,11 +84,15 @@ class Command:
 
     Its description is ``<game>.command.<name>``. ``button`` makes every legal action of this
     command a button under the phase message (for the common, argument-light actions).
+    ``select`` names a parameter whose value is a space-separated set of tokens (Farkle's dice to
+    set aside: ``"a c d"``); the Discord adapter offers it as a multi-select whose options are the
+    tokens found in the legal actions' values, and joins the picks with spaces.
     """
 
     name: str
     params: tuple[Param, ...] = ()
     button: bool = False
+    select: str | None = None
 
 
 CommandArgs = dict[str, str | int | bool]
