@@ -1,0 +1,64 @@
+"""Button and select ``custom_id``s: ``pt:<game id>:<phase>:<command>:<args>``.
+
+They survive a restart because everything needed to act is in the id itself: the game, the
+phase the button was made for (a short hash of the engine's phase token, so a click on a button
+of an earlier phase is recognised as stale), the command and its arguments
+(``key=value&key=value``, percent-encoded). A select has ``@<param>`` in place of the arguments:
+the picked values are joined with spaces into that parameter. Discord caps ids at 100 chars.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+from rules.core import CommandArgs
+
+MAX_CUSTOM_ID = 100
+PATTERN = re.compile(r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8}):(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$")
+
+
+def phase_hash(phase: str) -> str:
+    return hashlib.blake2s(phase.encode(), digest_size=4).hexdigest()
+
+
+@dataclass(frozen=True)
+class Press:
+    game_id: int
+    phase: str
+    command: str
+    args: CommandArgs
+    select_param: str | None = None
+
+
+def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str | None:
+    """The custom_id of a button, or None if it would not fit Discord's limit."""
+    encoded = "&".join(f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items()))
+    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{encoded}"
+    return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
+
+
+def select_id(game_id: int, phase: str, command: str, param: str) -> str:
+    return f"pt:{game_id}:{phase_hash(phase)}:{command}:@{param}"
+
+
+def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
+    """Decode a custom_id (None if it is not one of ours or is malformed)."""
+    match = PATTERN.match(custom_id or "")
+    if match is None:
+        return None
+    rest = match["rest"]
+    args: CommandArgs = {}
+    select_param: str | None = None
+    if rest.startswith("@"):
+        select_param = rest[1:]
+        args[select_param] = " ".join(str(v) for v in (values or []))
+    elif rest:
+        for pair in rest.split("&"):
+            key, sep, value = pair.partition("=")
+            if not sep:
+                return None
+            args[unquote(key)] = unquote(value)
+    return Press(int(match["game"]), match["phase"], match["command"], args, select_param)

@@ -1,0 +1,776 @@
+"""The application core: command → lock → load → engine → save → replies.
+
+Every public method takes who (:class:`Actor`) and where (:class:`Place`), returns a
+:class:`Reply` and never raises for anything a user did: refusals and rules errors become a
+translated private message, and nothing is changed (the transaction rolls back). Replies are
+built only after the commit, so an acknowledged move is always in the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.service import buttons as button_ids
+from bot.service.errors import Refusal
+from bot.service.narrate import clip, events_text, fill_args, safe_name
+from bot.service.replies import Actor, Button, Image, Message, Outgoing, Place, Reply, Select
+from bot.store import repository as repo
+from bot.store.database import create_engine, database_url, upgrade
+from bot.store.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlineRow, GameRow, SeatRow
+from rules.core import Action, CommandArgs, Event, Game, RulesError, get_game, public
+from rules.core.i18n import LANGUAGES, language_for, t
+
+log = logging.getLogger("partida.service")
+
+T = TypeVar("T")
+
+DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minutes": 120}
+MAX_DEADLINE_MINUTES = 14 * 24 * 60
+MAX_BUTTONS = 25  # Discord: 5 rows of 5
+RETRIES = 8
+
+
+@dataclass
+class _RenderJob:
+    kind: str
+    view: dict[str, Any]
+    names: list[str]
+    lang: str
+    private: bool
+
+
+@dataclass
+class _Draft:
+    """A reply under construction inside the transaction; images are drawn after commit."""
+
+    private_lines: list[str] = field(default_factory=list)
+    private_image: _RenderJob | None = None
+    private_buttons: tuple[Button, ...] = ()
+    public: list[tuple[int, str, tuple[int, ...], tuple[Button, ...], tuple[Select, ...], _RenderJob | None]] = field(
+        default_factory=list
+    )
+    ok: bool = True
+
+
+class Service:
+    def __init__(self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.render_images = render
+        self.clock = clock
+        # One lock per channel: commands for one game run one at a time in this process; the
+        # version column protects against other processes.
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    @classmethod
+    async def open(
+        cls,
+        url: str | None = None,
+        *,
+        render: bool = True,
+        clock: Callable[[], float] = time.time,
+        migrate: bool = True,
+    ) -> Service:
+        resolved = database_url(url)
+        if migrate:
+            await upgrade(resolved)
+        return cls(create_engine(resolved), render=render, clock=clock)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # ================================================================= the transaction loop
+
+    async def _run(
+        self,
+        actor: Actor | None,
+        place: Place,
+        work: Callable[[AsyncSession, GameRow | None, str], Awaitable[_Draft]],
+    ) -> Reply:
+        lang = language_for(actor.locale if actor else place.locale)
+        async with self._locks[place.channel_id]:
+            for attempt in range(RETRIES):
+                try:
+                    async with self.sessions() as session, session.begin():
+                        if actor is not None:
+                            lang = await self._language(session, actor)
+                        row = await repo.open_game(session, place.channel_id)
+                        draft = await work(session, row, lang)
+                    break
+                except (Refusal, RulesError) as refusal:
+                    return self._refused(refusal, lang)
+                except (StaleDataError, IntegrityError) as exc:
+                    # Another writer got there first (another process, or a concurrent "new"):
+                    # start again from a fresh load; the engine sees the newer state.
+                    log.info("retrying after write conflict (%s), attempt %d", type(exc).__name__, attempt)
+                    await asyncio.sleep(0.005 * (attempt + 1))
+            else:
+                return self._refused(Refusal("lobby.error.busy"), lang)
+        return await self._finish(draft)
+
+    async def _language(self, session: AsyncSession, actor: Actor) -> str:
+        chosen = await repo.player_language(session, actor.user_id)
+        return chosen if chosen in LANGUAGES else language_for(actor.locale)
+
+    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
+        text = t(error.key, lang, **fill_args(error.args_map, [], lang))
+        return Reply(private=Message("⚠️ " + clip(text)), ok=False)
+
+    async def _finish(self, draft: _Draft) -> Reply:
+        """After commit: draw the images (off the event loop) and build the messages."""
+        private_image = await self._draw(draft.private_image)
+        reply = Reply(ok=draft.ok)
+        if draft.private_lines or private_image or draft.private_buttons:
+            reply.private = Message(
+                clip("\n".join(draft.private_lines)), image=private_image, buttons=draft.private_buttons
+            )
+        for channel, text, mentions, buttons, selects, job in draft.public:
+            image = await self._draw(job)
+            reply.public.append(
+                Outgoing(channel, Message(clip(text), image=image, mentions=mentions, buttons=buttons, selects=selects))
+            )
+        return reply
+
+    async def _draw(self, job: _RenderJob | None) -> Image | None:
+        if job is None or not self.render_images:
+            return None
+        try:
+            from render import render_board, render_table
+
+            draw = render_board if job.private else render_table
+            data = await asyncio.to_thread(draw, job.kind, job.view, job.names, job.lang)
+        except ModuleNotFoundError:
+            return None  # a game without a renderer (the test game): text only
+        except Exception:
+            # A drawing bug must never lose the move or the message: send the text alone.
+            log.exception("rendering failed for %s", job.kind)
+            return None
+        return Image(f"{job.kind}.png", data)
+
+    # ================================================================= lobby
+
+    async def new_game(self, actor: Actor, place: Place, game: str, options: dict[str, Any] | None = None) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            if row is not None:
+                raise Refusal("lobby.error.game_exists", game_key=f"{row.kind}.name")
+            engine = get_game(str(game))
+            checked = engine.check_options(options or {}, engine.max_seats)
+            now = self.clock()
+            row = GameRow(
+                channel_id=place.channel_id,
+                open_channel_id=place.channel_id,
+                guild_id=place.guild_id,
+                kind=engine.name,
+                options=checked,
+                settings={**DEFAULT_SETTINGS, "locale": place.locale},
+                status=LOBBY,
+                host_id=actor.user_id,
+                seed=secrets.randbits(62),
+                created_at=now,
+                updated_at=now,
+            )
+            row.seats = [_seat(0, actor)]
+            session.add(row)
+            await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.new.private", lang, game=t(f"{engine.name}.name", lang)))
+            draft.public.append(
+                (place.channel_id, self._lobby_text(row, place.locale, "lobby.new.public", actor), (), (), (), None)
+            )
+            return draft
+
+        return await self._run(actor, place, work)
+
+    def _lobby_text(self, row: GameRow, locale: str, key: str, actor: Actor) -> str:
+        lang = language_for(locale)
+        engine = get_game(row.kind)
+        options = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items())) or "—"
+        return t(
+            key,
+            lang,
+            player=safe_name(actor.display_name),
+            game=t(f"{row.kind}.name", lang),
+            options=options,
+            players=", ".join(safe_name(s.display_name) for s in row.seats),
+            count=len(row.seats),
+            min=engine.min_seats,
+            max=engine.max_seats,
+        )
+
+    async def join(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            if any(s.user_id == actor.user_id for s in row.seats):
+                raise Refusal("lobby.error.already_joined")
+            if row.status != LOBBY:
+                raise Refusal("lobby.error.already_started")
+            engine = get_game(row.kind)
+            if len(row.seats) >= engine.max_seats:
+                raise Refusal("lobby.error.full", max=engine.max_seats)
+            row.seats.append(_seat(len(row.seats), actor))
+            row.updated_at = self.clock()
+            await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.join.private", lang, game=t(f"{row.kind}.name", lang)))
+            draft.public.append((place.channel_id, self._lobby_text(row, place.locale, "lobby.join.public", actor), (), (), (), None))
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def leave(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            seat = _seat_of(row, actor.user_id)
+            if seat is None:
+                raise Refusal("lobby.error.not_seated")
+            draft = _Draft()
+            if row.status == LOBBY:
+                self._remove_from_lobby(row, seat)
+                if not row.seats:
+                    _close(row, CANCELLED)
+                    draft.public.append((place.channel_id, t("lobby.cancel.empty", language_for(place.locale)), (), (), (), None))
+                else:
+                    draft.public.append((place.channel_id, self._lobby_text(row, place.locale, "lobby.leave.public", actor), (), (), (), None))
+            else:
+                if seat.left:
+                    raise Refusal("lobby.error.not_seated")
+                seat.left = True
+                await self._schedule(session, row, get_game(row.kind), None, self.clock(), phase_changed=False)
+                draft.public.append(
+                    (place.channel_id, t("lobby.leave.active", language_for(place.locale), player=safe_name(actor.display_name)), (), (), (), None)
+                )
+            row.updated_at = self.clock()
+            await session.flush()
+            draft.private_lines.append(t("lobby.leave.private", lang))
+            return draft
+
+        return await self._run(actor, place, work)
+
+    def _remove_from_lobby(self, row: GameRow, seat: SeatRow) -> None:
+        """Seats stay numbered in join order without gaps."""
+        remaining = [s for s in row.seats if s is not seat]
+        row.seats = [SeatRow(seat=i, user_id=s.user_id, display_name=s.display_name, locale=s.locale) for i, s in enumerate(remaining)]
+        if row.host_id == seat.user_id and remaining:
+            row.host_id = remaining[0].user_id
+
+    async def start(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            if row.status != LOBBY:
+                raise Refusal("lobby.error.already_started")
+            if actor.user_id != row.host_id:
+                raise Refusal("lobby.error.host_only")
+            engine = get_game(row.kind)
+            if len(row.seats) < engine.min_seats:
+                raise Refusal("lobby.error.too_few", min=engine.min_seats, count=len(row.seats))
+            now = self.clock()
+            state = engine.new_game(len(row.seats), row.options, row.seed)
+            row.status = ACTIVE
+            row.state = engine.dump(state)
+            row.phase = engine.phase(state)
+            row.phase_started_at = now
+            row.updated_at = now
+            await self._schedule(session, row, engine, state, now, phase_changed=True)
+            await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.start.private", lang))
+            self._public_phase(draft, row, engine, state, place, [Event("lobby.start.public", {"game_key": f"{row.kind}.name"})])
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def cancel(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            if actor.user_id != row.host_id and not actor.can_manage:
+                raise Refusal("lobby.error.host_or_manager")
+            _close(row, CANCELLED)
+            row.updated_at = self.clock()
+            await repo.clear_deadlines(session, row.id)
+            await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.cancel.private", lang))
+            draft.public.append(
+                (place.channel_id, t("lobby.cancel.public", language_for(place.locale), player=safe_name(actor.display_name), game=t(f"{row.kind}.name", language_for(place.locale))), (), (), (), None)
+            )
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def kick(self, actor: Actor, place: Place, user_id: int) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            if actor.user_id != row.host_id and not actor.can_manage:
+                raise Refusal("lobby.error.host_or_manager")
+            seat = _seat_of(row, int(user_id))
+            if seat is None or seat.left:
+                raise Refusal("lobby.error.not_a_player")
+            if seat.user_id == actor.user_id:
+                raise Refusal("lobby.error.kick_self")
+            name = safe_name(seat.display_name)
+            if row.status == LOBBY:
+                self._remove_from_lobby(row, seat)
+            else:
+                seat.left = True
+                await self._schedule(session, row, get_game(row.kind), None, self.clock(), phase_changed=False)
+            row.updated_at = self.clock()
+            await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.kick.private", lang, player=name))
+            draft.public.append((place.channel_id, t("lobby.kick.public", language_for(place.locale), player=name), (), (), (), None))
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def settings(
+        self, actor: Actor, place: Place, deadline_minutes: int | None = None, reminder_minutes: int | None = None
+    ) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            settings = {**DEFAULT_SETTINGS, **row.settings}
+            if deadline_minutes is not None or reminder_minutes is not None:
+                if actor.user_id != row.host_id and not actor.can_manage:
+                    raise Refusal("lobby.error.host_or_manager")
+                deadline = settings["deadline_minutes"] if deadline_minutes is None else _int(deadline_minutes)
+                reminder = settings["reminder_minutes"] if reminder_minutes is None else _int(reminder_minutes)
+                if not 1 <= deadline <= MAX_DEADLINE_MINUTES:
+                    raise Refusal("lobby.error.deadline_range", max=MAX_DEADLINE_MINUTES)
+                if not 0 <= reminder < deadline:
+                    raise Refusal("lobby.error.reminder_range")
+                settings = {**settings, "deadline_minutes": deadline, "reminder_minutes": reminder}
+                row.settings = settings
+                row.updated_at = self.clock()
+                if row.status == ACTIVE:
+                    engine = get_game(row.kind)
+                    await self._schedule(session, row, engine, engine.load(row.state or {}), self.clock(), phase_changed=True)
+                await session.flush()
+            draft = _Draft()
+            draft.private_lines.append(t("lobby.settings.show", lang, **settings))
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def status(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            draft = _Draft()
+            if row is None:
+                draft.private_lines.append(t("lobby.status.none", lang))
+                return draft
+            engine = get_game(row.kind)
+            names = _names(row)
+            lines = [t(f"lobby.status.{row.status}", lang, game=t(f"{row.kind}.name", lang), count=len(row.seats), min=engine.min_seats, max=engine.max_seats)]
+            for seat in row.seats:
+                marker = " (host)" if seat.user_id == row.host_id else ""
+                gone = " — " + t("lobby.status.left", lang) if seat.left else ""
+                lines.append(f"{seat.seat + 1}. {names[seat.seat]}{marker}{gone}")
+            if row.status == ACTIVE and row.state is not None:
+                state = engine.load(row.state)
+                deadlines = await repo.deadlines_of(session, row.id)
+                for seat_no, pending in sorted(engine.pending(state).items()):
+                    due = deadlines.get((seat_no, "default"))
+                    when = f" <t:{int(due.due_at)}:R>" if due else ""
+                    lines.append(t("lobby.status.awaiting", lang, player=names[seat_no], what=t(f"{row.kind}.pending.{pending.kind}", lang, **fill_args(pending.args, names, lang))) + when)
+            draft.private_lines.extend(lines)
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def board(self, actor: Actor, place: Place) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row = _require(row)
+            if row.status != ACTIVE or row.state is None:
+                raise Refusal("lobby.error.not_started")
+            engine = get_game(row.kind)
+            state = engine.load(row.state)
+            seat = _seat_of(row, actor.user_id)
+            draft = _Draft()
+            if seat is None:
+                draft.private_image = _RenderJob(row.kind, engine.view(state, None), _names(row), lang, private=False)
+                draft.private_lines.append(t("lobby.board.spectator", lang))
+            else:
+                draft.private_image = _RenderJob(row.kind, engine.view(state, seat.seat), _names(row), lang, private=True)
+                draft.private_lines.append(t("lobby.board.yours", lang))
+                draft.private_buttons = self._buttons(row, engine, state, [seat.seat], lang)
+            return draft
+
+        return await self._run(actor, place, work)
+
+    async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
+        lang = language_for(actor.locale)
+        try:
+            engine = get_game(str(game))
+        except RulesError as err:
+            return self._refused(err, lang)
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        return Reply(private=Message(clip(t(engine.rules_text_key(), lang))))
+
+    async def history(self, actor: Actor, place: Place) -> Reply:
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            rows = await repo.finished_games(session, place.channel_id)
+        if not rows:
+            return Reply(private=Message(t("lobby.history.none", lang)))
+        lines = [t("lobby.history.title", lang)]
+        for row in rows:
+            names = _names(row)
+            winners = [names[s] for s in (row.result or {}).get("winners", []) if 0 <= s < len(names)]
+            lines.append(
+                t("lobby.history.line", lang, game=t(f"{row.kind}.name", lang), when=f"<t:{int(row.updated_at)}:d>",
+                  players=", ".join(names), winners=", ".join(winners) or t("lobby.history.nobody", lang))
+            )
+        return Reply(private=Message(clip("\n".join(lines))))
+
+    async def language(self, actor: Actor, place: Place, language: str) -> Reply:
+        """A user's own language for replies (``auto``: follow their Discord client)."""
+        choice = str(language).strip().lower()
+        if choice not in (*LANGUAGES, "auto"):
+            return self._refused(Refusal("lobby.error.language", languages=", ".join(LANGUAGES)), language_for(actor.locale))
+        async with self.sessions() as session, session.begin():
+            await repo.set_player_language(session, actor.user_id, None if choice == "auto" else choice)
+        lang = language_for(actor.locale) if choice == "auto" else choice
+        return Reply(private=Message(t("lobby.language.set", lang)))
+
+    # ================================================================= playing
+
+    async def act(self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Reply:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            row, engine, state, seat = self._seated(row, actor, game)
+            action = engine.parse(str(command), dict(args), state, seat)
+            return await self._apply(session, row, engine, state, seat, action, place, lang, by_default=False)
+
+        return await self._run(actor, place, work)
+
+    async def press(self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None) -> Reply:
+        """A button click or a select submission (the custom_id says what to do)."""
+        press = button_ids.parse(custom_id, values)
+
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            if press is None:
+                raise Refusal("lobby.error.stale_button")
+            if row is None or row.id != press.game_id or row.status != ACTIVE:
+                raise Refusal("lobby.error.stale_button")
+            row, engine, state, seat = self._seated(row, actor, None)
+            if button_ids.phase_hash(row.phase) != press.phase:
+                raise Refusal("lobby.error.stale_button")
+            action = engine.parse(press.command, dict(press.args), state, seat)
+            return await self._apply(session, row, engine, state, seat, action, place, lang, by_default=False)
+
+        return await self._run(actor, place, work)
+
+    async def suggest(
+        self, actor: Actor, place: Place, game: str, command: str, param: str, args: CommandArgs, typed: str = ""
+    ) -> list[str]:
+        """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
+        async with self.sessions() as session:
+            row = await repo.open_game(session, place.channel_id)
+        try:
+            row, engine, state, seat = self._seated(row, actor, game)
+            values = engine.suggestions(state, seat, str(command), str(param), dict(args))
+        except (Refusal, RulesError):
+            return []
+        needle = str(typed or "").strip().upper()
+        return [v for v in values if needle in v.upper()][:25]
+
+    def _seated(self, row: GameRow | None, actor: Actor, game: str | None) -> tuple[GameRow, Game[Any], Any, int]:
+        row = _require(row)
+        if row.status != ACTIVE or row.state is None:
+            raise Refusal("lobby.error.not_started")
+        if game is not None and game != row.kind:
+            raise Refusal("lobby.error.other_game", game_key=f"{row.kind}.name")
+        seat = _seat_of(row, actor.user_id)
+        if seat is None or seat.left:
+            raise Refusal("lobby.error.not_seated")
+        engine = get_game(row.kind)
+        return row, engine, engine.load(row.state), seat.seat
+
+    async def _apply(
+        self,
+        session: AsyncSession,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any,
+        seat: int,
+        action: Action,
+        place: Place,
+        lang: str,
+        *,
+        by_default: bool,
+    ) -> _Draft:
+        now = self.clock()
+        was_pending = set(engine.pending(state))
+        new_state, events = engine.apply(state, seat, action, now)
+        await repo.append_action(session, row.id, seat, action.to_json(), now, by_default)
+        row.state = engine.dump(new_state)
+        row.updated_at = now
+        phase = engine.phase(new_state)
+        changed = phase != row.phase or engine.is_over(new_state)
+        if changed:
+            row.phase = phase
+            row.phase_started_at = now
+        if engine.is_over(new_state):
+            result = engine.result(new_state)
+            _close(row, FINISHED)
+            row.result = {"winners": list(result.winners) if result else [], "scores": {str(k): v for k, v in (result.scores if result else {}).items()}}
+            await repo.clear_deadlines(session, row.id)
+        else:
+            await self._schedule(session, row, engine, new_state, now, phase_changed=changed)
+        await session.flush()  # the version check happens here: a conflict retries from a fresh load
+
+        draft = _Draft()
+        names = _names(row)
+        mine = [e for e in events if e.to == seat]
+        if not by_default:
+            draft.private_lines.append(t("lobby.act.recorded", lang))
+            draft.private_lines.extend(events_text(mine, names, lang))
+        if changed:
+            self._public_phase(draft, row, engine, new_state, place, public(events), timed_out=seat if by_default else None)
+        else:
+            still = set(engine.pending(new_state))
+            public_lang = language_for(place.locale)
+            lines = []
+            if by_default:
+                lines.append(t("lobby.deadline.defaulted", public_lang, player=names[seat]))
+            lines.extend(events_text(public(events), names, public_lang))
+            if seat in was_pending and seat not in still and still:
+                lines.append(t("lobby.act.ready", public_lang, player=names[seat], waiting=", ".join(names[s] for s in sorted(still))))
+            if lines:
+                draft.public.append((row.channel_id, "\n".join(lines), (), (), (), None))
+            if not by_default and seat in still:
+                draft.private_buttons = self._buttons(row, engine, new_state, [seat], lang)
+        return draft
+
+    def _public_phase(
+        self,
+        draft: _Draft,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any,
+        place: Place,
+        events: list[Event],
+        timed_out: int | None = None,
+    ) -> None:
+        """The one public message of a resolved phase: events, who is awaited (mentioned once
+        per phase), buttons, and the image of the table."""
+        lang = language_for(place.locale)
+        names = _names(row)
+        lines: list[str] = []
+        if timed_out is not None:
+            lines.append(t("lobby.deadline.defaulted", lang, player=names[timed_out]))
+        lines.extend(events_text(events, names, lang))
+        mentions: list[int] = []
+        selects: tuple[Select, ...] = ()
+        buttons: tuple[Button, ...] = ()
+        if engine.is_over(state):
+            result = engine.result(state)
+            if result is not None and result.summary is not None:
+                lines.extend(events_text([result.summary], names, lang))
+            winners = ", ".join(names[s] for s in (result.winners if result else ()))
+            lines.append(t("lobby.over.winners", lang, winners=winners) if winners else t("lobby.over.nobody", lang))
+        else:
+            pending = engine.pending(state)
+            by_seat = {s.seat: s for s in row.seats}
+            for seat_no, item in sorted(pending.items()):
+                user = by_seat[seat_no]
+                if not user.left:
+                    mentions.append(user.user_id)
+                what = t(f"{row.kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang))
+                who = f"<@{user.user_id}>" if not user.left else names[seat_no]
+                lines.append(t("lobby.act.awaiting", lang, player=who, what=what))
+            if pending and next(iter(pending.values())).deadline is not None:
+                end = min(p.deadline for p in pending.values() if p.deadline is not None)
+                lines.append(t("lobby.act.clock", lang, when=f"<t:{int(end)}:R>"))
+            buttons = self._buttons(row, engine, state, sorted(pending), lang)
+            selects = self._selects(row, engine, state, sorted(pending), lang)
+            if selects:
+                buttons = buttons[:20]  # a select takes one of the five rows
+        job = _RenderJob(row.kind, engine.view(state, None), names, lang, private=False)
+        draft.public.append((row.channel_id, "\n".join(lines), tuple(mentions), buttons, selects, job))
+
+    def _buttons(self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str) -> tuple[Button, ...]:
+        seen: list[tuple[str, CommandArgs]] = []
+        for seat in seats:
+            for item in engine.buttons(state, seat):
+                if item not in seen:
+                    seen.append(item)
+        out: list[Button] = []
+        for command, args in seen[:MAX_BUTTONS]:
+            custom_id = button_ids.button_id(row.id, row.phase, command, args)
+            if custom_id is None:
+                continue
+            key = f"{row.kind}.button.{command}"
+            label = t(key, lang, **args) if key in _catalogue_keys(lang) else " ".join([command, *map(str, args.values())])
+            out.append(Button(label[:80], custom_id))
+        return tuple(out)
+
+    def _selects(self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str) -> tuple[Select, ...]:
+        out: list[Select] = []
+        for command in engine.commands:
+            if command.select is None:
+                continue
+            tokens: dict[str, None] = {}
+            for seat in seats:
+                for value in engine.suggestions(state, seat, command.name, command.select, {}):
+                    for token in value.split():
+                        tokens.setdefault(token, None)
+            if not tokens:
+                continue
+            options = tuple((tok, tok) for tok in list(tokens)[:25])
+            placeholder = t(f"{row.kind}.command.{command.name}", lang)[:150]
+            out.append(Select(placeholder, button_ids.select_id(row.id, row.phase, command.name, command.select), options, 1, len(options)))
+        return tuple(out[:1])
+
+    # ================================================================= deadlines
+
+    async def _schedule(
+        self, session: AsyncSession, row: GameRow, engine: Game[Any], state: Any | None, now: float, *, phase_changed: bool
+    ) -> None:
+        """Keep the deadline rows in step with who is pending.
+
+        On a new phase every pending seat gets a reminder and a default deadline from the
+        channel's settings (or the game's own clock). Within a phase, seats that answered lose
+        their rows, and seats that left get theirs moved to now. Reminders already sent are not
+        sent again, because rows are only created when the phase begins.
+        """
+        if state is None:
+            state = engine.load(row.state or {})
+        settings = {**DEFAULT_SETTINGS, **row.settings}
+        pending = engine.pending(state)
+        existing = await repo.deadlines_of(session, row.id)
+        if phase_changed:
+            await repo.clear_deadlines(session, row.id)
+            existing = {}
+        left = {s.seat for s in row.seats if s.left}
+        for (seat, kind), dl in list(existing.items()):
+            if seat not in pending:
+                await session.delete(dl)
+                del existing[(seat, kind)]
+        for seat, item in pending.items():
+            due = item.deadline if item.deadline is not None else row.phase_started_at + settings["deadline_minutes"] * 60
+            if seat in left:
+                due = min(due, now)
+            current = existing.get((seat, "default"))
+            if current is None:
+                session.add(DeadlineRow(game_id=row.id, seat=seat, kind="default", due_at=due, phase=row.phase))
+            elif current.due_at != due and seat in left:
+                current.due_at = due
+            reminder = due - settings["reminder_minutes"] * 60
+            if phase_changed and settings["reminder_minutes"] > 0 and reminder > now and seat not in left:
+                session.add(DeadlineRow(game_id=row.id, seat=seat, kind="reminder", due_at=reminder, phase=row.phase))
+
+    async def next_deadline(self) -> float | None:
+        async with self.sessions() as session:
+            return await repo.earliest_deadline(session)
+
+    async def run_deadlines(self) -> list[Outgoing]:
+        """Send due reminders and apply due defaults. Safe to call from several processes:
+        each deadline is claimed by deleting its row in the same transaction that acts on it."""
+        now = self.clock()
+        async with self.sessions() as session:
+            due = [(d.game_id, d.seat, d.kind, d.due_at, d.phase) for d in await repo.due_deadlines(session, now)]
+        out: list[Outgoing] = []
+        for game_id, seat, kind, due_at, phase in due:
+            async with self.sessions() as session:
+                row = await repo.game_by_id(session, game_id)
+                if row is None:
+                    continue
+                place = Place(row.channel_id, row.guild_id, _public_locale(row))
+            reply = await self._run(None, place, self._deadline_work(game_id, seat, kind, due_at, phase))
+            out.extend(reply.public)
+        return out
+
+    def _deadline_work(
+        self, game_id: int, seat: int, kind: str, due_at: float, phase: str
+    ) -> Callable[[AsyncSession, GameRow | None, str], Awaitable[_Draft]]:
+        async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
+            draft = _Draft()
+            claimed = await repo.claim_deadline(session, DeadlineRow(game_id=game_id, seat=seat, kind=kind, due_at=due_at, phase=phase))
+            if not claimed or row is None or row.id != game_id or row.status != ACTIVE or row.phase != phase:
+                return draft
+            engine = get_game(row.kind)
+            state = engine.load(row.state or {})
+            pending = engine.pending(state)
+            if seat not in pending:
+                return draft
+            place = Place(row.channel_id, row.guild_id, _public_locale(row))
+            names = _names(row)
+            user = next(s for s in row.seats if s.seat == seat)
+            if kind == "reminder":
+                text = t("lobby.deadline.reminder", lang, player=f"<@{user.user_id}>", what=t(f"{row.kind}.pending.{pending[seat].kind}", lang, **fill_args(pending[seat].args, names, lang)), when=f"<t:{int(due_at + _reminder_gap(row))}:R>")
+                draft.public.append((row.channel_id, text, (user.user_id,), (), (), None))
+                return draft
+            return await self._apply(session, row, engine, state, seat, pending[seat].default, place, lang, by_default=True)
+
+        return work
+
+    # ================================================================= replay
+
+    async def replay(self, game_id: int) -> dict[str, Any] | None:
+        """Rebuild a game's state from its seed and action log (crash checks, audits)."""
+        async with self.sessions() as session:
+            row = await repo.game_by_id(session, game_id)
+            if row is None or row.status == LOBBY:
+                return None
+            engine = get_game(row.kind)
+            state = engine.new_game(len(row.seats), row.options, row.seed)
+            for entry in await repo.action_log(session, game_id):
+                state, _ = engine.apply(state, entry.seat, engine.action_from_json(entry.action), entry.at)
+            return engine.dump(state)
+
+
+# ===================================================================== helpers
+
+
+def _seat(number: int, actor: Actor) -> SeatRow:
+    return SeatRow(seat=number, user_id=actor.user_id, display_name=str(actor.display_name)[:100], locale=language_for(actor.locale))
+
+
+def _require(row: GameRow | None) -> GameRow:
+    if row is None:
+        raise Refusal("lobby.error.no_game")
+    return row
+
+
+def _seat_of(row: GameRow, user_id: int) -> SeatRow | None:
+    return next((s for s in row.seats if s.user_id == user_id), None)
+
+
+def _names(row: GameRow) -> list[str]:
+    return [safe_name(s.display_name) for s in sorted(row.seats, key=lambda s: s.seat)]
+
+
+def _close(row: GameRow, status: str) -> None:
+    row.status = status
+    row.open_channel_id = None
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise Refusal("lobby.error.number", value=str(value)[:30]) from None
+
+
+def _public_locale(row: GameRow) -> str:
+    return str(row.settings.get("locale", "en"))
+
+
+def _reminder_gap(row: GameRow) -> float:
+    return float({**DEFAULT_SETTINGS, **row.settings}["reminder_minutes"]) * 60
+
+
+def _catalogue_keys(lang: str) -> dict[str, str]:
+    from rules.core.i18n import catalogue
+
+    return catalogue(language_for(lang))

@@ -1,0 +1,88 @@
+"""What the service answers: replies as data, already translated, for any adapter to send.
+
+The service never talks to Discord or a terminal itself. It returns a :class:`Reply`: a private
+message for the user who acted (ephemeral on Discord) and public messages for channels. Adapters
+only deliver them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sent a command. ``can_manage`` is Discord's Manage Channels permission in that
+    channel (may cancel or kick in any game there)."""
+
+    user_id: int
+    display_name: str
+    locale: str = "en"
+    can_manage: bool = False
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a command was sent. ``locale`` is the server's preferred locale (public messages)."""
+
+    channel_id: int
+    guild_id: int | None = None
+    locale: str = "en"
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button under a message. ``custom_id`` is ``pt:<game id>:<phase>:<command>:<args>``
+    (see ``bot.service.buttons``) and is at most 100 characters."""
+
+    label: str
+    custom_id: str
+    style: str = "secondary"  # "primary" | "secondary" | "success" | "danger"
+
+
+@dataclass(frozen=True)
+class Select:
+    """A multi-select menu: the picked values are joined with spaces into ``param`` of
+    ``command`` (custom_id as for buttons, with the param name in place of the args)."""
+
+    placeholder: str
+    custom_id: str
+    options: tuple[tuple[str, str], ...]  # (value, label)
+    min_values: int = 1
+    max_values: int = 1
+
+
+@dataclass(frozen=True)
+class Image:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message. ``mentions`` are user ids that may be pinged (and only those: adapters
+    must allow no other mention, so display names cannot ping @everyone or roles)."""
+
+    text: str
+    image: Image | None = None
+    mentions: tuple[int, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A public message for a channel."""
+
+    channel_id: int
+    message: Message
+
+
+@dataclass
+class Reply:
+    """The answer to one command: ``private`` for the actor alone, ``public`` for channels.
+    ``ok`` is False when the command was refused (nothing changed)."""
+
+    private: Message | None = None
+    public: list[Outgoing] = field(default_factory=list)
+    ok: bool = True

@@ -1,0 +1,1 @@
+"""Storage: SQLAlchemy 2 models and the async repository."""

@@ -1,0 +1,115 @@
+"""SQLAlchemy 2 typed models: games, seats, the action log, deadlines, player settings.
+
+Times are seconds since the epoch (floats): the service's clock is injectable (tests, the
+console's ``/wait``), and plain numbers compare the same on SQLite and PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Game statuses. "lobby" and "active" are *open*: at most one open game per channel.
+LOBBY = "lobby"
+ACTIVE = "active"
+FINISHED = "finished"
+CANCELLED = "cancelled"
+OPEN_STATUSES = (LOBBY, ACTIVE)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game in one channel.
+
+    ``open_channel_id`` equals ``channel_id`` while the game is open and NULL once it ends; its
+    unique constraint is how the *database* guarantees one unfinished game per channel (NULLs
+    never collide, on SQLite and PostgreSQL alike, and it needs no partial index).
+
+    ``version`` is the optimistic lock: every save is ``UPDATE … WHERE version = :seen``, so two
+    writers that loaded the same version cannot both win.
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    open_channel_id: Mapped[int | None] = mapped_column(BigInteger, unique=True, nullable=True)
+    guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default=LOBBY)
+    host_id: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    phase: Mapped[str] = mapped_column(String(64), default="")
+    phase_started_at: Mapped[float] = mapped_column(Float, default=0.0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+    version: Mapped[int] = mapped_column(Integer, default=1)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="game", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    __mapper_args__ = {"version_id_col": version}
+
+
+class SeatRow(Base):
+    """A player's seat. Seats are numbered in join order (D4 of Bad Bones: left = previous)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seat_user"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+    display_name: Mapped[str] = mapped_column(String(100))
+    locale: Mapped[str] = mapped_column(String(8), default="en")
+    # A player who left (or was kicked) mid-game keeps the seat, and the seat plays its default
+    # actions at once, so the game goes on without them ("zombie mode").
+    left: Mapped[bool] = mapped_column(default=False)
+
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    """The action log: replaying it from the seed rebuilds the game's state exactly."""
+
+    __tablename__ = "actions"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[float] = mapped_column(Float)
+    by_default: Mapped[bool] = mapped_column(default=False)
+
+
+class DeadlineRow(Base):
+    """When a pending seat is reminded (``kind="reminder"``) or gets its default action
+    (``kind="default"``). Stored, so that deadlines survive a restart. ``phase`` is the phase
+    token the deadline belongs to: a deadline of an earlier phase is void."""
+
+    __tablename__ = "deadlines"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    due_at: Mapped[float] = mapped_column(Float, index=True)
+    phase: Mapped[str] = mapped_column(String(64))
+
+
+class PlayerRow(Base):
+    """A user's own settings (the language they chose with ``/game language``)."""
+
+    __tablename__ = "players"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
