@@ -1,0 +1,225 @@
+"""The service: lobby, seat checks, submissions, deadlines, concurrency — on a real SQLite file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from bot.service import Actor, Place, Reply, Service
+from bot.service.buttons import parse as parse_button
+from bot.store import repository as repo
+from bot.store.models import ActionRow, DeadlineRow, GameRow
+from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.tiny import TINY
+
+
+def private(reply: Reply) -> str:
+    assert reply.private is not None
+    return reply.private.text
+
+
+async def started(service: Service, *players: Actor, rounds: int = 2) -> None:
+    assert (await service.new_game(players[0], HERE, "tiny", {"rounds": rounds})).ok
+    for p in players[1:]:
+        assert (await service.join(p, HERE)).ok
+    assert (await service.start(players[0], HERE)).ok
+
+
+async def snapshot(service: Service) -> tuple[object, ...]:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        actions = (await session.execute(select(func.count()).select_from(ActionRow))).scalar()
+        if row is None:
+            return (None, actions)
+        return (row.status, row.state, row.version, [(s.seat, s.user_id) for s in row.seats], actions)
+
+
+async def test_lobby_flow_new_join_start_status_cancel(service: Service) -> None:
+    reply = await service.new_game(ALICE, HERE, "tiny", {"rounds": "3"})
+    assert reply.ok and "Alice opened a game" in reply.public[0].message.text
+    assert (await service.join(BOB, HERE)).ok
+    status = private(await service.status(CAROL, HERE))
+    assert "Alice" in status and "Bob" in status
+    reply = await service.start(ALICE, HERE)
+    assert reply.ok
+    announce = reply.public[0].message
+    assert set(announce.mentions) == {ALICE.user_id, BOB.user_id}, "both seats are awaited"
+    assert len(announce.buttons) == 3  # bid 1, 2, 3
+    reply = await service.cancel(ALICE, HERE)
+    assert reply.ok
+    assert "no game" in private(await service.status(ALICE, HERE)).lower()
+
+
+async def test_bad_lobby_input_is_refused_and_changes_nothing(service: Service) -> None:
+    bad = await service.new_game(ALICE, HERE, "chess", {})
+    assert not bad.ok and "chess" in private(bad)
+    bad = await service.new_game(ALICE, HERE, "tiny", {"rounds": "many"})
+    assert not bad.ok and "rounds" in private(bad)
+    assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 1})).ok
+    before = await snapshot(service)
+    cases = [
+        (service.new_game(BOB, HERE, "tiny", {}), "already has a game"),
+        (service.join(ALICE, HERE), "already joined"),
+        (service.start(BOB, HERE), "only the host"),
+        (service.cancel(BOB, HERE), "host or someone"),
+        (service.act(ALICE, HERE, "tiny", "bid", {"amount": 1}), "not started"),
+    ]
+    for call, text in cases:
+        reply = await call
+        assert not reply.ok and text in private(reply).lower(), private(reply)
+        assert reply.public == []
+    assert await snapshot(service) == before
+
+
+async def test_full_game_and_too_few_players(service: Service) -> None:
+    await service.new_game(ALICE, HERE, "tiny", {})
+    for i in range(3):
+        assert (await service.join(Actor(50 + i, f"P{i}"), HERE)).ok
+    full = await service.join(BOB, HERE)
+    assert not full.ok and "full" in private(full)
+
+
+async def test_acting_rules_seat_phase_and_spanish(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    before = await snapshot(service)
+    not_seated = await service.act(CAROL, HERE, "tiny", "bid", {"amount": 1})
+    assert not not_seated.ok and private(not_seated) == "⚠️ No juegas en esta partida."
+    out_of_phase = await service.act(ALICE, HERE, "tiny", "take", {})
+    assert not out_of_phase.ok
+    bad_amount = await service.act(ALICE, HERE, "tiny", "bid", {"amount": "🙂" * 200})
+    assert not bad_amount.ok
+    assert await snapshot(service) == before
+
+
+async def test_simultaneous_phase_private_until_resolution(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    first = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+    assert first.ok and "Recorded" in private(first)
+    (ready,) = first.public
+    assert "Alice is ready" in ready.message.text and "3" not in ready.message.text
+    assert ready.message.mentions == ()
+    changed = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
+    assert changed.ok and changed.public == [], "changing a submission tells the channel nothing"
+    last = await service.act(BOB, HERE, "tiny", "bid", {"amount": 3})
+    (resolved,) = last.public
+    assert resolved.message.mentions == (ALICE.user_id,), "only the next seat is pinged"
+
+
+async def test_buttons_press_and_stale_buttons(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    reply = await service.start(ALICE, HERE)  # already started: refused
+    assert not reply.ok
+    status_reply = await service.board(ALICE, HERE)
+    bid3 = next(b for b in status_reply.private.buttons if b.custom_id.endswith("amount=3")) if status_reply.private else None
+    assert bid3 is not None and parse_button(bid3.custom_id) is not None
+    assert (await service.press(ALICE, HERE, bid3.custom_id)).ok
+    assert not (await service.press(CAROL, HERE, bid3.custom_id)).ok, "not seated"
+    await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})  # phase resolves
+    stale = await service.press(ALICE, HERE, bid3.custom_id)
+    assert not stale.ok and "earlier phase" in private(stale)
+    assert not (await service.press(ALICE, HERE, "pt:999:zz:bid:amount=1")).ok
+    assert not (await service.press(ALICE, HERE, "garbage")).ok
+
+
+async def test_deadlines_remind_then_apply_the_default(service: Service, clock: Clock) -> None:
+    await started(service, ALICE, BOB)
+    await service.settings(ALICE, HERE, deadline_minutes=60, reminder_minutes=10)
+    await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
+    clock.now += 49 * 60
+    assert await service.run_deadlines() == []
+    clock.now += 2 * 60
+    (reminder,) = await service.run_deadlines()
+    assert reminder.message.mentions == (BOB.user_id,)
+    clock.now += 10 * 60
+    out = await service.run_deadlines()
+    assert any("ran out of time" in o.message.text for o in out)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.phase.endswith("take.0")
+        log = await repo.action_log(session, row.id)
+        assert [a.by_default for a in log] == [False, True]
+
+
+async def test_deadlines_survive_a_restart(tmp_path: Path, clock: Clock) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
+    first = await Service.open(url, clock=clock, render=False)
+    await started(first, ALICE, BOB)
+    await first.close()
+    clock.now += 25 * 3600
+    second = await Service.open(url, clock=clock, render=False)
+    out = await second.run_deadlines()
+    assert sum("ran out of time" in o.message.text for o in out) >= 1
+    await second.close()
+
+
+async def test_concurrent_submissions_resolve_the_phase_once(tmp_path: Path, clock: Clock) -> None:
+    """Two service instances (as two processes would) on one SQLite file."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'race.db'}"
+    one = await Service.open(url, clock=clock, render=False)
+    two = await Service.open(url, clock=clock, render=False, migrate=False)
+    await started(one, ALICE, BOB)
+    a, b = await asyncio.gather(
+        one.act(ALICE, HERE, "tiny", "bid", {"amount": 3}),
+        two.act(BOB, HERE, "tiny", "bid", {"amount": 2}),
+    )
+    assert a.ok and b.ok
+    resolved = [o for o in a.public + b.public if "ready" not in o.message.text]
+    assert len(resolved) == 1, "exactly one message announces the resolution"
+    async with one.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.state is not None
+        assert row.state["scores"] == [3, 0]
+        assert len(await repo.action_log(session, row.id)) == 2
+        assert await one.replay(row.id) == row.state
+    await one.close()
+    await two.close()
+
+
+async def test_one_open_game_per_channel_is_enforced_by_the_database(service: Service) -> None:
+    import pytest
+    from sqlalchemy.exc import IntegrityError
+
+    await service.new_game(ALICE, HERE, "tiny", {})
+    with pytest.raises(IntegrityError):
+        async with service.sessions() as session, session.begin():
+            session.add(GameRow(channel_id=HERE.channel_id, open_channel_id=HERE.channel_id, kind="tiny",
+                                options={}, settings={}, host_id=1, seed=1, created_at=0, updated_at=0))
+
+
+async def test_leave_and_kick_mid_game_play_defaults(service: Service, clock: Clock) -> None:
+    await started(service, ALICE, BOB, CAROL)
+    assert not (await service.kick(BOB, HERE, CAROL.user_id)).ok, "only host or manager"
+    assert (await service.kick(MOD, HERE, CAROL.user_id)).ok
+    assert (await service.leave(BOB, HERE)).ok
+    await service.run_deadlines()
+    async with service.sessions() as session:
+        deadlines = (await session.execute(select(DeadlineRow))).scalars().all()
+        assert all(d.seat == 0 for d in deadlines), "departed seats were played by default"
+
+
+async def test_a_whole_game_to_the_end_records_history(service: Service) -> None:
+    await started(service, ALICE, BOB, rounds=1)
+    await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+    await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})
+    await service.act(ALICE, HERE, "tiny", "take", {})
+    final = await service.act(BOB, HERE, "tiny", "pass", {})
+    assert "Winner: Alice" in final.public[0].message.text
+    history = private(await service.history(BOB, HERE))
+    assert "Alice" in history
+    assert (await service.new_game(BOB, HERE, "tiny", {})).ok, "the channel is free again"
+
+
+async def test_language_choice_and_rules(service: Service) -> None:
+    assert "español" in private(await service.language(ALICE, HERE, "es"))
+    assert "No hay ninguna partida" in private(await service.status(ALICE, HERE))
+    assert not (await service.language(ALICE, HERE, "klingon")).ok
+    assert not (await service.rules(ALICE, HERE, "nope")).ok
+
+
+async def test_suggestions_come_from_legal_actions(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    assert await service.suggest(ALICE, HERE, "tiny", "bid", "amount", {}, "") == ["1", "2", "3"]
+    assert await service.suggest(CAROL, HERE, "tiny", "bid", "amount", {}, "") == []
+    assert TINY.name == "tiny"
