@@ -25,8 +25,22 @@ LOCALES: dict[discord.Locale, str] = {
 
 
 def text(key: str, **args: Any) -> locale_str:
-    """A translatable string: the English text now, the other languages at sync time."""
-    return locale_str(t(key, "en", **args), key=key, args=args)
+    """A translatable string: the English text now, the other languages at sync time.
+
+    As in the service, an argument ending in ``_key`` is itself a catalogue key, translated into
+    the same language and inserted under the name without the suffix (``game_key`` → ``{game}``).
+    """
+    return locale_str(translate(key, "en", args), key=key, args=args)
+
+
+def translate(key: str, lang: str, args: dict[str, Any]) -> str:
+    filled = {
+        (name[:-4] if name.endswith("_key") else name): (
+            t(value, lang) if name.endswith("_key") else value
+        )
+        for name, value in args.items()
+    }
+    return t(key, lang, **filled)
 
 
 def name(api_name: str, key: str | None) -> locale_str | str:
@@ -47,7 +61,7 @@ class CatalogueTranslator(app_commands.Translator):
         key = string.extras.get("key")
         if lang is None or not key or not has(key, lang):
             return None
-        translated = t(key, lang, **string.extras.get("args", {}))
+        translated = translate(key, lang, string.extras.get("args", {}))
         if context.location in _NAMES:
             # A bad catalogue entry must not break the whole sync: fall back to English.
             translated = translated.strip()
