@@ -64,7 +64,9 @@ def text_width(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool = Fal
     return int(box[2] - box[0])
 
 
-def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, bold: bool = False) -> str:
+def fit_text(
+    draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, bold: bool = False
+) -> str:
     """Cut ``text`` with an ellipsis so it fits ``max_width`` (long display names)."""
     if text_width(draw, text, size, bold) <= max_width:
         return text
@@ -97,5 +99,7 @@ def to_png(image: Image.Image) -> bytes:
     """Encode as PNG. Tables are flat colour, so a palette image is ~4× smaller than RGB and
     looks the same; ``optimize`` costs time we do not need to spend."""
     buffer = io.BytesIO()
-    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(buffer, "PNG", compress_level=6)
+    image.quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(
+        buffer, "PNG", compress_level=6
+    )
     return buffer.getvalue()

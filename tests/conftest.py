@@ -29,7 +29,9 @@ def clock() -> Clock:
 @pytest.fixture
 async def service(tmp_path: Path, clock: Clock) -> AsyncIterator[Service]:
     install()
-    svc = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}", clock=clock, render=False)
+    svc = await Service.open(
+        f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}", clock=clock, render=False
+    )
     yield svc
     await svc.close()
 

@@ -112,7 +112,10 @@ def test_catalogues_have_the_same_keys_in_both_languages() -> None:
     assert language_for("es-ES") == "es" and language_for("en-US") == "en"
     assert language_for(None) == "en" and language_for("fr") == "en"
     assert t("core.error.not_your_turn", "es") == "No es tu turno."
-    assert t("core.error.seat_count", "en", min=1) == "This game takes 1 to {max} players (you have {given})."
+    assert (
+        t("core.error.seat_count", "en", min=1)
+        == "This game takes 1 to {max} players (you have {given})."
+    )
 
 
 def test_pass_is_the_default_of_a_turn() -> None:

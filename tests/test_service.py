@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from bot.service import Actor, Place, Reply, Service
+from bot.service import Actor, Reply, Service
 from bot.service.buttons import parse as parse_button
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
@@ -33,7 +33,13 @@ async def snapshot(service: Service) -> tuple[object, ...]:
         actions = (await session.execute(select(func.count()).select_from(ActionRow))).scalar()
         if row is None:
             return (None, actions)
-        return (row.status, row.state, row.version, [(s.seat, s.user_id) for s in row.seats], actions)
+        return (
+            row.status,
+            row.state,
+            row.version,
+            [(s.seat, s.user_id) for s in row.seats],
+            actions,
+        )
 
 
 async def test_lobby_flow_new_join_start_status_cancel(service: Service) -> None:
@@ -112,7 +118,11 @@ async def test_buttons_press_and_stale_buttons(service: Service) -> None:
     reply = await service.start(ALICE, HERE)  # already started: refused
     assert not reply.ok
     status_reply = await service.board(ALICE, HERE)
-    bid3 = next(b for b in status_reply.private.buttons if b.custom_id.endswith("amount=3")) if status_reply.private else None
+    bid3 = (
+        next(b for b in status_reply.private.buttons if b.custom_id.endswith("amount=3"))
+        if status_reply.private
+        else None
+    )
     assert bid3 is not None and parse_button(bid3.custom_id) is not None
     assert (await service.press(ALICE, HERE, bid3.custom_id)).ok
     assert not (await service.press(CAROL, HERE, bid3.custom_id)).ok, "not seated"
@@ -184,8 +194,19 @@ async def test_one_open_game_per_channel_is_enforced_by_the_database(service: Se
     await service.new_game(ALICE, HERE, "tiny", {})
     with pytest.raises(IntegrityError):
         async with service.sessions() as session, session.begin():
-            session.add(GameRow(channel_id=HERE.channel_id, open_channel_id=HERE.channel_id, kind="tiny",
-                                options={}, settings={}, host_id=1, seed=1, created_at=0, updated_at=0))
+            session.add(
+                GameRow(
+                    channel_id=HERE.channel_id,
+                    open_channel_id=HERE.channel_id,
+                    kind="tiny",
+                    options={},
+                    settings={},
+                    host_id=1,
+                    seed=1,
+                    created_at=0,
+                    updated_at=0,
+                )
+            )
 
 
 async def test_leave_and_kick_mid_game_play_defaults(service: Service, clock: Clock) -> None:

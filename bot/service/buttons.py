@@ -17,7 +17,9 @@ from urllib.parse import quote, unquote
 from rules.core import CommandArgs
 
 MAX_CUSTOM_ID = 100
-PATTERN = re.compile(r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8}):(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$")
+PATTERN = re.compile(
+    r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8}):(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$"
+)
 
 
 def phase_hash(phase: str) -> str:
@@ -35,7 +37,9 @@ class Press:
 
 def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str | None:
     """The custom_id of a button, or None if it would not fit Discord's limit."""
-    encoded = "&".join(f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items()))
+    encoded = "&".join(
+        f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items())
+    )
     custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{encoded}"
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 

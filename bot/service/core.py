@@ -57,14 +57,16 @@ class _Draft:
     private_lines: list[str] = field(default_factory=list)
     private_image: _RenderJob | None = None
     private_buttons: tuple[Button, ...] = ()
-    public: list[tuple[int, str, tuple[int, ...], tuple[Button, ...], tuple[Select, ...], _RenderJob | None]] = field(
-        default_factory=list
-    )
+    public: list[
+        tuple[int, str, tuple[int, ...], tuple[Button, ...], tuple[Select, ...], _RenderJob | None]
+    ] = field(default_factory=list)
     ok: bool = True
 
 
 class Service:
-    def __init__(self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time
+    ) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.render_images = render
@@ -113,7 +115,11 @@ class Service:
                 except (StaleDataError, IntegrityError) as exc:
                     # Another writer got there first (another process, or a concurrent "new"):
                     # start again from a fresh load; the engine sees the newer state.
-                    log.info("retrying after write conflict (%s), attempt %d", type(exc).__name__, attempt)
+                    log.info(
+                        "retrying after write conflict (%s), attempt %d",
+                        type(exc).__name__,
+                        attempt,
+                    )
                     await asyncio.sleep(0.005 * (attempt + 1))
             else:
                 return self._refused(Refusal("lobby.error.busy"), lang)
@@ -133,12 +139,19 @@ class Service:
         reply = Reply(ok=draft.ok)
         if draft.private_lines or private_image or draft.private_buttons:
             reply.private = Message(
-                clip("\n".join(draft.private_lines)), image=private_image, buttons=draft.private_buttons
+                clip("\n".join(draft.private_lines)),
+                image=private_image,
+                buttons=draft.private_buttons,
             )
         for channel, text, mentions, buttons, selects, job in draft.public:
             image = await self._draw(job)
             reply.public.append(
-                Outgoing(channel, Message(clip(text), image=image, mentions=mentions, buttons=buttons, selects=selects))
+                Outgoing(
+                    channel,
+                    Message(
+                        clip(text), image=image, mentions=mentions, buttons=buttons, selects=selects
+                    ),
+                )
             )
         return reply
 
@@ -160,7 +173,9 @@ class Service:
 
     # ================================================================= lobby
 
-    async def new_game(self, actor: Actor, place: Place, game: str, options: dict[str, Any] | None = None) -> Reply:
+    async def new_game(
+        self, actor: Actor, place: Place, game: str, options: dict[str, Any] | None = None
+    ) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             if row is not None:
                 raise Refusal("lobby.error.game_exists", game_key=f"{row.kind}.name")
@@ -184,9 +199,18 @@ class Service:
             session.add(row)
             await session.flush()
             draft = _Draft()
-            draft.private_lines.append(t("lobby.new.private", lang, game=t(f"{engine.name}.name", lang)))
+            draft.private_lines.append(
+                t("lobby.new.private", lang, game=t(f"{engine.name}.name", lang))
+            )
             draft.public.append(
-                (place.channel_id, self._lobby_text(row, place.locale, "lobby.new.public", actor), (), (), (), None)
+                (
+                    place.channel_id,
+                    self._lobby_text(row, place.locale, "lobby.new.public", actor),
+                    (),
+                    (),
+                    (),
+                    None,
+                )
             )
             return draft
 
@@ -222,8 +246,19 @@ class Service:
             row.updated_at = self.clock()
             await session.flush()
             draft = _Draft()
-            draft.private_lines.append(t("lobby.join.private", lang, game=t(f"{row.kind}.name", lang)))
-            draft.public.append((place.channel_id, self._lobby_text(row, place.locale, "lobby.join.public", actor), (), (), (), None))
+            draft.private_lines.append(
+                t("lobby.join.private", lang, game=t(f"{row.kind}.name", lang))
+            )
+            draft.public.append(
+                (
+                    place.channel_id,
+                    self._lobby_text(row, place.locale, "lobby.join.public", actor),
+                    (),
+                    (),
+                    (),
+                    None,
+                )
+            )
             return draft
 
         return await self._run(actor, place, work)
@@ -239,16 +274,47 @@ class Service:
                 self._remove_from_lobby(row, seat)
                 if not row.seats:
                     _close(row, CANCELLED)
-                    draft.public.append((place.channel_id, t("lobby.cancel.empty", language_for(place.locale)), (), (), (), None))
+                    draft.public.append(
+                        (
+                            place.channel_id,
+                            t("lobby.cancel.empty", language_for(place.locale)),
+                            (),
+                            (),
+                            (),
+                            None,
+                        )
+                    )
                 else:
-                    draft.public.append((place.channel_id, self._lobby_text(row, place.locale, "lobby.leave.public", actor), (), (), (), None))
+                    draft.public.append(
+                        (
+                            place.channel_id,
+                            self._lobby_text(row, place.locale, "lobby.leave.public", actor),
+                            (),
+                            (),
+                            (),
+                            None,
+                        )
+                    )
             else:
                 if seat.left:
                     raise Refusal("lobby.error.not_seated")
                 seat.left = True
-                await self._schedule(session, row, get_game(row.kind), None, self.clock(), phase_changed=False)
+                await self._schedule(
+                    session, row, get_game(row.kind), None, self.clock(), phase_changed=False
+                )
                 draft.public.append(
-                    (place.channel_id, t("lobby.leave.active", language_for(place.locale), player=safe_name(actor.display_name)), (), (), (), None)
+                    (
+                        place.channel_id,
+                        t(
+                            "lobby.leave.active",
+                            language_for(place.locale),
+                            player=safe_name(actor.display_name),
+                        ),
+                        (),
+                        (),
+                        (),
+                        None,
+                    )
                 )
             row.updated_at = self.clock()
             await session.flush()
@@ -260,7 +326,10 @@ class Service:
     def _remove_from_lobby(self, row: GameRow, seat: SeatRow) -> None:
         """Seats stay numbered in join order without gaps."""
         remaining = [s for s in row.seats if s is not seat]
-        row.seats = [SeatRow(seat=i, user_id=s.user_id, display_name=s.display_name, locale=s.locale) for i, s in enumerate(remaining)]
+        row.seats = [
+            SeatRow(seat=i, user_id=s.user_id, display_name=s.display_name, locale=s.locale)
+            for i, s in enumerate(remaining)
+        ]
         if row.host_id == seat.user_id and remaining:
             row.host_id = remaining[0].user_id
 
@@ -285,7 +354,14 @@ class Service:
             await session.flush()
             draft = _Draft()
             draft.private_lines.append(t("lobby.start.private", lang))
-            self._public_phase(draft, row, engine, state, place, [Event("lobby.start.public", {"game_key": f"{row.kind}.name"})])
+            self._public_phase(
+                draft,
+                row,
+                engine,
+                state,
+                place,
+                [Event("lobby.start.public", {"game_key": f"{row.kind}.name"})],
+            )
             return draft
 
         return await self._run(actor, place, work)
@@ -302,7 +378,19 @@ class Service:
             draft = _Draft()
             draft.private_lines.append(t("lobby.cancel.private", lang))
             draft.public.append(
-                (place.channel_id, t("lobby.cancel.public", language_for(place.locale), player=safe_name(actor.display_name), game=t(f"{row.kind}.name", language_for(place.locale))), (), (), (), None)
+                (
+                    place.channel_id,
+                    t(
+                        "lobby.cancel.public",
+                        language_for(place.locale),
+                        player=safe_name(actor.display_name),
+                        game=t(f"{row.kind}.name", language_for(place.locale)),
+                    ),
+                    (),
+                    (),
+                    (),
+                    None,
+                )
             )
             return draft
 
@@ -323,18 +411,33 @@ class Service:
                 self._remove_from_lobby(row, seat)
             else:
                 seat.left = True
-                await self._schedule(session, row, get_game(row.kind), None, self.clock(), phase_changed=False)
+                await self._schedule(
+                    session, row, get_game(row.kind), None, self.clock(), phase_changed=False
+                )
             row.updated_at = self.clock()
             await session.flush()
             draft = _Draft()
             draft.private_lines.append(t("lobby.kick.private", lang, player=name))
-            draft.public.append((place.channel_id, t("lobby.kick.public", language_for(place.locale), player=name), (), (), (), None))
+            draft.public.append(
+                (
+                    place.channel_id,
+                    t("lobby.kick.public", language_for(place.locale), player=name),
+                    (),
+                    (),
+                    (),
+                    None,
+                )
+            )
             return draft
 
         return await self._run(actor, place, work)
 
     async def settings(
-        self, actor: Actor, place: Place, deadline_minutes: int | None = None, reminder_minutes: int | None = None
+        self,
+        actor: Actor,
+        place: Place,
+        deadline_minutes: int | None = None,
+        reminder_minutes: int | None = None,
     ) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             row = _require(row)
@@ -342,8 +445,16 @@ class Service:
             if deadline_minutes is not None or reminder_minutes is not None:
                 if actor.user_id != row.host_id and not actor.can_manage:
                     raise Refusal("lobby.error.host_or_manager")
-                deadline = settings["deadline_minutes"] if deadline_minutes is None else _int(deadline_minutes)
-                reminder = settings["reminder_minutes"] if reminder_minutes is None else _int(reminder_minutes)
+                deadline = (
+                    settings["deadline_minutes"]
+                    if deadline_minutes is None
+                    else _int(deadline_minutes)
+                )
+                reminder = (
+                    settings["reminder_minutes"]
+                    if reminder_minutes is None
+                    else _int(reminder_minutes)
+                )
                 if not 1 <= deadline <= MAX_DEADLINE_MINUTES:
                     raise Refusal("lobby.error.deadline_range", max=MAX_DEADLINE_MINUTES)
                 if not 0 <= reminder < deadline:
@@ -353,7 +464,14 @@ class Service:
                 row.updated_at = self.clock()
                 if row.status == ACTIVE:
                     engine = get_game(row.kind)
-                    await self._schedule(session, row, engine, engine.load(row.state or {}), self.clock(), phase_changed=True)
+                    await self._schedule(
+                        session,
+                        row,
+                        engine,
+                        engine.load(row.state or {}),
+                        self.clock(),
+                        phase_changed=True,
+                    )
                 await session.flush()
             draft = _Draft()
             draft.private_lines.append(t("lobby.settings.show", lang, **settings))
@@ -369,9 +487,18 @@ class Service:
                 return draft
             engine = get_game(row.kind)
             names = _names(row)
-            lines = [t(f"lobby.status.{row.status}", lang, game=t(f"{row.kind}.name", lang), count=len(row.seats), min=engine.min_seats, max=engine.max_seats)]
+            lines = [
+                t(
+                    f"lobby.status.{row.status}",
+                    lang,
+                    game=t(f"{row.kind}.name", lang),
+                    count=len(row.seats),
+                    min=engine.min_seats,
+                    max=engine.max_seats,
+                )
+            ]
             for seat in row.seats:
-                marker = " (host)" if seat.user_id == row.host_id else ""
+                marker = " " + t("lobby.status.host", lang) if seat.user_id == row.host_id else ""
                 gone = " — " + t("lobby.status.left", lang) if seat.left else ""
                 lines.append(f"{seat.seat + 1}. {names[seat.seat]}{marker}{gone}")
             if row.status == ACTIVE and row.state is not None:
@@ -380,7 +507,19 @@ class Service:
                 for seat_no, pending in sorted(engine.pending(state).items()):
                     due = deadlines.get((seat_no, "default"))
                     when = f" <t:{int(due.due_at)}:R>" if due else ""
-                    lines.append(t("lobby.status.awaiting", lang, player=names[seat_no], what=t(f"{row.kind}.pending.{pending.kind}", lang, **fill_args(pending.args, names, lang))) + when)
+                    lines.append(
+                        t(
+                            "lobby.status.awaiting",
+                            lang,
+                            player=names[seat_no],
+                            what=t(
+                                f"{row.kind}.pending.{pending.kind}",
+                                lang,
+                                **fill_args(pending.args, names, lang),
+                            ),
+                        )
+                        + when
+                    )
             draft.private_lines.extend(lines)
             return draft
 
@@ -396,10 +535,14 @@ class Service:
             seat = _seat_of(row, actor.user_id)
             draft = _Draft()
             if seat is None:
-                draft.private_image = _RenderJob(row.kind, engine.view(state, None), _names(row), lang, private=False)
+                draft.private_image = _RenderJob(
+                    row.kind, engine.view(state, None), _names(row), lang, private=False
+                )
                 draft.private_lines.append(t("lobby.board.spectator", lang))
             else:
-                draft.private_image = _RenderJob(row.kind, engine.view(state, seat.seat), _names(row), lang, private=True)
+                draft.private_image = _RenderJob(
+                    row.kind, engine.view(state, seat.seat), _names(row), lang, private=True
+                )
                 draft.private_lines.append(t("lobby.board.yours", lang))
                 draft.private_buttons = self._buttons(row, engine, state, [seat.seat], lang)
             return draft
@@ -425,10 +568,18 @@ class Service:
         lines = [t("lobby.history.title", lang)]
         for row in rows:
             names = _names(row)
-            winners = [names[s] for s in (row.result or {}).get("winners", []) if 0 <= s < len(names)]
+            winners = [
+                names[s] for s in (row.result or {}).get("winners", []) if 0 <= s < len(names)
+            ]
             lines.append(
-                t("lobby.history.line", lang, game=t(f"{row.kind}.name", lang), when=f"<t:{int(row.updated_at)}:d>",
-                  players=", ".join(names), winners=", ".join(winners) or t("lobby.history.nobody", lang))
+                t(
+                    "lobby.history.line",
+                    lang,
+                    game=t(f"{row.kind}.name", lang),
+                    when=f"<t:{int(row.updated_at)}:d>",
+                    players=", ".join(names),
+                    winners=", ".join(winners) or t("lobby.history.nobody", lang),
+                )
             )
         return Reply(private=Message(clip("\n".join(lines))))
 
@@ -436,23 +587,34 @@ class Service:
         """A user's own language for replies (``auto``: follow their Discord client)."""
         choice = str(language).strip().lower()
         if choice not in (*LANGUAGES, "auto"):
-            return self._refused(Refusal("lobby.error.language", languages=", ".join(LANGUAGES)), language_for(actor.locale))
+            return self._refused(
+                Refusal("lobby.error.language", languages=", ".join(LANGUAGES)),
+                language_for(actor.locale),
+            )
         async with self.sessions() as session, session.begin():
-            await repo.set_player_language(session, actor.user_id, None if choice == "auto" else choice)
+            await repo.set_player_language(
+                session, actor.user_id, None if choice == "auto" else choice
+            )
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(t("lobby.language.set", lang)))
 
     # ================================================================= playing
 
-    async def act(self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Reply:
+    async def act(
+        self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs
+    ) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             row, engine, state, seat = self._seated(row, actor, game)
             action = engine.parse(str(command), dict(args), state, seat)
-            return await self._apply(session, row, engine, state, seat, action, place, lang, by_default=False)
+            return await self._apply(
+                session, row, engine, state, seat, action, place, lang, by_default=False
+            )
 
         return await self._run(actor, place, work)
 
-    async def press(self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None) -> Reply:
+    async def press(
+        self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
+    ) -> Reply:
         """A button click or a select submission (the custom_id says what to do)."""
         press = button_ids.parse(custom_id, values)
 
@@ -465,12 +627,21 @@ class Service:
             if button_ids.phase_hash(row.phase) != press.phase:
                 raise Refusal("lobby.error.stale_button")
             action = engine.parse(press.command, dict(press.args), state, seat)
-            return await self._apply(session, row, engine, state, seat, action, place, lang, by_default=False)
+            return await self._apply(
+                session, row, engine, state, seat, action, place, lang, by_default=False
+            )
 
         return await self._run(actor, place, work)
 
     async def suggest(
-        self, actor: Actor, place: Place, game: str, command: str, param: str, args: CommandArgs, typed: str = ""
+        self,
+        actor: Actor,
+        place: Place,
+        game: str,
+        command: str,
+        param: str,
+        args: CommandArgs,
+        typed: str = "",
     ) -> list[str]:
         """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
         async with self.sessions() as session:
@@ -483,7 +654,9 @@ class Service:
         needle = str(typed or "").strip().upper()
         return [v for v in values if needle in v.upper()][:25]
 
-    def _seated(self, row: GameRow | None, actor: Actor, game: str | None) -> tuple[GameRow, Game[Any], Any, int]:
+    def _seated(
+        self, row: GameRow | None, actor: Actor, game: str | None
+    ) -> tuple[GameRow, Game[Any], Any, int]:
         row = _require(row)
         if row.status != ACTIVE or row.state is None:
             raise Refusal("lobby.error.not_started")
@@ -522,11 +695,16 @@ class Service:
         if engine.is_over(new_state):
             result = engine.result(new_state)
             _close(row, FINISHED)
-            row.result = {"winners": list(result.winners) if result else [], "scores": {str(k): v for k, v in (result.scores if result else {}).items()}}
+            row.result = {
+                "winners": list(result.winners) if result else [],
+                "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
+            }
             await repo.clear_deadlines(session, row.id)
         else:
             await self._schedule(session, row, engine, new_state, now, phase_changed=changed)
-        await session.flush()  # the version check happens here: a conflict retries from a fresh load
+        await (
+            session.flush()
+        )  # the version check happens here: a conflict retries from a fresh load
 
         draft = _Draft()
         names = _names(row)
@@ -535,7 +713,15 @@ class Service:
             draft.private_lines.append(t("lobby.act.recorded", lang))
             draft.private_lines.extend(events_text(mine, names, lang))
         if changed:
-            self._public_phase(draft, row, engine, new_state, place, public(events), timed_out=seat if by_default else None)
+            self._public_phase(
+                draft,
+                row,
+                engine,
+                new_state,
+                place,
+                public(events),
+                timed_out=seat if by_default else None,
+            )
         else:
             still = set(engine.pending(new_state))
             public_lang = language_for(place.locale)
@@ -544,7 +730,14 @@ class Service:
                 lines.append(t("lobby.deadline.defaulted", public_lang, player=names[seat]))
             lines.extend(events_text(public(events), names, public_lang))
             if seat in was_pending and seat not in still and still:
-                lines.append(t("lobby.act.ready", public_lang, player=names[seat], waiting=", ".join(names[s] for s in sorted(still))))
+                lines.append(
+                    t(
+                        "lobby.act.ready",
+                        public_lang,
+                        player=names[seat],
+                        waiting=", ".join(names[s] for s in sorted(still)),
+                    )
+                )
             if lines:
                 draft.public.append((row.channel_id, "\n".join(lines), (), (), (), None))
             if not by_default and seat in still:
@@ -577,7 +770,11 @@ class Service:
             if result is not None and result.summary is not None:
                 lines.extend(events_text([result.summary], names, lang))
             winners = ", ".join(names[s] for s in (result.winners if result else ()))
-            lines.append(t("lobby.over.winners", lang, winners=winners) if winners else t("lobby.over.nobody", lang))
+            lines.append(
+                t("lobby.over.winners", lang, winners=winners)
+                if winners
+                else t("lobby.over.nobody", lang)
+            )
         else:
             pending = engine.pending(state)
             by_seat = {s.seat: s for s in row.seats}
@@ -585,7 +782,9 @@ class Service:
                 user = by_seat[seat_no]
                 if not user.left:
                     mentions.append(user.user_id)
-                what = t(f"{row.kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang))
+                what = t(
+                    f"{row.kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang)
+                )
                 who = f"<@{user.user_id}>" if not user.left else names[seat_no]
                 lines.append(t("lobby.act.awaiting", lang, player=who, what=what))
             if pending and next(iter(pending.values())).deadline is not None:
@@ -596,9 +795,13 @@ class Service:
             if selects:
                 buttons = buttons[:20]  # a select takes one of the five rows
         job = _RenderJob(row.kind, engine.view(state, None), names, lang, private=False)
-        draft.public.append((row.channel_id, "\n".join(lines), tuple(mentions), buttons, selects, job))
+        draft.public.append(
+            (row.channel_id, "\n".join(lines), tuple(mentions), buttons, selects, job)
+        )
 
-    def _buttons(self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str) -> tuple[Button, ...]:
+    def _buttons(
+        self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str
+    ) -> tuple[Button, ...]:
         seen: list[tuple[str, CommandArgs]] = []
         for seat in seats:
             for item in engine.buttons(state, seat):
@@ -610,11 +813,17 @@ class Service:
             if custom_id is None:
                 continue
             key = f"{row.kind}.button.{command}"
-            label = t(key, lang, **args) if key in _catalogue_keys(lang) else " ".join([command, *map(str, args.values())])
+            label = (
+                t(key, lang, **args)
+                if key in _catalogue_keys(lang)
+                else " ".join([command, *map(str, args.values())])
+            )
             out.append(Button(label[:80], custom_id))
         return tuple(out)
 
-    def _selects(self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str) -> tuple[Select, ...]:
+    def _selects(
+        self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str
+    ) -> tuple[Select, ...]:
         out: list[Select] = []
         for command in engine.commands:
             if command.select is None:
@@ -628,13 +837,28 @@ class Service:
                 continue
             options = tuple((tok, tok) for tok in list(tokens)[:25])
             placeholder = t(f"{row.kind}.command.{command.name}", lang)[:150]
-            out.append(Select(placeholder, button_ids.select_id(row.id, row.phase, command.name, command.select), options, 1, len(options)))
+            out.append(
+                Select(
+                    placeholder,
+                    button_ids.select_id(row.id, row.phase, command.name, command.select),
+                    options,
+                    1,
+                    len(options),
+                )
+            )
         return tuple(out[:1])
 
     # ================================================================= deadlines
 
     async def _schedule(
-        self, session: AsyncSession, row: GameRow, engine: Game[Any], state: Any | None, now: float, *, phase_changed: bool
+        self,
+        session: AsyncSession,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any | None,
+        now: float,
+        *,
+        phase_changed: bool,
     ) -> None:
         """Keep the deadline rows in step with who is pending.
 
@@ -657,17 +881,34 @@ class Service:
                 await session.delete(dl)
                 del existing[(seat, kind)]
         for seat, item in pending.items():
-            due = item.deadline if item.deadline is not None else row.phase_started_at + settings["deadline_minutes"] * 60
+            due = (
+                item.deadline
+                if item.deadline is not None
+                else row.phase_started_at + settings["deadline_minutes"] * 60
+            )
             if seat in left:
                 due = min(due, now)
             current = existing.get((seat, "default"))
             if current is None:
-                session.add(DeadlineRow(game_id=row.id, seat=seat, kind="default", due_at=due, phase=row.phase))
+                session.add(
+                    DeadlineRow(
+                        game_id=row.id, seat=seat, kind="default", due_at=due, phase=row.phase
+                    )
+                )
             elif current.due_at != due and seat in left:
                 current.due_at = due
             reminder = due - settings["reminder_minutes"] * 60
-            if phase_changed and settings["reminder_minutes"] > 0 and reminder > now and seat not in left:
-                session.add(DeadlineRow(game_id=row.id, seat=seat, kind="reminder", due_at=reminder, phase=row.phase))
+            if (
+                phase_changed
+                and settings["reminder_minutes"] > 0
+                and reminder > now
+                and seat not in left
+            ):
+                session.add(
+                    DeadlineRow(
+                        game_id=row.id, seat=seat, kind="reminder", due_at=reminder, phase=row.phase
+                    )
+                )
 
     async def next_deadline(self) -> float | None:
         async with self.sessions() as session:
@@ -678,7 +919,10 @@ class Service:
         each deadline is claimed by deleting its row in the same transaction that acts on it."""
         now = self.clock()
         async with self.sessions() as session:
-            due = [(d.game_id, d.seat, d.kind, d.due_at, d.phase) for d in await repo.due_deadlines(session, now)]
+            due = [
+                (d.game_id, d.seat, d.kind, d.due_at, d.phase)
+                for d in await repo.due_deadlines(session, now)
+            ]
         out: list[Outgoing] = []
         for game_id, seat, kind, due_at, phase in due:
             async with self.sessions() as session:
@@ -686,7 +930,9 @@ class Service:
                 if row is None:
                     continue
                 place = Place(row.channel_id, row.guild_id, _public_locale(row))
-            reply = await self._run(None, place, self._deadline_work(game_id, seat, kind, due_at, phase))
+            reply = await self._run(
+                None, place, self._deadline_work(game_id, seat, kind, due_at, phase)
+            )
             out.extend(reply.public)
         return out
 
@@ -695,8 +941,17 @@ class Service:
     ) -> Callable[[AsyncSession, GameRow | None, str], Awaitable[_Draft]]:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             draft = _Draft()
-            claimed = await repo.claim_deadline(session, DeadlineRow(game_id=game_id, seat=seat, kind=kind, due_at=due_at, phase=phase))
-            if not claimed or row is None or row.id != game_id or row.status != ACTIVE or row.phase != phase:
+            claimed = await repo.claim_deadline(
+                session,
+                DeadlineRow(game_id=game_id, seat=seat, kind=kind, due_at=due_at, phase=phase),
+            )
+            if (
+                not claimed
+                or row is None
+                or row.id != game_id
+                or row.status != ACTIVE
+                or row.phase != phase
+            ):
                 return draft
             engine = get_game(row.kind)
             state = engine.load(row.state or {})
@@ -707,10 +962,30 @@ class Service:
             names = _names(row)
             user = next(s for s in row.seats if s.seat == seat)
             if kind == "reminder":
-                text = t("lobby.deadline.reminder", lang, player=f"<@{user.user_id}>", what=t(f"{row.kind}.pending.{pending[seat].kind}", lang, **fill_args(pending[seat].args, names, lang)), when=f"<t:{int(due_at + _reminder_gap(row))}:R>")
+                text = t(
+                    "lobby.deadline.reminder",
+                    lang,
+                    player=f"<@{user.user_id}>",
+                    what=t(
+                        f"{row.kind}.pending.{pending[seat].kind}",
+                        lang,
+                        **fill_args(pending[seat].args, names, lang),
+                    ),
+                    when=f"<t:{int(due_at + _reminder_gap(row))}:R>",
+                )
                 draft.public.append((row.channel_id, text, (user.user_id,), (), (), None))
                 return draft
-            return await self._apply(session, row, engine, state, seat, pending[seat].default, place, lang, by_default=True)
+            return await self._apply(
+                session,
+                row,
+                engine,
+                state,
+                seat,
+                pending[seat].default,
+                place,
+                lang,
+                by_default=True,
+            )
 
         return work
 
@@ -725,7 +1000,9 @@ class Service:
             engine = get_game(row.kind)
             state = engine.new_game(len(row.seats), row.options, row.seed)
             for entry in await repo.action_log(session, game_id):
-                state, _ = engine.apply(state, entry.seat, engine.action_from_json(entry.action), entry.at)
+                state, _ = engine.apply(
+                    state, entry.seat, engine.action_from_json(entry.action), entry.at
+                )
             return engine.dump(state)
 
 
@@ -733,7 +1010,12 @@ class Service:
 
 
 def _seat(number: int, actor: Actor) -> SeatRow:
-    return SeatRow(seat=number, user_id=actor.user_id, display_name=str(actor.display_name)[:100], locale=language_for(actor.locale))
+    return SeatRow(
+        seat=number,
+        user_id=actor.user_id,
+        display_name=str(actor.display_name)[:100],
+        locale=language_for(actor.locale),
+    )
 
 
 def _require(row: GameRow | None) -> GameRow:

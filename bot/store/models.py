@@ -55,7 +55,10 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
 
     seats: Mapped[list[SeatRow]] = relationship(
-        back_populates="game", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"
+        back_populates="game",
+        order_by="SeatRow.seat",
+        cascade="all, delete-orphan",
+        lazy="selectin",
     )
 
     __mapper_args__ = {"version_id_col": version}
@@ -67,7 +70,9 @@ class SeatRow(Base):
     __tablename__ = "seats"
     __table_args__ = (UniqueConstraint("game_id", "user_id", name="uq_seat_user"),)
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(BigInteger)
     display_name: Mapped[str] = mapped_column(String(100))
@@ -84,7 +89,9 @@ class ActionRow(Base):
 
     __tablename__ = "actions"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
@@ -99,7 +106,9 @@ class DeadlineRow(Base):
 
     __tablename__ = "deadlines"
 
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     due_at: Mapped[float] = mapped_column(Float, index=True)

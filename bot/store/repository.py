@@ -32,7 +32,9 @@ async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
     return await session.get(GameRow, game_id)
 
 
-async def finished_games(session: AsyncSession, channel_id: int, limit: int = 10) -> Sequence[GameRow]:
+async def finished_games(
+    session: AsyncSession, channel_id: int, limit: int = 10
+) -> Sequence[GameRow]:
     result = await session.execute(
         select(GameRow)
         .where(GameRow.channel_id == channel_id, GameRow.status == FINISHED)
@@ -43,12 +45,19 @@ async def finished_games(session: AsyncSession, channel_id: int, limit: int = 10
 
 
 async def next_seq(session: AsyncSession, game_id: int) -> int:
-    result = await session.execute(select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id))
+    result = await session.execute(
+        select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id)
+    )
     return int(result.scalar() or 0) + 1
 
 
 async def append_action(
-    session: AsyncSession, game_id: int, seat: int, action: dict[str, Any], at: float, by_default: bool
+    session: AsyncSession,
+    game_id: int,
+    seat: int,
+    action: dict[str, Any],
+    at: float,
+    by_default: bool,
 ) -> None:
     session.add(
         ActionRow(
@@ -78,9 +87,14 @@ async def clear_deadlines(session: AsyncSession, game_id: int) -> None:
     await session.execute(delete(DeadlineRow).where(DeadlineRow.game_id == game_id))
 
 
-async def due_deadlines(session: AsyncSession, now: float, limit: int = 100) -> Sequence[DeadlineRow]:
+async def due_deadlines(
+    session: AsyncSession, now: float, limit: int = 100
+) -> Sequence[DeadlineRow]:
     result = await session.execute(
-        select(DeadlineRow).where(DeadlineRow.due_at <= now).order_by(DeadlineRow.due_at).limit(limit)
+        select(DeadlineRow)
+        .where(DeadlineRow.due_at <= now)
+        .order_by(DeadlineRow.due_at)
+        .limit(limit)
     )
     return result.scalars().all()
 

@@ -1,0 +1,141 @@
+"""The ``partida`` command: run the bot, sync its commands, play in the console, back up."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+from bot.store.database import database_url, is_sqlite, upgrade
+
+NO_TOKEN = """\
+DISCORD_TOKEN is not set.
+
+To run Partida on Discord you need a bot token:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", reset the token and copy it.
+  3. Put it in the environment (export DISCORD_TOKEN=...) or in a .env file here:
+       DISCORD_TOKEN=your-token
+  4. Invite the bot (see README.md, "Inviting the bot"), then run: partida sync
+     once to publish the slash commands, and partida run.
+
+To try the games without Discord, play them in the console:
+  partida console
+  then type, for example:  @alice /game new zvv   @bob /game join   @alice /game start
+"""
+
+
+def load_dotenv(path: Path = Path(".env")) -> None:
+    """Read KEY=value lines from .env into the environment (the environment wins)."""
+    if not path.is_file():
+        return
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        os.environ.setdefault(
+            key.strip().removeprefix("export ").strip(), value.strip().strip("'\"")
+        )
+
+
+def _guild(value: str | None) -> int | None:
+    return int(value) if value else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    parser = argparse.ArgumentParser(prog="partida", description="Board games by chat on Discord.")
+    parser.add_argument("--log-level", default=os.environ.get("LOG_LEVEL", "INFO"))
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    sync = sub.add_parser(
+        "sync", help="publish the slash commands to Discord (global or one guild)"
+    )
+    sync.add_argument(
+        "--guild", default=os.environ.get("DEV_GUILD_ID"), help="a guild id for instant sync"
+    )
+    sync.add_argument(
+        "--global",
+        dest="everywhere",
+        action="store_true",
+        help="sync globally even if DEV_GUILD_ID is set",
+    )
+    console = sub.add_parser("console", help="play in the terminal as several users")
+    console.add_argument("--images", default="images", help="folder for the rendered images")
+    console.add_argument(
+        "--database", default=None, help="database URL (default: DATABASE_URL or partida.db)"
+    )
+    console.add_argument("script", nargs="?", help="a file of commands to play (default: stdin)")
+    sub.add_parser("migrate", help="upgrade the database to the newest schema")
+    backup = sub.add_parser(
+        "backup", help="write a consistent copy of the SQLite database (safe while the bot runs)"
+    )
+    backup.add_argument("target")
+    args = parser.parse_args(argv)
+
+    from bot.logs import setup_logging
+
+    setup_logging(args.log_level)
+    if args.command in (None, "run"):
+        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            print(NO_TOKEN, file=sys.stderr)
+            return 2
+        from bot.discord.client import run_bot
+
+        run_bot(token, database_url(), _guild(os.environ.get("DEV_GUILD_ID")))
+        return 0
+    if args.command == "sync":
+        token = os.environ.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            print(NO_TOKEN, file=sys.stderr)
+            return 2
+        from bot.discord.client import sync_commands
+
+        sync_commands(token, None if args.everywhere else _guild(args.guild))
+        return 0
+    if args.command == "console":
+        from bot.console import run_console
+
+        stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
+        return asyncio.run(run_console(args.database, Path(args.images), stream))
+    if args.command == "migrate":
+        asyncio.run(upgrade(database_url()))
+        print("database is at the newest schema")
+        return 0
+    if args.command == "backup":
+        return backup_sqlite(database_url(), Path(args.target))
+    parser.print_help()
+    return 2
+
+
+def backup_sqlite(url: str, target: Path) -> int:
+    """SQLite's online backup API copies a consistent snapshot page by page while other
+    connections keep writing (WAL), so the bot need not stop."""
+    if not is_sqlite(url):
+        print("backup is for SQLite; for PostgreSQL use pg_dump", file=sys.stderr)
+        return 2
+    from sqlalchemy.engine import make_url
+
+    source_path = make_url(url).database or "partida.db"
+    if not Path(source_path).is_file():
+        print(f"no database at {source_path}", file=sys.stderr)
+        return 2
+    source = sqlite3.connect(source_path, timeout=30)
+    destination = sqlite3.connect(target)
+    try:
+        with destination:
+            source.backup(destination)
+    finally:
+        destination.close()
+        source.close()
+    print(f"backed up {source_path} to {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,264 @@
+"""The console adapter: play any game in a terminal as several users in one channel.
+
+Each line is one user's command, written like on Discord::
+
+    @alice /game new badbones
+    @bob /game join
+    @alice /game start
+    @alice /badbones move direction:N      (or positionally: /badbones move N)
+    @bob /press 2                          (the 2nd button of the last message)
+    @carol:es /game status                 (carol's client speaks Spanish)
+    /wait 90m                              (advance the clock; due deadlines run)
+
+The user ``admin`` has the Manage Channels permission. Images are written to a folder and
+their paths printed. Lines come from the keyboard or from a piped script (tests, demos).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import sys
+import time
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.service import Actor, Message, Place, Reply, Service
+from rules.core import get_game
+from rules.core.i18n import language_for
+
+_LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
+_MENTION = re.compile(r"<@(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d+):[tTdDfFR]>")
+_DURATION = re.compile(r"^(\d+)([smhd]?)$")
+
+
+@dataclass
+class ConsoleClock:
+    """Wall time plus whatever ``/wait`` added."""
+
+    offset: float = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+@dataclass
+class Console:
+    service: Service
+    clock: ConsoleClock
+    images: Path
+    out: TextIO = sys.stdout
+    channel: int = 1
+    users: dict[str, Actor] = field(default_factory=dict)
+    last_buttons: list[str] = field(default_factory=list)
+    last_select: str | None = None
+    image_count: int = 0
+
+    # ----------------------------------------------------------------- input
+
+    def actor(self, name: str, locale: str | None) -> Actor:
+        known = self.users.get(name)
+        user_id = known.user_id if known else zlib.crc32(name.encode()) + 1000
+        actor = Actor(
+            user_id, name, locale or (known.locale if known else "en"), can_manage=name == "admin"
+        )
+        self.users[name] = actor
+        return actor
+
+    async def line(self, text: str) -> None:
+        text = text.strip()
+        if not text or text.startswith("#"):
+            return
+        if text.startswith("/wait"):
+            await self.wait(text[5:].strip())
+            return
+        match = _LINE.match(text)
+        if match is None:
+            self.say("? Write: @user /command … (or /wait 30m). Example: @alice /game new zvv")
+            return
+        actor = self.actor(match["user"], match["locale"])
+        try:
+            words = shlex.split(match["rest"])
+        except ValueError:
+            self.say("? Unbalanced quotes.")
+            return
+        if not words or not words[0].startswith("/"):
+            self.say("? Commands start with /.")
+            return
+        reply = await self.dispatch(actor, words[0][1:], words[1:])
+        if reply is not None:
+            self.show(reply, actor)
+        self.show_outgoing(await self.service.run_deadlines())
+
+    async def dispatch(self, actor: Actor, group: str, words: list[str]) -> Reply | None:
+        place = Place(self.channel, 1, "en")
+        svc = self.service
+        if group == "press":
+            return await svc.press(actor, place, self._button(words[0] if words else ""))
+        if group == "select":
+            if self.last_select is None:
+                self.say("? There is no menu to choose from.")
+                return None
+            return await svc.press(actor, place, self.last_select, words)
+        if group == "game":
+            sub, rest = (words[0], words[1:]) if words else ("status", [])
+            named, positional = _split(rest)
+            if sub == "new":
+                game = named.pop("game", positional[0] if positional else "")
+                return await svc.new_game(actor, place, game, named)
+            simple = {
+                "join": svc.join,
+                "leave": svc.leave,
+                "start": svc.start,
+                "cancel": svc.cancel,
+                "status": svc.status,
+                "board": svc.board,
+                "history": svc.history,
+            }
+            if sub in simple:
+                return await simple[sub](actor, place)
+            if sub == "kick":
+                who = named.get("player", positional[0] if positional else "").lstrip("@")
+                return await svc.kick(actor, place, self.actor(who, None).user_id)
+            if sub == "rules":
+                return await svc.rules(
+                    actor, place, named.get("game", positional[0] if positional else "")
+                )
+            if sub == "settings":
+                return await svc.settings(
+                    actor, place, named.get("deadline"), named.get("reminder")
+                )
+            if sub == "language":
+                return await svc.language(
+                    actor, place, named.get("language", positional[0] if positional else "")
+                )
+            self.say(
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language"
+            )
+            return None
+        try:
+            engine = get_game(group)
+        except Exception:
+            self.say(f"? Unknown command group /{group}.")
+            return None
+        if not words:
+            self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
+            return None
+        command = next((c for c in engine.commands if c.name == words[0]), None)
+        named, positional = _split(words[1:])
+        if command is not None:
+            for param, value in zip(command.params, positional, strict=False):
+                named.setdefault(param.name, value)
+        return await svc.act(actor, place, group, words[0], dict(named))
+
+    def _button(self, ref: str) -> str:
+        if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
+            return self.last_buttons[int(ref) - 1]
+        return ref
+
+    async def wait(self, spec: str) -> None:
+        match = _DURATION.match(spec or "1m")
+        if match is None:
+            self.say("? /wait takes a duration like 30s, 15m, 2h or 1d.")
+            return
+        unit = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
+        self.clock.offset += int(match[1]) * unit
+        self.say(f"(time passes: {spec})")
+        self.show_outgoing(await self.service.run_deadlines())
+
+    # ----------------------------------------------------------------- output
+
+    def show(self, reply: Reply, actor: Actor) -> None:
+        if reply.private is not None:
+            self.print_message(f"→ {actor.display_name} (only they see this)", reply.private)
+        self.show_outgoing(reply.public)
+
+    def show_outgoing(self, outgoing: Iterable[Any]) -> None:
+        for item in outgoing:
+            self.print_message(f"#{item.channel_id}", item.message, public=True)
+
+    def print_message(self, where: str, message: Message, public: bool = False) -> None:
+        self.say(f"[{where}] {self.readable(message.text)}")
+        if message.image is not None:
+            self.image_count += 1
+            path = self.images / f"{self.image_count:04d}-{message.image.filename}"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(message.image.data)
+            self.say(f"    🖼  {path}")
+        if message.buttons:
+            if public:
+                self.last_buttons = [b.custom_id for b in message.buttons]
+            labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
+            self.say(f"    buttons (/press N): {labels}")
+        for select in message.selects:
+            self.last_select = select.custom_id
+            self.say(
+                f"    menu (/select a b …): {select.placeholder}: "
+                + " ".join(v for v, _ in select.options)
+            )
+
+    def readable(self, text: str) -> str:
+        """Discord markup as a terminal shows it: mentions by name, timestamps as times."""
+        names = {str(a.user_id): a.display_name for a in self.users.values()}
+        text = _MENTION.sub(lambda m: "@" + names.get(m[1], m[1]), text)
+
+        def when(m: re.Match[str]) -> str:
+            delta = int(int(m[1]) - self.clock())
+            minutes = abs(delta) // 60
+            span = f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
+            return f"in {span}" if delta >= 0 else f"{span} ago"
+
+        return _TIMESTAMP.sub(when, text)
+
+    def say(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+
+def _split(words: list[str]) -> tuple[dict[str, Any], list[str]]:
+    named: dict[str, Any] = {}
+    positional: list[str] = []
+    for word in words:
+        key, sep, value = word.partition(":")
+        if sep and key and re.fullmatch(r"[a-z0-9_-]{1,32}", key):
+            named[key] = value
+        elif "=" in word:
+            key, _, value = word.partition("=")
+            named[key] = value
+        else:
+            positional.append(word)
+    return named, positional
+
+
+async def run_console(
+    database: str | None, images: Path, stream: TextIO, out: TextIO = sys.stdout
+) -> int:
+    clock = ConsoleClock()
+    service = await Service.open(database, clock=clock)
+    console = Console(service, clock, images, out)
+    interactive = stream.isatty()
+    if interactive:
+        console.say(
+            "Partida console. Example: @alice /game new zvv · @bob /game join · @alice /game start"
+        )
+        console.say(
+            "Ctrl-D to quit. The user 'admin' can manage the channel; @name:es speaks Spanish."
+        )
+    try:
+        while True:
+            if interactive:
+                print("> ", end="", flush=True, file=out)
+            line = await asyncio.to_thread(stream.readline)
+            if not line:
+                break
+            await console.line(line)
+    finally:
+        await service.close()
+    return 0
+
+
+__all__ = ["Console", "ConsoleClock", "run_console", "language_for"]

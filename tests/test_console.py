@@ -1,0 +1,40 @@
+"""The console adapter, driven by a script as a user would type it."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from bot.console import run_console
+from tests.support.tiny import install
+
+SCRIPT = """\
+# a whole tiny game, with a Spanish player, a stranger and a timeout
+@alice /game new tiny rounds:1
+@bob:es /game join
+@alice /game start
+@alice /tiny bid 3
+@carol /tiny bid 1
+/wait 25h
+@alice /press 1
+@bob /game status
+@bob /tiny take
+@alice /game history
+nonsense line
+"""
+
+
+async def test_a_scripted_game_in_the_console(tmp_path: Path) -> None:
+    install()
+    out = io.StringIO()
+    code = await run_console(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", tmp_path / "img", io.StringIO(SCRIPT), out
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "Te has unido" in text, "bob's client speaks Spanish"
+    assert "You are not playing in this game." in text, "carol is not seated"
+    assert "bob ran out of time" in text, "the 25-hour wait ran bob's deadline"
+    assert "Winner: alice" in text
+    assert "Finished games in this channel" in text
+    assert "? Write: @user /command" in text
