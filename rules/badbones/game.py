@@ -1,0 +1,503 @@
+"""The Bad Bones engine: the common game API over the modules of this package.
+
+Where each rule lives: board geometry ``board.py``; trap data and the wall's mirror
+``traps.py``; skeleton movement and trap effects ``skeletons.py``; owners' choices (D5)
+``choices.py``; the round and the end ``phases.py``; scoring ``scoring.py``; positions written as
+text for tests ``position.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.badbones import phases
+from rules.badbones.actions import (
+    ACTIONS,
+    Choose,
+    Move,
+    Nothing,
+    Place,
+    Prefer,
+    Retrieve,
+)
+from rules.badbones.board import (
+    DIRS,
+    FORESTS,
+    HERO_DIR_NAMES,
+    SYMBOLS,
+    parse_square,
+    shown,
+    square_name,
+)
+from rules.badbones.choices import CHOICES, preference_values
+from rules.badbones.scoring import score, winners
+from rules.badbones.state import (
+    HERO,
+    LANDING,
+    OVER,
+    SKELETONS,
+    TRAP,
+    BadBonesState,
+    skel_facing,
+    skel_model,
+    skel_rested,
+)
+from rules.badbones.traps import ORIENTATIONS, TRAPS
+from rules.core import (
+    Action,
+    Command,
+    CommandArgs,
+    Event,
+    Game,
+    OptionSpec,
+    Param,
+    Pending,
+    Result,
+    RulesError,
+)
+
+# What a user may type for a direction (English and Spanish: O = oeste).
+_DIRECTION_ALIASES = {"O": "W", "NO": "NW", "SO": "SW"}
+_STAY_WORDS = {"STAY", "NONE", "HERE", "0", ".", "-", "QUEDARSE", "NADA"}
+_TRAP_ALIASES = {
+    "muro": "wall",
+    "pared": "wall",
+    "catapulta": "catapult",
+    "dragón": "dragon",
+    "dragon": "dragon",
+    "tesoro": "treasure",
+}
+_ORIENTATION_ALIASES = {
+    "\\": "\\",
+    "/": "/",
+    "BACKSLASH": "\\",
+    "SLASH": "/",
+    "\\\\": "\\",
+    "NW-SE": "\\",
+    "NE-SW": "/",
+}
+
+
+def normalize_direction(text: object) -> str:
+    raw = str(text if text is not None else "").strip().upper()
+    raw = _DIRECTION_ALIASES.get(raw, raw)
+    if raw in HERO_DIR_NAMES:
+        return raw
+    if raw in _STAY_WORDS:
+        raise RulesError("badbones.error.hero_must_move")
+    raise RulesError("badbones.error.bad_direction", direction=shown(text))
+
+
+def normalize_trap(text: object) -> str:
+    raw = str(text if text is not None else "").strip().lower()
+    raw = _TRAP_ALIASES.get(raw, raw)
+    if raw not in TRAPS:
+        raise RulesError("badbones.error.unknown_trap", trap=shown(text))
+    return raw
+
+
+def normalize_orientation(kind: str, text: object) -> str:
+    if not TRAPS[kind].oriented:
+        return ""  # only a wall has an orientation: anything given is ignored
+    raw = str(text if text is not None else "").strip().upper()
+    if not raw:
+        raise RulesError("badbones.error.wall_needs_orientation")
+    if raw not in _ORIENTATION_ALIASES:
+        raise RulesError("badbones.error.bad_orientation", orientation=shown(text))
+    return _ORIENTATION_ALIASES[raw]
+
+
+class BadBones(Game[BadBonesState]):
+    name = "badbones"
+    min_seats = 1
+    max_seats = 6
+    option_specs = (
+        OptionSpec("solo_rounds", "int", 10, min=1, max=50),
+        OptionSpec("heroic", "bool", False),
+        OptionSpec("choices", "choice", "ask", choices=("ask", "auto")),
+    )
+    action_types = ACTIONS
+    commands = (
+        Command("move", (Param("direction", choices=HERO_DIR_NAMES),), button=True),
+        Command(
+            "place",
+            (
+                Param("trap", autocomplete=True),
+                Param("square", autocomplete=True),
+                Param("orientation", required=False, choices=ORIENTATIONS),
+            ),
+        ),
+        Command("retrieve", (Param("square", autocomplete=True),)),
+        Command("nothing", button=True),
+        Command(
+            "prefer",
+            (Param("choice", choices=CHOICES), Param("value", autocomplete=True)),
+        ),
+        Command("choose", (Param("answer", autocomplete=True),), button=True),
+    )
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
+        return phases.setup(num_seats, options, seed)
+
+    def copy(self, state: BadBonesState) -> BadBonesState:
+        return state.copy()
+
+    def dump(self, state: BadBonesState) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: dict[str, Any]) -> BadBonesState:
+        return BadBonesState.load(data)
+
+    def is_over(self, state: BadBonesState) -> bool:
+        return state.stage == OVER
+
+    def phase(self, state: BadBonesState) -> str:
+        if state.stage in (LANDING, SKELETONS):
+            # Every answer may raise a new question: old "choose" buttons become stale.
+            return f"{state.round}.{state.stage}.{sum(len(a) for a in state.answers.values())}"
+        return f"{state.round}.{state.stage}"
+
+    def result(self, state: BadBonesState) -> Result | None:
+        if state.stage != OVER:
+            return None
+        scores = {s: (v if v is not None else 0) for s, v in state.scores.items()}
+        if state.solo:
+            won = state.outcome in ("won", "heroic")
+            summary = Event(
+                f"badbones.event.solo_{state.outcome}", {"seat": 0, "round": state.round}
+            )
+            return Result((0,) if won else (), scores, summary)
+        best = winners(state.boards, state.scores)
+        summary = Event("badbones.event.game_over", {"seats": list(best)})
+        return Result(best, scores, summary)
+
+    # ----------------------------------------------------------------- who owes what
+
+    def pending(self, state: BadBonesState) -> dict[int, Pending]:
+        if state.stage == HERO:
+            return {
+                s: Pending("hero", Move(self._default_move(state, s)))
+                for s in range(state.seats)
+                if s not in state.subs
+            }
+        if state.stage == TRAP:
+            return {
+                s: Pending("trap", Nothing()) for s in range(state.seats) if s not in state.subs
+            }
+        if state.stage in (LANDING, SKELETONS):
+            return {
+                s: Pending(
+                    f"choose_{q['choice']}", Choose(q["default"]), args=self._question_args(q)
+                )
+                for s, q in sorted(state.questions.items())
+            }
+        return {}
+
+    @staticmethod
+    def _question_args(q: dict[str, Any]) -> dict[str, Any]:
+        args: dict[str, Any] = {
+            "square": q.get("square", ""),
+            "options": ", ".join(q["options"]),
+            "default": q["default"],
+        }
+        if "seats" in q:
+            args["seats"] = list(q["seats"])
+        if "facing" in q:
+            args["facing"] = q["facing"]
+        return args
+
+    def _default_move(self, state: BadBonesState, seat: int) -> str:
+        """AFK hero: the step that kills the most skeletons (ties: the first of N NE E …)."""
+        board = state.boards[seat]
+        best, best_kills = "", -1
+        for d in HERO_DIR_NAMES:
+            target = phases.hero_target(board, d)
+            if target is None:
+                continue
+            kills = sum(1 for c in board.skeletons if c >> 8 == target)
+            if kills > best_kills:
+                best, best_kills = d, kills
+        return best
+
+    def legal_actions(self, state: BadBonesState, seat: int) -> list[Action]:
+        board = state.boards[seat]
+        if state.stage == HERO:
+            return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+        if state.stage == TRAP:
+            actions: list[Action] = []
+            occupied = {c >> 8 for c in board.skeletons}
+            lay = phases.layout(state)
+            for kind in dict.fromkeys(board.supply):
+                spec = TRAPS[kind]
+                for sq in range(25):
+                    if lay.is_tower[sq] or sq in board.traps:
+                        continue
+                    if sq in occupied and not spec.lands_on_skeletons:
+                        continue
+                    name = square_name(sq)
+                    if spec.oriented:
+                        actions.extend(Place(kind, name, o) for o in ORIENTATIONS)
+                    else:
+                        actions.append(Place(kind, name))
+            actions.extend(Retrieve(square_name(sq)) for sq in sorted(board.traps))
+            actions.append(Nothing())
+            return actions
+        if state.stage in (LANDING, SKELETONS) and seat in state.questions:
+            return [Choose(o) for o in state.questions[seat]["options"]]
+        return []
+
+    # ----------------------------------------------------------------- acting
+
+    def play(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
+        self.check(state, seat, action)
+        if isinstance(action, Prefer):
+            state.boards[seat].prefs[action.choice] = action.value
+            events = [
+                Event(
+                    "badbones.event.preference",
+                    {"choice_key": f"badbones.choice.{action.choice}", "value": action.value},
+                    to=seat,
+                )
+            ]
+            if state.stage in (LANDING, SKELETONS):
+                # The answers given so far are replaced by the new standing preference.
+                events += phases.answer(state, seat, None)
+            return events
+        if isinstance(action, Choose):
+            return [
+                Event("badbones.event.answered", {"answer": action.answer}, to=seat),
+                *phases.answer(state, seat, action.answer),
+            ]
+        # A hidden submission (D13): told only to its author, changeable until the phase resolves.
+        state.subs[seat] = action.to_json()
+        events = [Event("badbones.event.submitted", {"action": action.kind}, to=seat)]
+        if len(state.subs) == state.seats:
+            if state.stage == HERO:
+                events += phases.resolve_heroes(state)
+            else:
+                events += phases.trap_events(state)
+                events += phases.start_resolution(state, LANDING)
+        return events
+
+    def check(self, state: BadBonesState, seat: int, action: Action) -> None:
+        """Raise the specific ``RulesError`` if ``action`` is not legal for ``seat`` now."""
+        if state.stage == OVER:
+            raise RulesError("core.error.game_over")
+        if not 0 <= seat < state.seats:
+            raise RulesError("core.error.not_your_turn")
+        board = state.boards[seat]
+        if isinstance(action, Move):
+            direction = normalize_direction(action.direction)
+            if direction != action.direction:
+                raise RulesError("badbones.error.bad_direction", direction=shown(action.direction))
+            self._need_stage(state, HERO)
+            if phases.hero_target(board, direction) is None:
+                raise RulesError("badbones.error.hero_off_board", direction=direction)
+        elif isinstance(action, Place):
+            kind = normalize_trap(action.trap)
+            if kind != action.trap:
+                raise RulesError("badbones.error.unknown_trap", trap=shown(action.trap))
+            sq = parse_square(action.square)
+            if square_name(sq) != action.square:
+                raise RulesError("badbones.error.bad_square", square=shown(action.square))
+            orientation = normalize_orientation(kind, action.orientation)
+            if orientation != action.orientation:
+                raise RulesError(
+                    "badbones.error.bad_orientation", orientation=shown(action.orientation)
+                )
+            self._need_stage(state, TRAP)
+            trap_key = f"badbones.trap.{kind}"
+            if kind not in board.supply:
+                raise RulesError("badbones.error.trap_not_in_supply", trap_key=trap_key)
+            if phases.layout(state).is_tower[sq]:
+                raise RulesError("badbones.error.trap_on_tower", square=action.square)
+            if sq in board.traps:
+                raise RulesError("badbones.error.trap_on_trap", square=action.square)
+            if not TRAPS[kind].lands_on_skeletons and any(c >> 8 == sq for c in board.skeletons):
+                raise RulesError(
+                    "badbones.error.trap_on_skeletons", square=action.square, trap_key=trap_key
+                )
+        elif isinstance(action, Retrieve):
+            sq = parse_square(action.square)
+            if square_name(sq) != action.square:
+                raise RulesError("badbones.error.bad_square", square=shown(action.square))
+            self._need_stage(state, TRAP)
+            if sq not in board.traps:
+                raise RulesError("badbones.error.no_trap_there", square=action.square)
+        elif isinstance(action, Nothing):
+            self._need_stage(state, TRAP)
+        elif isinstance(action, Prefer):
+            if action.choice not in CHOICES:
+                raise RulesError("badbones.error.bad_choice", choice=shown(action.choice))
+            if action.value not in preference_values(action.choice, state.seats):
+                raise RulesError(
+                    "badbones.error.bad_preference",
+                    value=shown(action.value),
+                    options=", ".join(preference_values(action.choice, state.seats)),
+                )
+        elif isinstance(action, Choose):
+            question = state.questions.get(seat)
+            if state.stage not in (LANDING, SKELETONS) or question is None:
+                raise RulesError("badbones.error.no_question")
+            if action.answer not in question["options"]:
+                raise RulesError(
+                    "badbones.error.bad_answer",
+                    answer=shown(action.answer),
+                    options=", ".join(question["options"]),
+                )
+        else:
+            raise RulesError("core.error.bad_action")
+
+    @staticmethod
+    def _need_stage(state: BadBonesState, stage: str) -> None:
+        if state.stage != stage:
+            raise RulesError(
+                "badbones.error.not_now",
+                phase_key=f"badbones.stage.{state.stage}",
+                needed_key=f"badbones.stage.{stage}",
+            )
+
+    # ----------------------------------------------------------------- commands
+
+    def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
+        if isinstance(action, Move):
+            return "move", {"direction": action.direction}
+        if isinstance(action, Place):
+            args: CommandArgs = {"trap": action.trap, "square": action.square}
+            if action.orientation:
+                args["orientation"] = action.orientation
+            return "place", args
+        if isinstance(action, Retrieve):
+            return "retrieve", {"square": action.square}
+        if isinstance(action, Nothing):
+            return "nothing", {}
+        if isinstance(action, Prefer):
+            return "prefer", {"choice": action.choice, "value": action.value}
+        if isinstance(action, Choose):
+            return "choose", {"answer": action.answer}
+        return None
+
+    def parse(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
+        """Typed command → action, with a specific error for every way it can be wrong."""
+        action = self._build(command, args, state)
+        self.check(state, seat, action)
+        return action
+
+    def _build(self, command: str, args: CommandArgs, state: BadBonesState) -> Action:
+        if command == "move":
+            return Move(normalize_direction(args.get("direction")))
+        if command == "place":
+            kind = normalize_trap(args.get("trap"))
+            sq = parse_square(args.get("square"))
+            return Place(
+                kind, square_name(sq), normalize_orientation(kind, args.get("orientation"))
+            )
+        if command == "retrieve":
+            return Retrieve(square_name(parse_square(args.get("square"))))
+        if command == "nothing":
+            return Nothing()
+        if command == "prefer":
+            choice = str(args.get("choice", "")).strip().lower()
+            value = str(args.get("value", "")).strip()
+            value = value.lower() if value.lower() in ("ask", "auto") else value.upper()
+            if choice == "dragon":
+                value = _DIRECTION_ALIASES.get(value, value)
+            return Prefer(choice, value)
+        if command == "choose":
+            value = str(args.get("answer", "")).strip().upper()
+            return Choose(_DIRECTION_ALIASES.get(value, value))
+        raise RulesError("core.error.unknown_command", command=shown(command, 32))
+
+    def explain(
+        self, state: BadBonesState, seat: int, command: str, args: CommandArgs
+    ) -> RulesError:
+        try:
+            self.parse(command, args, state, seat)
+        except RulesError as err:
+            return err
+        return RulesError("core.error.illegal", command=shown(command, 32))
+
+    def suggestions(
+        self, state: BadBonesState, seat: int, command: str, param: str, args: CommandArgs
+    ) -> list[str]:
+        if command == "prefer" and param == "value":
+            choice = str(args.get("choice", "top")).strip().lower()
+            return preference_values(choice if choice in CHOICES else "top", state.seats)
+        return super().suggestions(state, seat, command, param, args)
+
+    # ----------------------------------------------------------------- what players see
+
+    def view(self, state: BadBonesState, seat: int | None) -> dict[str, Any]:
+        lay = phases.layout(state)
+        boards = []
+        for s, b in enumerate(state.boards):
+            boards.append(
+                {
+                    "seat": s,
+                    "left": (s - 1) % state.seats,
+                    "right": (s + 1) % state.seats,
+                    "hero": square_name(b.hero),
+                    "floors": b.floors,
+                    "houses": b.houses,
+                    "max_floors": 1 if state.solo else 4,
+                    "max_houses": 1 if state.solo else 5,
+                    "skeletons": [
+                        {
+                            "square": square_name(c >> 8),
+                            "symbol": SYMBOLS[skel_model(c) % 5],
+                            "forest": FORESTS[skel_model(c) // 5],
+                            "facing": DIRS[skel_facing(c)],
+                            "rested": skel_rested(c),
+                        }
+                        for c in sorted(b.skeletons)
+                    ],
+                    "forest": [
+                        {"symbol": SYMBOLS[m % 5], "forest": FORESTS[m // 5]}
+                        for m in sorted(b.forest)
+                    ],
+                    "cemetery": len(b.cemetery),
+                    "traps": [
+                        {
+                            "square": square_name(sq),
+                            "trap": t[0],
+                            "side": "damaged" if t[1] else "intact",
+                            "orientation": t[2],
+                            "stars": TRAPS[t[0]].stars[t[1]],
+                        }
+                        for sq, t in sorted(b.traps.items())
+                    ],
+                    "supply": list(b.supply),
+                    "score": score(b),
+                    "eliminated": b.eliminated,
+                }
+            )
+        data: dict[str, Any] = {
+            "game": self.name,
+            "round": state.round,
+            "stage": state.stage,
+            "seats": state.seats,
+            "solo": state.solo,
+            "solo_rounds": int(state.options.get("solo_rounds", 10)),
+            "towers": [square_name(t) for t in lay.towers],
+            "arrows": {square_name(sq): DIRS[d] for sq, d in sorted(lay.arrows.items())},
+            "bag": sum(state.bag),
+            "boards": boards,
+            "submitted": sorted(state.subs) if state.stage in (HERO, TRAP) else [],
+            "awaiting": sorted(self.pending(state)),
+            "seat": seat,
+        }
+        if state.stage == OVER:
+            data["result"] = {
+                "outcome": state.outcome,
+                "scores": {str(s): v for s, v in state.scores.items()},
+                "winners": list(self.result(state).winners),  # type: ignore[union-attr]
+            }
+        if seat is not None and 0 <= seat < state.seats:
+            # Only this seat's own hidden things.
+            data["my_submission"] = dict(state.subs[seat]) if seat in state.subs else None
+            question = state.questions.get(seat)
+            data["question"] = dict(question) if question else None
+            data["prefs"] = dict(state.boards[seat].prefs)
+        return data
