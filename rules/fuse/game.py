@@ -1,0 +1,966 @@
+"""FUSE: a cooperative real-time dice game (rules: shared/rules/fuse.md, deck: deck.toml).
+
+A round on Discord: the round's dice are rolled and shown with a button each; every player
+``claim``s one die (first claim wins), then ``place``s it on one of their bomb cards or
+``pass``es. A player who defuses a bomb ``take``s a new card from the centre row at once. When
+everybody is done, the fuse cards revealed during the round and then the unused dice (re-rolled
+one at a time) make players ``return`` matching dice to the bag; then the next round is drawn.
+
+Time: in ``live`` mode the 10-minute clock starts at the first ``draw`` (the ``now`` passed to
+``apply``); every pending input has the clock end as its deadline, and any action arriving after
+it ends the game as lost before anything else. In ``relaxed`` mode there is no clock: the round
+deadline is the service's, and the bomb goes off after ``rounds`` rounds (house rule, so that a
+game always ends).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import (
+    Action,
+    Command,
+    CommandArgs,
+    Event,
+    Game,
+    OptionSpec,
+    Param,
+    Pending,
+    Result,
+    Rng,
+    RulesError,
+)
+from rules.fuse.cards import (
+    COLOURS,
+    EMPTY,
+    BombCard,
+    die,
+    fuse_target,
+    house_deck,
+    is_fuse,
+)
+
+DIFFICULTIES = ("training", "standard", "expert", "elite", "insane")
+# Bomb deck size by difficulty, for 1..5 players (the cards dealt to players are extra).
+DECK_SIZE: dict[str, tuple[int, int, int, int, int]] = {
+    "training": (16, 17, 18, 19, 20),
+    "standard": (19, 20, 21, 22, 23),
+    "expert": (21, 22, 23, 24, 25),
+    "elite": (23, 24, 25, 26, 27),
+    "insane": (25, 26, 27, 28, 29),
+}
+CLOCK_SECONDS = 600.0
+CENTRE_SIZE = 5
+FUSES_IN_DECK = 6
+NUM_DICE = 25
+DICE_PER_COLOUR = 5
+
+
+def dice_per_round(seats: int) -> int:
+    return {1: 3, 2: 4}.get(seats, seats)
+
+
+def die_colour(d: int) -> int:
+    """Dice 0–4 are red, 5–9 blue, 10–14 green, 15–19 yellow, 20–24 black."""
+    return d // DICE_PER_COLOUR
+
+
+# ---------------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Draw(Action):
+    """Start: draw and roll the first round's dice (starts the clock in live mode)."""
+
+    kind = "draw"
+
+
+@dataclass(frozen=True)
+class Claim(Action):
+    """Take one of the rolled dice, named like ``R4`` (colour letter, number)."""
+
+    kind = "claim"
+    die: str
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Put the claimed die on one of your bomb cards (slot numbers start at 1)."""
+
+    kind = "place"
+    card: str
+    slot: int
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Leave the round's dice (a claimed die is released)."""
+
+    kind = "pass"
+
+
+@dataclass(frozen=True)
+class Take(Action):
+    """After a defuse: take a bomb card from the centre row."""
+
+    kind = "take"
+    card: str
+
+
+@dataclass(frozen=True)
+class Return(Action):
+    """Return one of your dice (the one on ``card`` at ``slot``) to the bag."""
+
+    kind = "return"
+    card: str
+    slot: int
+
+
+# ---------------------------------------------------------------------------- state
+
+
+@dataclass
+class FuseState:
+    seats: int
+    difficulty: str
+    mode: str  # live | relaxed
+    hard: bool
+    solo_dice: int
+    round_limit: int  # relaxed mode: the bomb goes off after this many rounds (0: never)
+    rng: int
+    stage: str  # start | choose | return | over
+    round: int
+    step: int  # counts stage changes and resolution steps (stale buttons)
+    faces: list[int]  # the face each of the 25 dice shows
+    bag: list[int]  # die ids in the bag
+    drawn: list[int]  # the dice drawn this round, in order
+    loose: list[int]  # drawn dice on no card and not yet back in the bag
+    hands: list[list[str]]  # bomb card ids in front of each seat
+    dice: dict[str, list[int]]  # card id -> die id per slot (EMPTY: none) for cards in hands
+    deck: list[str]  # top first: bomb card ids and fuse card ids ("F-R", "F-3")
+    centre: list[str]
+    claims: dict[int, int]  # seat -> the die it holds (claimed, not yet placed)
+    used: list[int]  # dice placed this round, per seat
+    done: list[bool]  # the seat finished the round
+    taking: list[bool]  # the seat defused a bomb and must take a centre card
+    queue: list[str]  # what makes players return dice: "F-R" fuse cards, "D7" unused die 7
+    current: str  # the queue item being resolved ("" none)
+    owing: dict[int, list[tuple[str, int]]]  # seat -> the (card, slot) dice it may return
+    defused: list[str]
+    fuses: list[str]  # fuse cards revealed (2 points each)
+    clock_end: float | None
+    outcome: str  # "" | won | lost
+    reason: str  # why it ended: won | clock | bag | rounds
+    seconds_left: int
+
+
+def _copy(s: FuseState) -> FuseState:
+    return FuseState(
+        s.seats,
+        s.difficulty,
+        s.mode,
+        s.hard,
+        s.solo_dice,
+        s.round_limit,
+        s.rng,
+        s.stage,
+        s.round,
+        s.step,
+        s.faces[:],
+        s.bag[:],
+        s.drawn[:],
+        s.loose[:],
+        [h[:] for h in s.hands],
+        {k: v[:] for k, v in s.dice.items()},
+        s.deck[:],
+        s.centre[:],
+        dict(s.claims),
+        s.used[:],
+        s.done[:],
+        s.taking[:],
+        s.queue[:],
+        s.current,
+        {k: v[:] for k, v in s.owing.items()},
+        s.defused[:],
+        s.fuses[:],
+        s.clock_end,
+        s.outcome,
+        s.reason,
+        s.seconds_left,
+    )
+
+
+def _bomb(card_id: str) -> BombCard:
+    return house_deck().bombs[card_id]
+
+
+def die_token(state: FuseState, d: int) -> str:
+    return f"{COLOURS[die_colour(d)]}{state.faces[d]}"
+
+
+def _value(state: FuseState, d: int) -> int:
+    return die(die_colour(d), state.faces[d])
+
+
+def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
+    return tuple(_value(state, d) if d >= 0 else EMPTY for d in state.dice[card_id])
+
+
+# ---------------------------------------------------------------------------- the engine
+
+
+class Fuse(Game[FuseState]):
+    name = "fuse"
+    min_seats = 1
+    max_seats = 5
+    option_specs = (
+        OptionSpec("difficulty", "choice", "standard", choices=DIFFICULTIES),
+        OptionSpec("mode", "choice", "live", choices=("live", "relaxed")),
+        OptionSpec("hard", "bool", False),
+        OptionSpec("solo_dice", "int", 3, min=1, max=3),
+        OptionSpec("rounds", "int", 60, min=0, max=999),
+    )
+    action_types = (Draw, Claim, Place, Pass, Take, Return)
+    commands = (
+        Command("draw", button=True),
+        Command("claim", (Param("die", autocomplete=True),), button=True),
+        Command(
+            "place",
+            (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),
+            button=True,
+        ),
+        Command("pass", button=True),
+        Command("take", (Param("card", autocomplete=True),), button=True),
+        Command(
+            "return",
+            (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),
+            button=True,
+        ),
+    )
+
+    # ------------------------------------------------------------------ setup
+
+    def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> FuseState:
+        rng = Rng(seed)
+        deck = house_deck()
+        pool = [c.id for c in deck.bombs.values() if options["hard"] or not c.hard]
+        rng.shuffle(pool)
+        hands = [_deal_hand(pool, num_seats == 1) for _ in range(num_seats)]
+        size = DECK_SIZE[options["difficulty"]][num_seats - 1]
+        bombs = pool[:size]
+        centre, rest = bombs[:CENTRE_SIZE], bombs[CENTRE_SIZE:]
+        fuses = list(deck.fuses)
+        rng.shuffle(fuses)
+        rest += fuses[:FUSES_IN_DECK]
+        rng.shuffle(rest)
+        dice = {c: [EMPTY] * len(_bomb(c).slots) for hand in hands for c in hand}
+        return FuseState(
+            seats=num_seats,
+            difficulty=options["difficulty"],
+            mode=options["mode"],
+            hard=options["hard"],
+            solo_dice=options["solo_dice"],
+            round_limit=options["rounds"],
+            rng=rng.state,
+            stage="start",
+            round=0,
+            step=0,
+            faces=[1] * NUM_DICE,
+            bag=list(range(NUM_DICE)),
+            drawn=[],
+            loose=[],
+            hands=hands,
+            dice=dice,
+            deck=rest,
+            centre=centre,
+            claims={},
+            used=[0] * num_seats,
+            done=[False] * num_seats,
+            taking=[False] * num_seats,
+            queue=[],
+            current="",
+            owing={},
+            defused=[],
+            fuses=[],
+            clock_end=None,
+            outcome="",
+            reason="",
+            seconds_left=0,
+        )
+
+    # ------------------------------------------------------------------ who acts
+
+    def quota(self, state: FuseState) -> int:
+        """Dice a seat may place per round: 1, two each with 2 players, solo per D1."""
+        return {1: state.solo_dice, 2: 2}.get(state.seats, 1)
+
+    def pending(self, state: FuseState) -> dict[int, Pending]:
+        deadline = state.clock_end
+        if state.stage == "start":
+            return {0: Pending("start", Draw())}
+        if state.stage == "choose":
+            out: dict[int, Pending] = {}
+            for seat in range(state.seats):
+                if state.taking[seat]:
+                    out[seat] = Pending("take", Take(self._takeable(state, seat)[0]), deadline)
+                elif not state.done[seat]:
+                    held = state.claims.get(seat)
+                    if held is None:
+                        out[seat] = Pending("claim", Pass(), deadline)
+                    else:
+                        out[seat] = Pending(
+                            "place", Pass(), deadline, {"die": die_token(state, held)}
+                        )
+            return out
+        if state.stage == "return":
+            match = self._match_text(state)
+            return {
+                seat: Pending(
+                    "return", self._default_return(state, seat), deadline, {"match": match}
+                )
+                for seat in sorted(state.owing)
+            }
+        return {}
+
+    def legal_actions(self, state: FuseState, seat: int) -> list[Action]:
+        if state.stage == "start":
+            return [Draw()]
+        if state.stage == "return":
+            return [Return(c, s + 1) for c, s in state.owing.get(seat, [])]
+        if state.stage != "choose":
+            return []
+        if state.taking[seat]:
+            return [Take(c) for c in self._takeable(state, seat)]
+        if state.done[seat]:
+            return []
+        actions: list[Action] = []
+        held = state.claims.get(seat)
+        if held is not None:
+            actions.extend(self._placements(state, seat, held))
+        seen = {die_token(state, held)} if held is not None else set()
+        taken = set(state.claims.values())
+        for d in state.loose:
+            token = die_token(state, d)
+            if d in taken or token in seen:
+                continue
+            seen.add(token)
+            if self._placeable(state, seat, d):
+                actions.append(Claim(token))
+        actions.append(Pass())
+        return actions
+
+    def _placements(self, state: FuseState, seat: int, d: int) -> list[Action]:
+        value = _value(state, d)
+        out: list[Action] = []
+        for card_id in state.hands[seat]:
+            card = _bomb(card_id)
+            filled = _filled(state, card_id)
+            for s in range(len(filled)):
+                if card.can_place(filled, s, value):
+                    out.append(Place(card_id, s + 1))
+        return out
+
+    def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
+        value = _value(state, d)
+        for card_id in state.hands[seat]:
+            card = _bomb(card_id)
+            filled = _filled(state, card_id)
+            for s in range(len(filled)):
+                if card.can_place(filled, s, value):
+                    return True
+        return False
+
+    def _takeable(self, state: FuseState, seat: int) -> list[str]:
+        """Centre cards the seat may take: not a second level 3/4 (or hard) card."""
+        holds_high = any(_bomb(c).high for c in state.hands[seat])
+        return [c for c in state.centre if not (holds_high and _bomb(c).high)]
+
+    # ------------------------------------------------------------------ applying
+
+    def copy(self, state: FuseState) -> FuseState:
+        return _copy(state)
+
+    def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
+        if state.stage == "over":
+            if state.reason == "clock":
+                raise RulesError("fuse.error.time_up")
+            raise RulesError("core.error.game_over")
+        if not 0 <= seat < state.seats:
+            raise RulesError("core.error.not_your_turn")
+        events: list[Event] = []
+        if state.clock_end is not None and now >= state.clock_end:
+            # The bomb went off: nothing a late action asks for happens.
+            self._end(state, "lost", "clock", events, now)
+            return events
+        if isinstance(action, Draw):
+            if state.stage != "start":
+                raise RulesError("core.error.wrong_phase")
+            if state.mode == "live":
+                state.clock_end = now + CLOCK_SECONDS
+            events.append(Event("fuse.event.started", {"clock_end": state.clock_end}))
+            self._start_round(state, events)
+            return events
+        if isinstance(action, Return):
+            return self._play_return(state, seat, action, events)
+        if state.stage != "choose":
+            raise RulesError("core.error.wrong_phase")
+        if isinstance(action, Take):
+            self._check_take(state, seat, action.card)
+            self._take(state, seat, action.card, events, now)
+        elif state.taking[seat]:
+            raise RulesError("fuse.error.must_take")
+        elif state.done[seat]:
+            raise RulesError("fuse.error.round_done")
+        elif isinstance(action, Claim):
+            d = self._check_claim(state, seat, action.die)
+            state.claims[seat] = d
+            events.append(Event("fuse.event.claimed", {"seat": seat, "die": action.die}, to=seat))
+        elif isinstance(action, Place):
+            d = self._check_place(state, seat, action.card, action.slot)
+            self._place(state, seat, d, action.card, action.slot - 1, events, now)
+        elif isinstance(action, Pass):
+            state.claims.pop(seat, None)
+            state.done[seat] = True
+            events.append(Event("fuse.event.passed", {"seat": seat}, to=seat))
+        else:
+            raise RulesError("core.error.bad_action")
+        if state.stage == "choose":
+            self._after_choice(state, events)
+        return events
+
+    # checks shared by play() and explain(): each raises the specific reason
+
+    def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
+        token = str(token).strip().upper()
+        drawn = [d for d in state.drawn if die_token(state, d) == token]
+        if not drawn:
+            raise RulesError("fuse.error.no_such_die", die=token[:10])
+        free = [d for d in drawn if d in state.loose and d not in state.claims.values()]
+        if not free:
+            held = state.claims.get(seat)
+            if held is not None and die_token(state, held) == token:
+                raise RulesError("fuse.error.already_holding", die=token)
+            raise RulesError("fuse.error.die_taken", die=token)
+        if state.used[seat] >= self.quota(state):
+            raise RulesError("fuse.error.quota", count=self.quota(state))
+        if not self._placeable(state, seat, free[0]):
+            raise RulesError("fuse.error.no_place", die=token)
+        return free[0]
+
+    def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> int:
+        d = state.claims.get(seat)
+        if d is None:
+            raise RulesError("fuse.error.no_die")
+        card_id = str(card_id).strip().upper()
+        if card_id not in state.hands[seat]:
+            raise RulesError("fuse.error.not_your_card", card=card_id[:10])
+        card = _bomb(card_id)
+        if not isinstance(slot, int) or not 1 <= slot <= len(card.slots):
+            raise RulesError("fuse.error.bad_slot", card=card_id, count=len(card.slots))
+        s = slot - 1
+        filled = _filled(state, card_id)
+        token = die_token(state, d)
+        if filled[s] >= 0:
+            raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
+        if not card.fits(s, _value(state, d)):
+            raise RulesError(
+                "fuse.error.slot_rejects",
+                card=card_id,
+                slot=slot,
+                die=token,
+                icon=card.slots[s].text,
+            )
+        if not card.supported(filled, s):
+            layout = "pyramid" if len(card.below[s]) == 2 else "stack"
+            raise RulesError(f"fuse.error.{layout}_order", card=card_id, slot=slot)
+        if not card.can_place(filled, s, _value(state, d)):
+            raise RulesError("fuse.error.cannot_complete", card=card_id, slot=slot, die=token)
+        return d
+
+    def _check_take(self, state: FuseState, seat: int, card_id: str) -> None:
+        if not state.taking[seat]:
+            raise RulesError("fuse.error.nothing_to_take")
+        if card_id not in state.centre:
+            raise RulesError("fuse.error.not_in_centre", card=str(card_id)[:10])
+        if card_id not in self._takeable(state, seat):
+            raise RulesError("fuse.error.second_high", card=card_id)
+
+    def explain(self, state: FuseState, seat: int, command: str, args: CommandArgs) -> RulesError:
+        try:
+            if state.stage == "over":
+                return RulesError(
+                    "fuse.error.time_up" if state.reason == "clock" else "core.error.game_over"
+                )
+            if command == "draw" or (state.stage == "start"):
+                return RulesError("core.error.wrong_phase")
+            if command == "return":
+                if seat not in state.owing:
+                    return RulesError("fuse.error.nothing_to_return")
+                return RulesError("fuse.error.cannot_return")
+            if state.stage != "choose":
+                return RulesError("core.error.wrong_phase")
+            if command == "take":
+                self._check_take(state, seat, str(args.get("card", "")).upper())
+            elif state.taking[seat]:
+                return RulesError("fuse.error.must_take")
+            elif state.done[seat]:
+                return RulesError("fuse.error.round_done")
+            elif command == "claim":
+                self._check_claim(state, seat, str(args.get("die", "")))
+            elif command == "place":
+                raw = args.get("slot")
+                try:
+                    slot = int(raw)  # type: ignore[arg-type]
+                except (TypeError, ValueError):
+                    slot = 0
+                self._check_place(state, seat, str(args.get("card", "")), slot)
+        except RulesError as err:
+            return err
+        return super().explain(state, seat, command, args)
+
+    # the round
+
+    def _start_round(self, state: FuseState, events: list[Event]) -> None:
+        state.round += 1
+        state.step += 1
+        if state.mode == "relaxed" and state.round_limit and state.round > state.round_limit:
+            self._end(state, "lost", "rounds", events)
+            return
+        if not state.bag:
+            self._end(state, "lost", "bag", events)
+            return
+        rng = Rng(state.rng)
+        drawn = [
+            rng.draw(state.bag) for _ in range(min(dice_per_round(state.seats), len(state.bag)))
+        ]
+        for d in drawn:
+            state.faces[d] = rng.randint(1, 6)
+        state.rng = rng.state
+        state.drawn = drawn
+        state.loose = drawn[:]
+        state.claims = {}
+        state.used = [0] * state.seats
+        state.done = [False] * state.seats
+        state.taking = [False] * state.seats
+        state.stage = "choose"
+        events.append(
+            Event(
+                "fuse.event.round",
+                {"round": state.round, "dice": " ".join(die_token(state, d) for d in drawn)},
+            )
+        )
+        self._after_choice(state, events)
+
+    def _after_choice(self, state: FuseState, events: list[Event]) -> None:
+        """Seats that can place none of the dice left are done; when all are, resolve."""
+        free = [d for d in state.loose]
+        for seat in range(state.seats):
+            if state.done[seat] or state.taking[seat] or seat in state.claims:
+                continue
+            if state.used[seat] >= self.quota(state) or not any(
+                self._placeable(state, seat, d) for d in free
+            ):
+                state.done[seat] = True
+        if all(state.done) and not any(state.taking):
+            self._end_choose(state, events)
+
+    def _place(
+        self,
+        state: FuseState,
+        seat: int,
+        d: int,
+        card_id: str,
+        s: int,
+        events: list[Event],
+        now: float,
+    ) -> None:
+        state.dice[card_id][s] = d
+        state.loose.remove(d)
+        del state.claims[seat]
+        state.used[seat] += 1
+        events.append(
+            Event(
+                "fuse.event.placed",
+                {
+                    "seat": seat,
+                    "colour_key": f"fuse.colour.{COLOURS[die_colour(d)]}",
+                    "number": state.faces[d],
+                    "card": card_id,
+                    "slot": s + 1,
+                },
+            )
+        )
+        if all(x >= 0 for x in state.dice[card_id]):
+            self._defuse(state, seat, card_id, events, now)
+        if state.used[seat] >= self.quota(state):
+            state.done[seat] = True
+
+    def _defuse(
+        self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
+    ) -> None:
+        state.bag.extend(state.dice.pop(card_id))
+        state.hands[seat].remove(card_id)
+        state.defused.append(card_id)
+        events.append(
+            Event(
+                "fuse.event.defused",
+                {"seat": seat, "card": card_id, "points": _bomb(card_id).points},
+            )
+        )
+        if self._takeable(state, seat):
+            state.taking[seat] = True
+        else:
+            self._check_win(state, events, now)
+
+    def _take(
+        self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
+    ) -> None:
+        state.centre.remove(card_id)
+        state.hands[seat].append(card_id)
+        state.dice[card_id] = [EMPTY] * len(_bomb(card_id).slots)
+        state.taking[seat] = False
+        events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
+        while state.deck and len(state.centre) < CENTRE_SIZE:
+            top = state.deck.pop(0)
+            if is_fuse(top):
+                # Counted at once; its returns wait until every player is done placing (D5).
+                state.fuses.append(top)
+                state.queue.append(top)
+                events.append(Event("fuse.event.fuse_card", {"match": top[2:]}))
+            else:
+                state.centre.append(top)
+        for other in range(state.seats):
+            # Another seat waiting to take may have lost its last allowed card to this take.
+            if state.taking[other] and not self._takeable(state, other):
+                state.taking[other] = False
+        self._check_win(state, events, now)
+
+    def _check_win(self, state: FuseState, events: list[Event], now: float) -> None:
+        if state.deck or state.centre or state.stage == "over":
+            return
+        if state.difficulty == "insane" and any(state.hands):
+            return
+        self._end(state, "won", "won", events, now)
+
+    def _end_choose(self, state: FuseState, events: list[Event]) -> None:
+        state.queue.extend(f"D{d}" for d in state.loose)
+        state.claims = {}
+        self._advance(state, events)
+
+    def _advance(self, state: FuseState, events: list[Event]) -> None:
+        """Resolve the return queue item by item; stop where a player has a choice."""
+        while state.queue:
+            item = state.queue.pop(0)
+            state.step += 1
+            if item.startswith("F-"):
+                colour, number = fuse_target(item)
+                events.append(Event("fuse.event.fuse_resolves", {"match": item[2:]}))
+            else:
+                d = int(item[1:])
+                rng = Rng(state.rng)
+                state.faces[d] = rng.randint(1, 6)
+                state.rng = rng.state
+                colour, number = die_colour(d), state.faces[d]
+                events.append(
+                    Event(
+                        "fuse.event.rerolled",
+                        {"colour_key": f"fuse.colour.{COLOURS[colour]}", "number": number},
+                    )
+                )
+            state.current = item
+            state.owing = {}
+            for seat in range(state.seats):
+                options = self._returnable(state, seat, colour, number)
+                if len(options) == 1:
+                    self._return_die(state, seat, *options[0], events)
+                elif options:
+                    state.owing[seat] = options
+            if state.owing:
+                state.stage = "return"
+                return
+            self._finish_item(state)
+        state.current = ""
+        self._start_round(state, events)
+
+    def _finish_item(self, state: FuseState) -> None:
+        if state.current.startswith("D"):
+            d = int(state.current[1:])
+            state.loose.remove(d)
+            state.bag.append(d)
+        state.current = ""
+
+    def _returnable(
+        self, state: FuseState, seat: int, colour: int | None, number: int | None
+    ) -> list[tuple[str, int]]:
+        out: list[tuple[str, int]] = []
+        for card_id in state.hands[seat]:
+            card = _bomb(card_id)
+            slots = state.dice[card_id]
+            filled = _filled(state, card_id)
+            for s, d in enumerate(slots):
+                if d < 0 or card.safe(filled, s):
+                    continue
+                if die_colour(d) == colour or state.faces[d] == number:
+                    out.append((card_id, s))
+        return out
+
+    def _return_die(
+        self, state: FuseState, seat: int, card_id: str, s: int, events: list[Event]
+    ) -> None:
+        d = state.dice[card_id][s]
+        state.dice[card_id][s] = EMPTY
+        state.bag.append(d)
+        events.append(
+            Event(
+                "fuse.event.returned",
+                {
+                    "seat": seat,
+                    "colour_key": f"fuse.colour.{COLOURS[die_colour(d)]}",
+                    "number": state.faces[d],
+                    "card": card_id,
+                },
+            )
+        )
+
+    def _play_return(
+        self, state: FuseState, seat: int, action: Return, events: list[Event]
+    ) -> list[Event]:
+        if state.stage != "return":
+            raise RulesError("core.error.wrong_phase")
+        options = state.owing.get(seat)
+        if not options:
+            raise RulesError("fuse.error.nothing_to_return")
+        choice = (str(action.card).upper(), action.slot - 1 if isinstance(action.slot, int) else -1)
+        if choice not in options:
+            raise RulesError("fuse.error.cannot_return")
+        self._return_die(state, seat, *choice, events)
+        del state.owing[seat]
+        if not state.owing:
+            state.stage = "choose"  # transient: _advance either waits again or starts a round
+            self._finish_item(state)
+            self._advance(state, events)
+        return events
+
+    def _default_return(self, state: FuseState, seat: int) -> Return:
+        """D4: the die whose loss sets the cards back least — on the card with the fewest dice
+        (least progress lost), then the lowest card value."""
+
+        def cost(option: tuple[str, int]) -> tuple[int, int, str, int]:
+            card_id, s = option
+            placed = sum(1 for d in state.dice[card_id] if d >= 0)
+            return placed, _bomb(card_id).points, card_id, s
+
+        card_id, s = min(state.owing[seat], key=cost)
+        return Return(card_id, s + 1)
+
+    def _match_text(self, state: FuseState) -> str:
+        item = state.current
+        if item.startswith("F-"):
+            return item[2:]
+        if item.startswith("D"):
+            return die_token(state, int(item[1:]))
+        return ""
+
+    def _end(
+        self, state: FuseState, outcome: str, reason: str, events: list[Event], now: float = 0.0
+    ) -> None:
+        if outcome == "won" and state.clock_end is not None:
+            state.seconds_left = max(0, int(state.clock_end - now))
+        state.stage = "over"
+        state.step += 1
+        state.outcome = outcome
+        state.reason = reason
+        state.claims = {}
+        state.owing = {}
+        # Keep the 25 dice accounted for: whatever was rolled this round goes back to the bag.
+        state.bag.extend(state.loose)
+        state.loose = []
+        score = self.score(state)
+        if outcome == "won":
+            events.append(Event("fuse.event.won", {"score": score}))
+        else:
+            events.append(Event(f"fuse.event.lost_{reason}", {"score": score}))
+
+    def score(self, state: FuseState) -> int:
+        """10 for a win plus 1 per full 10 seconds left (live wins), the points of the defused
+        bombs, 2 per fuse card revealed."""
+        points = sum(_bomb(c).points for c in state.defused) + 2 * len(state.fuses)
+        if state.outcome == "won":
+            points += 10 + state.seconds_left // 10
+        return points
+
+    # ------------------------------------------------------------------ the end
+
+    def is_over(self, state: FuseState) -> bool:
+        return state.stage == "over"
+
+    def result(self, state: FuseState) -> Result | None:
+        if state.stage != "over":
+            return None
+        score = self.score(state)
+        winners = tuple(range(state.seats)) if state.outcome == "won" else ()
+        key = "fuse.event.won" if state.outcome == "won" else f"fuse.event.lost_{state.reason}"
+        return Result(winners, {s: score for s in range(state.seats)}, Event(key, {"score": score}))
+
+    # ------------------------------------------------------------------ serialisation
+
+    def dump(self, state: FuseState) -> dict[str, Any]:
+        data = dict(vars(state))
+        data = {k: v for k, v in data.items()}
+        data["hands"] = [h[:] for h in state.hands]
+        data["dice"] = {k: v[:] for k, v in state.dice.items()}
+        data["claims"] = {str(k): v for k, v in state.claims.items()}
+        data["owing"] = {str(k): [[c, s] for c, s in v] for k, v in state.owing.items()}
+        for name in (
+            "faces",
+            "bag",
+            "drawn",
+            "loose",
+            "deck",
+            "centre",
+            "used",
+            "done",
+            "taking",
+            "queue",
+            "defused",
+            "fuses",
+        ):
+            data[name] = list(data[name])
+        data["schema"] = 1
+        return data
+
+    def load(self, data: dict[str, Any]) -> FuseState:
+        fields = {k: v for k, v in data.items() if k != "schema"}
+        fields["hands"] = [list(h) for h in data["hands"]]
+        fields["dice"] = {k: list(v) for k, v in data["dice"].items()}
+        fields["claims"] = {int(k): v for k, v in data["claims"].items()}
+        fields["owing"] = {int(k): [(c, s) for c, s in v] for k, v in data["owing"].items()}
+        for name in (
+            "faces",
+            "bag",
+            "drawn",
+            "loose",
+            "deck",
+            "centre",
+            "used",
+            "done",
+            "taking",
+            "queue",
+            "defused",
+            "fuses",
+        ):
+            fields[name] = list(data[name])
+        return FuseState(**fields)
+
+    # ------------------------------------------------------------------ what players see
+
+    def view(self, state: FuseState, seat: int | None) -> dict[str, Any]:
+        """Everything on the table is open (a cooperative game); only the deck order and the
+        bag's draw order stay hidden, so every seat's view equals the public one."""
+        claimed = {d: s for s, d in state.claims.items()}
+        bag_colours = [0] * len(COLOURS)
+        for d in state.bag:
+            bag_colours[die_colour(d)] += 1
+        players = []
+        for s in range(state.seats):
+            cards = []
+            for card_id in state.hands[s]:
+                card = _bomb(card_id)
+                filled = _filled(state, card_id)
+                entry = card.to_view()
+                entry["dice"] = [
+                    die_token(state, d) if d >= 0 else None for d in state.dice[card_id]
+                ]
+                entry["safe"] = [card.safe(filled, i) for i in range(len(filled))]
+                cards.append(entry)
+            players.append(
+                {
+                    "seat": s,
+                    "cards": cards,
+                    "done": state.done[s] if state.stage == "choose" else False,
+                    "taking": state.taking[s],
+                    "holding": die_token(state, state.claims[s]) if s in state.claims else None,
+                    "owing": s in state.owing,
+                }
+            )
+        return {
+            "game": "fuse",
+            "seat": seat,
+            "round": state.round,
+            "stage": state.stage,
+            "mode": state.mode,
+            "difficulty": state.difficulty,
+            "clock_end": state.clock_end,
+            "round_limit": state.round_limit if state.mode == "relaxed" else 0,
+            "deck": len(state.deck),
+            "fuses_left": sum(1 for c in state.deck if is_fuse(c)),
+            "bag": len(state.bag),
+            "bag_colours": bag_colours,
+            "dice": [
+                {
+                    "die": die_token(state, d),
+                    "claimed_by": claimed.get(d),
+                    "placed": d not in state.loose,
+                }
+                for d in state.drawn
+            ],
+            "centre": [_bomb(c).to_view() for c in state.centre],
+            "players": players,
+            "current": self._match_text(state),
+            "defused": list(state.defused),
+            "points": sum(_bomb(c).points for c in state.defused),
+            "fuses": [c[2:] for c in state.fuses],
+            "outcome": state.outcome,
+            "reason": state.reason,
+            "score": self.score(state),
+        }
+
+    def phase(self, state: FuseState) -> str:
+        return f"{state.round}.{state.stage}.{state.step}"
+
+    def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
+        if isinstance(action, Claim):
+            return "claim", {"die": action.die}
+        if isinstance(action, Place | Return):
+            return action.kind, {"card": action.card, "slot": action.slot}
+        if isinstance(action, Take):
+            return "take", {"card": action.card}
+        return action.kind, {}
+
+
+def _deal_hand(pool: list[str], solo: bool) -> list[str]:
+    """Deal 2 cards (4 solo) from the top of ``pool``: a first card worth 3+ needs a second
+    worth 1 or 2; solo, the 4 cards show at least 3 different values."""
+    hand: list[str] = []
+    want = 4 if solo else 2
+    while len(hand) < want:
+        for i, card_id in enumerate(pool):
+            if _fits_hand(hand, card_id, want, solo):
+                hand.append(pool.pop(i))
+                break
+        else:  # pragma: no cover - the deck always has enough low cards
+            raise ValueError("cannot deal a legal hand")
+    return hand
+
+
+def _fits_hand(hand: list[str], card_id: str, want: int, solo: bool) -> bool:
+    points = _bomb(card_id).points
+    if solo:
+        values = {_bomb(c).points for c in hand} | {points}
+        return len(values) + (want - len(hand) - 1) >= 3
+    if hand and _bomb(hand[0]).points >= 3:
+        return points <= 2
+    return True
+
+
+__all__ = [
+    "Claim",
+    "Draw",
+    "Fuse",
+    "FuseState",
+    "Pass",
+    "Place",
+    "Return",
+    "Take",
+]
