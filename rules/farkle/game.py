@@ -1,0 +1,1280 @@
+"""Dragon Farkle: Recruit, Brawl and the Final Battle in the Dragon's Keep.
+
+Rules: shared/rules/dragon-farkle.md (decisions D1–D11) over the Spanish source text. Where this
+file takes a further decision it says so in a comment marked *Decision*; docs/games/farkle.md
+lists them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import (
+    Action,
+    Command,
+    CommandArgs,
+    Event,
+    Game,
+    OptionSpec,
+    Param,
+    Pending,
+    Result,
+    Rng,
+    RulesError,
+)
+from rules.farkle import scoring
+from rules.farkle.actions import (
+    ACTION_TYPES,
+    AcceptFarkle,
+    Bonus,
+    Brawl,
+    Discard,
+    Double,
+    Draw,
+    Enter,
+    Fight,
+    Keep,
+    Recruit,
+    Reroll,
+    Roll,
+    Scare,
+    Stop,
+    UseCompanion,
+    UseItem,
+)
+from rules.farkle.cards import COMPANIONS, CURSED, ITEMS, PLAYABLE
+from rules.farkle.state import DIE_LETTERS, EVENT_FACES, FarkleState, Player, Roller
+
+KEEP_ARMY = 5000  # soldiers needed to enter the Dragon's Keep
+BRAWL_BONUS = 500
+SKREE_SCARE = 300
+AMULET_LOSS = 250
+BERSERKER_BONUS = 250
+QUARTERMASTER_BONUS = 100
+QUARTERMASTER_MIN = 1000
+POSTER_BONUS = 500
+
+ROLL_STAGES = frozenset({"roll", "dragon", "dodge", "farkle"})  # a roll awaits a decision
+# Stages in which the turn's wannabe is the one acting (Skree may be sent then).
+TURN_STAGES = frozenset(
+    {"choose", "roll", "dragon", "dodge", "farkle", "rally", "next", "battle", "review"}
+)
+
+E = Event
+
+
+def _down50(amount: int) -> int:
+    """Half of ``amount``, rounded down to a multiple of 50 (soldiers come in fifties)."""
+    return (amount // 2) // 50 * 50
+
+
+def tokens(roll: list[int], mask: int) -> str:
+    """The dice of ``mask`` as command tokens: ``a5 c1``."""
+    return " ".join(f"{DIE_LETTERS[i]}{roll[i]}" for i in range(len(roll)) if mask >> i & 1)
+
+
+def faces(roll: list[int]) -> str:
+    """A roll written for messages: ``a5 b2 c1``."""
+    return tokens(roll, (1 << len(roll)) - 1)
+
+
+def parse_tokens(text: str, roll: list[int], key: str) -> int:
+    """The mask of the dice a user named (``a c``, ``a5 c1``, ``ac``, ``A,C``); a letter that is
+    not in the roll, or a face that does not match, is a RulesError ``key``."""
+    cleaned = str(text).replace(",", " ").lower().split()
+    if len(cleaned) == 1 and cleaned[0].isalpha():
+        cleaned = list(cleaned[0])  # "acd"
+    mask = 0
+    for tok in cleaned:
+        index = DIE_LETTERS.find(tok[0]) if tok else -1
+        if index < 0 or index >= len(roll) or mask >> index & 1:
+            raise RulesError(key, dice=str(text)[:30])
+        rest = tok[1:]
+        if rest and (not rest.isdigit() or int(rest) != roll[index]):
+            raise RulesError(key, dice=str(text)[:30])
+        mask |= 1 << index
+    return mask
+
+
+class DragonFarkle(Game[FarkleState]):
+    name = "farkle"
+    min_seats = 2
+    max_seats = 5
+    option_specs = (
+        OptionSpec("legend", "choice", "off", choices=("off", "4", "5")),
+        OptionSpec("four_pair", "bool", True),
+        OptionSpec("defend_time", "int", 300, min=0, max=86_400),
+    )
+    action_types = ACTION_TYPES
+    commands = (
+        Command("recruit", button=True),
+        Command("brawl", (Param("target_seat", "int", autocomplete=True),), button=True),
+        Command("enter", button=True),
+        Command("keep", (Param("dice", autocomplete=True),), select="dice"),
+        Command("roll", button=True),
+        Command("stop", button=True),
+        Command("double", button=True),
+        Command("draw", button=True),
+        Command("companion", button=True),
+        Command("scare", (Param("target_seat", "int", autocomplete=True),), button=True),
+        Command("reroll", (Param("die", autocomplete=True),), button=True),
+        # Not buttons: the phase message's buttons are public, and a button per item would
+        # tell the channel which items a wannabe holds.
+        Command(
+            "item",
+            (Param("item", autocomplete=True), Param("die", required=False, autocomplete=True)),
+        ),
+        Command("fight", button=True),
+        Command("bonus", button=True),
+        Command("farkle", button=True),
+        Command("discard", (Param("item", autocomplete=True),)),
+    )
+
+    # ================================================================== setup
+
+    def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> FarkleState:
+        rng = Rng(seed)
+        companions = list(COMPANIONS)
+        rng.shuffle(companions)
+        items = list(ITEMS)
+        rng.shuffle(items)
+        players = [Player(0, companions.pop(), []) for _ in range(num_seats)]
+        state = FarkleState(
+            seats=num_seats,
+            target=3 if options["legend"] == "off" else int(options["legend"]),
+            four_pair=bool(options["four_pair"]),
+            defend_time=int(options["defend_time"]),
+            rng=rng,
+            players=players,
+            companion_deck=companions,
+            companion_discard=[],
+            item_deck=items,
+            item_discard=[],
+            turn=rng.below(num_seats),  # D4: the first player is random
+        )
+        for seat in range(num_seats):
+            # Decision: a cursed card dealt at setup takes effect (nothing to lose yet) and
+            # the wannabe is dealt another, so everyone starts with one real item.
+            while not state.players[seat].items:
+                self._draw_item(state, seat, state.players[seat].items, [])
+        self._start_turn(state, [])
+        return state
+
+    # ================================================================== the engine API
+
+    def copy(self, state: FarkleState) -> FarkleState:
+        return state.copy()
+
+    def dump(self, state: FarkleState) -> dict[str, Any]:
+        return state.dump()
+
+    def load(self, data: dict[str, Any]) -> FarkleState:
+        return FarkleState.load(data)
+
+    def is_over(self, state: FarkleState) -> bool:
+        return state.stage == "over"
+
+    def result(self, state: FarkleState) -> Result | None:
+        if state.stage != "over":
+            return None
+        return Result(
+            (state.winner,),
+            {s: p.army for s, p in enumerate(state.players)},
+            E("farkle.event.winner", {"seat": state.winner}),
+        )
+
+    def phase(self, state: FarkleState) -> str:
+        return f"{state.turn_no}.{state.stage}.{state.step}"
+
+    def pending(self, state: FarkleState) -> dict[int, Pending]:
+        stage = state.stage
+        if stage == "over":
+            return {}
+        if stage == "discard":
+            out = {}
+            for seat in range(state.seats):
+                cands = self._discard_candidates(state, seat)
+                if cands:
+                    out[seat] = Pending("discard", Discard(cands[-1]))
+            return out
+        if stage == "choose":
+            return {state.turn: Pending("choose", Recruit())}
+        if stage == "respond":
+            return {
+                state.defender: Pending(
+                    "respond", Fight(), state.deadline, {"attacker_seat": state.turn}
+                )
+            }
+        if stage == "pickpocket":
+            return {state.thief: Pending("pickpocket", Bonus())}
+        if stage in ("battle", "review"):
+            return {state.turn: Pending(stage, Roll())}
+        roller = state.roller()
+        assert roller is not None
+        defending = roller is state.defence
+        deadline = state.deadline if defending else None
+        args: dict[str, Any] = {"score": roller.score}
+        if defending and state.attack is not None:
+            args["attack"] = state.attack.score
+        return {
+            roller.seat: Pending(stage, self._default(state, roller, defending), deadline, args)
+        }
+
+    def _default(self, state: FarkleState, r: Roller, defending: bool) -> Action:
+        """The action taken for an absent roller. A recruiter or attacker banks at the first
+        chance; a defender follows D8's stop-at-risk policy: roll on while not ahead of the
+        attacker and at least two dice (or hot dice) remain, otherwise stop."""
+        stage = state.stage
+        if stage == "roll":
+            return Keep(tokens(r.roll, scoring.best_mask(r.roll, state.four_pair)))
+        if stage == "farkle":
+            return AcceptFarkle()
+        if stage == "rally":
+            return Double()
+        left = r.dice - len(r.aside)
+        if stage == "dragon":
+            left -= scoring.all_scoring_mask(r.roll, state.four_pair).bit_count()
+        elif stage == "dodge":
+            left = len(r.roll)
+        if defending and state.attack is not None:
+            behind = r.score <= state.attack.score
+            if behind and (left >= 2 or left == 0):
+                return Roll()
+        return Stop()
+
+    # ------------------------------------------------------------------ legal actions
+
+    def _awaited(self, state: FarkleState, seat: int) -> bool:
+        """Whether ``seat`` owes input now (``pending`` without building the defaults)."""
+        stage = state.stage
+        if stage in ("choose", "battle", "review"):
+            return seat == state.turn
+        if stage == "respond":
+            return seat == state.defender
+        if stage == "pickpocket":
+            return seat == state.thief
+        if stage == "discard":
+            return 0 <= seat < state.seats and bool(self._discard_candidates(state, seat))
+        if stage == "over":
+            return False
+        r = state.roller()
+        return r is not None and r.seat == seat
+
+    def legal_actions(self, state: FarkleState, seat: int) -> list[Action]:
+        if not self._awaited(state, seat):
+            return []
+        stage = state.stage
+        me = state.players[seat]
+        out: list[Action] = []
+        if stage == "discard":
+            return [Discard(i) for i in dict.fromkeys(self._discard_candidates(state, seat))]
+        if stage == "respond":
+            out.append(Fight())
+            if "cloak" in me.items:
+                out.append(UseItem("cloak"))
+            return out
+        if stage == "pickpocket":
+            return [UseCompanion(), Bonus()]
+        if stage == "choose":
+            out.append(Recruit())
+            out += [
+                Brawl(t) for t in range(state.seats) if t != seat and not state.players[t].in_keep
+            ]
+            if me.in_keep or me.army >= KEEP_ARMY:
+                out.append(Enter())
+        roller = state.roller()
+        if stage in ROLL_STAGES and roller is not None:
+            r = roller
+            if stage == "roll":
+                out += [
+                    Keep(tokens(r.roll, m)) for m, _ in scoring.options(r.roll, state.four_pair)
+                ]
+            elif stage in ("dragon", "dodge", "next"):
+                out += [Roll(), Stop()]
+            else:
+                out.append(AcceptFarkle())
+                if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
+                    out.append(UseCompanion())
+            if me.companion == "squire" and not r.squire:
+                out += [Reroll(f"{DIE_LETTERS[i]}{r.roll[i]}") for i in range(len(r.roll))]
+            for item in dict.fromkeys(me.items):
+                if item == "loaded":
+                    out += [
+                        UseItem("loaded", f"{DIE_LETTERS[i]}{r.roll[i]}")
+                        for i in range(len(r.roll))
+                        if r.roll[i] != 5
+                    ]
+                elif item in PLAYABLE and self._item_timing(state, r, item) is None:
+                    out.append(UseItem(item))
+        elif stage == "rally":
+            out += [Double(), Draw()]
+        elif stage == "next":
+            out += [Roll(), Stop()]
+        elif stage in ("battle", "review"):
+            out.append(Roll())
+            if stage == "review":
+                out.append(UseCompanion())
+            if "arrow" in me.items:
+                out.append(UseItem("arrow"))
+        if stage in TURN_STAGES and seat == state.turn and state.defence is None:
+            if me.companion == "skree" and not me.skree_used:
+                out += [Scare(t) for t in range(state.seats) if t != seat]
+        return out
+
+    # ------------------------------------------------------------------ commands
+
+    def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
+        if isinstance(action, Brawl | Scare):
+            return action.kind, {"target_seat": action.target}
+        if isinstance(action, Keep):
+            return "keep", {"dice": action.dice}
+        if isinstance(action, Reroll):
+            return "reroll", {"die": action.die}
+        if isinstance(action, UseItem):
+            args: CommandArgs = {"item": action.item}
+            if action.die:
+                args["die"] = action.die
+            return "item", args
+        if isinstance(action, Discard):
+            return "discard", {"item": action.item}
+        return action.kind, {}
+
+    def parse(self, command: str, args: CommandArgs, state: FarkleState, seat: int) -> Action:
+        # Dice are typed loosely ("a c", "ac", "a5 c1"): write them the canonical way first.
+        roller = state.roller()
+        if roller is not None and roller.roll:
+            fixed = dict(args)
+            for name in ("dice", "die"):
+                value = fixed.get(name)
+                if value not in (None, ""):
+                    try:
+                        mask = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
+                    except RulesError:
+                        continue
+                    fixed[name] = tokens(roller.roll, mask)
+            args = fixed
+        return super().parse(command, args, state, seat)
+
+    def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
+        """The specific reason: build the action the command names and let ``play`` refuse it."""
+        action = self._action_from_command(command, args)
+        if action is None:
+            return RulesError("core.error.illegal", command=command[:50])
+        try:
+            self.apply(state, seat, action)
+        except RulesError as err:
+            return err
+        return RulesError("core.error.illegal", command=command[:50])
+
+    def _action_from_command(self, command: str, args: CommandArgs) -> Action | None:
+        try:
+            if command in ("brawl", "scare"):
+                target = int(args.get("target_seat", -1))
+                return Brawl(target) if command == "brawl" else Scare(target)
+            if command == "keep":
+                return Keep(str(args.get("dice", "")))
+            if command == "reroll":
+                return Reroll(str(args.get("die", "")))
+            if command == "item":
+                return UseItem(str(args.get("item", "")), str(args.get("die") or ""))
+            if command == "discard":
+                return Discard(str(args.get("item", "")))
+        except (TypeError, ValueError):
+            return None
+        simple = {
+            a.kind: a
+            for a in (
+                Recruit,
+                Enter,
+                Roll,
+                Stop,
+                Double,
+                Draw,
+                UseCompanion,
+                Fight,
+                Bonus,
+                AcceptFarkle,
+            )
+        }
+        cls = simple.get(command)
+        return cls() if cls is not None else None
+
+    # ================================================================== play
+
+    def play(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
+        if state.stage == "over":
+            raise RulesError("core.error.game_over")
+        if not 0 <= seat < state.seats or not self._awaited(state, seat):
+            raise RulesError("core.error.not_your_turn")
+        events: list[Event] = []
+        stage = state.stage
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise RulesError("core.error.bad_action")
+        handler(self, state, seat, action, events, now)
+        state.step += 1
+        if state.stage != stage or state.defence is not None:
+            self._set_deadline(state, now)
+        return events
+
+    def _set_deadline(self, state: FarkleState, now: float) -> None:
+        defending = state.stage == "respond" or (
+            state.defence is not None and state.stage in ROLL_STAGES | {"rally", "next"}
+        )
+        state.deadline = now + state.defend_time if defending and state.defend_time else None
+
+    # ------------------------------------------------------------------ choose
+
+    def _on_recruit(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "choose")
+        self._leave_keep(state, seat, ev)
+        self._begin(state, "recruit", ev)
+
+    def _on_brawl(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Brawl)
+        self._need_stage(state, "choose")
+        target = action.target
+        if target == seat:
+            raise RulesError("farkle.error.brawl_self")
+        if not 0 <= target < state.seats:
+            raise RulesError("farkle.error.bad_target", target=str(target)[:10])
+        if state.players[target].in_keep:
+            raise RulesError("farkle.error.target_in_keep", target_seat=target)
+        self._leave_keep(state, seat, ev)
+        state.action = "brawl"
+        state.defender = target
+        state.stage = "respond"
+        ev.append(E("farkle.event.brawl", {"seat": seat, "target_seat": target}))
+
+    def _on_enter(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "choose")
+        me = state.players[seat]
+        if not me.in_keep and me.army < KEEP_ARMY:
+            raise RulesError("farkle.error.keep_army", army=me.army, need=KEEP_ARMY)
+        ev.append(E("farkle.event.stay" if me.in_keep else "farkle.event.enter", {"seat": seat}))
+        me.in_keep = True
+        state.action = "keep"
+        state.attack = Roller(seat, 6)
+        state.damage = 0
+        state.engineer_used = False
+        self._keep_roll(state, ev)
+
+    def _leave_keep(self, state: FarkleState, seat: int, ev: list[Event]) -> None:
+        me = state.players[seat]
+        if me.in_keep:
+            me.in_keep = False
+            ev.append(E("farkle.event.leave_keep", {"seat": seat}))
+
+    def _begin(self, state: FarkleState, action: str, ev: list[Event]) -> None:
+        state.action = action
+        state.attack = Roller(state.turn, 6)
+        ev.append(E(f"farkle.event.{action}", {"seat": state.turn}))
+        self._roll(state, state.attack, ev)
+
+    # ------------------------------------------------------------------ brawl response
+
+    def _on_fight(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "respond")
+        ev.append(E("farkle.event.fight", {"seat": seat}))
+        state.attack = Roller(state.turn, 6)
+        self._roll(state, state.attack, ev)
+
+    # ------------------------------------------------------------------ rolling
+
+    def _roll(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        """Roll the dice not set aside (all of them after hot dice) and the event die."""
+        left = r.dice - len(r.aside)
+        if left <= 0:
+            r.aside = []
+            left = r.dice
+        rng = state.rng
+        r.roll = [rng.randint(1, 6) for _ in range(left)]
+        r.event = EVENT_FACES[rng.below(6)]
+        r.kept = 0
+        r.last = 0
+        r.rolls += 1
+        ev.append(
+            E(
+                "farkle.event.rolled",
+                {"seat": r.seat, "dice": faces(r.roll), "face_key": f"farkle.face.{r.event}"},
+            )
+        )
+        self._settle(state, r, ev)
+
+    def _settle(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        """Which decision the roll now asks for (after a roll, or after an item or companion
+        changed its dice or event die)."""
+        scores = bool(scoring.options(r.roll, state.four_pair))
+        if r.event == "dragon":
+            state.stage = "dragon" if scores else "dodge"
+        else:
+            state.stage = "roll" if scores else "farkle"
+        if state.stage == "farkle":
+            ev.append(E("farkle.event.farkled", {"seat": r.seat}))
+        elif state.stage == "dodge":
+            ev.append(E("farkle.event.dodged", {"seat": r.seat}))
+        elif state.stage == "dragon":
+            ev.append(E("farkle.event.dragon_comes", {"seat": r.seat}))
+
+    def _roller_for(self, state: FarkleState, seat: int) -> Roller:
+        r = state.roller()
+        if r is None or r.seat != seat:
+            raise RulesError("core.error.not_your_turn")
+        return r
+
+    def _on_keep(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Keep)
+        if state.stage == "dragon":
+            raise RulesError("farkle.error.dragon_eats")
+        if state.stage in ("farkle", "dodge"):
+            raise RulesError("farkle.error.nothing_scores")
+        self._need_stage(state, "roll")
+        r = self._roller_for(state, seat)
+        mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
+        if mask == 0:
+            raise RulesError("farkle.error.empty_selection")
+        value = scoring.mask_value(r.roll, mask, state.four_pair)
+        if value is None:
+            raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
+        self._set_aside(state, r, mask, value, ev)
+        ev.append(
+            E(
+                "farkle.event.kept",
+                {"seat": seat, "dice": tokens(r.roll, mask), "value": value, "total": r.score},
+            )
+        )
+        state.stage = "rally" if r.event == "rally" else "next"
+
+    def _set_aside(
+        self, state: FarkleState, r: Roller, mask: int, value: int, ev: list[Event]
+    ) -> None:
+        r.kept = mask
+        r.last = value
+        r.score += value
+        r.aside += [r.roll[i] for i in range(len(r.roll)) if mask >> i & 1]
+        if len(r.aside) >= r.dice:
+            ev.append(E("farkle.event.hot_dice", {"seat": r.seat}))
+            if self._recruiting(state, r) and state.players[r.seat].companion == "berserker":
+                r.score += BERSERKER_BONUS
+                ev.append(E("farkle.event.berserker", {"seat": r.seat, "amount": BERSERKER_BONUS}))
+
+    def _dragon_eats(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        mask = scoring.all_scoring_mask(r.roll, state.four_pair)
+        value = scoring.mask_value(r.roll, mask, state.four_pair) or 0
+        kept = 0
+        if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
+            kept = value - _down50(value)
+        self._set_aside(state, r, mask, kept, ev)
+        ev.append(
+            E(
+                "farkle.event.eaten",
+                {
+                    "seat": r.seat,
+                    "dice": tokens(r.roll, mask),
+                    "eaten": value - kept,
+                    "value": kept,
+                },
+            )
+        )
+
+    def _on_roll(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        stage = state.stage
+        if stage in ("battle", "review"):
+            if seat != state.turn:
+                raise RulesError("core.error.not_your_turn")
+            if stage == "review":
+                if self._keep_resolve(state, ev):
+                    self._keep_roll(state, ev)
+            else:
+                self._keep_roll(state, ev)
+            return
+        if stage == "roll":
+            raise RulesError("farkle.error.keep_first")
+        if stage == "farkle":
+            raise RulesError("farkle.error.nothing_scores")
+        if stage not in ("dragon", "dodge", "next"):
+            raise RulesError("core.error.wrong_phase")
+        r = self._roller_for(state, seat)
+        if stage == "dragon":
+            self._dragon_eats(state, r, ev)
+        self._roll(state, r, ev)
+
+    def _on_stop(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        stage = state.stage
+        if stage == "roll":
+            raise RulesError("farkle.error.keep_first")
+        if stage == "farkle":
+            raise RulesError("farkle.error.nothing_scores")
+        if stage in ("battle", "review"):
+            raise RulesError("farkle.error.keep_no_stop")
+        if stage not in ("dragon", "dodge", "next"):
+            raise RulesError("core.error.wrong_phase")
+        r = self._roller_for(state, seat)
+        if stage == "dragon":
+            self._dragon_eats(state, r, ev)
+        self._stop(state, r, ev)
+
+    def _on_double(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "rally")
+        r = self._roller_for(state, seat)
+        r.score += r.last
+        ev.append(E("farkle.event.doubled", {"seat": seat, "value": r.last, "total": r.score}))
+        state.stage = "next"
+
+    def _on_draw(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "rally")
+        r = self._roller_for(state, seat)
+        self._draw_item(state, seat, r.gained, ev)
+        state.stage = "next"
+
+    def _on_farkle(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "farkle")
+        r = self._roller_for(state, seat)
+        self._lose_run(state, r, ev)
+
+    def _lose_run(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        """A Farkle: the run's soldiers and the items it drew are lost."""
+        ev.append(
+            E("farkle.event.farkle", {"seat": r.seat, "lost": r.score, "items": len(r.gained)})
+        )
+        state.item_discard += r.gained
+        r.gained = []
+        r.score = 0
+        if state.action == "recruit":
+            state.last = {"seat": r.seat, "action": "recruit", "outcome": "farkle", "amount": 0}
+            self._end_turn(state, ev)
+        else:
+            self._brawl_next(state, r, ev)
+
+    def _stop(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        if state.action == "recruit":
+            self._bank(state, r, r.score, ev, rescued=False)
+        else:
+            ev.append(E("farkle.event.brawl_score", {"seat": r.seat, "score": r.score}))
+            self._brawl_next(state, r, ev)
+
+    def _bank(
+        self, state: FarkleState, r: Roller, amount: int, ev: list[Event], rescued: bool
+    ) -> None:
+        """The end of a Recruit: the soldiers join the army, the drawn items the hand."""
+        me = state.players[r.seat]
+        if me.companion == "quartermaster" and amount >= QUARTERMASTER_MIN:
+            amount += QUARTERMASTER_BONUS
+            ev.append(
+                E("farkle.event.quartermaster", {"seat": r.seat, "amount": QUARTERMASTER_BONUS})
+            )
+        if not rescued and "poster" in me.items:
+            # Recruiting Poster works by itself at the end of a Recruit without a Farkle.
+            me.items.remove("poster")
+            state.item_discard.append("poster")
+            amount += POSTER_BONUS
+            ev.append(E("farkle.event.poster", {"seat": r.seat, "amount": POSTER_BONUS}))
+        me.army += amount
+        if not rescued:
+            me.items += r.gained
+        else:
+            state.item_discard += r.gained
+        r.gained = []
+        ev.append(E("farkle.event.banked", {"seat": r.seat, "amount": amount, "army": me.army}))
+        state.last = {"seat": r.seat, "action": "recruit", "outcome": "banked", "amount": amount}
+        self._end_turn(state, ev)
+
+    # ------------------------------------------------------------------ brawl
+
+    def _brawl_next(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        if r is state.attack:
+            d = state.defender
+            dice = 6 if state.players[d].companion == "bodyguard" else 5
+            state.defence = Roller(d, dice)
+            ev.append(E("farkle.event.defends", {"seat": d, "dice": dice, "attack": r.score}))
+            self._roll(state, state.defence, ev)
+        else:
+            self._resolve_brawl(state, ev)
+
+    def _resolve_brawl(self, state: FarkleState, ev: list[Event]) -> None:
+        att, dfn = state.attack, state.defence
+        assert att is not None and dfn is not None
+        a, d = att.score, dfn.score
+        summary: dict[str, Any] = {
+            "seat": att.seat,
+            "action": "brawl",
+            "target": dfn.seat,
+            "attack": a,
+            "defence": d,
+        }
+        if a == d:
+            # D6: a tie moves nobody; each side may keep one item it drew in the brawl.
+            ev.append(
+                E("farkle.event.brawl_tie", {"seat": att.seat, "target_seat": dfn.seat, "score": a})
+            )
+            for run in (att, dfn):
+                self._take_brawl_items(state, run)
+            summary["outcome"] = "tie"
+            state.last = summary
+            self._end_turn(state, ev)
+            return
+        win, lose = (att, dfn) if a > d else (dfn, att)
+        diff = abs(a - d)
+        loser = state.players[lose.seat]
+        if lose is dfn and "shield" in loser.items:
+            loser.items.remove("shield")
+            state.item_discard.append("shield")
+            diff = _down50(diff)
+            ev.append(E("farkle.event.shield", {"seat": lose.seat, "amount": diff}))
+        moved = min(diff, loser.army)
+        loser.army -= moved
+        state.players[win.seat].army += moved
+        ev.append(
+            E(
+                "farkle.event.brawl_won",
+                {
+                    "seat": win.seat,
+                    "loser_seat": lose.seat,
+                    "win": max(a, d),
+                    "lose": min(a, d),
+                    "moved": moved,
+                },
+            )
+        )
+        # D7: the loser keeps nothing drawn in the brawl; the winner keeps one.
+        state.item_discard += lose.gained
+        lose.gained = []
+        self._take_brawl_items(state, win)
+        summary.update(outcome="won", winner=win.seat, moved=moved)
+        state.last = summary
+        winner = state.players[win.seat]
+        if winner.companion == "pickpocket" and any(i != "bag" for i in loser.items):
+            state.thief, state.loser = win.seat, lose.seat
+            state.stage = "pickpocket"
+            return
+        self._brawl_bonus(state, win.seat, ev)
+        self._end_turn(state, ev)
+
+    def _brawl_bonus(self, state: FarkleState, seat: int, ev: list[Event]) -> None:
+        state.players[seat].army += BRAWL_BONUS
+        ev.append(E("farkle.event.bonus", {"seat": seat, "amount": BRAWL_BONUS}))
+
+    def _take_brawl_items(self, state: FarkleState, run: Roller) -> None:
+        if run.gained:
+            state.players[run.seat].items += run.gained
+            if len(run.gained) > 1:
+                state.restrict[run.seat] = list(run.gained)
+            run.gained = []
+
+    def _on_bonus(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        self._need_stage(state, "pickpocket")
+        self._brawl_bonus(state, seat, ev)
+        state.thief = state.loser = -1
+        self._end_turn(state, ev)
+
+    # ------------------------------------------------------------------ the Dragon's Keep
+
+    def _keep_roll(self, state: FarkleState, ev: list[Event]) -> None:
+        r = state.attack
+        assert r is not None
+        left = 6 - len(r.aside)
+        if left <= 0:  # D9: when no dice remain, roll all six again
+            r.aside = []
+            left = 6
+        rng = state.rng
+        r.roll = [rng.randint(1, 6) for _ in range(left)]
+        r.event = EVENT_FACES[rng.below(6)]
+        r.kept = 0
+        r.rolls += 1
+        ev.append(
+            E(
+                "farkle.event.rolled",
+                {"seat": r.seat, "dice": faces(r.roll), "face_key": f"farkle.face.{r.event}"},
+            )
+        )
+        if state.players[r.seat].companion == "engineer" and not state.engineer_used:
+            state.stage = "review"  # the Siege Engineer may still re-roll this event die
+        elif self._keep_resolve(state, ev):
+            state.stage = "battle"
+
+    def _keep_resolve(self, state: FarkleState, ev: list[Event]) -> bool:
+        """Apply a Final Battle roll; True if the battle goes on."""
+        r = state.attack
+        assert r is not None
+        me = state.players[r.seat]
+        mask = scoring.all_scoring_mask(r.roll, state.four_pair)
+        value = scoring.mask_value(r.roll, mask, state.four_pair) or 0
+        hit = {"dragon": 1, "rally": 2}.get(r.event, 0)
+        if hit:
+            state.damage += hit
+            ev.append(
+                E(
+                    "farkle.event.damage",
+                    {"seat": r.seat, "amount": hit, "damage": state.damage, "target": state.target},
+                )
+            )
+        lost = min(value, me.army)
+        if mask:
+            r.kept = mask
+            r.aside += [r.roll[i] for i in range(len(r.roll)) if mask >> i & 1]
+            me.army -= lost
+            r.score += lost
+            ev.append(
+                E(
+                    "farkle.event.keep_loss",
+                    {"seat": r.seat, "dice": tokens(r.roll, mask), "lost": lost, "army": me.army},
+                )
+            )
+        if self._check_slain(state, ev):
+            return False
+        if me.army <= 0:
+            ev.append(E("farkle.event.wiped", {"seat": r.seat}))
+            self._keep_over(state, "wiped", ev)
+            return False
+        if not hit and not mask:
+            ev.append(E("farkle.event.keep_farkle", {"seat": r.seat}))
+            self._keep_over(state, "farkle", ev)
+            return False
+        state.stage = "battle"
+        return True
+
+    def _check_slain(self, state: FarkleState, ev: list[Event]) -> bool:
+        if state.damage < state.target:
+            return False
+        state.winner = state.turn
+        state.stage = "over"
+        state.last = {
+            "seat": state.turn,
+            "action": "keep",
+            "outcome": "slain",
+            "damage": state.damage,
+        }
+        ev.append(E("farkle.event.slain", {"seat": state.turn, "damage": state.damage}))
+        return True
+
+    def _keep_over(self, state: FarkleState, outcome: str, ev: list[Event]) -> None:
+        r = state.attack
+        assert r is not None
+        state.last = {
+            "seat": r.seat,
+            "action": "keep",
+            "outcome": outcome,
+            "damage": state.damage,
+            "lost": r.score,
+        }
+        if state.damage:
+            ev.append(E("farkle.event.regenerates", {"damage": state.damage}))
+        self._end_turn(state, ev)
+
+    # ------------------------------------------------------------------ companions
+
+    def _on_companion(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        me = state.players[seat]
+        stage = state.stage
+        if stage == "pickpocket":
+            loser = state.players[state.loser]
+            choices = [i for i in loser.items if i != "bag"]
+            item = choices[state.rng.below(len(choices))]
+            loser.items.remove(item)
+            me.items.append(item)
+            ev.append(E("farkle.event.pickpocket", {"seat": seat, "loser_seat": state.loser}))
+            ev.append(E("farkle.event.stolen_you", {"item_key": f"farkle.item.{item}"}, to=seat))
+            ev.append(
+                E("farkle.event.stolen_from", {"item_key": f"farkle.item.{item}"}, to=state.loser)
+            )
+            state.thief = state.loser = -1
+            self._end_turn(state, ev)
+            return
+        if stage == "review":
+            if me.companion != "engineer":
+                raise RulesError("farkle.error.companion_cannot")
+            r = state.attack
+            assert r is not None
+            state.engineer_used = True
+            r.event = EVENT_FACES[state.rng.below(6)]
+            ev.append(
+                E("farkle.event.engineer", {"seat": seat, "face_key": f"farkle.face.{r.event}"})
+            )
+            self._keep_resolve(state, ev)
+            return
+        if stage == "farkle" and me.companion == "medic":
+            r = self._roller_for(state, seat)
+            if not self._recruiting(state, r):
+                raise RulesError("farkle.error.companion_cannot")
+            given = self._medic_item(me)
+            if given is None:
+                raise RulesError("farkle.error.medic_no_item")
+            me.items.remove(given)
+            state.item_discard.append(given)
+            ev.append(
+                E(
+                    "farkle.event.medic",
+                    {"seat": seat, "item_key": f"farkle.item.{given}", "amount": r.score},
+                )
+            )
+            self._bank(state, r, r.score, ev, rescued=True)
+            return
+        raise RulesError("farkle.error.companion_cannot")
+
+    @staticmethod
+    def _medic_item(me: Player) -> str | None:
+        """Field Medic discards the oldest item in hand that is not the Bag of Holding."""
+        return next((i for i in me.items if i != "bag"), None)
+
+    def _on_scare(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Scare)
+        me = state.players[seat]
+        if me.companion != "skree":
+            raise RulesError("farkle.error.companion_cannot")
+        if me.skree_used:
+            raise RulesError("farkle.error.skree_used")
+        if seat != state.turn or state.stage not in TURN_STAGES or state.defence is not None:
+            raise RulesError("farkle.error.companion_timing")
+        if action.target == seat or not 0 <= action.target < state.seats:
+            raise RulesError("farkle.error.bad_target", target=str(action.target)[:10])
+        victim = state.players[action.target]
+        lost = min(SKREE_SCARE, victim.army)
+        victim.army -= lost
+        me.skree_used = True
+        ev.append(
+            E("farkle.event.skree", {"seat": seat, "target_seat": action.target, "lost": lost})
+        )
+
+    def _on_reroll(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Reroll)
+        me = state.players[seat]
+        if me.companion != "squire":
+            raise RulesError("farkle.error.companion_cannot")
+        if state.stage not in ROLL_STAGES:
+            raise RulesError("farkle.error.companion_timing")
+        r = self._roller_for(state, seat)
+        if r.squire:
+            raise RulesError("farkle.error.squire_used")
+        mask = parse_tokens(action.die, r.roll, "farkle.error.bad_die")
+        if mask.bit_count() != 1:
+            raise RulesError("farkle.error.one_die")
+        i = mask.bit_length() - 1
+        r.squire = True
+        old = r.roll[i]
+        r.roll[i] = state.rng.randint(1, 6)
+        ev.append(
+            E(
+                "farkle.event.squire",
+                {"seat": seat, "die": DIE_LETTERS[i], "old": old, "new": r.roll[i]},
+            )
+        )
+        self._settle(state, r, ev)
+
+    # ------------------------------------------------------------------ items
+
+    def _item_timing(self, state: FarkleState, r: Roller | None, item: str) -> str | None:
+        """None if ``item`` may be played now by the roller, else the error key."""
+        stage = state.stage
+        bad = "farkle.error.item_timing"
+        if item not in PLAYABLE:
+            return bad
+        if item == "cloak":
+            return None if stage == "respond" else bad
+        if item == "arrow":
+            return None if stage in ("battle", "review") else bad
+        if stage not in ROLL_STAGES or r is None:
+            return bad
+        if item in ("potion", "loaded"):
+            return None
+        if item == "repellent":
+            return None if stage == "dragon" else bad
+        if item == "horn":
+            return None if stage in ("roll", "dragon") and r.event != "rally" else bad
+        if item == "draught":
+            return None if stage == "farkle" and self._recruiting(state, r) else bad
+        return bad
+
+    def _on_item(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, UseItem)
+        me = state.players[seat]
+        item = action.item
+        if item not in me.items:
+            raise RulesError(
+                "farkle.error.no_item",
+                item_key=f"farkle.item.{item}" if item in set(ITEMS) else "farkle.item.unknown",
+            )
+        r = state.roller() if state.stage in ROLL_STAGES else None
+        if r is not None and r.seat != seat:
+            r = None
+        error = self._item_timing(state, r, item)
+        if error:
+            raise RulesError(error, item_key=f"farkle.item.{item}")
+        if item == "loaded":
+            assert r is not None
+            mask = parse_tokens(action.die, r.roll, "farkle.error.bad_die")
+            if mask.bit_count() != 1:
+                raise RulesError("farkle.error.one_die")
+        elif action.die:
+            raise RulesError("farkle.error.no_die_needed")
+        me.items.remove(item)
+        state.item_discard.append(item)
+        args: dict[str, Any] = {"seat": seat, "item_key": f"farkle.item.{item}"}
+        if item == "cloak":
+            ev.append(E("farkle.event.item_used", args))
+            ev.append(E("farkle.event.cloak", {"seat": seat, "attacker_seat": state.turn}))
+            state.defender = -1
+            self._begin(state, "recruit", ev)
+            return
+        if item == "arrow":
+            state.damage += 1
+            ev.append(E("farkle.event.item_used", args))
+            ev.append(
+                E(
+                    "farkle.event.damage",
+                    {"seat": seat, "amount": 1, "damage": state.damage, "target": state.target},
+                )
+            )
+            self._check_slain(state, ev)
+            return
+        assert r is not None
+        if item == "potion":
+            r.roll = [state.rng.randint(1, 6) for _ in r.roll]
+            args["dice"] = faces(r.roll)
+        elif item == "loaded":
+            i = parse_tokens(action.die, r.roll, "farkle.error.bad_die").bit_length() - 1
+            r.roll[i] = 5
+            args["dice"] = faces(r.roll)
+        elif item == "repellent":
+            r.event = "blank"
+        elif item == "horn":
+            r.event = "rally"
+        elif item == "draught":
+            ev.append(E("farkle.event.item_used", args))
+            self._bank(state, r, _down50(r.score), ev, rescued=True)
+            return
+        ev.append(E("farkle.event.item_used", args))
+        self._settle(state, r, ev)
+
+    def _draw_item(self, state: FarkleState, seat: int, into: list[str], ev: list[Event]) -> None:
+        """Draw a magic item into ``into`` (a hand, or a run's face-down pile). Cursed items
+        take effect at once and are discarded (D11: an empty deck reshuffles its discards)."""
+        if not state.item_deck:
+            state.item_deck, state.item_discard = state.item_discard, []
+            state.rng.shuffle(state.item_deck)
+            if state.item_deck:
+                ev.append(E("farkle.event.reshuffle_items"))
+        if not state.item_deck:
+            ev.append(E("farkle.event.no_items", {"seat": seat}))
+            return
+        item = state.item_deck.pop()
+        me = state.players[seat]
+        if item in CURSED:
+            state.item_discard.append(item)
+            if item == "amulet":
+                lost = min(AMULET_LOSS, me.army)
+                me.army -= lost
+                ev.append(E("farkle.event.amulet", {"seat": seat, "lost": lost}))
+            else:
+                gone = [i for i in me.items if i != "bag"]
+                me.items = [i for i in me.items if i == "bag"]
+                state.item_discard += gone
+                state.restrict.pop(seat, None)
+                ev.append(E("farkle.event.mimic", {"seat": seat, "count": len(gone)}))
+            return
+        into.append(item)
+        ev.append(E("farkle.event.drew_item", {"seat": seat}))
+        ev.append(E("farkle.event.you_drew", {"item_key": f"farkle.item.{item}"}, to=seat))
+
+    # ------------------------------------------------------------------ discards (D10)
+
+    def _discard_candidates(self, state: FarkleState, seat: int) -> list[str]:
+        me = state.players[seat]
+        kept = [i for i in state.restrict.get(seat, []) if i in me.items]
+        if len(kept) > 1:
+            return kept
+        limit = 2 if "bag" in me.items else 1
+        others = [i for i in me.items if i != "bag"]
+        return others if len(others) > limit else []
+
+    def _on_discard(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Discard)
+        self._need_stage(state, "discard")
+        cands = self._discard_candidates(state, seat)
+        if action.item not in state.players[seat].items:
+            raise RulesError(
+                "farkle.error.no_item",
+                item_key=f"farkle.item.{action.item}"
+                if action.item in set(ITEMS)
+                else "farkle.item.unknown",
+            )
+        if action.item not in cands:
+            raise RulesError("farkle.error.cannot_discard", item_key=f"farkle.item.{action.item}")
+        state.players[seat].items.remove(action.item)
+        if action.item in state.restrict.get(seat, []):
+            state.restrict[seat].remove(action.item)
+        state.item_discard.append(action.item)
+        ev.append(E("farkle.event.discarded", {"seat": seat}))
+        ev.append(
+            E("farkle.event.you_discarded", {"item_key": f"farkle.item.{action.item}"}, to=seat)
+        )
+        if not any(self._discard_candidates(state, s) for s in range(state.seats)):
+            self._next_turn(state, ev)
+
+    # ------------------------------------------------------------------ turns
+
+    def _end_turn(self, state: FarkleState, ev: list[Event]) -> None:
+        if any(self._discard_candidates(state, s) for s in range(state.seats)):
+            state.stage = "discard"
+            return
+        self._next_turn(state, ev)
+
+    def _next_turn(self, state: FarkleState, ev: list[Event]) -> None:
+        state.damage = 0
+        state.attack = state.defence = None
+        state.action = ""
+        state.defender = -1
+        state.restrict = {}
+        state.engineer_used = False
+        state.turn = (state.turn + 1) % state.seats
+        state.turn_no += 1
+        self._start_turn(state, ev)
+
+    def _start_turn(self, state: FarkleState, ev: list[Event]) -> None:
+        seat = state.turn
+        me = state.players[seat]
+        state.stage = "choose"
+        if me.in_keep and me.army <= 0:
+            # Reborn outside the Keep with a new companion; the old one stays in the dragon
+            # (to the discard pile, so the deck can be reshuffled: D11). Items are kept.
+            me.in_keep = False
+            state.companion_discard.append(me.companion)
+            if not state.companion_deck:
+                state.companion_deck, state.companion_discard = state.companion_discard, []
+                state.rng.shuffle(state.companion_deck)
+            me.companion = state.companion_deck.pop()
+            me.skree_used = False
+            ev.append(
+                E(
+                    "farkle.event.reborn",
+                    {"seat": seat, "companion_key": f"farkle.companion.{me.companion}"},
+                )
+            )
+        if me.companion == "hunter" and not any(i != "bag" for i in me.items):
+            ev.append(E("farkle.event.hunter", {"seat": seat}))
+            self._draw_item(state, seat, me.items, ev)
+        ev.append(E("farkle.event.turn", {"seat": seat}))
+
+    # ------------------------------------------------------------------ helpers
+
+    @staticmethod
+    def _need_stage(state: FarkleState, stage: str) -> None:
+        if state.stage != stage:
+            raise RulesError("core.error.wrong_phase")
+
+    @staticmethod
+    def _recruiting(state: FarkleState, r: Roller) -> bool:
+        return state.action == "recruit" and r is state.attack
+
+    # ================================================================== view
+
+    def view(self, state: FarkleState, seat: int | None) -> dict[str, Any]:
+        pend = self.pending(state)
+        data: dict[str, Any] = {
+            "game": "farkle",
+            "seats": state.seats,
+            "turn": state.turn,
+            "turn_no": state.turn_no,
+            "stage": state.stage,
+            "action": state.action,
+            "defender": state.defender,
+            "pending": sorted(pend),
+            "damage": state.damage,
+            "target": state.target,
+            "winner": state.winner,
+            "players": [
+                {
+                    "army": p.army,
+                    "companion": p.companion,
+                    "items": len(p.items),
+                    "in_keep": p.in_keep,
+                    "skree_used": p.skree_used,
+                }
+                for p in state.players
+            ],
+            "attack": _run_view(state.attack),
+            "defence": _run_view(state.defence),
+            "last": dict(state.last),
+            "decks": {
+                "companions": len(state.companion_deck),
+                "items": len(state.item_deck),
+                "item_discard": len(state.item_discard),
+            },
+            "options": {"four_pair": state.four_pair, "target": state.target},
+        }
+        if seat is not None and 0 <= seat < state.seats:
+            data["me"] = seat
+            data["my_items"] = list(state.players[seat].items)
+            data["my_gained"] = [
+                i
+                for r in (state.attack, state.defence)
+                if r is not None and r.seat == seat
+                for i in r.gained
+            ]
+        return data
+
+
+def _run_view(r: Roller | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "seat": r.seat,
+        "dice": r.dice,
+        "roll": list(r.roll),
+        "event": r.event,
+        "kept": [bool(r.kept >> i & 1) for i in range(len(r.roll))],
+        "aside": list(r.aside),
+        "score": r.score,
+        "gained": len(r.gained),
+    }
+
+
+_HANDLERS: dict[type[Action], Any] = {
+    Recruit: DragonFarkle._on_recruit,
+    Brawl: DragonFarkle._on_brawl,
+    Enter: DragonFarkle._on_enter,
+    Keep: DragonFarkle._on_keep,
+    Roll: DragonFarkle._on_roll,
+    Stop: DragonFarkle._on_stop,
+    Double: DragonFarkle._on_double,
+    Draw: DragonFarkle._on_draw,
+    UseCompanion: DragonFarkle._on_companion,
+    Scare: DragonFarkle._on_scare,
+    Reroll: DragonFarkle._on_reroll,
+    UseItem: DragonFarkle._on_item,
+    Fight: DragonFarkle._on_fight,
+    Bonus: DragonFarkle._on_bonus,
+    AcceptFarkle: DragonFarkle._on_farkle,
+    Discard: DragonFarkle._on_discard,
+}

@@ -1,0 +1,167 @@
+"""The soldier table: what a set of dice is worth, and whether a roll is a Farkle.
+
+A *selection* (dice set aside from one roll) is legal only if every die in it belongs to a
+scoring combination; its value is the best split into combinations (rules file, section 2).
+Because straight, three pairs, four-of-a-kind-plus-a-pair and six of a kind use all six dice,
+the best split is a short formula over the face counts (:func:`selection_value`); the tests
+check it against a brute-force search over every partition.
+
+>>> selection_value((2, 2, 2, 4, 4, 4))
+600
+>>> selection_value((1, 1, 1, 1, 1))
+1600
+>>> selection_value((1, 1, 1, 5, 2, 3)) is None  # the 2 and the 3 do not score
+True
+>>> best_score((1, 1, 1, 5, 2, 3))
+1050
+>>> is_farkle((2, 3, 3, 6, 6, 2))  # three pairs
+False
+>>> is_farkle((2, 3, 4, 6))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+
+TRIPLE = (0, 1000, 200, 300, 400, 500, 600)  # three of a face, by face
+SINGLE = (0, 100, 0, 0, 0, 50, 0)  # a lone 1 or 5
+FOUR_OF_A_KIND = 1500
+THREE_PAIRS = 2000
+SIX_OF_A_KIND = 2500
+STRAIGHT = 3000
+
+
+def _face_value(face: int, count: int) -> int | None:
+    """The best value of ``count`` dice of one ``face`` on their own (None: some die idles).
+
+    Five of a kind is four of a kind plus a single (D1); two triples of one face would be six of a
+    kind, which is worth more."""
+    if count == 0:
+        return 0
+    if count < 3:
+        return SINGLE[face] * count if SINGLE[face] else None
+    if count == 3:
+        return TRIPLE[face]
+    if count == 4:
+        return FOUR_OF_A_KIND
+    if count == 5:
+        return FOUR_OF_A_KIND + SINGLE[face] if SINGLE[face] else None
+    return SIX_OF_A_KIND
+
+
+def value_of_counts(counts: Sequence[int], four_pair: bool = True) -> int | None:
+    """:func:`selection_value` from face counts (``counts[f]`` dice show ``f``, index 0 unused)."""
+    best: int | None = 0
+    for face in range(1, 7):
+        v = _face_value(face, counts[face])
+        if v is None:
+            best = None
+            break
+        best += v  # type: ignore[operator]
+    if sum(counts) == 6:
+        shape = sorted(c for c in counts[1:] if c)
+        whole = 0
+        if shape == [1, 1, 1, 1, 1, 1]:
+            whole = STRAIGHT
+        elif shape == [2, 2, 2] or (four_pair and shape == [2, 4]):
+            whole = THREE_PAIRS  # D2: four of a kind plus a pair counts as three pairs
+        if whole and (best is None or whole > best):
+            best = whole
+    return best
+
+
+def selection_value(dice: Sequence[int], four_pair: bool = True) -> int | None:
+    """Soldiers a set-aside selection is worth, or None if some die in it does not score."""
+    if not dice:
+        return None
+    counts = [0] * 7
+    for d in dice:
+        counts[d] += 1
+    return value_of_counts(counts, four_pair)
+
+
+def is_farkle(roll: Sequence[int]) -> bool:
+    """True when no die of the roll can be set aside: no 1, no 5, no triple, no three pairs
+    (a straight always has a 1)."""
+    counts = [0] * 7
+    for d in roll:
+        counts[d] += 1
+    if counts[1] or counts[5] or max(counts) >= 3:
+        return False
+    return sorted(c for c in counts if c) != [2, 2, 2]
+
+
+# Every multiset of 1–6 dice, by a counts key (3 bits per face: ``sum(8 ** (face - 1))``),
+# with its value for both settings of D2: the engine looks selections up here instead of
+# recomputing them (924 entries in all).
+_WEIGHT = (0, 1, 8, 64, 512, 4096, 32768)
+_TABLE: dict[bool, dict[int, int | None]] = {True: {}, False: {}}
+for _n in range(1, 7):
+    for _combo in combinations_with_replacement(range(1, 7), _n):
+        for _fp in (True, False):
+            _TABLE[_fp][sum(_WEIGHT[d] for d in _combo)] = selection_value(_combo, _fp)
+
+# Per ordered roll: the legal selections as (bitmask of positions, value), cached.
+_OPTIONS: dict[tuple[bool, tuple[int, ...]], list[tuple[int, int]]] = {}
+
+
+def options(roll: Sequence[int], four_pair: bool = True) -> list[tuple[int, int]]:
+    """Every legal selection of ``roll`` as ``(mask, value)``: bit ``i`` of ``mask`` is die
+    ``i``. Ordered by mask. Empty exactly when the roll is a Farkle."""
+    key = (four_pair, tuple(roll))
+    found = _OPTIONS.get(key)
+    if found is not None:
+        return found
+    table = _TABLE[four_pair]
+    weights = [_WEIGHT[d] for d in roll]
+    keys = [0] * (1 << len(roll))
+    out: list[tuple[int, int]] = []
+    for mask in range(1, 1 << len(roll)):
+        low = mask & -mask
+        k = keys[mask ^ low] + weights[low.bit_length() - 1]
+        keys[mask] = k
+        value = table[k]
+        if value is not None:
+            out.append((mask, value))
+    if len(_OPTIONS) > 200_000:  # bounded (6^6 ordered rolls fit), never grows without end
+        _OPTIONS.clear()
+    _OPTIONS[key] = out
+    return out
+
+
+def best_score(roll: Sequence[int], four_pair: bool = True) -> int:
+    """The most soldiers any legal selection of ``roll`` is worth (0 for a Farkle)."""
+    return max((v for _, v in options(roll, four_pair)), default=0)
+
+
+def best_mask(roll: Sequence[int], four_pair: bool = True) -> int:
+    """The selection an absent player keeps: the highest value, then the fewest dice (more
+    dice left to roll). 0 for a Farkle."""
+    best = (0, 0, 0)
+    for mask, value in options(roll, four_pair):
+        key = (value, -mask.bit_count(), -mask)
+        if best == (0, 0, 0) or key > best:
+            best = key
+    return -best[2]
+
+
+def all_scoring_mask(roll: Sequence[int], four_pair: bool = True) -> int:
+    """ "All the scoring dice" (dragon face, Final Battle): the legal selection with the most
+    dice, then the highest value. 0 for a Farkle."""
+    best: tuple[int, int, int] | None = None
+    for mask, value in options(roll, four_pair):
+        key = (mask.bit_count(), value, -mask)
+        if best is None or key > best:
+            best = key
+    return 0 if best is None else -best[2]
+
+
+def mask_value(roll: Sequence[int], mask: int, four_pair: bool = True) -> int | None:
+    """The value of the dice of ``mask`` (None: empty, or some die does not score)."""
+    k = 0
+    for i, d in enumerate(roll):
+        if mask >> i & 1:
+            k += _WEIGHT[d]
+    return _TABLE[four_pair].get(k) if k else None
