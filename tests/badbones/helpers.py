@@ -1,0 +1,58 @@
+"""Shared helpers for the Bad Bones tests: positions from text, phases played through the API."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rules.badbones import GAME
+from rules.badbones.actions import Nothing
+from rules.badbones.board import parse_name
+from rules.badbones.position import game_from_text
+from rules.badbones.state import TOTAL_TOKENS, TRAP, BadBonesState
+from rules.core import Action, Event
+
+
+def position(*boards: str, **kwargs: Any) -> BadBonesState:
+    return game_from_text(*boards, **kwargs)
+
+
+def trap_phase(
+    state: BadBonesState, actions: dict[int, Action] | None = None
+) -> tuple[BadBonesState, list[Event]]:
+    """Everyone submits phase 2 (``Nothing`` unless given): phase 2 resolves, then 3 (and 4)."""
+    assert state.stage == TRAP
+    actions = actions or {}
+    events: list[Event] = []
+    for seat in range(state.seats):
+        state, new = GAME.apply(state, seat, actions.get(seat, Nothing()))
+        events += new
+    return state, events
+
+
+def skeletons_on(state: BadBonesState, seat: int, square: str) -> list[str]:
+    """Facings of the skeletons on ``square`` (sorted), e.g. ``["S", "W"]``."""
+    sq = parse_name(square)
+    return sorted("NESW"[c & 3] for c in state.boards[seat].skeletons if c >> 8 == sq)
+
+
+def where(state: BadBonesState, seat: int) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for c in state.boards[seat].skeletons:
+        name = "ABCDE"[(c >> 8) % 5] + str((c >> 8) // 5 + 1)
+        out.setdefault(name, []).append("NESW"[c & 3])
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+def keys(events: list[Event]) -> list[str]:
+    return [e.key for e in events]
+
+
+def token_counts(state: BadBonesState) -> Counter[int]:
+    counts: Counter[int] = Counter()
+    for m, n in enumerate(state.bag):
+        counts[m] += n
+    for board in state.boards:
+        counts.update(board.tokens())
+    assert sum(counts.values()) == TOTAL_TOKENS
+    return counts
