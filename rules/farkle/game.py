@@ -226,7 +226,7 @@ class DragonFarkle(Game[FarkleState]):
         attacker and at least two dice (or hot dice) remain, otherwise stop."""
         stage = state.stage
         if stage == "roll":
-            return Keep(tokens(r.roll, scoring.best_mask(r.roll, state.four_pair)))
+            return _keeps(r.roll, state.four_pair)[1]
         if stage == "farkle":
             return AcceptFarkle()
         if stage == "rally":
@@ -286,9 +286,7 @@ class DragonFarkle(Game[FarkleState]):
         if stage in ROLL_STAGES and roller is not None:
             r = roller
             if stage == "roll":
-                out += [
-                    Keep(tokens(r.roll, m)) for m, _ in scoring.options(r.roll, state.four_pair)
-                ]
+                out += _keeps(r.roll, state.four_pair)[0]
             elif stage in ("dragon", "dodge", "next"):
                 out += [Roll(), Stop()]
             else:
@@ -1243,6 +1241,25 @@ class DragonFarkle(Game[FarkleState]):
                 for i in r.gained
             ]
         return data
+
+
+_KEEPS: dict[tuple[bool, tuple[int, ...]], tuple[list[Keep], Keep]] = {}
+
+
+def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep]:
+    """Every legal ``keep`` of ``roll`` and the one an absent player makes (cached: legal
+    actions are asked for often, and the actions are immutable)."""
+    key = (four_pair, tuple(roll))
+    found = _KEEPS.get(key)
+    if found is None:
+        found = (
+            [Keep(tokens(roll, m)) for m, _ in scoring.options(roll, four_pair)],
+            Keep(tokens(roll, scoring.best_mask(roll, four_pair))),
+        )
+        if len(_KEEPS) > 200_000:
+            _KEEPS.clear()
+        _KEEPS[key] = found
+    return found
 
 
 def _run_view(r: Roller | None) -> dict[str, Any] | None:
