@@ -107,6 +107,20 @@ def normalize_orientation(kind: str, text: object) -> str:
     return _ORIENTATION_ALIASES[raw]
 
 
+def _submission_args(action: Action) -> dict[str, Any]:
+    if isinstance(action, Move):
+        return {"direction": action.direction}
+    if isinstance(action, Place):
+        return {
+            "trap_key": f"badbones.trap.{action.trap}",
+            "square": action.square,
+            "orientation": action.orientation,
+        }
+    if isinstance(action, Retrieve):
+        return {"square": action.square}
+    return {}
+
+
 class BadBones(Game[BadBonesState]):
     name = "badbones"
     min_seats = 1
@@ -272,7 +286,9 @@ class BadBones(Game[BadBonesState]):
             ]
         # A hidden submission (D13): told only to its author, changeable until the phase resolves.
         state.subs[seat] = action.to_json()
-        events = [Event("badbones.event.submitted", {"action": action.kind}, to=seat)]
+        events = [
+            Event(f"badbones.event.submitted_{action.kind}", _submission_args(action), to=seat)
+        ]
         if len(state.subs) == state.seats:
             if state.stage == HERO:
                 events += phases.resolve_heroes(state)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Nothing, Place, Prefer, Retrieve
-from rules.badbones.board import BLUE, GREEN, PINK, RED, SYMBOLS, YELLOW, parse_name
+from rules.badbones.board import BLUE, GREEN, PINK, RED, YELLOW, parse_name
 from rules.badbones.position import board_from_text
 from rules.badbones.scoring import score
 from rules.badbones.state import HERO, LANDING, OVER, SKELETONS, TRAP
