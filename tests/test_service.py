@@ -244,3 +244,25 @@ async def test_suggestions_come_from_legal_actions(service: Service) -> None:
     assert await service.suggest(ALICE, HERE, "tiny", "bid", "amount", {}, "") == ["1", "2", "3"]
     assert await service.suggest(CAROL, HERE, "tiny", "bid", "amount", {}, "") == []
     assert TINY.name == "tiny"
+
+
+async def test_a_crash_before_commit_acknowledges_nothing_and_changes_nothing(
+    service: Service, monkeypatch: object
+) -> None:
+    """A fault between receiving a submission and committing: no "Recorded", no change;
+    the same submission afterwards works."""
+    import pytest
+
+    await started(service, ALICE, BOB)
+    before = await snapshot(service)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(repo, "append_action", broken)
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+    patch.undo()
+    assert not reply.ok and "nothing was changed" in private(reply)
+    assert await snapshot(service) == before
+    assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})).ok

@@ -58,7 +58,7 @@ class GameRow(Base):
         back_populates="game",
         order_by="SeatRow.seat",
         cascade="all, delete-orphan",
-        lazy="selectin",
+        lazy="joined",  # one query loads a game with its seats
     )
 
     __mapper_args__ = {"version_id_col": version}

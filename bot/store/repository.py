@@ -25,7 +25,7 @@ from bot.store.models import (
 async def open_game(session: AsyncSession, channel_id: int) -> GameRow | None:
     """The channel's unfinished game (lobby or active), with its seats."""
     result = await session.execute(select(GameRow).where(GameRow.open_channel_id == channel_id))
-    return result.scalar_one_or_none()
+    return result.unique().scalar_one_or_none()
 
 
 async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
@@ -41,33 +41,22 @@ async def finished_games(
         .order_by(GameRow.updated_at.desc())
         .limit(limit)
     )
-    return result.scalars().all()
+    return result.unique().scalars().all()
 
 
-async def next_seq(session: AsyncSession, game_id: int) -> int:
-    result = await session.execute(
-        select(func.max(ActionRow.seq)).where(ActionRow.game_id == game_id)
-    )
-    return int(result.scalar() or 0) + 1
-
-
-async def append_action(
+def append_action(
     session: AsyncSession,
     game_id: int,
+    seq: int,
     seat: int,
     action: dict[str, Any],
     at: float,
     by_default: bool,
 ) -> None:
+    """Add an entry to the log. ``seq`` must grow with each entry of the game (the service uses
+    the game row's version, which is unique per save)."""
     session.add(
-        ActionRow(
-            game_id=game_id,
-            seq=await next_seq(session, game_id),
-            seat=seat,
-            action=action,
-            at=at,
-            by_default=by_default,
-        )
+        ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, at=at, by_default=by_default)
     )
 
 
@@ -75,7 +64,7 @@ async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]
     result = await session.execute(
         select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
     )
-    return result.scalars().all()
+    return result.unique().scalars().all()
 
 
 async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, str], DeadlineRow]:
@@ -83,8 +72,14 @@ async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, s
     return {(row.seat, row.kind): row for row in result.scalars()}
 
 
-async def clear_deadlines(session: AsyncSession, game_id: int) -> None:
-    await session.execute(delete(DeadlineRow).where(DeadlineRow.game_id == game_id))
+async def clear_deadlines(
+    session: AsyncSession, game_id: int, keep_seats: set[int] | None = None
+) -> None:
+    """Delete a game's deadlines, except those of ``keep_seats``."""
+    query = delete(DeadlineRow).where(DeadlineRow.game_id == game_id)
+    if keep_seats:
+        query = query.where(DeadlineRow.seat.not_in(sorted(keep_seats)))
+    await session.execute(query)
 
 
 async def due_deadlines(
@@ -96,7 +91,7 @@ async def due_deadlines(
         .order_by(DeadlineRow.due_at)
         .limit(limit)
     )
-    return result.scalars().all()
+    return result.unique().scalars().all()
 
 
 async def claim_deadline(session: AsyncSession, row: DeadlineRow) -> bool:
@@ -121,7 +116,7 @@ async def earliest_deadline(session: AsyncSession) -> float | None:
 
 async def open_games(session: AsyncSession) -> Sequence[GameRow]:
     result = await session.execute(select(GameRow).where(GameRow.status.in_(OPEN_STATUSES)))
-    return result.scalars().all()
+    return result.unique().scalars().all()
 
 
 async def player_language(session: AsyncSession, user_id: int) -> str | None:

@@ -1,0 +1,25 @@
+"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, badbones, farkle, fuse, zvv)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+ALL = ("service", "badbones", "farkle", "fuse", "zvv")
+
+
+def main(argv: list[str]) -> int:
+    for name in argv or ALL:
+        try:
+            module = importlib.import_module(f"bench.bench_{name}")
+        except ModuleNotFoundError as exc:
+            print(f"== {name}: not available ({exc.name})")
+            continue
+        print(f"== {name}")
+        module.main()
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
