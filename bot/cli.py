@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if not token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
-        from bot.discord.client import run_bot
+        from bot.discord.run import run_bot
 
         run_bot(token, database_url(), _guild(os.environ.get("DEV_GUILD_ID")))
         return 0
@@ -94,9 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         if not token:
             print(NO_TOKEN, file=sys.stderr)
             return 2
-        from bot.discord.client import sync_commands
+        from bot.discord.run import sync_commands
 
-        sync_commands(token, None if args.everywhere else _guild(args.guild))
+        guild = None if args.everywhere else _guild(args.guild)
+        count = sync_commands(token, guild)
+        print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
         return 0
     if args.command == "console":
         from bot.console import run_console
