@@ -436,11 +436,11 @@ class Fuse(Game[FuseState]):
         drawn = [d for d in state.drawn if die_token(state, d) == token]
         if not drawn:
             raise RulesError("fuse.error.no_such_die", die=token[:10])
+        held = state.claims.get(seat)
+        if held is not None and die_token(state, held) == token:
+            raise RulesError("fuse.error.already_holding", die=token)
         free = [d for d in drawn if d in state.loose and d not in state.claims.values()]
         if not free:
-            held = state.claims.get(seat)
-            if held is not None and die_token(state, held) == token:
-                raise RulesError("fuse.error.already_holding", die=token)
             raise RulesError("fuse.error.die_taken", die=token)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))

@@ -1,0 +1,90 @@
+"""Random legal games: they end, the 25 dice are always somewhere, refusals change nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core import Action, Rng, RulesError
+from rules.core.play import random_game
+from rules.fuse import FUSE
+from rules.fuse.game import DIFFICULTIES, Claim, FuseState, Place, Return, Take, _filled
+from tests.fuse.support import all_dice, card
+
+
+@pytest.mark.parametrize("difficulty", DIFFICULTIES)
+@pytest.mark.parametrize("mode", ["live", "relaxed"])
+def test_a_full_random_game_per_difficulty(difficulty: str, mode: str) -> None:
+    for seed in range(3):
+        seats = 1 + (seed + len(difficulty)) % 5
+        options = {"difficulty": difficulty, "mode": mode, "hard": seed == 1}
+        final, steps, events = random_game(FUSE, seats, seed, options)
+        result = FUSE.result(final)
+        assert result is not None and steps > 0
+        assert result.summary is not None and result.summary.key == events[-1].key
+        assert all_dice(final) == list(range(25))
+
+
+def _check(state: FuseState) -> None:
+    assert all_dice(state) == list(range(25))
+    assert {c for h in state.hands for c in h} == set(state.dice)
+    assert len(state.centre) <= 5
+    for card_id in state.dice:
+        # no placement ever leaves a card that can no longer be completed
+        assert card(card_id).completable(_filled(state, card_id))
+
+
+def _illegal_candidates() -> list[Action]:
+    return [
+        Claim("R9"),
+        Claim("K1"),
+        Place("1-01", 1),
+        Place("9-99", 1),
+        Take("4-12"),
+        Return("1-01", 1),
+    ]
+
+
+def test_invariants_over_random_games() -> None:
+    for seed in range(24):
+        seats = 1 + seed % 5
+        options = {"mode": "relaxed" if seed % 2 else "live", "hard": seed % 3 == 0}
+        rng = Rng(seed)
+        state = FUSE.new_game(seats, options, seed)
+        now = 5_000.0
+        while not FUSE.is_over(state):
+            _check(state)
+            pending = FUSE.pending(state)
+            assert pending
+            seat = rng.choice(sorted(pending))
+            actions = FUSE.legal_actions(state, seat)
+            assert actions and pending[seat].default in actions
+            late = state.clock_end is not None and now >= state.clock_end
+            if rng.below(8) == 0 and not late:
+                for bad in _illegal_candidates():
+                    if bad in actions:
+                        continue
+                    before = FUSE.dump(state)
+                    with pytest.raises(RulesError):
+                        FUSE.apply(state, seat, bad, now)
+                    assert FUSE.dump(state) == before
+            if rng.below(20) == 0:
+                state = FUSE.load(json.loads(json.dumps(FUSE.dump(state))))
+            state, _ = FUSE.apply(state, seat, rng.choice(actions), now)
+            now += 0.5
+        _check(state)
+        assert FUSE.pending(state) == {}
+
+
+def test_default_actions_alone_finish_a_game() -> None:
+    """Everybody AFK: the service applies the defaults; the game still ends."""
+    for seats in (1, 3, 5):
+        state = FUSE.new_game(seats, {"mode": "relaxed", "rounds": 30}, seats)
+        steps = 0
+        while not FUSE.is_over(state):
+            seat, p = next(iter(FUSE.pending(state).items()))
+            state, _ = FUSE.apply(state, seat, p.default, 0.0)
+            steps += 1
+            assert steps < 5_000
+        assert state.reason == "rounds"
