@@ -1,13 +1,15 @@
-"""Shared fixtures: a service over a real SQLite file, with a clock the test controls."""
+"""Shared fixtures: a service over a real database (a SQLite file, and PostgreSQL when
+``PARTIDA_TEST_PG_URL`` is set), with a clock the test controls."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.service import Actor, Place, Service
+from tests.reliability import pg
 from tests.support.tiny import install
 
 
@@ -26,12 +28,24 @@ def clock() -> Clock:
     return Clock()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database: a SQLite file, or a fresh PostgreSQL database (skipped without
+    ``PARTIDA_TEST_PG_URL``). Every test that uses it (or ``service``) runs on both."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
+        return
+    url = pg.create_database()
+    try:
+        yield url
+    finally:
+        pg.drop_database(url)
+
+
 @pytest.fixture
-async def service(tmp_path: Path, clock: Clock) -> AsyncIterator[Service]:
+async def service(database_url: str, clock: Clock) -> AsyncIterator[Service]:
     install()
-    svc = await Service.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}", clock=clock, render=False
-    )
+    svc = await Service.open(database_url, clock=clock, render=False)
     yield svc
     await svc.close()
 
