@@ -48,7 +48,9 @@ def rig(state: FarkleState, *rolls: tuple[list[int], str] | int) -> None:
     state.rng = RiggedRng(old.state, script)
 
 
-def new(seats: int = 3, turn: int = 0, armies: Iterable[int] | None = None, **options: Any) -> FarkleState:
+def new(
+    seats: int = 3, turn: int = 0, armies: Iterable[int] | None = None, **options: Any
+) -> FarkleState:
     """A game whose first turn is ``turn``'s, every hand empty and companions unset, so a test
     states exactly what matters."""
     state = GAME.new_game(seats, options, seed=7)

@@ -256,7 +256,12 @@ def test_army_wiped_out_in_the_keep_is_reborn_with_a_new_companion() -> None:
     s.companion_deck = ["medic"]
     s.players[0].items = ["potion"]
     s.item_deck.remove("potion")
-    rig(s, ([1, 1, 1, 1, 1, 1], "blank"), ([1, 1, 1, 1, 1, 1], "blank"), ([1, 1, 1, 1, 1, 1], "blank"))
+    rig(
+        s,
+        ([1, 1, 1, 1, 1, 1], "blank"),
+        ([1, 1, 1, 1, 1, 1], "blank"),
+        ([1, 1, 1, 1, 1, 1], "blank"),
+    )
     play(s, 0, Enter())
     play(s, 0, Roll())
     assert s.players[0].army == 0 and s.turn == 1 and s.last["outcome"] == "wiped"
@@ -272,7 +277,12 @@ def test_army_wiped_out_in_the_keep_is_reborn_with_a_new_companion() -> None:
 
 def test_dragon_of_legend_needs_more_damage() -> None:
     s = new(armies=[5000, 0, 0], legend="4")
-    rig(s, ([2, 3, 4, 6, 2, 3], "rally"), ([2, 3, 4, 6, 2, 3], "dragon"), ([2, 3, 4, 6, 2, 3], "dragon"))
+    rig(
+        s,
+        ([2, 3, 4, 6, 2, 3], "rally"),
+        ([2, 3, 4, 6, 2, 3], "dragon"),
+        ([2, 3, 4, 6, 2, 3], "dragon"),
+    )
     play(s, 0, Enter())
     play(s, 0, Roll())
     assert s.damage == 3 and s.stage == "battle"

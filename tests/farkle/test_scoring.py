@@ -131,7 +131,9 @@ def test_every_roll_of_one_to_six_dice_two_ways(four_pair: bool) -> None:
         for roll in product(range(1, 7), repeat=k):
             sorted_roll = tuple(sorted(roll))
             # The formula over counts vs the partition search, for the whole roll as a selection.
-            assert scoring.selection_value(roll, four_pair) == brute_partition(sorted_roll, four_pair)
+            assert scoring.selection_value(roll, four_pair) == brute_partition(
+                sorted_roll, four_pair
+            )
             best, farkle = brute_roll(sorted_roll, four_pair)
             assert scoring.best_score(roll, four_pair) == best, roll
             assert scoring.is_farkle(roll) == farkle, roll

@@ -1,0 +1,105 @@
+"""Property tests over random legal games: they end, soldiers are never negative, items and
+companions are conserved, hidden items never reach the channel, dump/load is lossless, the AFK
+default is always legal, and refused actions change nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+
+from rules.core import Rng, RulesError
+from rules.core.play import random_game
+from rules.farkle import GAME
+from rules.farkle.actions import Keep, Recruit
+from rules.farkle.cards import COMPANIONS, ITEMS
+from rules.farkle.state import FarkleState
+
+ITEM_WORD = re.compile(r'"(' + "|".join(sorted(set(ITEMS))) + r')"')
+PUBLIC_ITEM_EVENTS = {"farkle.event.item_used", "farkle.event.medic"}  # a played item is shown
+
+
+def check(state: FarkleState) -> None:
+    for p in state.players:
+        assert p.army >= 0 and p.army % 50 == 0
+    held: list[str] = list(state.item_deck) + state.item_discard
+    for p in state.players:
+        held += p.items
+    for run in (state.attack, state.defence):
+        if run is not None:
+            held += run.gained
+    assert Counter(held) == Counter(ITEMS)
+    comps = state.companion_deck + state.companion_discard + [p.companion for p in state.players]
+    assert Counter(comps) == Counter(COMPANIONS)
+    public = json.dumps(GAME.view(state, None))
+    assert not ITEM_WORD.search(public), public
+    for seat in range(state.seats):
+        mine = GAME.view(state, seat)
+        assert mine["me"] == seat and mine["my_items"] == state.players[seat].items
+    data = json.loads(json.dumps(GAME.dump(state)))
+    assert GAME.dump(GAME.load(data)) == GAME.dump(state)
+
+
+def play_checked(seats: int, seed: int, options: dict[str, object]) -> FarkleState:
+    rng = Rng(seed * 7919 + 1)
+    state = GAME.new_game(seats, options, seed)
+    check(state)
+    now = 1_000.0
+    for _ in range(5_000):
+        if GAME.is_over(state):
+            break
+        pending = GAME.pending(state)
+        assert pending
+        seat = rng.choice(sorted(pending))
+        legal = GAME.legal_actions(state, seat)
+        assert legal and pending[seat].default in legal, (state.stage, pending[seat])
+        assert len(legal) <= 80
+        for other in range(seats):
+            if other not in pending:
+                assert GAME.legal_actions(state, other) == []
+        if rng.below(8) == 0:  # a refused action changes nothing
+            before = GAME.dump(state)
+            bad = Keep("z9") if state.stage == "roll" else Recruit()
+            stranger = next((s for s in range(seats) if s not in pending), None)
+            for who, act in ((stranger, Recruit()), (seat, bad)):
+                if who is None or act in GAME.legal_actions(state, who):
+                    continue
+                with pytest.raises(RulesError):
+                    GAME.apply(state, who, act, now)
+                assert GAME.dump(state) == before
+        action = legal[rng.below(len(legal))] if rng.below(4) else pending[seat].default
+        phase = GAME.phase(state)
+        state, events = GAME.apply(state, seat, action, now)
+        assert GAME.phase(state) != phase
+        for e in events:
+            if e.to is None and e.key not in PUBLIC_ITEM_EVENTS:
+                assert not any(k.endswith("item_key") for k in e.args), e
+                assert not ITEM_WORD.search(json.dumps(e.args)), e
+        check(state)
+        now += 1.0
+    assert GAME.is_over(state)
+    result = GAME.result(state)
+    assert result is not None and result.winners == (state.winner,)
+    return state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5])
+def test_random_games_keep_every_invariant(seats: int) -> None:
+    for seed in range(6):
+        play_checked(seats, seed, {})
+
+
+def test_random_games_with_every_option() -> None:
+    for seed in range(4):
+        play_checked(3, 100 + seed, {"legend": "5", "four_pair": False, "defend_time": 0})
+        play_checked(4, 200 + seed, {"legend": "4"})
+
+
+def test_random_games_through_the_public_api_end_and_replay() -> None:
+    for seed in range(40):
+        final, steps, _ = random_game(GAME, 4, seed)
+        again, steps2, _ = random_game(GAME, 4, seed)
+        assert GAME.dump(final) == GAME.dump(again) and steps == steps2
+        assert GAME.is_over(final)
