@@ -1,0 +1,72 @@
+"""Fixtures: a fake Discord, the real service on a SQLite file, and the bot connected to both."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord import async_sync_commands
+from bot.discord.client import PartidaBot
+from bot.service import Service
+from tests.fakediscord import FakeDiscord
+from tests.support.tiny import install
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    install()
+    async with FakeDiscord() as server:
+        yield server
+        server.check()
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    return f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
+
+
+class Bots:
+    """Starts bots against the fake; each gets its own service on the same database file, like a
+    restarted process. Everything is closed at the end of the test."""
+
+    def __init__(self, fake: FakeDiscord, database: str) -> None:
+        self.fake = fake
+        self.database = database
+        self.running: list[PartidaBot] = []
+
+    async def start(self, **options: Any) -> PartidaBot:
+        service = await Service.open(self.database, render=False)
+        bot = PartidaBot(service=service, guild_ready_timeout=0.05, **options)
+        bot._owns_service = True  # the bot closes it, as in production
+        await self.fake.run(bot)
+        self.running.append(bot)
+        return bot
+
+    async def stop(self, bot: PartidaBot) -> None:
+        await bot.close()
+        self.running.remove(bot)
+
+
+@pytest.fixture
+async def bots(fake: FakeDiscord, database: str) -> AsyncIterator[Bots]:
+    await async_sync_commands(fake.token, fake.guild_id)
+    manager = Bots(fake, database)
+    yield manager
+    await fake.idle()
+    for bot in list(manager.running):
+        await manager.stop(bot)
+
+
+@pytest.fixture
+def errors(caplog: pytest.LogCaptureFixture) -> Callable[[], list[str]]:
+    """Log records at ERROR or above (the adapter logs every failed command there)."""
+    caplog.set_level(logging.INFO)
+
+    def found() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+
+    return found

@@ -1,0 +1,721 @@
+"""A fake Discord on loopback that the real, unmodified discord.py client talks to.
+
+It serves the REST routes the bot uses and the gateway (HELLO, IDENTIFY, READY, GUILD_CREATE,
+heartbeats), and lets a test act as users: send slash commands, autocomplete requests and
+component clicks, then read what the bot sent back. Every payload is checked against Discord's
+documented limits (:mod:`tests.fakediscord.limits`); a violation is answered with Discord's
+"Invalid Form Body" error and recorded, and :meth:`FakeDiscord.check` fails the test.
+
+Usage::
+
+    async with FakeDiscord() as fake:          # points discord.py at the fake
+        await async_sync_commands(fake.token, fake.guild_id)
+        bot = PartidaBot(...); await fake.run(bot)
+        alice = fake.add_user(1, "Alice")
+        answer = await (await fake.slash(alice, "game new tiny", rounds=2)).result()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import web
+
+from tests.fakediscord import limits
+from tests.fakediscord import payloads as p
+
+PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+EPHEMERAL = 1 << 6
+USER_OPTION = limits.USER
+
+
+@dataclass
+class FakeUser:
+    id: int
+    name: str
+    locale: str = "en-US"
+    manage: bool = False
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return p.user(self.id, self.name)
+
+
+@dataclass
+class Sent:
+    """One message the bot created or edited (interaction response, followup, edit, channel)."""
+
+    kind: str  # "response" | "followup" | "edit" | "channel"
+    channel_id: int
+    payload: dict[str, Any]
+    files: dict[str, bytes]
+    message: dict[str, Any]
+
+    @property
+    def content(self) -> str:
+        return str(self.message.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return [
+            c for row in self.message.get("components") or [] for c in row.get("components", [])
+        ]
+
+    @property
+    def buttons(self) -> dict[str, str]:
+        """label → custom_id of every button."""
+        return {c.get("label", ""): c["custom_id"] for c in self.components if c.get("type") == 2}
+
+    @property
+    def selects(self) -> list[dict[str, Any]]:
+        return [c for c in self.components if c.get("type") == 3]
+
+    @property
+    def allowed_mentions(self) -> dict[str, Any]:
+        return dict(self.payload.get("allowed_mentions") or {})
+
+
+@dataclass
+class Exchange:
+    """One interaction sent to the bot and everything that came back for it."""
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    sent_at: float
+    callback: dict[str, Any] | None = None
+    callback_at: float | None = None
+    messages: list[Sent] = field(default_factory=list)
+    answer: Sent | None = None
+    choices: list[dict[str, Any]] | None = None
+    original: Sent | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def deferred(self) -> bool:
+        return self.callback is not None and self.callback.get("type") in (5, 6)
+
+    async def result(self, timeout: float = 10.0) -> Sent:
+        """The visible answer: the response message, or the edit that replaced "thinking…"."""
+        await asyncio.wait_for(self.done.wait(), timeout)
+        assert self.answer is not None, f"no message answered interaction {self.id}"
+        return self.answer
+
+    async def autocomplete(self, timeout: float = 5.0) -> list[dict[str, Any]]:
+        await asyncio.wait_for(self.done.wait(), timeout)
+        assert self.choices is not None
+        return self.choices
+
+
+class FakeDiscord:
+    """The fake server. One guild with one text channel by default."""
+
+    application_id = 900_000_000_000_000_001
+    guild_id = 910_000_000_000_000_001
+    channel_id = 920_000_000_000_000_001
+
+    def __init__(self, guild_locale: str = "en-US") -> None:
+        self.token = "fake." + secrets.token_hex(8)
+        self.guild_locale = guild_locale
+        self.bot_user = p.user(self.application_id, "Partida", bot=True)
+        self.channels = {self.channel_id: "games"}
+        self.users: dict[int, FakeUser] = {}
+        self.commands: dict[int | None, list[dict[str, Any]]] = {}
+        self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.exchanges: dict[str, Exchange] = {}
+        self.posted: list[Sent] = []
+        self.violations: list[str] = []
+        self.messages: dict[int, Sent] = {}
+        self.identified = asyncio.Event()
+        self._ws: web.WebSocketResponse | None = None
+        self._seq = 0
+        self._inflight = 0
+        self._last_request = time.monotonic()
+        self._runner: web.AppRunner | None = None
+        self._saved: tuple[str, yarl.URL] | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ life cycle
+
+    async def __aenter__(self) -> FakeDiscord:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    async def start(self) -> None:
+        app = web.Application(middlewares=[self._track])
+        app.router.add_get("/gw", self._gateway)
+        api = "/api/v10"
+        app.router.add_get(api + "/users/@me", self._me)
+        app.router.add_get(api + "/oauth2/applications/@me", self._application)
+        app.router.add_get(api + "/gateway/bot", self._gateway_bot)
+        app.router.add_get(api + "/gateway", self._gateway_bot)
+        app.router.add_put(api + "/applications/{app}/commands", self._sync)
+        app.router.add_put(api + "/applications/{app}/guilds/{guild}/commands", self._sync)
+        app.router.add_get(api + "/applications/{app}/commands", self._list_commands)
+        app.router.add_get(api + "/applications/{app}/guilds/{guild}/commands", self._list_commands)
+        app.router.add_post(api + "/interactions/{id}/{token}/callback", self._callback)
+        app.router.add_post(api + "/webhooks/{app}/{token}", self._followup)
+        app.router.add_patch(api + "/webhooks/{app}/{token}/messages/{message}", self._edit)
+        app.router.add_delete(api + "/webhooks/{app}/{token}/messages/{message}", self._delete)
+        app.router.add_post(api + "/channels/{channel}/messages", self._channel_message)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        # Point discord.py at us (class attributes, read when a client is created/connects).
+        self._saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+        discord.http.Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.ws_url)
+
+    async def stop(self) -> None:
+        if self._saved is not None:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
+            self._saved = None
+        if self._ws is not None and not self._ws.closed:
+            await self._ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gw"
+
+    async def run(self, bot: discord.Client, timeout: float = 10.0) -> asyncio.Task[None]:
+        """Log ``bot`` in and connect it; returns once it is ready (the task runs the bot)."""
+        self.identified.clear()
+        await bot.login(self.token)
+        task = asyncio.create_task(bot.connect(reconnect=False))
+        waiter = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        if waiter not in done:
+            waiter.cancel()
+            if task in done:
+                task.result()  # raise the connection error
+            raise TimeoutError("the bot did not become ready")
+        return task
+
+    # ------------------------------------------------------------------ test API
+
+    def add_user(
+        self, user_id: int, name: str, locale: str = "en-US", *, manage: bool = False
+    ) -> FakeUser:
+        user = FakeUser(user_id, name, locale, manage)
+        self.users[user_id] = user
+        return user
+
+    def registered(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        return self.commands.get(guild_id, [])
+
+    async def slash(
+        self, user: FakeUser, path: str, channel_id: int | None = None, **options: Any
+    ) -> Exchange:
+        """``/path words`` with ``options`` by name (a member option takes a FakeUser)."""
+        data = self._command_data(path, options, focused=None)
+        return await self._interact(COMMAND, user, data, channel_id)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        path: str,
+        focused: str,
+        typed: str = "",
+        channel_id: int | None = None,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        data = self._command_data(path, {**options, focused: typed}, focused=focused)
+        exchange = await self._interact(AUTOCOMPLETE, user, data, channel_id)
+        return await exchange.autocomplete()
+
+    async def click(self, user: FakeUser, sent: Sent, label_or_id: str) -> Exchange:
+        """Click a button of a message the bot sent, by label or custom_id."""
+        custom_id = sent.buttons.get(label_or_id, label_or_id)
+        if custom_id not in sent.buttons.values():
+            raise AssertionError(f"no button {label_or_id!r} in {sent.buttons}")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+
+    async def choose(
+        self, user: FakeUser, sent: Sent, custom_id: str, values: list[str]
+    ) -> Exchange:
+        select = next((s for s in sent.selects if s["custom_id"] == custom_id), None)
+        if select is None:
+            raise AssertionError(f"no select {custom_id!r}")
+        allowed = {o["value"] for o in select["options"]}
+        assert set(values) <= allowed, f"{values} not among {allowed}"
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+
+    async def idle(self, quiet: float = 0.1, timeout: float = 10.0) -> None:
+        """Wait until the bot has sent nothing for ``quiet`` seconds (and nothing is in flight)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self._inflight == 0 and time.monotonic() - self._last_request >= quiet:
+                return
+            await asyncio.sleep(quiet / 4)
+        raise TimeoutError("the bot kept sending")
+
+    def in_channel(self, channel_id: int | None = None) -> list[Sent]:
+        """Public messages in a channel: channel posts and non-ephemeral interaction messages."""
+        wanted = channel_id or self.channel_id
+        return [s for s in self.messages.values() if s.channel_id == wanted and not s.ephemeral]
+
+    def check(self) -> None:
+        """Fail on any limit violation, unanswered interaction, or "thinking…" left forever."""
+        problems = list(self.violations)
+        for exchange in self.exchanges.values():
+            if exchange.callback is None:
+                problems.append(
+                    f'interaction {exchange.id} was never answered ("This interaction failed")'
+                )
+            elif exchange.callback.get("type") == 5 and not exchange.messages:
+                problems.append(f"interaction {exchange.id} was deferred and never followed up")
+        assert not problems, "Discord would refuse or fail:\n" + "\n".join(problems)
+
+    # ------------------------------------------------------------------ building interactions
+
+    def _find_command(self, name: str) -> tuple[dict[str, Any], int | None]:
+        for scope in (self.guild_id, None):
+            for command in self.commands.get(scope, []):
+                if command["name"] == name and command.get("type", 1) == 1:
+                    return command, scope
+        raise AssertionError(f"/{name} is not registered (sync the commands first)")
+
+    def _command_data(
+        self, path: str, options: dict[str, Any], focused: str | None
+    ) -> dict[str, Any]:
+        words = path.split()
+        command, scope = self._find_command(words[0])
+        data: dict[str, Any] = {"id": command["id"], "name": command["name"], "type": 1}
+        if scope is not None:
+            data["guild_id"] = str(scope)
+        node, holder = command, data
+        for word in words[1:]:
+            spec = next(
+                (o for o in node.get("options") or [] if o["name"] == word and o["type"] in (1, 2)),
+                None,
+            )
+            if spec is None:
+                raise AssertionError(f"no subcommand {word!r} in /{path}")
+            sub: dict[str, Any] = {"type": spec["type"], "name": word, "options": []}
+            holder.setdefault("options", []).append(sub)
+            node, holder = spec, sub
+        specs = {o["name"]: o for o in node.get("options") or [] if o["type"] not in (1, 2)}
+        given: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for name, value in options.items():
+            spec = specs.get(name)
+            if spec is None:
+                raise AssertionError(f"/{path} has no option {name!r} (has {sorted(specs)})")
+            entry: dict[str, Any] = {"type": spec["type"], "name": name}
+            if name == focused:
+                entry["value"], entry["focused"] = str(value), True
+            elif spec["type"] == USER_OPTION:
+                assert isinstance(value, FakeUser)
+                entry["value"] = str(value.id)
+                resolved.setdefault("users", {})[str(value.id)] = value.payload
+                resolved.setdefault("members", {})[str(value.id)] = p.member(
+                    value.payload, self._permissions(value), with_user=False
+                )
+            else:
+                if spec.get("choices") and value not in [c["value"] for c in spec["choices"]]:
+                    raise AssertionError(f"{value!r} is not a choice of {name}")
+                entry["value"] = value
+            given.append(entry)
+        if focused is None:
+            missing = [n for n, s in specs.items() if s.get("required") and n not in options]
+            if missing:
+                raise AssertionError(f"/{path} needs {missing}")
+        holder.setdefault("options", []).extend(given)
+        if resolved:
+            data["resolved"] = resolved
+        return data
+
+    def _permissions(self, user: FakeUser) -> int:
+        return p.MEMBER_PERMISSIONS | (p.MANAGE_CHANNELS if user.manage else 0)
+
+    async def _interact(
+        self,
+        kind: int,
+        user: FakeUser,
+        data: dict[str, Any],
+        channel_id: int | None,
+        message: dict[str, Any] | None = None,
+    ) -> Exchange:
+        if self._ws is None or self._ws.closed:
+            raise AssertionError("no bot is connected")
+        channel = channel_id or self.channel_id
+        interaction_id = p.snowflake()
+        token = "itoken." + secrets.token_hex(12)
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
+            "guild_id": str(self.guild_id),
+            "channel": p.text_channel(channel, self.guild_id, self.channels.get(channel, "games")),
+            "channel_id": str(channel),
+            "member": p.member(user.payload, self._permissions(user)),
+            "token": token,
+            "version": 1,
+            "app_permissions": str(p.BOT_PERMISSIONS),
+            "locale": user.locale,
+            "guild_locale": self.guild_locale,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "context": 0,
+            "attachment_size_limit": limits.MAX_ATTACHMENT,
+        }
+        if message is not None:
+            payload["message"] = message
+        exchange = Exchange(interaction_id, token, kind, user, time.monotonic())
+        self.exchanges[token] = exchange
+        await self._dispatch("INTERACTION_CREATE", payload)
+        return exchange
+
+    # ------------------------------------------------------------------ gateway
+
+    async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
+        assert self._ws is not None
+        self._seq += 1
+        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._ws, self._seq = ws, 0
+        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
+        async for frame in ws:
+            if frame.type != aiohttp.WSMsgType.TEXT:
+                continue
+            message = json.loads(frame.data)
+            op = message.get("op")
+            if op == 1:
+                await ws.send_str(json.dumps({"op": 11}))
+            elif op == 2:
+                await self._ready(message["d"])
+        return ws
+
+    async def _ready(self, identify: dict[str, Any]) -> None:
+        if identify.get("token") != self.token:
+            self.violations.append("IDENTIFY with the wrong token")
+        intents = int(identify.get("intents", 0))
+        privileged = (1 << 1) | (1 << 8) | (1 << 15)  # members, presences, message content
+        if intents & privileged:
+            self.violations.append(f"IDENTIFY asks for privileged intents ({intents})")
+        shard = identify.get("shard") or [0, 1]
+        await self._dispatch(
+            "READY",
+            {
+                "v": 10,
+                "user": self.bot_user,
+                "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+                "session_id": secrets.token_hex(8),
+                "resume_gateway_url": self.ws_url,
+                "shard": shard,
+                "application": {"id": str(self.application_id), "flags": 0},
+            },
+        )
+        channels = [p.text_channel(cid, self.guild_id, name) for cid, name in self.channels.items()]
+        await self._dispatch(
+            "GUILD_CREATE",
+            p.guild(self.guild_id, "Game night", channels, self.guild_locale, self.bot_user),
+        )
+        self.identified.set()
+
+    # ------------------------------------------------------------------ REST
+
+    @web.middleware
+    async def _track(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if request.path == "/gw":  # the gateway stays open: not a request in flight
+            return await handler(request)
+        self._inflight += 1
+        try:
+            return await handler(request)
+        finally:
+            self._inflight -= 1
+            self._last_request = time.monotonic()
+
+    def _json(self, data: Any, status: int = 200) -> web.Response:
+        # discord.py compares the whole Content-Type header: no "; charset=utf-8".
+        return web.Response(
+            body=json.dumps(data).encode(),
+            status=status,
+            headers={"Content-Type": "application/json"},
+        )
+
+    def _refuse(self, problems: list[str]) -> web.Response:
+        self.violations.extend(problems)
+        return self._json(
+            {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": problems}}, 400
+        )
+
+    async def _me(self, request: web.Request) -> web.Response:
+        return self._json(self.bot_user)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        return self._json(
+            {
+                "id": str(self.application_id),
+                "name": "Partida",
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": p.user(1, "Owner"),
+                "team": None,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "summary": "",
+            }
+        )
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        return self._json(
+            {
+                "url": self.ws_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _sync(self, request: web.Request) -> web.Response:
+        scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
+        body = await request.json()
+        self.sync_payloads.append((scope, body))
+        problems = limits.check_commands(body)
+        if problems:
+            return self._refuse(problems)
+        registered = []
+        for command in body:
+            command = dict(command)
+            command.update(
+                id=str(p.snowflake()), application_id=str(self.application_id), version="1"
+            )
+            if scope is not None:
+                command["guild_id"] = str(scope)
+            registered.append(command)
+        self.commands[scope] = registered
+        return self._json(registered)
+
+    async def _list_commands(self, request: web.Request) -> web.Response:
+        scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
+        return self._json(self.commands.get(scope, []))
+
+    async def _read(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], dict[str, tuple[bytes, str | None]]]:
+        """The JSON payload and uploaded files (multipart: ``payload_json`` + ``files[n]``)."""
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            payload = json.loads(str(form["payload_json"]))
+            files: dict[str, tuple[bytes, str | None]] = {}
+            for key, value in form.items():
+                if key.startswith("files[") and isinstance(value, web.FileField):
+                    files[value.filename] = (value.file.read(), value.content_type)
+            return payload, files
+        if request.can_read_body:
+            return await request.json(), {}
+        return {}, {}
+
+    def _store(
+        self,
+        kind: str,
+        channel_id: int,
+        payload: dict[str, Any],
+        files: dict[str, tuple[bytes, str | None]],
+        flags: int,
+    ) -> Sent:
+        attachments = [p.attachment(name, data, ctype) for name, (data, ctype) in files.items()]
+        message = p.message(
+            p.snowflake(),
+            channel_id,
+            self.bot_user,
+            payload,
+            attachments,
+            flags=flags,
+            guild_id=self.guild_id,
+        )
+        sent = Sent(kind, channel_id, payload, {n: d for n, (d, _) in files.items()}, message)
+        self.messages[int(message["id"])] = sent
+        return sent
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        exchange = self.exchanges.get(request.match_info["token"])
+        if exchange is None or str(exchange.id) != request.match_info["id"]:
+            return self._json({"code": 10062, "message": "Unknown interaction"}, 404)
+        body, files = await self._read(request)
+        now = time.monotonic()
+        if exchange.callback is not None:
+            self.violations.append(f"interaction {exchange.id} answered twice")
+            return self._json(
+                {"code": 40060, "message": "Interaction has already been acknowledged."}, 400
+            )
+        elapsed = now - exchange.sent_at
+        if elapsed > limits.RESPONSE_WINDOW:
+            self.violations.append(
+                f"interaction {exchange.id} answered after {elapsed:.2f} s (limit 3 s)"
+            )
+            return self._json({"code": 10062, "message": "Unknown interaction"}, 404)
+        kind = body.get("type")
+        data = body.get("data") or {}
+        where = f"interaction {exchange.id} response"
+        if kind == 8:
+            problems = limits.check_autocomplete(data.get("choices"))
+            if exchange.type != AUTOCOMPLETE:
+                problems.append(f"{where}: autocomplete result for a non-autocomplete interaction")
+            if problems:
+                return self._refuse(problems)
+            exchange.callback, exchange.callback_at, exchange.choices = body, now, data["choices"]
+            exchange.done.set()
+            return web.Response(status=204)
+        if exchange.type == AUTOCOMPLETE:
+            return self._refuse([f"{where}: type {kind} for an autocomplete interaction"])
+        channel_id = self.channel_id
+        flags = int(data.get("flags") or 0)
+        sent = None
+        if kind == 4:
+            problems = limits.check_message(
+                data, [(n, len(d)) for n, (d, _) in files.items()], where
+            )
+            if problems:
+                return self._refuse(problems)
+            sent = self._store("response", channel_id, data, files, flags)
+            exchange.messages.append(sent)
+            exchange.answer = sent
+            exchange.done.set()
+        elif kind == 5:
+            sent = self._store("response", channel_id, {"content": ""}, {}, flags)
+            sent.message["flags"] = flags | (1 << 7)  # LOADING
+            exchange.messages.clear()
+        elif kind in (6, 7):
+            if exchange.type != COMPONENT:
+                return self._refuse([f"{where}: type {kind} is only for component interactions"])
+        else:
+            return self._refuse([f"{where}: unexpected response type {kind}"])
+        exchange.callback, exchange.callback_at = body, now
+        exchange.original = sent
+        response: dict[str, Any] = {
+            "interaction": {
+                "id": str(exchange.id),
+                "type": exchange.type,
+                "response_message_id": sent.message["id"] if sent else None,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(flags & EPHEMERAL),
+            }
+        }
+        if sent is not None:
+            response["resource"] = {"type": kind, "message": sent.message}
+        return self._json(response)
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        exchange = self.exchanges.get(request.match_info["token"])
+        if exchange is None or exchange.callback is None:
+            return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        body, files = await self._read(request)
+        where = f"interaction {exchange.id} followup"
+        problems = limits.check_message(body, [(n, len(d)) for n, (d, _) in files.items()], where)
+        if problems:
+            return self._refuse(problems)
+        sent = self._store("followup", self.channel_id, body, files, int(body.get("flags") or 0))
+        exchange.messages.append(sent)
+        if exchange.answer is None:
+            exchange.answer = sent
+            exchange.done.set()
+        return self._json(sent.message)
+
+    async def _edit(self, request: web.Request) -> web.Response:
+        exchange = self.exchanges.get(request.match_info["token"])
+        if exchange is None or exchange.callback is None:
+            return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        target = request.match_info["message"]
+        original = exchange.original
+        if target == "@original":
+            sent = original
+        else:
+            sent = self.messages.get(int(target))
+        if sent is None:
+            return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+        body, files = await self._read(request)
+        where = f"interaction {exchange.id} edit"
+        problems = limits.check_message(
+            body, [(n, len(d)) for n, (d, _) in files.items()], where, edit=True
+        )
+        if problems:
+            return self._refuse(problems)
+        message = dict(sent.message)
+        for key in ("content", "components", "embeds"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        if "attachments" in body or files:
+            message["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+        message["flags"] = int(message.get("flags") or 0) & ~(1 << 7)
+        edited = Sent("edit", sent.channel_id, body, {n: d for n, (d, _) in files.items()}, message)
+        self.messages[int(message["id"])] = edited
+        if original is not None and edited.message["id"] == original.message["id"]:
+            exchange.original = edited
+            if exchange.answer is None or exchange.answer.message["id"] == edited.message["id"]:
+                exchange.answer = edited
+        exchange.messages.append(edited)
+        exchange.done.set()
+        return self._json(message)
+
+    async def _delete(self, request: web.Request) -> web.Response:
+        exchange = self.exchanges.get(request.match_info["token"])
+        if exchange is None:
+            return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        original = exchange.original
+        if original is not None:
+            self.messages.pop(int(original.message["id"]), None)
+        exchange.messages.append(Sent("delete", self.channel_id, {}, {}, {}))
+        exchange.done.set()
+        return web.Response(status=204)
+
+    async def _channel_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        body, files = await self._read(request)
+        problems = limits.check_message(
+            body, [(n, len(d)) for n, (d, _) in files.items()], f"message in {channel_id}"
+        )
+        if problems:
+            return self._refuse(problems)
+        sent = self._store("channel", channel_id, body, files, 0)
+        self.posted.append(sent)
+        return self._json(sent.message)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.violations.append(f"unexpected request {request.method} {request.path}")
+        return self._json({"code": 0, "message": "404: Not Found"}, 404)
