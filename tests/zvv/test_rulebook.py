@@ -13,7 +13,11 @@ from rules.zvv.notation import diagram, position
 
 
 def dests(state: ZvvState, pawn: str) -> set[str]:
-    return {m.to for m in GAME.legal_actions(state, state.turn) if isinstance(m, Move) and m.pawn == pawn}
+    return {
+        m.to
+        for m in GAME.legal_actions(state, state.turn)
+        if isinstance(m, Move) and m.pawn == pawn
+    }
 
 
 def act(state: ZvvState, action: object) -> tuple[ZvvState, list[str]]:

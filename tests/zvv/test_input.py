@@ -1,0 +1,212 @@
+"""What players type: commands, autocomplete, and every kind of bad input (a specific error,
+nothing changed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.core import CommandArgs, RulesError
+from rules.core.i18n import t
+from rules.zvv import GAME
+from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
+from rules.zvv.game import ZvvState
+from rules.zvv.notation import position
+
+AWAY = ["A6", "A7", "A8", "B6", "B7", "B8", "C6", "C7", "C8"]
+
+
+def refused(state: ZvvState, seat: int, command: str, args: CommandArgs, key: str) -> None:
+    """The typed command is refused with ``key`` and the state does not change, both through
+    ``parse`` and (when it parses to an action) through ``apply``."""
+    before = GAME.dump(state)
+    with pytest.raises(RulesError) as err:
+        GAME.parse(command, args, state, seat)
+    assert err.value.key == key, (command, args, err.value)
+    assert GAME.explain(state, seat, command, args).key == key
+    assert GAME.dump(state) == before
+    args = {k: str(v) for k, v in err.value.args_map.items()}
+    args.update(
+        {k[:-4]: t(str(v), "en") for k, v in err.value.args_map.items() if k.endswith("_key")}
+    )
+    text = t(key, "en", **args)
+    assert "{" not in text.replace("{owner_seat}", ""), text
+
+
+def rejected(state: ZvvState, seat: int, action: Any, key: str) -> None:
+    before = GAME.dump(state)
+    with pytest.raises(RulesError) as err:
+        GAME.apply(state, seat, action)
+    assert err.value.key == key, (action, err.value)
+    assert GAME.dump(state) == before
+
+
+# ------------------------------------------------------------------ moves
+
+
+def test_move_commands_parse_squares_in_any_case() -> None:
+    state = position(pawns={0: ["F6"]}, face="4")
+    assert GAME.parse("move", {"pawn": "f6", "to": " f8 "}, state, 0) == Move("F6", "F8")
+
+
+def test_bad_moves() -> None:
+    state = position(pawns={0: ["F6"], 1: ["F7"]}, face="2")
+    refused(state, 0, "move", {"pawn": "F6", "to": "F10"}, "zvv.error.out_of_reach")
+    refused(state, 0, "move", {"pawn": "F6", "to": "H7"}, "zvv.error.out_of_reach")
+    refused(state, 0, "move", {"pawn": "F6", "to": "F7"}, "zvv.error.out_of_reach")  # occupied
+    refused(state, 0, "move", {"pawn": "F6", "to": "F6"}, "zvv.error.out_of_reach")
+    refused(state, 0, "move", {"pawn": "F7", "to": "F9"}, "zvv.error.not_your_pawn")
+    refused(state, 0, "move", {"pawn": "E5", "to": "E6"}, "zvv.error.no_pawn")
+    refused(state, 0, "move", {"pawn": "Z9", "to": "E6"}, "zvv.error.bad_square")
+    refused(state, 0, "move", {"pawn": "F6", "to": "F12"}, "zvv.error.bad_square")
+    refused(state, 0, "move", {"pawn": "F6", "to": "hello"}, "zvv.error.bad_square")
+    refused(state, 1, "move", {"pawn": "F7", "to": "F8"}, "core.error.not_your_turn")
+    rejected(state, 0, Move("F6", "F10"), "zvv.error.out_of_reach")
+    rejected(state, 0, Move("F6", "Q1"), "zvv.error.bad_square")
+    rejected(state, 0, Move(3, 4), "zvv.error.bad_square")  # type: ignore[arg-type]
+
+
+def test_moving_a_pawn_that_is_home() -> None:
+    state = position(pawns={0: ["K11", "F6"], 1: AWAY}, face="2")
+    refused(state, 0, "move", {"pawn": "K11", "to": "K10"}, "zvv.error.pawn_home")
+
+
+def test_moves_out_of_phase() -> None:
+    refused(position(), 0, "move", {"pawn": "C3", "to": "D3"}, "zvv.error.roll_first")
+    building = position(face="build", wall_len=1)
+    refused(building, 0, "move", {"pawn": "C3", "to": "D3"}, "zvv.error.not_a_move")
+    refused(position(face="4"), 0, "roll", {}, "zvv.error.already_rolled")
+    refused(position(face="4"), 0, "stop", {}, "zvv.error.cannot_stop")
+    refused(position(face="4"), 0, "pass", {}, "zvv.error.cannot_pass")
+    refused(position(face="4"), 0, "reroll", {}, "zvv.error.no_reroll")
+    refused(position(face="4"), 0, "fly", {}, "core.error.unknown_command")
+
+
+def test_after_the_game_nothing_goes() -> None:
+    home = ["I9", "I10", "I11", "J9", "J10", "J11", "K10", "K11"]
+    state = position(pawns={0: home + ["K8"], 1: AWAY}, face="2")
+    over, _ = GAME.apply(state, 0, Move("K8", "K9"))
+    rejected(over, 1, Roll(), "core.error.game_over")
+    assert GAME.suggestions(over, 1, "move", "pawn", {}) == []
+
+
+# ------------------------------------------------------------------ walls
+
+
+def test_build_parses_any_way_of_pointing_at_the_wall() -> None:
+    state = position(face="build", wall_len=3)
+    same = [
+        {"square": "D5", "side": "N", "direction": "E"},
+        {"square": "F5", "side": "N", "direction": "W"},
+        {"square": "d4", "side": "s", "direction": "e"},
+        {"square": "F4", "side": "South", "direction": "West"},
+    ]
+    for args in same:
+        assert GAME.parse("build", args, state, 0) == Build("D5-F5 N"), args
+    one = position(face="build", wall_len=1)
+    assert GAME.parse("build", {"square": "E6", "side": "E"}, one, 0) == Build("F6 W")
+
+
+BAD_WALLS = [  # square, side, direction → error (length 2, a wall D5-F5 N on the board)
+    ("B2", "N", "E", "zvv.error.wall_in_zone"),
+    ("E4", "E", "S", "zvv.error.wall_cross"),
+    ("C5", "N", "E", "zvv.error.wall_overlap"),
+    ("K5", "E", "S", "zvv.error.wall_off_board"),
+    ("K5", "N", "E", "zvv.error.wall_off_board"),
+    ("E1", "N", "E", "zvv.error.wall_off_board"),
+    ("M5", "N", "E", "zvv.error.wall_off_board"),
+    ("E7", "X", "E", "zvv.error.bad_side"),
+    ("E7", "N", "S", "zvv.error.bad_direction"),
+    ("E7", "N", "", "zvv.error.bad_direction"),
+]
+
+
+@pytest.mark.parametrize(("square", "side", "direction", "key"), BAD_WALLS)
+def test_bad_walls(square: str, side: str, direction: str, key: str) -> None:
+    state = position(walls=["D5-F5 N"], face="build", wall_len=2)
+    refused(state, 0, "build", {"square": square, "side": side, "direction": direction}, key)
+
+
+def test_bad_wall_actions_and_phases() -> None:
+    state = position(walls=["D5-F5 N"], face="build", wall_len=2)
+    rejected(state, 0, Build("E7-G7 N"), "zvv.error.wall_length")
+    rejected(state, 0, Build("nonsense"), "zvv.error.bad_wall")
+    rejected(state, 0, Build("E7-F8 N"), "zvv.error.wall_off_board")  # not straight
+    rejected(state, 0, Build("D4-E4 S"), "zvv.error.wall_overlap")  # the same wall seen from D4
+    wall = {"square": "E7", "side": "N"}
+    refused(position(face="4"), 0, "build", wall, "zvv.error.not_a_build")
+    plus = position(face="plusminus", walls=["E5 N"])
+    refused(plus, 0, "build", wall, "zvv.error.roll_wall_die")
+
+
+def test_remove_names_a_wall_or_any_piece_of_it() -> None:
+    state = position(walls=["D5-F5 N", "H3 W"], face="plusminus")
+    assert GAME.parse("remove", {"wall": "d5-f5 n"}, state, 0) == Remove("D5-F5 N")
+    assert GAME.parse("remove", {"wall": "F5-D5 N"}, state, 0) == Remove("D5-F5 N")
+    assert GAME.parse("remove", {"wall": "E4 S"}, state, 0) == Remove("D5-F5 N")
+    assert GAME.parse("remove", {"wall": "G3 E"}, state, 0) == Remove("H3 W")
+
+
+def test_removing_a_wall_that_is_not_there() -> None:
+    state = position(walls=["D5-F5 N"], face="plusminus")
+    refused(state, 0, "remove", {"wall": "G5 N"}, "zvv.error.no_wall")
+    refused(state, 0, "remove", {"wall": "D5-E5 N"}, "zvv.error.no_wall")
+    refused(state, 0, "remove", {"wall": "junk"}, "zvv.error.no_wall")
+    rejected(state, 0, Remove("G5 N"), "zvv.error.no_wall")
+    moving = position(walls=["D5-F5 N"], face="4")
+    refused(moving, 0, "remove", {"wall": "D5-F5 N"}, "zvv.error.not_a_remove")
+
+
+# ------------------------------------------------------------------ autocomplete and buttons
+
+
+def test_move_suggestions_are_the_movable_pawns_then_their_reach() -> None:
+    state = position(pawns={0: ["F6"]}, walls=["A4-C4 N", "D1-D3 W"], face="2")
+    pawns = GAME.suggestions(state, 0, "move", "pawn", {})
+    assert pawns[0] == "F6" and "A1" not in pawns  # A1 is boxed in by its neighbours
+    assert set(pawns) == {m.pawn for m in GAME.legal_actions(state, 0) if isinstance(m, Move)}
+    to = GAME.suggestions(state, 0, "move", "to", {"pawn": "f6"})
+    assert set(to) == {
+        m.to for m in GAME.legal_actions(state, 0) if isinstance(m, Move) and m.pawn == "F6"
+    }
+    assert to[:4] == sorted(to[:4], key=lambda s: (s[1:], s)) or len(to) == 12
+    assert GAME.suggestions(state, 0, "move", "to", {"pawn": "A1"}) == []
+    assert GAME.suggestions(state, 1, "move", "pawn", {}) == []
+
+
+def test_build_suggestions_follow_the_rolled_length() -> None:
+    state = position(walls=["D5-F5 N"], face="build", wall_len=3)
+    squares = GAME.suggestions(state, 0, "build", "square", {})
+    assert "B2" not in squares and "E5" in squares
+    sides = GAME.suggestions(state, 0, "build", "side", {"square": "E5"})
+    assert "N" not in sides and {"E", "W", "S"} <= set(sides)
+    dirs = GAME.suggestions(state, 0, "build", "direction", {"square": "E6", "side": "N"})
+    assert dirs == ["E", "W"] or set(dirs) == {"E", "W"} or dirs in (["E"], ["W"])
+    for square in squares[:10]:
+        for side in GAME.suggestions(state, 0, "build", "side", {"square": square}):
+            for d in GAME.suggestions(
+                state, 0, "build", "direction", {"square": square, "side": side}
+            ):
+                GAME.parse("build", {"square": square, "side": side, "direction": d}, state, 0)
+
+
+def test_every_legal_action_round_trips_through_its_command() -> None:
+    for state in [
+        position(face="6"),
+        position(face="build", wall_len=2),
+        position(walls=["D5-F5 N"], face="plusminus"),
+        position(walls=["A4-C4 N", "D1-D3 W"], face="4"),
+    ]:
+        for action in GAME.legal_actions(state, 0):
+            mapped = GAME.to_command(action)
+            assert mapped is not None
+            assert GAME.parse(mapped[0], mapped[1], state, 0) == action
+
+
+def test_buttons_roll_stop_and_pass() -> None:
+    assert GAME.buttons(position(), 0) == [("roll", {})]
+    one, _ = GAME.apply(position(pawns={0: ["F6", "D5"]}, face="split"), 0, Move("F6", "F7"))
+    assert ("stop", {}) in GAME.buttons(one, 0)
+    assert Stop() in GAME.legal_actions(one, 0)
+    assert Pass() not in GAME.legal_actions(one, 0)
