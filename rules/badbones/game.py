@@ -504,6 +504,19 @@ class BadBones(Game[BadBonesState]):
             "awaiting": sorted(self.pending(state)),
             "seat": seat,
         }
+        if state.stage == LANDING:
+            # Phase 2's submissions were revealed when it resolved; the placements wait for
+            # the dragon's owner to answer, so the image can show them as arriving.
+            data["placing"] = [
+                {
+                    "seat": s,
+                    "trap": sub["trap"],
+                    "square": sub["square"],
+                    "orientation": sub["orientation"],
+                }
+                for s, sub in sorted(state.subs.items())
+                if sub["type"] == "place"
+            ]
         if state.stage == OVER:
             data["result"] = {
                 "outcome": state.outcome,

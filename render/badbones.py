@@ -1,0 +1,619 @@
+"""Bad Bones pictures: the whole table after a phase, and one player's board, larger.
+
+Drawn only from ``view`` dicts (``BadBones.view``): the table from the public view, which holds
+no hidden submission, so the picture cannot leak one. Every board is the 5×5 grid with its
+coordinates (letters above, digits on the left), the three forests around it with the
+skeletons waiting there, and the village below. Skeletons are arrow-shaped tokens pointing where
+they walk, in their symbol's colour and shape, with a count when several stand together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    ACCENT,
+    BACKGROUND,
+    DANGER,
+    PANEL,
+    TEXT,
+    TEXT_DIM,
+    canvas,
+    fit_text,
+    font,
+    seat_colour,
+    text_width,
+    to_png,
+)
+from rules.core.i18n import t
+
+Colour = tuple[int, int, int]
+Draw = ImageDraw.ImageDraw
+
+SYMBOL_COLOURS: dict[str, Colour] = {
+    "pink": (236, 100, 180),
+    "yellow": (240, 190, 20),
+    "red": (215, 45, 40),
+    "blue": (35, 110, 220),
+    "green": (30, 160, 70),
+}
+SYMBOLS = ("pink", "yellow", "red", "blue", "green")
+ICE = (226, 236, 243)
+ICE_LINE = (160, 182, 200)
+ARROW_INK = (150, 174, 196)
+FOREST = (20, 92, 52)
+FOREST_EDGE = (12, 60, 34)
+VILLAGE = (110, 84, 58)
+HOUSE = (246, 222, 170)
+ROOF = (190, 70, 50)
+BURNT = (70, 66, 62)
+STONE = (132, 136, 142)
+INK = (30, 30, 34)
+TRAP_COLOURS: dict[str, Colour] = {
+    "wall": (156, 156, 150),
+    "catapult": (156, 100, 52),
+    "dragon": (206, 62, 40),
+    "treasure": (236, 186, 40),
+}
+TRAP_GLYPHS = {"catapult": "↷", "dragon": "✥", "treasure": "❖"}
+DIRS = "NESW"
+
+
+# ----------------------------------------------------------------------------- small shapes
+
+
+def _rotate(
+    points: list[tuple[float, float]], facing: str, cx: float, cy: float
+) -> list[tuple[float, float]]:
+    """Points drawn facing N (relative to the centre) turned to ``facing``."""
+    out = []
+    for x, y in points:
+        if facing == "E":
+            x, y = -y, x
+        elif facing == "S":
+            x, y = -x, -y
+        elif facing == "W":
+            x, y = y, -x
+        out.append((cx + x, cy + y))
+    return out
+
+
+def draw_symbol(
+    draw: Draw,
+    symbol: str,
+    cx: float,
+    cy: float,
+    r: float,
+    fill: Colour,
+    outline: Colour | None = None,
+) -> None:
+    """The five forest symbols: pink star, yellow circle, red triangle, blue heart, green diamond."""
+    if symbol == "pink":
+        pts = []
+        for k in range(8):
+            rad = r if k % 2 == 0 else r * 0.42
+            dx, dy = [
+                (0, -1),
+                (0.7, -0.7),
+                (1, 0),
+                (0.7, 0.7),
+                (0, 1),
+                (-0.7, 0.7),
+                (-1, 0),
+                (-0.7, -0.7),
+            ][k]
+            pts.append((cx + dx * rad, cy + dy * rad))
+        draw.polygon(pts, fill=fill, outline=outline)
+    elif symbol == "yellow":
+        draw.ellipse(
+            (cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85), fill=fill, outline=outline
+        )
+    elif symbol == "red":
+        draw.polygon(
+            [(cx - r, cy - r * 0.75), (cx + r, cy - r * 0.75), (cx, cy + r * 0.95)],
+            fill=fill,
+            outline=outline,
+        )
+    elif symbol == "blue":
+        q = r * 0.52
+        draw.ellipse((cx - 2 * q, cy - r * 0.8, cx, cy - r * 0.8 + 2 * q), fill=fill)
+        draw.ellipse((cx, cy - r * 0.8, cx + 2 * q, cy - r * 0.8 + 2 * q), fill=fill)
+        draw.polygon(
+            [
+                (cx - 1.93 * q, cy - r * 0.8 + 1.3 * q),
+                (cx + 1.93 * q, cy - r * 0.8 + 1.3 * q),
+                (cx, cy + r),
+            ],
+            fill=fill,
+        )
+    else:
+        draw.polygon(
+            [(cx, cy - r), (cx + r * 0.8, cy), (cx, cy + r), (cx - r * 0.8, cy)],
+            fill=fill,
+            outline=outline,
+        )
+
+
+def draw_skeleton(
+    draw: Draw, symbol: str, facing: str, cx: float, cy: float, size: float, count: int = 1
+) -> None:
+    """An arrow-shaped token pointing where the skeleton walks."""
+    h = size / 2
+    shape = [(-h, h), (h, h), (h, -h * 0.15), (0, -h * 1.2), (-h, -h * 0.15)]
+    pts = _rotate(shape, facing, cx, cy)
+    draw.polygon(pts, fill=SYMBOL_COLOURS[symbol], outline=INK, width=max(2, int(size / 18)))
+    draw_symbol(
+        draw,
+        symbol,
+        cx,
+        cy + (0 if facing in "EW" else (h * 0.12 if facing == "N" else -h * 0.12)),
+        h * 0.5,
+        (255, 255, 255),
+    )
+    if count > 1:
+        f = font(max(16, int(size * 0.5)), True)
+        label = str(count)
+        draw.text(
+            (cx + h * 0.55, cy + h * 0.55),
+            label,
+            font=f,
+            fill=(255, 255, 255),
+            anchor="mm",
+            stroke_width=3,
+            stroke_fill=INK,
+        )
+
+
+def draw_star_row(draw: Draw, x: float, y: float, n: int, size: int) -> None:
+    f = font(size, True)
+    draw.text(
+        (x, y), "★" * n, font=f, fill=(255, 226, 60), anchor="lm", stroke_width=2, stroke_fill=INK
+    )
+
+
+def draw_trap(draw: Draw, trap: dict[str, Any], x: float, y: float, c: float) -> None:
+    """A trap tile filling a cell: wall as its mirror line, the others as glyphs; a damaged tile
+    is darker, crossed by a crack, with its (fewer) stars."""
+    kind = trap["trap"]
+    colour = TRAP_COLOURS.get(kind, (120, 120, 120))
+    damaged = trap["side"] == "damaged"
+    if damaged:
+        colour = tuple(int(v * 0.68) for v in colour)  # type: ignore[assignment]
+    pad = c * 0.07
+    draw.rounded_rectangle(
+        (x + pad, y + pad, x + c - pad, y + c - pad),
+        radius=c * 0.12,
+        fill=colour,
+        outline=INK,
+        width=2,
+    )
+    if kind == "wall":
+        w = max(4, int(c / 7))
+        if trap["orientation"] == "/":
+            draw.line(
+                (x + c * 0.2, y + c * 0.8, x + c * 0.8, y + c * 0.2), fill=(70, 64, 60), width=w
+            )
+        else:
+            draw.line(
+                (x + c * 0.2, y + c * 0.2, x + c * 0.8, y + c * 0.8), fill=(70, 64, 60), width=w
+            )
+    else:
+        glyph = TRAP_GLYPHS.get(kind, "?")
+        ink = (255, 255, 255) if kind != "treasure" else (90, 50, 10)
+        draw.text(
+            (x + c / 2, y + c * 0.44), glyph, font=font(int(c * 0.52), True), fill=ink, anchor="mm"
+        )
+    if damaged:
+        draw.line(
+            [
+                (x + c * 0.62, y + pad),
+                (x + c * 0.52, y + c * 0.3),
+                (x + c * 0.66, y + c * 0.45),
+                (x + c * 0.55, y + c * 0.62),
+            ],
+            fill=INK,
+            width=max(2, int(c / 28)),
+        )
+    draw_star_row(draw, x + c * 0.12, y + c * 0.82, int(trap["stars"]), max(12, int(c * 0.2)))
+
+
+def draw_hero(draw: Draw, cx: float, cy: float, r: float, colour: Colour) -> None:
+    draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=(255, 255, 255),
+        outline=colour,
+        width=max(3, int(r / 4)),
+    )
+    draw.text((cx, cy + r * 0.05), "⚔", font=font(int(r * 1.35), True), fill=INK, anchor="mm")
+
+
+def draw_tower(draw: Draw, cx: float, cy: float, c: float, floors: int, max_floors: int) -> None:
+    """The tower with its number of floors still standing, big enough for a phone."""
+    r = c * 0.44
+    draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=STONE if floors else BURNT, outline=INK, width=3
+    )
+    draw.text(
+        (cx - c * 0.13, cy), "♜", font=font(int(c * 0.42), True), fill=(235, 235, 235), anchor="mm"
+    )
+    draw.text(
+        (cx + c * 0.19, cy + c * 0.02),
+        str(floors),
+        font=font(int(c * 0.42), True),
+        fill=ACCENT if floors else DANGER,
+        anchor="mm",
+        stroke_width=2,
+        stroke_fill=INK,
+    )
+
+
+def draw_house(draw: Draw, x: float, y: float, w: float, intact: bool) -> None:
+    body = HOUSE if intact else BURNT
+    roof = ROOF if intact else (40, 36, 34)
+    draw.polygon([(x, y + w * 0.45), (x + w / 2, y), (x + w, y + w * 0.45)], fill=roof, outline=INK)
+    draw.rectangle((x + w * 0.12, y + w * 0.45, x + w * 0.88, y + w), fill=body, outline=INK)
+    if not intact:
+        draw.line((x + w * 0.15, y + w * 0.3, x + w * 0.85, y + w), fill=DANGER, width=3)
+        draw.line((x + w * 0.85, y + w * 0.3, x + w * 0.15, y + w), fill=DANGER, width=3)
+
+
+def draw_chevron(draw: Draw, facing: str, cx: float, cy: float, s: float) -> None:
+    """A printed reorientation arrow (faint, under everything)."""
+    shape = [
+        (0, -s),
+        (s * 0.8, s * 0.15),
+        (s * 0.35, s * 0.15),
+        (s * 0.35, s),
+        (-s * 0.35, s),
+        (-s * 0.35, s * 0.15),
+        (-s * 0.8, s * 0.15),
+    ]
+    draw.polygon(_rotate(shape, facing, cx, cy), fill=ARROW_INK)
+
+
+# ----------------------------------------------------------------------------- one board
+
+
+def _cell(square: str) -> tuple[int, int]:
+    return "ABCDE".index(square[0]), int(square[1]) - 1
+
+
+def board_size(c: int) -> tuple[int, int]:
+    """(width, height) of a board block drawn with cell size ``c``."""
+    label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
+    return label + 2 * forest + 5 * c, label + forest + 5 * c + village
+
+
+def draw_board(
+    img: Image.Image,
+    draw: Draw,
+    board: dict[str, Any],
+    view: dict[str, Any],
+    x: int,
+    y: int,
+    c: int,
+    colour: Colour,
+) -> None:
+    """The grid with coordinates, forests, village, traps, tower, hero and skeletons."""
+    label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
+    gx, gy = x + label + forest, y + label + forest  # grid origin
+    size = 5 * c
+    lf = font(max(16, int(c * 0.3)), True)
+    for i in range(5):
+        draw.text((gx + i * c + c / 2, y + label / 2), "ABCDE"[i], font=lf, fill=TEXT, anchor="mm")
+        draw.text((x + label / 2, gy + i * c + c / 2), str(i + 1), font=lf, fill=TEXT, anchor="mm")
+    # forests (top, left, right) and the village
+    draw.rectangle((gx - forest, gy - forest, gx + size + forest - 1, gy - 1), fill=FOREST)
+    draw.rectangle((gx - forest, gy, gx - 1, gy + size - 1), fill=FOREST)
+    draw.rectangle((gx + size, gy, gx + size + forest - 1, gy + size - 1), fill=FOREST)
+    draw.rectangle(
+        (gx - forest, gy + size, gx + size + forest - 1, gy + size + village - 1), fill=VILLAGE
+    )
+    # the grid
+    draw.rectangle((gx, gy, gx + size - 1, gy + size - 1), fill=ICE)
+    for i in range(6):
+        draw.line((gx + i * c, gy, gx + i * c, gy + size), fill=ICE_LINE, width=2)
+        draw.line((gx, gy + i * c, gx + size, gy + i * c), fill=ICE_LINE, width=2)
+    for square, facing in view.get("arrows", {}).items():
+        col, row = _cell(square)
+        draw_chevron(draw, facing, gx + col * c + c / 2, gy + row * c + c / 2, c * 0.2)
+    # forest entries: the printed symbol, and the skeletons waiting there
+    waiting: dict[tuple[str, str], int] = {}
+    for s in board["forest"]:
+        key = (s["forest"], s["symbol"])
+        waiting[key] = waiting.get(key, 0) + 1
+    for i, symbol in enumerate(SYMBOLS):
+        spots = {
+            "top": (gx + i * c + c / 2, gy - forest / 2, "S"),
+            "left": (gx - forest / 2, gy + (4 - i) * c + c / 2, "E"),
+            "right": (gx + size + forest / 2, gy + i * c + c / 2, "W"),
+        }
+        for where, (cx, cy, facing) in spots.items():
+            n = waiting.get((where, symbol), 0)
+            if n:
+                draw_skeleton(draw, symbol, facing, cx, cy, forest * 0.78, n)
+            else:
+                draw_symbol(draw, symbol, cx, cy, forest * 0.2, SYMBOL_COLOURS[symbol], FOREST_EDGE)
+    # the village: one house per house of the game, burnt ones dark
+    houses, max_houses = board["houses"], board["max_houses"]
+    hw = village * 0.72
+    start = gx + size / 2 - (max_houses * hw * 1.35) / 2
+    for k in range(max_houses):
+        draw_house(draw, start + k * hw * 1.35, gy + size + (village - hw) / 2, hw, k < houses)
+    # tower(s), traps, hero, skeletons
+    for square in view.get("towers", ["C3"]):
+        col, row = _cell(square)
+        draw_tower(
+            draw,
+            gx + col * c + c / 2,
+            gy + row * c + c / 2,
+            c,
+            board["floors"],
+            board["max_floors"],
+        )
+    for trap in board["traps"]:
+        col, row = _cell(trap["square"])
+        draw_trap(draw, trap, gx + col * c, gy + row * c, c)
+    for placing in view.get("placing", []):
+        if placing["seat"] == board["seat"]:
+            col, row = _cell(placing["square"])
+            stars = 3 if placing["trap"] == "dragon" else 2
+            draw_trap(
+                draw, {**placing, "side": "intact", "stars": stars}, gx + col * c, gy + row * c, c
+            )
+            draw.rounded_rectangle(
+                (gx + col * c + 2, gy + row * c + 2, gx + col * c + c - 2, gy + row * c + c - 2),
+                radius=c * 0.12,
+                outline=ACCENT,
+                width=max(3, c // 18),
+            )
+    hero_col, hero_row = _cell(board["hero"])
+    crowded = board["hero"] in view.get("towers", ["C3"]) or any(
+        tr["square"] == board["hero"] for tr in board["traps"]
+    )
+    if crowded:  # on the tower or a trap: smaller, in the corner, so both stay visible
+        draw_hero(
+            draw, gx + hero_col * c + c * 0.76, gy + hero_row * c + c * 0.24, c * 0.21, colour
+        )
+    else:
+        draw_hero(draw, gx + hero_col * c + c / 2, gy + hero_row * c + c / 2, c * 0.3, colour)
+    groups: dict[str, dict[tuple[str, str], int]] = {}
+    for s in board["skeletons"]:
+        cell = groups.setdefault(s["square"], {})
+        cell[(s["symbol"], s["facing"])] = cell.get((s["symbol"], s["facing"]), 0) + 1
+    for square, cell in groups.items():
+        col, row = _cell(square)
+        x0, y0 = gx + col * c, gy + row * c
+        items = sorted(cell.items(), key=lambda kv: (SYMBOLS.index(kv[0][0]), kv[0][1]))
+        if len(items) == 1:
+            (symbol, facing), n = items[0]
+            draw_skeleton(draw, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n)
+            continue
+        quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
+        shown_items = items if len(items) <= 4 else items[:3]
+        for (fx, fy), ((symbol, facing), n) in zip(quarters, shown_items, strict=False):
+            draw_skeleton(draw, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
+        if len(items) > 4:
+            rest = sum(n for _, n in items[3:])
+            draw.text(
+                (x0 + c * 0.73, y0 + c * 0.73),
+                f"+{rest}",
+                font=font(max(16, int(c * 0.28)), True),
+                fill=INK,
+                anchor="mm",
+            )
+
+
+# ----------------------------------------------------------------------------- panels
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) and names[seat] else f"#{seat + 1}"
+
+
+def _label(names: list[str], seat: int) -> str:
+    return f"{seat + 1}. {_name(names, seat)}"
+
+
+def _status(view: dict[str, Any], seat: int) -> str:
+    if view["stage"] == "over":
+        return ""
+    if seat in view.get("awaiting", []):
+        return "…"
+    if seat in view.get("submitted", []):
+        return "✓"
+    return ""
+
+
+def draw_panel(
+    img: Image.Image,
+    draw: Draw,
+    view: dict[str, Any],
+    board: dict[str, Any],
+    names: list[str],
+    lang: str,
+    x: int,
+    y: int,
+    c: int,
+) -> tuple[int, int]:
+    """A seat's panel (header, board, footer); returns its size."""
+    seat = board["seat"]
+    colour = seat_colour(seat)
+    bw, bh = board_size(c)
+    pad = 12
+    width = bw + 2 * pad
+    head = 74
+    foot = 66
+    height = head + bh + foot + pad
+    winners = view.get("result", {}).get("winners", [])
+    draw.rounded_rectangle(
+        (x, y, x + width, y + height),
+        radius=14,
+        fill=PANEL,
+        outline=ACCENT if seat in winners else colour,
+        width=5 if seat in winners else 3,
+    )
+    draw.rectangle((x + 3, y + 3, x + width - 3, y + 36), fill=colour)
+    points = (
+        "—" if board["eliminated"] else t("badbones.render.points", lang, points=board["score"])
+    )
+    pw = text_width(draw, points, 24, True)
+    status = _status(view, seat)
+    name = fit_text(draw, _label(names, seat), 24, width - pw - 60, True)
+    draw.text((x + pad, y + 20), name, font=font(24, True), fill=INK, anchor="lm")
+    draw.text((x + width - pad, y + 20), points, font=font(24, True), fill=INK, anchor="rm")
+    if status:
+        draw.text(
+            (x + width - pad - pw - 14, y + 20), status, font=font(24, True), fill=INK, anchor="rm"
+        )
+    if view["seats"] > 1:
+        left = t("badbones.render.left", lang, name=_name(names, board["left"]))
+        right = t("badbones.render.right", lang, name=_name(names, board["right"]))
+        half = (width - 2 * pad) // 2 - 6
+        draw.text(
+            (x + pad, y + 55),
+            fit_text(draw, left, 19, half),
+            font=font(19),
+            fill=TEXT_DIM,
+            anchor="lm",
+        )
+        draw.text(
+            (x + width - pad, y + 55),
+            fit_text(draw, right, 19, half),
+            font=font(19),
+            fill=TEXT_DIM,
+            anchor="rm",
+        )
+    draw_board(img, draw, board, view, x + pad, y + head, c, colour)
+    # footer: cemetery and supply
+    fy = y + head + bh + 10
+    cem = t("badbones.render.cemetery", lang, count=board["cemetery"])
+    draw.text((x + pad, fy + 24), "☠ " + cem, font=font(21, True), fill=TEXT, anchor="lm")
+    tile = 40
+    sx = x + width - pad - len(board["supply"]) * (tile + 6)
+    for k, kind in enumerate(board["supply"]):
+        draw_trap(
+            draw,
+            {"trap": kind, "side": "intact", "orientation": "\\", "stars": 0},
+            sx + k * (tile + 6),
+            fy + 4,
+            tile,
+        )
+    if board["eliminated"]:
+        overlay = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+        od = ImageDraw.Draw(overlay)
+        od.rectangle((0, head, width, height), fill=(0, 0, 0, 120))
+        img.paste(overlay, (x, y), overlay)
+        banner = t("badbones.render.eliminated", lang)
+        draw.rectangle((x + 3, fy, x + width - 3, fy + 48), fill=INK)
+        draw.text((x + width / 2, fy + 24), banner, font=font(30, True), fill=DANGER, anchor="mm")
+    return width, height
+
+
+def _title(view: dict[str, Any], lang: str) -> str:
+    if view["solo"]:
+        rnd = t("badbones.render.solo_round", lang, round=view["round"], rounds=view["solo_rounds"])
+    else:
+        rnd = t("badbones.render.round", lang, round=view["round"])
+    return f"Bad Bones · {rnd} · {t('badbones.stage.' + view['stage'], lang)}"
+
+
+def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, width: int) -> None:
+    bag = t("badbones.render.bag", lang, count=view["bag"])
+    room = width - 60 - text_width(draw, bag, 26, True)
+    draw.text(
+        (20, 30),
+        fit_text(draw, _title(view, lang), 30, room, True),
+        font=font(30, True),
+        fill=TEXT,
+        anchor="lm",
+    )
+    draw.text((width - 20, 30), bag, font=font(26, True), fill=TEXT_DIM, anchor="rm")
+    awaiting = view.get("awaiting", [])
+    if awaiting and view["stage"] != "over":
+        line = t(
+            "badbones.render.awaiting", lang, names=", ".join(_name(names, s) for s in awaiting)
+        )
+        draw.text(
+            (20, 68), fit_text(draw, line, 22, width - 40), font=font(22), fill=ACCENT, anchor="lm"
+        )
+    elif view["stage"] == "over":
+        winners = view.get("result", {}).get("winners", [])
+        line = f"{t('badbones.render.winner', lang)}: " + ", ".join(
+            _name(names, s) for s in winners
+        )
+        draw.text(
+            (20, 68),
+            fit_text(draw, line, 24, width - 40, True),
+            font=font(24, True),
+            fill=ACCENT,
+            anchor="lm",
+        )
+
+
+# ----------------------------------------------------------------------------- entry points
+
+
+def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """Every player's board, in seat order, with round and phase (from the public view)."""
+    boards = view["boards"]
+    n = len(boards)
+    cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
+    rows = (n + cols - 1) // cols
+    c = {1: 84, 2: 76}.get(n, 64)
+    bw, bh = board_size(c)
+    pw, ph = bw + 24, 74 + bh + 66 + 12
+    gap, top = 16, 92
+    width = cols * pw + (cols + 1) * gap
+    height = top + rows * ph + rows * gap
+    img = canvas(width, height, BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    _draw_title(draw, view, names, lang, width)
+    for k, board in enumerate(boards):
+        r, col = divmod(k, cols)
+        draw_panel(
+            img, draw, view, board, names, lang, gap + col * (pw + gap), top + r * (ph + gap), c
+        )
+    return to_png(img)
+
+
+def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """One seat's board, larger, with its own pending question and preferences."""
+    seat = view.get("seat")
+    boards = view["boards"]
+    board = boards[seat] if isinstance(seat, int) and 0 <= seat < len(boards) else boards[0]
+    c = 120
+    bw, bh = board_size(c)
+    pw, ph = bw + 24, 74 + bh + 66 + 12
+    extra = 90
+    width = pw + 40
+    img = canvas(width, 92 + ph + extra, BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    _draw_title(draw, view, names, lang, width)
+    draw_panel(img, draw, view, board, names, lang, 20, 92, c)
+    y = 92 + ph + 16
+    question = view.get("question")
+    lines = []
+    if question:
+        args = {
+            "square": question.get("square", ""),
+            "options": ", ".join(question["options"]),
+            "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
+        }
+        lines.append(t(f"badbones.pending.choose_{question['choice']}", lang, **args))
+    prefs = view.get("prefs") or {}
+    if prefs:
+        lines.append(
+            " · ".join(f"{t('badbones.choice.' + k, lang)}: {v}" for k, v in sorted(prefs.items()))
+        )
+    for k, line in enumerate(lines):
+        draw.text(
+            (20, y + 14 + k * 34),
+            fit_text(draw, line, 22, width - 40),
+            font=font(22),
+            fill=ACCENT if k == 0 and question else TEXT_DIM,
+            anchor="lm",
+        )
+    return to_png(img)

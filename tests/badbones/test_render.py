@@ -1,0 +1,40 @@
+"""The pictures: valid PNGs of a sane size, drawn from the views (the looking is done by eye)."""
+
+from __future__ import annotations
+
+from rules.badbones import GAME
+from rules.badbones.actions import Move, Nothing, Place
+from rules.badbones.state import TRAP
+from rules.core.play import random_game
+from tests.badbones.helpers import position
+
+PNG = b"\x89PNG\r\n\x1a\n"
+NAMES = ["Alice", "Bob", "Carla", "Dmitri", "Eve", "Faustina"]
+
+
+def test_table_and_board_render_as_png() -> None:
+    from render.badbones import render_board, render_table
+
+    for seats in (1, 2, 6):
+        state, _, _ = random_game(GAME, seats, 11)
+        for lang in ("en", "es"):
+            png = render_table(GAME.view(state, None), NAMES[:seats], lang)
+            assert png.startswith(PNG) and 5_000 < len(png) < 400_000
+    state = position("C2 S*3\nforest red.top", "B2 wall/~\nhero D4", stage=TRAP)
+    state, _ = GAME.apply(state, 0, Place("dragon", "C2"))
+    state, _ = GAME.apply(state, 1, Nothing())
+    png = render_board(GAME.view(state, 0), NAMES[:2], "en")
+    assert png.startswith(PNG) and len(png) < 400_000
+    assert render_table(GAME.view(state, None), ["", ""], "es").startswith(PNG)
+
+
+def test_table_never_shows_a_hidden_submission() -> None:
+    from render.badbones import render_table
+
+    state = GAME.new_game(2, {}, 1)
+    before = render_table(GAME.view(state, None), NAMES[:2], "en")
+    moved, _ = GAME.apply(state, 0, Move("N"))
+    after = render_table(GAME.view(moved, None), NAMES[:2], "en")
+    # Only the "ready" mark may differ: the hero has not moved in the public picture.
+    assert GAME.view(moved, None)["boards"] == GAME.view(state, None)["boards"]
+    assert before != after
