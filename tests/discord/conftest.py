@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,9 @@ import pytest
 from bot.discord import async_sync_commands
 from bot.discord.client import PartidaBot
 from bot.service import Service
+from tests.discord.cards import Cards
+from tests.discord.cards import install as install_cards
+from tests.discord.cards import uninstall as uninstall_cards
 from tests.fakediscord import FakeDiscord
 from tests.support.tiny import install
 
@@ -39,6 +42,9 @@ class Bots:
         self.running: list[PartidaBot] = []
 
     async def start(self, **options: Any) -> PartidaBot:
+        if not self.fake.registered(self.fake.guild_id):
+            # What `partida sync --guild` does, once, before the first start.
+            await async_sync_commands(self.fake.token, self.fake.guild_id)
         service = await Service.open(self.database, render=False)
         bot = PartidaBot(service=service, guild_ready_timeout=0.05, **options)
         bot._owns_service = True  # the bot closes it, as in production
@@ -53,12 +59,19 @@ class Bots:
 
 @pytest.fixture
 async def bots(fake: FakeDiscord, database: str) -> AsyncIterator[Bots]:
-    await async_sync_commands(fake.token, fake.guild_id)
     manager = Bots(fake, database)
     yield manager
     await fake.idle()
     for bot in list(manager.running):
         await manager.stop(bot)
+
+
+@pytest.fixture
+def cards() -> Iterator[Cards]:
+    """The test-only game with an autocomplete parameter and a multi-select."""
+    game = install_cards()
+    yield game
+    uninstall_cards()
 
 
 @pytest.fixture

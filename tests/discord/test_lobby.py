@@ -1,4 +1,4 @@
-"""The lobby through the real discord.py client and the fake Discord."""
+"""The lobby through the real discord.py client and the fake Discord: what users see."""
 
 from __future__ import annotations
 
@@ -12,11 +12,106 @@ async def test_new_join_start_cancel(fake: FakeDiscord, bots: Bots) -> None:
     bob = fake.add_user(102, "Bob")
 
     opened = await (await fake.slash(alice, "game new tiny", rounds=3)).result()
+    assert opened.ephemeral and "You opened a game" in opened.content
     await fake.idle()
-    for s in fake.messages.values():
-        print(s.kind, s.ephemeral, s.content, s.buttons)
+    announce = fake.in_channel()[-1]
+    assert "Alice opened a game" in announce.content and "rounds=3" in announce.content
+
     joined = await (await fake.slash(bob, "game join")).result()
-    started = await (await fake.slash(alice, "game start")).result()
+    assert joined.ephemeral and "You joined" in joined.content
     await fake.idle()
-    for s in fake.messages.values():
-        print(s.kind, s.ephemeral, s.content, s.buttons, s.allowed_mentions)
+    assert "Bob joined" in fake.in_channel()[-1].content
+
+    start = await fake.slash(alice, "game start")
+    started = await start.result()
+    assert start.deferred, "start may render: it is deferred at once"
+    assert started.ephemeral and "started" in started.content
+    await fake.idle()
+    phase = fake.in_channel()[-1]
+    assert phase.kind == "channel"
+    assert "<@101>" in phase.content and "<@102>" in phase.content
+    assert sorted(phase.allowed_mentions["users"]) == [101, 102]
+    assert phase.allowed_mentions["parse"] == []
+    assert set(phase.buttons) == {"bid 1", "bid 2", "bid 3"}
+
+    status = await (await fake.slash(bob, "game status")).result()
+    assert status.ephemeral and "Alice" in status.content
+
+    cancelled = await (await fake.slash(alice, "game cancel")).result()
+    assert cancelled.ephemeral and "cancelled" in cancelled.content
+    await fake.idle()
+    assert "cancelled" in fake.in_channel()[-1].content
+    nothing = await (await fake.slash(bob, "game status")).result()
+    assert "no game" in nothing.content.lower()
+
+
+async def test_refusals_are_private_and_polite(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    alice = fake.add_user(101, "Alice")
+    bob = fake.add_user(102, "Bob")
+    assert "no game" in (await (await fake.slash(bob, "game join")).result()).content.lower()
+    await (await fake.slash(alice, "game new tiny")).result()
+    twice = await (await fake.slash(alice, "game join")).result()
+    assert twice.ephemeral and "already joined" in twice.content
+    not_host = await (await fake.slash(bob, "game start")).result()
+    assert not_host.ephemeral and "host" in not_host.content.lower()
+    await fake.idle()
+    assert len(fake.in_channel()) == 1, "refusals post nothing in the channel"
+
+
+async def test_kick_rules_settings_history(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    alice = fake.add_user(101, "Alice")
+    bob = fake.add_user(102, "Bob")
+    mod = fake.add_user(103, "Mod", manage=True)
+    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(bob, "game join")).result()
+    kicked = await (await fake.slash(mod, "game kick", member=bob)).result()
+    assert "Bob" in kicked.content and "removed" in kicked.content
+
+    rules = await (await fake.slash(bob, "game rules", game="tiny")).result()
+    assert rules.ephemeral and rules.content
+
+    settings = await (await fake.slash(alice, "game settings", deadline=30, reminder=5)).result()
+    assert settings.ephemeral and "30" in settings.content
+
+    await (await fake.slash(mod, "game cancel")).result()  # Manage Channels may cancel
+    history = await (await fake.slash(bob, "game history")).result()
+    assert history.ephemeral and history.content
+
+
+async def test_spanish_user_gets_spanish_replies(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    ana = fake.add_user(201, "Ana", locale="es-ES")
+    tom = fake.add_user(202, "Tom", locale="en-GB")
+    opened = await (await fake.slash(ana, "game new tiny")).result()
+    assert "Has abierto una partida" in opened.content
+    joined = await (await fake.slash(tom, "game join")).result()
+    assert "You joined" in joined.content, "each user in their own language"
+    await fake.idle()
+    assert "joined" in fake.in_channel()[-1].content, "the channel follows the server's locale"
+    latam = fake.add_user(203, "Luz", locale="es-419")
+    refused = await (await fake.slash(latam, "game start")).result()
+    assert "Solo" in refused.content or "solo" in refused.content
+
+
+async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
+    bots.fake.guild_locale = "es-ES"
+    await bots.start()
+    tom = bots.fake.add_user(202, "Tom", locale="en-US")
+    opened = await (await bots.fake.slash(tom, "game new tiny")).result()
+    assert "You opened" in opened.content
+    await bots.fake.idle()
+    assert "ha abierto una partida" in bots.fake.in_channel()[-1].content
+
+
+async def test_display_names_cannot_ping_everyone(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    troll = fake.add_user(301, "@everyone")
+    await (await fake.slash(troll, "game new tiny")).result()
+    await fake.idle()
+    for sent in fake.messages.values():
+        mentions = sent.allowed_mentions
+        assert "everyone" not in mentions.get("parse", []) and "roles" not in mentions.get(
+            "parse", []
+        )
