@@ -153,6 +153,7 @@ class FuseState:
     outcome: str  # "" | won | lost
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
+    last_now: float  # the time of the latest action (the image shows the clock as of then)
 
 
 def _copy(s: FuseState) -> FuseState:
@@ -188,6 +189,7 @@ def _copy(s: FuseState) -> FuseState:
         s.outcome,
         s.reason,
         s.seconds_left,
+        s.last_now,
     )
 
 
@@ -287,9 +289,14 @@ class Fuse(Game[FuseState]):
             outcome="",
             reason="",
             seconds_left=0,
+            last_now=0.0,
         )
 
     # ------------------------------------------------------------------ who acts
+
+    def hand_size(self, state: FuseState) -> int:
+        """Bomb cards in front of each player: 2, or 4 solo."""
+        return 4 if state.seats == 1 else 2
 
     def quota(self, state: FuseState) -> int:
         """Dice a seat may place per round: 1, two each with 2 players, solo per D1."""
@@ -389,6 +396,7 @@ class Fuse(Game[FuseState]):
         if not 0 <= seat < state.seats:
             raise RulesError("core.error.not_your_turn")
         events: list[Event] = []
+        state.last_now = now
         if state.clock_end is not None and now >= state.clock_end:
             # The bomb went off: nothing a late action asks for happens.
             self._end(state, "lost", "clock", events, now)
@@ -544,6 +552,11 @@ class Fuse(Game[FuseState]):
         state.done = [False] * state.seats
         state.taking = [False] * state.seats
         state.stage = "choose"
+        # D6 (house): a player left short of bomb cards (every centre card was level 3/4 while
+        # they held one) takes a card as soon as the centre row offers one they may take.
+        for seat in range(state.seats):
+            if len(state.hands[seat]) < self.hand_size(state) and self._takeable(state, seat):
+                state.taking[seat] = True
         events.append(
             Event(
                 "fuse.event.round",
@@ -892,6 +905,9 @@ class Fuse(Game[FuseState]):
             "mode": state.mode,
             "difficulty": state.difficulty,
             "clock_end": state.clock_end,
+            "clock_left": (
+                max(0.0, state.clock_end - state.last_now) if state.clock_end is not None else None
+            ),
             "round_limit": state.round_limit if state.mode == "relaxed" else 0,
             "deck": len(state.deck),
             "fuses_left": sum(1 for c in state.deck if is_fuse(c)),

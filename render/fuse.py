@@ -1,0 +1,462 @@
+"""FUSE: one picture per round — every player's bomb cards with their dice, the round's dice,
+the centre row, deck and bag counts, and the clock (a burning fuse).
+
+Drawn from the public view only (FUSE has no hidden information beyond the deck order and the
+bag, which the view does not carry). Icons follow the printed cards: a coloured square for a
+colour, a white square with a number, ``#`` for a chosen number, a four-colour "rainbow" for a
+chosen colour, split squares cut on the diagonal, stacks with an arrow from bottom to top and
+pyramids drawn as 3 / 2 / 1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    ACCENT,
+    BACKGROUND,
+    DANGER,
+    PANEL,
+    TEXT,
+    TEXT_DIM,
+    canvas,
+    fit_text,
+    font,
+    seat_colour,
+    text_width,
+    to_png,
+)
+from rules.core.i18n import t
+
+Colour = tuple[int, int, int]
+
+WIDTH = 1280
+MARGIN = 24
+DIE_COLOURS: dict[str, Colour] = {
+    "R": (220, 52, 46),
+    "B": (40, 110, 225),
+    "G": (36, 168, 72),
+    "Y": (246, 204, 34),
+    "K": (24, 24, 28),
+}
+RAINBOW = ("R", "B", "G", "Y")
+CARD_BG = (22, 40, 78)  # the printed cards' dark blue
+CARD_EDGE = (90, 130, 200)
+ICON_WHITE = (236, 238, 240)
+INK = (20, 20, 24)
+OP_GAP = 30  # width given to a relation symbol between two slots
+SLOT_GAP = 8
+CARD_PAD = 12
+HEADER_H = 30  # the card id / points band at the top of a card
+NUMBER_H = 20  # room for the slot numbers under a player's icons
+
+
+def _ink_on(colour: str | None) -> Colour:
+    """Readable text on a die or icon colour."""
+    return INK if colour in (None, "Y") else (255, 255, 255)
+
+
+# ---------------------------------------------------------------------------- icons and dice
+
+
+def _draw_split(
+    img: Image.Image, box: tuple[int, int, int, int], first: Colour, second: Colour
+) -> None:
+    """Two colours cut along the diagonal (top-left / bottom-right), like the printed split."""
+    x0, y0, x1, y1 = box
+    d = ImageDraw.Draw(img)
+    d.polygon([(x0, y0), (x1, y0), (x0, y1)], fill=first)
+    d.polygon([(x1, y0), (x1, y1), (x0, y1)], fill=second)
+
+
+def _alt_fill(alt: dict[str, Any], mark: str) -> Colour:
+    colour = alt.get("c")
+    return DIE_COLOURS[colour] if colour else ICON_WHITE
+
+
+def _draw_rainbow(img: Image.Image, box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, y1 = box
+    mx, my = (x0 + x1) // 2, (y0 + y1) // 2
+    d = ImageDraw.Draw(img)
+    quads = [(x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1), (mx, my, x1, y1)]
+    for q, c in zip(quads, RAINBOW, strict=True):
+        d.rectangle(q, fill=DIE_COLOURS[c])
+
+
+def _draw_icon(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
+    """One slot's icon in a ``size`` square at (x, y)."""
+    d = ImageDraw.Draw(img)
+    box = (x, y, x + size - 1, y + size - 1)
+    mark = slot["mark"]
+    alts = slot["alts"]
+    big = font(int(size * 0.55), bold=True)
+    small = font(int(size * 0.38), bold=True)
+    if mark == "*":
+        _draw_rainbow(img, box)
+    elif mark == "#*":
+        _draw_rainbow(img, box)
+        inset = size // 4
+        d.rectangle((x + inset, y + inset, x + size - inset, y + size - inset), fill=ICON_WHITE)
+        d.text((x + size // 2, y + size // 2), "#", font=small, fill=INK, anchor="mm")
+    elif mark == "#|*":
+        # half "#" on white, half rainbow
+        _draw_rainbow(img, box)
+        d.polygon([(x, y), (x + size - 1, y), (x, y + size - 1)], fill=ICON_WHITE)
+        d.text((x + size * 0.3, y + size * 0.32), "#", font=small, fill=INK, anchor="mm")
+    elif len(alts) == 2:
+        a, b = alts
+        _draw_split(img, box, _alt_fill(a, mark), _alt_fill(b, mark))
+        d.line((x + size - 1, y, x, y + size - 1), fill=(120, 130, 145), width=2)
+        for alt, (cx, cy) in ((a, (0.3, 0.3)), (b, (0.7, 0.7))):
+            if alt["n"] is not None:
+                d.text(
+                    (x + size * cx, y + size * cy),
+                    str(alt["n"]),
+                    font=small,
+                    fill=_ink_on(alt["c"]),
+                    anchor="mm",
+                )
+    else:
+        alt = alts[0]
+        d.rectangle(box, fill=_alt_fill(alt, mark))
+        label = str(alt["n"]) if alt["n"] is not None else ""
+        if mark in ("#", "?"):
+            label = mark
+        if label:
+            d.text(
+                (x + size // 2, y + size // 2 + 1),
+                label,
+                font=big,
+                fill=_ink_on(alt["c"]),
+                anchor="mm",
+            )
+    d.rectangle(box, outline=(205, 210, 220), width=2)
+
+
+def draw_die(
+    img: Image.Image, x: int, y: int, size: int, token: str, outline: Colour | None = None
+) -> None:
+    """A die: a rounded square of its colour showing its number."""
+    d = ImageDraw.Draw(img)
+    colour = token[0]
+    fill = DIE_COLOURS[colour]
+    edge = outline or ((200, 200, 200) if colour == "K" else (255, 255, 255))
+    d.rounded_rectangle(
+        (x, y, x + size - 1, y + size - 1), radius=size // 6, fill=fill, outline=edge, width=3
+    )
+    d.text(
+        (x + size // 2, y + size // 2 + 1),
+        token[1:],
+        font=font(int(size * 0.6), bold=True),
+        fill=_ink_on(colour),
+        anchor="mm",
+    )
+
+
+# ---------------------------------------------------------------------------- cards
+
+
+def _row_width(row: list[Any], slot: int) -> int:
+    width = 0
+    for tok in row:
+        width += slot + SLOT_GAP if isinstance(tok, int) else OP_GAP + (12 if len(tok) > 1 else 0)
+    return width - SLOT_GAP if row else 0
+
+
+def _part_size(part: dict[str, Any], slot: int, numbered: bool = False) -> tuple[int, int]:
+    rows = part["rows"]
+    width = max(_row_width(r, slot) for r in rows)
+    height = len(rows) * (_row_pitch(slot, numbered)) - SLOT_GAP
+    if part["layout"] == "stack":
+        height += 22  # the arrow under a stack
+    return width, height
+
+
+def _row_pitch(slot: int, numbered: bool) -> int:
+    """Height of one row of icons; a player's cards show slot numbers under the icons (the
+    numbers players type in ``place`` and ``return``)."""
+    return slot + SLOT_GAP + (NUMBER_H if numbered else 0)
+
+
+def card_size(card: dict[str, Any], slot: int) -> tuple[int, int]:
+    numbered = "dice" in card
+    sizes = [_part_size(p, slot, numbered) for p in card["parts"]]
+    width = sum(w for w, _ in sizes) + 28 * (len(sizes) - 1)
+    height = max(h for _, h in sizes)
+    return max(width + 2 * CARD_PAD, 150), height + 2 * CARD_PAD + HEADER_H
+
+
+def draw_card(
+    img: Image.Image, x: int, y: int, card: dict[str, Any], slot: int, seat: int | None = None
+) -> tuple[int, int]:
+    """Draw a bomb card (with its dice if the view has them); returns its size."""
+    w, h = card_size(card, slot)
+    d = ImageDraw.Draw(img)
+    edge = seat_colour(seat) if seat is not None else CARD_EDGE
+    d.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=CARD_BG, outline=edge, width=3)
+    # header: card id on the left, points in a badge on the right (like the printed hexagon)
+    d.text((x + CARD_PAD, y + 6), card["id"], font=font(20, bold=True), fill=TEXT)
+    badge = f"{card['points']}"
+    bx = x + w - CARD_PAD - 30
+    d.regular_polygon((bx + 15, y + 18, 15), 6, fill=_level_colour(card["level"]))
+    d.text((bx + 15, y + 18), badge, font=font(19, bold=True), fill=INK, anchor="mm")
+    dice = card.get("dice") or [None] * len(card["slots"])
+    safe = card.get("safe") or [False] * len(card["slots"])
+    px = x + CARD_PAD
+    top = y + CARD_PAD + HEADER_H
+    inner_h = h - 2 * CARD_PAD - HEADER_H
+    op_font = font(int(slot * 0.5), bold=True)
+    numbered = "dice" in card
+    number_font = font(18, bold=True)
+    for part in card["parts"]:
+        pw, ph = _part_size(part, slot, numbered)
+        rows = part["rows"]
+        py = top + (inner_h - ph) // 2
+        for r, row in enumerate(rows):
+            # a pyramid's bottom row is drawn lowest; upper rows are centred over it
+            ry = py + (len(rows) - 1 - r) * _row_pitch(slot, numbered)
+            rx = px + (pw - _row_width(row, slot)) // 2
+            for tok in row:
+                if isinstance(tok, int):
+                    _draw_icon(img, rx, ry, slot, card["slots"][tok])
+                    if numbered:
+                        d.text(
+                            (rx + slot // 2, ry + slot + 1),
+                            str(tok + 1),
+                            font=number_font,
+                            fill=TEXT_DIM,
+                            anchor="ma",
+                        )
+                    if dice[tok]:
+                        inset = 3
+                        draw_die(img, rx + inset, ry + inset, slot - 2 * inset, dice[tok])
+                        if safe[tok]:
+                            _draw_lock(d, rx + slot - 14, ry + slot - 14)
+                    rx += slot + SLOT_GAP
+                else:
+                    gap = OP_GAP + (12 if len(tok) > 1 else 0)
+                    d.text(
+                        (rx + gap // 2 - SLOT_GAP // 2, ry + slot // 2),
+                        tok,
+                        font=op_font,
+                        fill=TEXT,
+                        anchor="mm",
+                    )
+                    rx += gap
+        if part["layout"] == "stack":
+            ay = py + ph - 10
+            d.line((px + 4, ay, px + pw - 10, ay), fill=TEXT, width=3)
+            d.polygon(
+                [(px + pw - 2, ay), (px + pw - 14, ay - 7), (px + pw - 14, ay + 7)], fill=TEXT
+            )
+        px += pw + 28
+    return w, h
+
+
+def _draw_lock(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """A small shield: this die is safe (another die rests on it)."""
+    d.ellipse((x, y, x + 12, y + 12), fill=ACCENT, outline=INK, width=1)
+
+
+def _level_colour(level: int) -> Colour:
+    return {1: (120, 200, 120), 2: (120, 180, 240), 3: (240, 170, 70), 4: (230, 90, 90)}.get(
+        level, (200, 120, 230)
+    )
+
+
+def _flow(
+    img: Image.Image,
+    x0: int,
+    y0: int,
+    max_w: int,
+    cards: list[dict[str, Any]],
+    slot: int,
+    seat: int | None = None,
+) -> int:
+    """Lay cards out left to right, wrapping; returns the y below the last row."""
+    x, y, row_h = x0, y0, 0
+    for card in cards:
+        w, h = card_size(card, slot)
+        if x > x0 and x + w > x0 + max_w:
+            x, y, row_h = x0, y + row_h + 12, 0
+        draw_card(img, x, y, card, slot, seat)
+        x += w + 14
+        row_h = max(row_h, h)
+    return y + row_h
+
+
+def _flow_height(cards: list[dict[str, Any]], slot: int, max_w: int) -> int:
+    x, rows_h, row_h = 0, 0, 0
+    for card in cards:
+        w, h = card_size(card, slot)
+        if x > 0 and x + w > max_w:
+            rows_h += row_h + 12
+            x, row_h = 0, 0
+        x += w + 14
+        row_h = max(row_h, h)
+    return rows_h + row_h
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+def _clock_text(view: dict[str, Any], lang: str) -> str:
+    if view["mode"] == "live":
+        left = view.get("clock_left")
+        if left is None:
+            return t("fuse.label.waiting", lang)
+        secs = int(left)
+        return t("fuse.label.clock_live", lang, time=f"{secs // 60}:{secs % 60:02d}")
+    if view.get("round_limit"):
+        return t("fuse.label.clock_relaxed", lang, round=view["round"], limit=view["round_limit"])
+    return t("fuse.label.clock_relaxed_open", lang)
+
+
+def _draw_fuse_bar(d: ImageDraw.ImageDraw, x: int, y: int, w: int, view: dict[str, Any]) -> None:
+    """The clock as a burning fuse: the cord shortens as time runs out."""
+    if view["mode"] == "live":
+        left = view.get("clock_left")
+        share = 1.0 if left is None else max(0.0, min(1.0, left / 600.0))
+    elif view.get("round_limit"):
+        share = max(0.0, 1 - view["round"] / view["round_limit"])
+    else:
+        share = 1.0
+    d.rounded_rectangle((x, y, x + w, y + 12), radius=6, fill=(60, 60, 60))
+    burn = int(w * share)
+    if burn > 0:
+        d.rounded_rectangle((x, y, x + burn, y + 12), radius=6, fill=(210, 180, 120))
+        d.ellipse((x + burn - 10, y - 6, x + burn + 14, y + 18), fill=(255, 140, 20))
+        d.ellipse((x + burn - 4, y, x + burn + 8, y + 12), fill=(255, 240, 120))
+
+
+def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    return to_png(_table(view, names, lang))
+
+
+def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """FUSE hides nothing at the table: a seat's board is the table picture."""
+    return to_png(_table(view, names, lang))
+
+
+def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
+    players = view["players"]
+    inner = WIDTH - 2 * MARGIN
+    slot_p = 56 if len(players) <= 3 else 50
+    slot_c = 44
+    name_w = 0
+    # heights first, then one canvas
+    player_heights = [max(_flow_height(p["cards"], slot_p, inner), 40) + 44 for p in players]
+    centre_h = _flow_height(view["centre"], slot_c, inner) + 44 if view["centre"] else 60
+    height = 96 + 110 + sum(player_heights) + centre_h + 90
+    if view["stage"] == "over":
+        height += 80
+    img = canvas(WIDTH, height)
+    d = ImageDraw.Draw(img)
+
+    # header: title, round, difficulty; the clock on the right
+    d.rectangle((0, 0, WIDTH, 84), fill=(16, 30, 24))
+    d.text((MARGIN, 14), "FUSE", font=font(40, bold=True), fill=(255, 90, 40))
+    level = t(f"fuse.difficulty.{view['difficulty']}", lang)
+    sub = f"{t('fuse.label.round', lang, round=view['round'])} · {level}"
+    d.text((MARGIN + 140, 24), sub, font=font(26), fill=TEXT)
+    clock = _clock_text(view, lang)
+    d.text((WIDTH - MARGIN, 14), clock, font=font(28, bold=True), fill=ACCENT, anchor="ra")
+    _draw_fuse_bar(d, WIDTH - MARGIN - 420, 60, 420, view)
+    y = 96
+
+    # the round's dice
+    x = MARGIN
+    for entry in view["dice"]:
+        size = 72
+        seat = entry["claimed_by"]
+        outline = seat_colour(seat) if seat is not None else None
+        draw_die(img, x, y + 4, size, entry["die"], outline)
+        if entry["placed"]:
+            # placed dice are dimmed: they now sit on a card
+            veil = Image.new("RGBA", (size, size), (*BACKGROUND, 170))
+            img.paste(veil, (x, y + 4), veil)
+        elif seat is not None:
+            label = fit_text(d, names[seat] if seat < len(names) else str(seat), 18, 110)
+            d.text((x + size // 2, y + size + 8), label, font=font(18), fill=outline, anchor="ma")
+        x += size + 40
+    status = ""
+    if view["stage"] == "return" and view.get("current"):
+        status = t("fuse.label.resolving", lang, match=view["current"])
+    elif view["stage"] == "start":
+        status = t("fuse.label.waiting", lang)
+    if status:
+        d.text((x + 10, y + 28), status, font=font(24, bold=True), fill=ACCENT)
+    y += 110
+
+    # every player's bomb cards
+    for p, ph in zip(players, player_heights, strict=True):
+        seat = p["seat"]
+        colour = seat_colour(seat)
+        d.rounded_rectangle((MARGIN - 8, y, WIDTH - MARGIN + 8, y + ph - 6), radius=10, fill=PANEL)
+        name = names[seat] if seat < len(names) else f"#{seat + 1}"
+        name = fit_text(d, name, 24, 520)
+        d.text((MARGIN + 4, y + 6), name, font=font(24, bold=True), fill=colour)
+        name_w = text_width(d, name, 24, True)
+        notes = []
+        if p["holding"]:
+            notes.append(t("fuse.label.holding", lang, die=p["holding"]))
+        if p["done"]:
+            notes.append(t("fuse.label.done", lang))
+        if notes:
+            d.text((MARGIN + name_w + 20, y + 9), " · ".join(notes), font=font(20), fill=TEXT_DIM)
+        if p["cards"]:
+            _flow(img, MARGIN + 4, y + 40, inner - 8, p["cards"], slot_p, seat)
+        else:
+            d.text((MARGIN + 4, y + 44), t("fuse.label.empty", lang), font=font(20), fill=TEXT_DIM)
+        y += ph
+
+    # the centre row
+    d.text((MARGIN, y + 6), t("fuse.label.centre", lang), font=font(24, bold=True), fill=TEXT)
+    if view["centre"]:
+        _flow(img, MARGIN, y + 40, inner, view["centre"], slot_c)
+    y += centre_h
+
+    # footer: deck, bag (by colour), defused, fuse cards, score
+    y += 10
+    x = MARGIN
+    deck = t("fuse.label.deck", lang, count=view["deck"])
+    d.text((x, y), deck, font=font(24, bold=True), fill=TEXT)
+    x += text_width(d, deck, 24, True) + 36
+    bag = t("fuse.label.bag", lang, count=view["bag"])
+    d.text((x, y), bag, font=font(24, bold=True), fill=TEXT)
+    x += text_width(d, bag, 24, True) + 12
+    for letter, count in zip("RBGYK", view["bag_colours"], strict=True):
+        d.rounded_rectangle(
+            (x, y + 2, x + 26, y + 28), radius=5, fill=DIE_COLOURS[letter], outline=(200, 200, 200)
+        )
+        d.text(
+            (x + 13, y + 15),
+            str(count),
+            font=font(18, bold=True),
+            fill=_ink_on(letter),
+            anchor="mm",
+        )
+        x += 32
+    x += 24
+    defused = t("fuse.label.defused", lang, count=len(view["defused"]), points=view["points"])
+    d.text((x, y), defused, font=font(24), fill=TEXT)
+    x += text_width(d, defused, 24) + 36
+    fuses = t("fuse.label.fuses", lang, count=len(view["fuses"]))
+    d.text((x, y), fuses, font=font(24), fill=TEXT)
+    y += 50
+    if view["stage"] == "over":
+        won = view["outcome"] == "won"
+        banner = t("fuse.label.won" if won else "fuse.label.lost", lang, score=view["score"])
+        d.rounded_rectangle(
+            (MARGIN, y, WIDTH - MARGIN, y + 64), radius=12, fill=(40, 140, 80) if won else DANGER
+        )
+        d.text(
+            (WIDTH // 2, y + 32),
+            banner,
+            font=font(34, bold=True),
+            fill=(255, 255, 255),
+            anchor="mm",
+        )
+    return img
