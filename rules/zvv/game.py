@@ -447,8 +447,8 @@ class ZombiesVsVampires(Game[ZvvState]):
         if isinstance(action, Move):
             if phase not in MOVE_PHASES:
                 raise RulesError("zvv.error.not_a_move", **face)
-            start = _square(b, action.pawn)
-            dest = _square(b, action.to)
+            start = _square(b, action.pawn, strict=True)
+            dest = _square(b, action.to, strict=True)
             owner = _owner(state, start)
             if owner is None:
                 raise RulesError("zvv.error.no_pawn", square=b.names[start])
@@ -471,11 +471,16 @@ class ZombiesVsVampires(Game[ZvvState]):
                 raise RulesError("zvv.error.not_a_build", **face)
             wall = _wall_text(b, action.wall)
             self._check_wall(state, b, wall)
+            if b.wall_name(wall) != action.wall:
+                # Actions carry the one canonical name (``parse`` reads every other way of
+                # writing a wall), so the legal actions are exactly what ``play`` accepts.
+                raise RulesError("zvv.error.bad_wall", wall=str(action.wall)[:20])
             return
         if isinstance(action, Remove):
             if phase != "plusminus":
                 raise RulesError("zvv.error.not_a_remove", **face)
-            if _find_wall(state, action.wall) is None:
+            found = _find_wall(state, action.wall)
+            if found is None or b.wall_name(found) != action.wall:
                 raise RulesError("zvv.error.no_wall", wall=_wall_text_name(b, action.wall))
             return
         if isinstance(action, Stop):
@@ -950,9 +955,10 @@ def _build_args(name: str) -> CommandArgs:
     return args
 
 
-def _square(b: Board, text: str) -> int:
+def _square(b: Board, text: str, strict: bool = False) -> int:
+    """The square named ``text``; ``strict``: only its canonical name (in actions)."""
     sq = b.square(str(text))
-    if sq is None:
+    if sq is None or (strict and b.names[sq] != text):
         raise RulesError("zvv.error.bad_square", square=str(text)[:20], last=b.names[-1])
     return sq
 

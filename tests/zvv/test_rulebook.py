@@ -215,7 +215,7 @@ def test_build_rolls_the_wall_die_at_once() -> None:
 
 def test_walls_may_run_along_a_zone_border_but_not_inside() -> None:
     state = position(face="build", wall_len=3)
-    for ok in ["A4-C4 N", "D1-D3 W", "C2-C4 E", "I3-K3 S"]:
+    for ok in ["A4-C4 N", "D1-D3 W", "D2-D4 W", "I4-K4 N"]:
         GAME.apply(state, 0, Build(ok))
     for bad in ["B3-B5 E", "A3-C3 N", "J9-J11 W"]:
         with pytest.raises(RulesError) as err:
@@ -251,7 +251,7 @@ def test_walls_off_the_board_and_of_the_wrong_length() -> None:
 
 def test_trapping_a_pawn_is_allowed() -> None:
     state = position(pawns={1: ["F6"]}, walls=["F6 N", "F6 E", "F6 W"], face="build", wall_len=1)
-    trapped, _ = act(state, Build("F6 S"))
+    trapped, _ = act(state, Build("F7 N"))  # the south side of F6
     trapped.turn, trapped.face, trapped.phase = 1, "6", "move"
     assert dests(trapped, "F6") == set()
 

@@ -1,0 +1,196 @@
+"""Properties over random positions and random legal games: reachability is exact, games end,
+states round-trip, invariants hold, refused actions change nothing, defaults are legal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rules.core import Rng, RulesError
+from rules.core.play import random_game
+from rules.zvv import GAME
+from rules.zvv.actions import Build, Move, Remove
+from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board, reach
+from rules.zvv.game import ZvvState, _occupied, _target
+from rules.zvv.notation import position
+
+
+def brute_reach(
+    size: int,
+    pawns: set[tuple[int, int]],
+    walls: list[Wall],
+    start: tuple[int, int],
+    steps: int,
+    target: set[tuple[int, int]],
+) -> set[tuple[int, int]]:
+    """Every end square of every walk of up to ``steps`` steps, by plain enumeration (the
+    rulebook's words, with coordinates; independent of the engine's tables)."""
+    blocked: set[frozenset[tuple[int, int]]] = set()
+    for orient, line, first, length in walls:
+        for k in range(first, first + length):
+            if orient == "h":
+                blocked.add(frozenset({(line - 1, k), (line, k)}))
+            else:
+                blocked.add(frozenset({(k, line - 1), (k, line)}))
+    others = pawns - {start}
+
+    def free(sq: tuple[int, int]) -> bool:
+        return 0 <= sq[0] < size and 0 <= sq[1] < size and sq not in others
+
+    out: set[tuple[int, int]] = set()
+
+    def walk(sq: tuple[int, int], left: int) -> None:
+        if left == 0:
+            return
+        for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1)):
+            one = (sq[0] + dr, sq[1] + dc)
+            if not (0 <= one[0] < size and 0 <= one[1] < size):
+                continue
+            if frozenset({sq, one}) in blocked:
+                continue
+            land = one
+            if one in others:  # jump
+                land = (one[0] + dr, one[1] + dc)
+                if not free(land) or frozenset({one, land}) in blocked:
+                    continue
+            if sq in target and land not in target:
+                continue  # once in the target zone, never out (D8)
+            if land != start:
+                out.add(land)
+            walk(land, left - 1)
+
+    walk(start, steps)
+    return out
+
+
+def random_position(rng: Rng, size: int) -> ZvvState:
+    b = board(size)
+    state = position(size=size, seats=2 + rng.below(3), face="6")
+    squares = list(range(size * size))
+    rng.shuffle(squares)
+    taken = 0
+    for seat in range(state.seats):
+        target = _target(state, seat)
+        mine = []
+        while len(mine) < 9:
+            sq = squares[taken]
+            taken += 1
+            # Some pawns home, most on the way.
+            if sq not in target or rng.below(3) == 0:
+                mine.append(sq)
+        state.pawns[seat] = mine
+    candidates = b.all_walls(1) + b.all_walls(2) + b.all_walls(3)
+    for _ in range(rng.below(25)):
+        wall = rng.choice(candidates)
+        edges = b.wall_edges(wall)
+        if any(state.wallmask[sq] >> side & 1 for sq, side in edges):
+            continue
+        if any(p in state.points for p in b.wall_points(wall)):
+            continue
+        state.walls.append(wall)
+        for sq, side in edges:
+            state.wallmask[sq] |= 1 << side
+        state.points.update(b.wall_points(wall))
+    return state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_reachability_is_exact(seed: int) -> None:
+    rng = Rng(seed)
+    size = (9, 11, 13, 15)[seed % 4]
+    b = board(size)
+    state = random_position(rng, size)
+    occ = _occupied(state)
+    all_pawns = {b.rc(sq) for p in state.pawns for sq in p}
+    for seat in range(state.seats):
+        target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
+        for sq in state.pawns[seat][:4]:
+            for steps in (1, 2, 4, 6):
+                fast = reach(b, occ, state.wallmask, sq, steps, target)
+                slow = brute_reach(
+                    size, all_pawns, state.walls, b.rc(sq), steps, {b.rc(t) for t in target}
+                )
+                assert {b.rc(s) for s in fast} == slow, (seed, b.names[sq], steps)
+
+
+def check_invariants(state: ZvvState) -> None:
+    b = board(state.size)
+    squares = [sq for p in state.pawns for sq in p]
+    assert len(squares) == len(set(squares)) == 9 * state.seats, "one pawn per square"
+    for wall_len in (1, 2, 3):
+        on_board = sum(1 for w in state.walls if w[3] == wall_len)
+        assert on_board + state.supply[wall_len - 1] == state.options["walls"]
+    edges = [e for w in state.walls for e in b.wall_edges(w)]
+    assert len(edges) == len(set(edges)), "walls never overlap"
+    points = [p for w in state.walls for p in b.wall_points(w)]
+    assert len(points) == len(set(points)), "walls never cross"
+    assert not any(b.in_zone(w) for w in state.walls), "no wall inside a zone"
+
+
+def play_checked(seats: int, seed: int, options: dict[str, object] | None = None) -> ZvvState:
+    """A random legal game, checking at every step what must hold."""
+    rng = Rng(seed)
+    state = GAME.new_game(seats, options, seed)
+    homes: dict[int, set[int]] = {s: set() for s in range(seats)}
+    steps = 0
+    while not GAME.is_over(state):
+        ((seat, pending),) = GAME.pending(state).items()
+        legal = GAME.legal_actions(state, seat)
+        assert legal and pending.default in legal, GAME.phase(state)
+        if steps % 7 == 0:
+            check_invariants(state)
+            data = json.loads(json.dumps(GAME.dump(state)))
+            assert GAME.dump(GAME.load(data)) == GAME.dump(state)
+            assert GAME.dump(GAME.copy(state)) == GAME.dump(state)
+            json.dumps(GAME.view(state, None))
+            other = (seat + 1) % seats
+            assert GAME.legal_actions(state, other) == []
+            before = GAME.dump(state)
+            for bad in (Move("A1", "K11"), Build("B2 N"), Remove("F6 N")):
+                if bad not in legal:
+                    with pytest.raises(RulesError):
+                        GAME.apply(state, seat, bad)
+            assert GAME.dump(state) == before
+        action = rng.choice(legal)
+        state, _ = GAME.apply(state, seat, action)
+        for s in range(seats):
+            now_home = set(state.pawns[s]) & _target(state, s)
+            assert homes[s] <= now_home, "home pawns never move"
+            homes[s] = now_home
+        steps += 1
+        assert steps < 20_000
+    check_invariants(state)
+    return state
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_games_end_with_invariants(seats: int) -> None:
+    state = play_checked(seats, seed=seats)
+    result = GAME.result(state)
+    assert result is not None and result.winners
+
+
+def test_random_games_on_small_and_big_boards_with_options() -> None:
+    play_checked(2, 5, {"size": 9, "walls": 2, "extra_roll": "reroll", "round_limit": 40})
+    play_checked(4, 6, {"size": 15, "two_star": "plain", "extra_roll": "bonus", "round_limit": 30})
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_platform_random_player_ends_games(seats: int) -> None:
+    final, steps, events = random_game(GAME, seats, seed=10 + seats)
+    again, steps2, _ = random_game(GAME, seats, seed=10 + seats)
+    assert GAME.dump(final) == GAME.dump(again) and steps == steps2, "replays identically"
+    assert GAME.is_over(final) and events
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_absent_players_still_finish_the_race(seats: int) -> None:
+    """Everyone AFK: the defaults (greedy moves) take a game to a real finish."""
+    for seed in range(2):
+        state = GAME.new_game(seats, {}, seed)
+        while not GAME.is_over(state):
+            ((seat, pending),) = GAME.pending(state).items()
+            state, _ = GAME.apply(state, seat, pending.default)
+        assert state.ended_by == "win", (seats, seed, state.ended_by)
+        assert state.turns < 400
