@@ -1149,6 +1149,8 @@ class DragonFarkle(Game[FarkleState]):
         self._next_turn(state, ev)
 
     def _next_turn(self, state: FarkleState, ev: list[Event]) -> None:
+        # The picture after a turn still shows how it ended: its last rolls.
+        state.last["runs"] = [_run_view(r) for r in (state.attack, state.defence) if r is not None]
         state.damage = 0
         state.attack = state.defence = None
         state.action = ""

@@ -1,0 +1,521 @@
+"""Dragon Farkle pictures: the table after each turn (public) and one wannabe's board (private).
+
+The table shows every army (a bar towards the 5,000 soldiers that open the Dragon's Keep),
+companions, how many magic items each holds (face-down cards, never which), who is inside the
+Keep, the dragon's damage counters, and the current roll: soldier dice with their letters, the
+dice set aside and the event die. The board adds the seat's own items with their texts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import (
+    ACCENT,
+    BACKGROUND,
+    BLACK,
+    PANEL,
+    PANEL_LIGHT,
+    TEXT,
+    TEXT_DIM,
+    WHITE,
+    canvas,
+    fit_text,
+    font,
+    seat_colour,
+    text_width,
+    to_png,
+    wrap,
+)
+from rules.core.i18n import t
+
+WIDTH = 1200
+MARGIN = 24
+ROW_H = 118
+KEEP_ARMY = 5000
+DRAGON_RED = (200, 40, 40)
+RALLY_BLUE = (40, 110, 210)
+KEEP_STONE = (120, 110, 100)
+CARD_BACK = (96, 60, 150)
+
+Draw = ImageDraw.ImageDraw
+
+# Pip positions on a die of unit size (fractions of the die's side).
+PIPS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def _num(n: int, lang: str) -> str:
+    text = f"{n:,}"
+    return text.replace(",", ".") if lang == "es" else text
+
+
+def _name(names: list[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def draw_die(
+    d: Draw,
+    x: int,
+    y: int,
+    size: int,
+    face: int,
+    colour: tuple[int, int, int] = WHITE,
+    dim: bool = False,
+) -> None:
+    fill = tuple(int(c * 0.55) for c in colour) if dim else colour
+    d.rounded_rectangle(
+        (x, y, x + size, y + size), radius=size // 6, fill=fill, outline=BLACK, width=3
+    )
+    r = max(3, size // 11)
+    for fx, fy in PIPS.get(face, ()):
+        cx, cy = x + fx * size, y + fy * size
+        pip = DRAGON_RED if face == 1 and not dim else BLACK
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
+
+
+def draw_event_die(d: Draw, x: int, y: int, size: int, event: str) -> None:
+    """The event die: a red die with a dragon's head, a blue one with a banner, or blank."""
+    if event == "dragon":
+        d.rounded_rectangle(
+            (x, y, x + size, y + size), radius=size // 6, fill=DRAGON_RED, outline=BLACK, width=3
+        )
+        s = size
+        # A dragon's head in profile: snout, horns, eye, flame.
+        # A dragon's head in profile: crest spikes, a horn, open jaws with a flame.
+        head = [
+            (x + 0.14 * s, y + 0.86 * s),
+            (x + 0.20 * s, y + 0.50 * s),
+            (x + 0.12 * s, y + 0.44 * s),
+            (x + 0.26 * s, y + 0.38 * s),
+            (x + 0.22 * s, y + 0.26 * s),
+            (x + 0.36 * s, y + 0.28 * s),
+            (x + 0.40 * s, y + 0.10 * s),
+            (x + 0.50 * s, y + 0.26 * s),
+            (x + 0.82 * s, y + 0.34 * s),
+            (x + 0.84 * s, y + 0.46 * s),
+            (x + 0.58 * s, y + 0.50 * s),
+            (x + 0.80 * s, y + 0.62 * s),
+            (x + 0.52 * s, y + 0.66 * s),
+            (x + 0.40 * s, y + 0.86 * s),
+        ]
+        d.polygon(head, fill=(120, 200, 90), outline=BLACK, width=2)
+        d.ellipse(
+            (x + 0.50 * s, y + 0.33 * s, x + 0.58 * s, y + 0.41 * s), fill=ACCENT, outline=BLACK
+        )
+        d.polygon(
+            [
+                (x + 0.80 * s, y + 0.52 * s),
+                (x + 0.97 * s, y + 0.44 * s),
+                (x + 0.92 * s, y + 0.56 * s),
+                (x + 0.98 * s, y + 0.64 * s),
+            ],
+            fill=ACCENT,
+        )
+    elif event == "rally":
+        d.rounded_rectangle(
+            (x, y, x + size, y + size), radius=size // 6, fill=RALLY_BLUE, outline=BLACK, width=3
+        )
+        s = size
+        d.line(
+            (x + 0.30 * s, y + 0.18 * s, x + 0.30 * s, y + 0.84 * s),
+            fill=WHITE,
+            width=max(3, s // 16),
+        )
+        d.polygon(
+            [
+                (x + 0.32 * s, y + 0.18 * s),
+                (x + 0.80 * s, y + 0.32 * s),
+                (x + 0.32 * s, y + 0.48 * s),
+            ],
+            fill=ACCENT,
+        )
+    else:
+        d.rounded_rectangle(
+            (x, y, x + size, y + size),
+            radius=size // 6,
+            fill=(225, 225, 215),
+            outline=BLACK,
+            width=3,
+        )
+
+
+def draw_card_back(d: Draw, x: int, y: int, w: int = 26, h: int = 36) -> None:
+    d.rounded_rectangle((x, y, x + w, y + h), radius=4, fill=CARD_BACK, outline=WHITE, width=2)
+    d.text((x + w // 2, y + h // 2), "✦", font=font(16, True), fill=ACCENT, anchor="mm")
+
+
+def draw_keep(d: Draw, x: int, y: int, size: int, fill: tuple[int, int, int] = KEEP_STONE) -> None:
+    """A small keep tower: the Dragon's Keep badge."""
+    s = size
+    d.rectangle(
+        (x + 0.15 * s, y + 0.30 * s, x + 0.85 * s, y + s), fill=fill, outline=BLACK, width=2
+    )
+    for i in range(4):
+        bx = x + 0.15 * s + i * 0.19 * s
+        d.rectangle(
+            (bx, y + 0.12 * s, bx + 0.12 * s, y + 0.32 * s), fill=fill, outline=BLACK, width=2
+        )
+    d.pieslice((x + 0.38 * s, y + 0.58 * s, x + 0.62 * s, y + 0.86 * s), 180, 360, fill=BLACK)
+    d.rectangle((x + 0.38 * s, y + 0.72 * s, x + 0.62 * s, y + s), fill=BLACK)
+
+
+def _header(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: int) -> int:
+    d.rectangle((0, y, WIDTH, y + 96), fill=PANEL)
+    d.text((MARGIN, y + 14), t("farkle.name", lang), font=font(34, True), fill=ACCENT)
+    sub = t("farkle.label.turn", lang, n=view["turn_no"])
+    action = view.get("action") or ""
+    if view.get("winner", -1) >= 0:
+        sub = t("farkle.label.winner", lang, name=_name(names, view["winner"]))
+    else:
+        sub += " · " + _name(names, view["turn"])
+        if action == "recruit":
+            sub += " · " + t("farkle.label.recruit", lang)
+        elif action == "brawl" and view.get("defender", -1) >= 0:
+            sub += " · " + t("farkle.label.brawl", lang) + " → " + _name(names, view["defender"])
+        elif action == "keep":
+            sub += " · " + t("farkle.label.battle", lang)
+    d.text((MARGIN, y + 58), fit_text(d, sub, 24, 700), font=font(24), fill=TEXT)
+    # The dragon and its damage counters.
+    target, damage = view["target"], view["damage"]
+    last = view.get("last") or {}
+    if action == "keep":
+        shown = damage
+    elif last.get("action") == "keep":
+        shown = last.get("damage", 0)  # the turn just ended: what the dragon took before healing
+    else:
+        shown = 0
+    r = 20
+    x0 = WIDTH - MARGIN - target * (2 * r + 10)
+    d.text(
+        (x0 - 12, y + 30),
+        t("farkle.label.dragon", lang),
+        font=font(24, True),
+        fill=TEXT,
+        anchor="rm",
+    )
+    for i in range(target):
+        cx = x0 + i * (2 * r + 10) + r
+        hit = i < shown
+        d.ellipse(
+            (cx - r, y + 30 - r, cx + r, y + 30 + r),
+            fill=DRAGON_RED if hit else PANEL_LIGHT,
+            outline=WHITE,
+            width=3,
+        )
+        if hit:
+            d.text((cx, y + 30), "✕", font=font(22, True), fill=WHITE, anchor="mm")
+    label = t("farkle.label.damage", lang, damage=shown, target=target)
+    d.text((WIDTH - MARGIN, y + 70), label, font=font(20), fill=TEXT_DIM, anchor="rm")
+    return y + 96
+
+
+def _player_row(
+    d: Draw, view: dict[str, Any], names: list[str], lang: str, seat: int, y: int
+) -> int:
+    p = view["players"][seat]
+    colour = seat_colour(seat)
+    active = seat == view["turn"] and view["stage"] != "over"
+    d.rounded_rectangle(
+        (MARGIN, y, WIDTH - MARGIN, y + ROW_H - 10),
+        radius=12,
+        fill=PANEL_LIGHT if active else PANEL,
+        outline=ACCENT if active else PANEL,
+        width=4,
+    )
+    d.rectangle((MARGIN, y, MARGIN + 14, y + ROW_H - 10), fill=colour)
+    x = MARGIN + 30
+    marker = "▶ " if active else ("★ " if seat == view.get("winner", -1) else "")
+    d.text(
+        (x, y + 10),
+        fit_text(d, marker + _name(names, seat), 28, 330, True),
+        font=font(28, True),
+        fill=colour,
+    )
+    comp = t(f"farkle.companion.{p['companion']}", lang)
+    if p["companion"] == "skree" and p["skree_used"]:
+        comp += " ✓"
+    d.text((x, y + 50), fit_text(d, comp, 22, 330), font=font(22), fill=TEXT)
+    # Items: face-down cards, only how many.
+    ix = x
+    for i in range(min(p["items"], 4)):
+        draw_card_back(d, ix + i * 30, y + 78 - 6, 22, 30)
+    if p["items"]:
+        d.text(
+            (ix + min(p["items"], 4) * 30 + 6, y + 86),
+            f"×{p['items']}",
+            font=font(20, True),
+            fill=TEXT,
+            anchor="lm",
+        )
+    else:
+        d.text((ix, y + 86), "—", font=font(20), fill=TEXT_DIM, anchor="lm")
+    # The army and its bar towards the Keep.
+    ax = 400
+    d.text((ax, y + 8), _num(p["army"], lang), font=font(40, True), fill=WHITE)
+    d.text(
+        (ax + text_width(d, _num(p["army"], lang), 40, True) + 10, y + 26),
+        t("farkle.label.army", lang),
+        font=font(20),
+        fill=TEXT_DIM,
+    )
+    bar_x0, bar_x1, bar_y = ax, WIDTH - MARGIN - 200, y + 66
+    d.rounded_rectangle(
+        (bar_x0, bar_y, bar_x1, bar_y + 26), radius=8, fill=BACKGROUND, outline=TEXT_DIM, width=2
+    )
+    full = min(1.0, p["army"] / KEEP_ARMY)
+    if full > 0:
+        d.rounded_rectangle(
+            (bar_x0, bar_y, bar_x0 + max(16, int((bar_x1 - bar_x0) * full)), bar_y + 26),
+            radius=8,
+            fill=colour,
+        )
+    d.text(
+        (bar_x1 - 6, bar_y + 13),
+        _num(KEEP_ARMY, lang),
+        font=font(18, True),
+        fill=WHITE if full < 0.8 else BLACK,
+        anchor="rm",
+    )
+    if p["in_keep"]:
+        draw_keep(d, WIDTH - MARGIN - 128, y + 8, 56)
+        d.text(
+            (WIDTH - MARGIN - 100, y + 84),
+            t("farkle.label.keep", lang),
+            font=font(16, True),
+            fill=ACCENT,
+            anchor="mm",
+        )
+    return y + ROW_H
+
+
+def _run(
+    d: Draw,
+    run: dict[str, Any],
+    names: list[str],
+    lang: str,
+    x: int,
+    y: int,
+    title: str,
+    width: int,
+) -> None:
+    colour = seat_colour(run["seat"])
+    d.text(
+        (x, y),
+        fit_text(d, f"{_name(names, run['seat'])} · {title}", 24, width, True),
+        font=font(24, True),
+        fill=colour,
+    )
+    size = 74
+    dy = y + 40
+    cx = x
+    for i, face in enumerate(run["roll"]):
+        kept = run["kept"][i] if i < len(run["kept"]) else False
+        draw_die(d, cx, dy, size, face, dim=kept)
+        letter = "abcdef"[i]
+        d.text(
+            (cx + size // 2, dy + size + 16),
+            letter,
+            font=font(24, True),
+            fill=ACCENT if not kept else TEXT_DIM,
+            anchor="mm",
+        )
+        cx += size + 14
+    if run["event"]:
+        cx += 10
+        draw_event_die(d, cx, dy, size, run["event"])
+        d.text(
+            (cx + size // 2, dy + size + 16),
+            t(f"farkle.face.{run['event']}", lang).split(" ")[-1],
+            font=font(18),
+            fill=TEXT,
+            anchor="mm",
+        )
+        cx += size + 24
+    # Dice set aside since the last hot dice, small.
+    aside = [f for f in run["aside"]]
+    if aside:
+        ax = x
+        ay = dy + size + 40
+        d.text(
+            (ax, ay + 14),
+            t("farkle.label.set_aside", lang) + ":",
+            font=font(18),
+            fill=TEXT_DIM,
+            anchor="lm",
+        )
+        ax += text_width(d, t("farkle.label.set_aside", lang) + ":", 18) + 10
+        for f in aside:
+            draw_die(d, ax, ay, 30, f)
+            ax += 36
+    label = (
+        t("farkle.label.lost", lang, lost=_num(run["score"], lang))
+        if title == t("farkle.label.battle", lang)
+        else t("farkle.label.score", lang, score=_num(run["score"], lang))
+    )
+    d.text((x + width, y + 4), label, font=font(26, True), fill=WHITE, anchor="ra")
+    if run.get("gained"):
+        gx = x + width - 30 * run["gained"]
+        for i in range(run["gained"]):
+            draw_card_back(d, gx + i * 30, y + 40, 24, 32)
+
+
+def _runs(view: dict[str, Any]) -> tuple[list[tuple[dict[str, Any], str]], bool]:
+    """The runs to draw: the current ones, or else the last turn's (``True``)."""
+    runs = [(view["attack"], view.get("action", "")), (view.get("defence"), "defence")]
+    shown = [(r, a) for r, a in runs if r and r["roll"]]
+    if shown:
+        return shown, False
+    last = view.get("last") or {}
+    past = [r for r in last.get("runs", []) if r and r["roll"]]
+    what = {"recruit": "recruit", "brawl": "brawl", "keep": "keep"}.get(last.get("action", ""), "")
+    return [(r, what if i == 0 else "defence") for i, r in enumerate(past)], True
+
+
+def _roll_panel(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: int) -> int:
+    shown, past = _runs(view)
+    if not shown:
+        return y
+    h = 190 * len(shown) + 10
+    d.rounded_rectangle(
+        (MARGIN, y, WIDTH - MARGIN, y + h),
+        radius=12,
+        fill=PANEL if not past else BACKGROUND,
+        outline=PANEL_LIGHT,
+        width=2,
+    )
+    yy = y + 12
+    for run, what in shown:
+        title = {
+            "recruit": t("farkle.label.recruit", lang),
+            "brawl": t("farkle.label.brawl", lang) + " · " + t("farkle.label.attack", lang),
+            "keep": t("farkle.label.battle", lang),
+            "defence": t("farkle.label.brawl", lang) + " · " + t("farkle.label.defence", lang),
+        }.get(what, "")
+        _run(d, run, names, lang, MARGIN + 20, yy, title, WIDTH - 2 * MARGIN - 40)
+        yy += 190
+    return y + h + 12
+
+
+def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: int) -> int:
+    last = view.get("last") or {}
+    if "seat" not in last:
+        return y
+    name = _name(names, last["seat"])
+    outcome = last.get("outcome")
+    if outcome == "banked":
+        text = t(
+            "farkle.label.last_banked", lang, name=name, amount=_num(last.get("amount", 0), lang)
+        )
+    elif outcome == "farkle":
+        text = t("farkle.label.last_farkle", lang, name=name)
+    elif outcome == "won":
+        text = t(
+            "farkle.label.last_brawl_won",
+            lang,
+            name=_name(names, last.get("winner", last["seat"])),
+            moved=_num(last.get("moved", 0), lang),
+        )
+    elif outcome == "tie":
+        text = t("farkle.label.last_brawl_tie", lang, name=name)
+    elif outcome == "slain":
+        text = t("farkle.label.last_slain", lang, name=name)
+    else:
+        text = t("farkle.label.last_keep", lang, name=name, damage=last.get("damage", 0))
+    d.text(
+        (MARGIN, y + 6),
+        "⟲ " + fit_text(d, text, 24, WIDTH - 2 * MARGIN - 40),
+        font=font(24),
+        fill=TEXT_DIM,
+    )
+    return y + 44
+
+
+def _draw(
+    view: dict[str, Any], names: list[str], lang: str, extra: int
+) -> tuple[Image.Image, Draw, int]:
+    seats = view["seats"]
+    roll_h = 190 * len(_runs(view)[0])
+    height = 96 + 16 + ROW_H * seats + (roll_h + 22 if roll_h else 0) + 50 + extra + 10
+    img = canvas(WIDTH, height)
+    d = ImageDraw.Draw(img)
+    y = _header(d, view, names, lang, 0) + 16
+    for seat in range(seats):
+        y = _player_row(d, view, names, lang, seat, y)
+    if _runs(view)[1]:
+        y = _last_line(d, view, names, lang, y)
+        y = _roll_panel(d, view, names, lang, y)
+    else:
+        y = _roll_panel(d, view, names, lang, y)
+        y = _last_line(d, view, names, lang, y)
+    return img, d, y
+
+
+def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """The channel's picture, from the public view."""
+    img, _, _ = _draw(view, names, lang, 0)
+    return to_png(img)
+
+
+def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
+    """One wannabe's picture: the table plus their own magic items with their texts."""
+    items = list(view.get("my_items", []))
+    gained = list(view.get("my_gained", []))
+    probe = ImageDraw.Draw(canvas(10, 10))
+    blocks: list[tuple[str, list[str], bool]] = []
+    for item, is_gained in [(i, False) for i in items] + [(i, True) for i in gained]:
+        text = t(f"farkle.item_text.{item}", lang)
+        blocks.append(
+            (
+                t(f"farkle.item.{item}", lang),
+                wrap(probe, text, 20, WIDTH - 2 * MARGIN - 80),
+                is_gained,
+            )
+        )
+    extra = (
+        60 + sum(40 + 26 * len(lines) + 12 for _, lines, _ in blocks) + (40 if not blocks else 0)
+    )
+    img, d, y = _draw(view, names, lang, extra)
+    me = view.get("me", 0)
+    d.rounded_rectangle(
+        (MARGIN, y, WIDTH - MARGIN, y + extra - 10),
+        radius=12,
+        fill=PANEL,
+        outline=seat_colour(me),
+        width=4,
+    )
+    d.text(
+        (MARGIN + 20, y + 12),
+        t("farkle.label.your_items", lang),
+        font=font(26, True),
+        fill=seat_colour(me),
+    )
+    yy = y + 56
+    if not blocks:
+        d.text((MARGIN + 20, yy), t("farkle.label.no_items", lang), font=font(22), fill=TEXT_DIM)
+    for title, lines, is_gained in blocks:
+        draw_card_back(d, MARGIN + 20, yy, 26, 36)
+        head = title + (f"  ({t('farkle.label.gained', lang)})" if is_gained else "")
+        d.text(
+            (MARGIN + 60, yy + 2),
+            head,
+            font=font(24, True),
+            fill=ACCENT if not is_gained else TEXT_DIM,
+        )
+        yy += 40
+        for line in lines:
+            d.text((MARGIN + 60, yy), line, font=font(20), fill=TEXT)
+            yy += 26
+        yy += 12
+    return to_png(img)
+
+
+__all__ = ["render_board", "render_table"]
