@@ -96,7 +96,7 @@ def test_after_the_game_nothing_goes() -> None:
 
 def test_build_parses_any_way_of_pointing_at_the_wall() -> None:
     state = position(face="build", wall_len=3)
-    same = [
+    same: list[CommandArgs] = [
         {"square": "D5", "side": "N", "direction": "E"},
         {"square": "F5", "side": "N", "direction": "W"},
         {"square": "d4", "side": "s", "direction": "e"},
@@ -134,7 +134,7 @@ def test_bad_wall_actions_and_phases() -> None:
     rejected(state, 0, Build("nonsense"), "zvv.error.bad_wall")
     rejected(state, 0, Build("E7-F8 N"), "zvv.error.wall_off_board")  # not straight
     rejected(state, 0, Build("D4-E4 S"), "zvv.error.wall_overlap")  # the same wall seen from D4
-    wall = {"square": "E7", "side": "N"}
+    wall: CommandArgs = {"square": "E7", "side": "N"}
     refused(position(face="4"), 0, "build", wall, "zvv.error.not_a_build")
     plus = position(face="plusminus", walls=["E5 N"])
     refused(plus, 0, "build", wall, "zvv.error.roll_wall_die")

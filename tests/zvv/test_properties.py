@@ -72,7 +72,7 @@ def random_position(rng: Rng, size: int) -> ZvvState:
     taken = 0
     for seat in range(state.seats):
         target = _target(state, seat)
-        mine = []
+        mine: list[int] = []
         while len(mine) < 9:
             sq = squares[taken]
             taken += 1
