@@ -22,8 +22,8 @@ from rules.core import (
     Result,
     RulesError,
     register,
+    registry,
 )
-from rules.core import registry
 
 HAND = ("ace", "king", "queen", "jack", "ten")
 DICE = ("a", "b", "c")
