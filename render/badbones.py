@@ -9,6 +9,7 @@ they walk, in their symbol's colour and shape, with a count when several stand t
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -25,7 +26,6 @@ from render.common import (
     font,
     seat_colour,
     text_width,
-    to_png,
 )
 from rules.core.i18n import t
 
@@ -286,6 +286,93 @@ def board_size(c: int) -> tuple[int, int]:
     return label + 2 * forest + 5 * c, label + forest + 5 * c + village
 
 
+_SPRITES: dict[tuple[Any, ...], Image.Image] = {}
+
+
+def _sprite(key: tuple[Any, ...], w: int, h: int, paint: Any) -> Image.Image:
+    """A transparent picture drawn once and pasted many times (tokens, tiles): drawing the same
+    glyphs and polygons for every skeleton of six boards is most of the rendering time."""
+    sprite = _SPRITES.get(key)
+    if sprite is None:
+        sprite = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        paint(ImageDraw.Draw(sprite))
+        if len(_SPRITES) > 4000:
+            _SPRITES.clear()
+        _SPRITES[key] = sprite
+    return sprite
+
+
+def paste_skeleton(
+    img: Image.Image, symbol: str, facing: str, cx: float, cy: float, size: float, count: int
+) -> None:
+    side = int(size * 1.5) + 8
+    sprite = _sprite(
+        ("skel", symbol, facing, int(size), count),
+        side,
+        side,
+        lambda d: draw_skeleton(d, symbol, facing, side / 2, side / 2, int(size), count),
+    )
+    img.paste(sprite, (int(cx - side / 2), int(cy - side / 2)), sprite)
+
+
+def paste_trap(img: Image.Image, trap: dict[str, Any], x: float, y: float, c: int) -> None:
+    key = ("trap", trap["trap"], trap["side"], trap["orientation"], int(trap["stars"]), c)
+    sprite = _sprite(key, c + 1, c + 1, lambda d: draw_trap(d, trap, 0, 0, c))
+    img.paste(sprite, (int(x), int(y)), sprite)
+
+
+def _background(c: int, arrows: tuple[tuple[str, str], ...]) -> Image.Image:
+    """What is printed on a board: coordinates, forests with their symbols, the village strip,
+    the grid and its arrows (drawn once per size)."""
+    key = ("board", c, arrows)
+    if key in _SPRITES:
+        return _SPRITES[key]
+    w, h = board_size(c)
+    img = canvas(w, h, PANEL)
+    draw = ImageDraw.Draw(img)
+    label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
+    gx, gy = label + forest, label + forest
+    size = 5 * c
+    lf = font(max(16, int(c * 0.3)), True)
+    for i in range(5):
+        draw.text((gx + i * c + c / 2, label / 2), "ABCDE"[i], font=lf, fill=TEXT, anchor="mm")
+        draw.text((label / 2, gy + i * c + c / 2), str(i + 1), font=lf, fill=TEXT, anchor="mm")
+    draw.rectangle((gx - forest, gy - forest, gx + size + forest - 1, gy - 1), fill=FOREST)
+    draw.rectangle((gx - forest, gy, gx - 1, gy + size - 1), fill=FOREST)
+    draw.rectangle((gx + size, gy, gx + size + forest - 1, gy + size - 1), fill=FOREST)
+    draw.rectangle(
+        (gx - forest, gy + size, gx + size + forest - 1, gy + size + village - 1), fill=VILLAGE
+    )
+    draw.rectangle((gx, gy, gx + size - 1, gy + size - 1), fill=ICE)
+    for i in range(6):
+        draw.line((gx + i * c, gy, gx + i * c, gy + size), fill=ICE_LINE, width=2)
+        draw.line((gx, gy + i * c, gx + size, gy + i * c), fill=ICE_LINE, width=2)
+    for square, facing in arrows:
+        col, row = _cell(square)
+        draw_chevron(draw, facing, gx + col * c + c / 2, gy + row * c + c / 2, c * 0.2)
+    for cx, cy, symbol in _forest_spots(c):
+        draw_symbol(draw, symbol, cx, cy, forest * 0.2, SYMBOL_COLOURS[symbol], FOREST_EDGE)
+    _SPRITES[key] = img
+    return img
+
+
+def _forest_spots(c: int) -> list[tuple[float, float, str]]:
+    return [(cx, cy, symbol) for (_, symbol), (cx, cy, _) in _forest_entries(c).items()]
+
+
+def _forest_entries(c: int) -> dict[tuple[str, str], tuple[float, float, str]]:
+    """Where each model waits in its forest (relative to the board block) and its facing."""
+    label, forest = int(c * 0.36), int(c * 0.62)
+    gx, gy = label + forest, label + forest
+    size = 5 * c
+    out = {}
+    for i, symbol in enumerate(SYMBOLS):
+        out[("top", symbol)] = (gx + i * c + c / 2, gy - forest / 2, "S")
+        out[("left", symbol)] = (gx - forest / 2, gy + (4 - i) * c + c / 2, "E")
+        out[("right", symbol)] = (gx + size + forest / 2, gy + i * c + c / 2, "W")
+    return out
+
+
 def draw_board(
     img: Image.Image,
     draw: Draw,
@@ -300,42 +387,16 @@ def draw_board(
     label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
     gx, gy = x + label + forest, y + label + forest  # grid origin
     size = 5 * c
-    lf = font(max(16, int(c * 0.3)), True)
-    for i in range(5):
-        draw.text((gx + i * c + c / 2, y + label / 2), "ABCDE"[i], font=lf, fill=TEXT, anchor="mm")
-        draw.text((x + label / 2, gy + i * c + c / 2), str(i + 1), font=lf, fill=TEXT, anchor="mm")
-    # forests (top, left, right) and the village
-    draw.rectangle((gx - forest, gy - forest, gx + size + forest - 1, gy - 1), fill=FOREST)
-    draw.rectangle((gx - forest, gy, gx - 1, gy + size - 1), fill=FOREST)
-    draw.rectangle((gx + size, gy, gx + size + forest - 1, gy + size - 1), fill=FOREST)
-    draw.rectangle(
-        (gx - forest, gy + size, gx + size + forest - 1, gy + size + village - 1), fill=VILLAGE
-    )
-    # the grid
-    draw.rectangle((gx, gy, gx + size - 1, gy + size - 1), fill=ICE)
-    for i in range(6):
-        draw.line((gx + i * c, gy, gx + i * c, gy + size), fill=ICE_LINE, width=2)
-        draw.line((gx, gy + i * c, gx + size, gy + i * c), fill=ICE_LINE, width=2)
-    for square, facing in view.get("arrows", {}).items():
-        col, row = _cell(square)
-        draw_chevron(draw, facing, gx + col * c + c / 2, gy + row * c + c / 2, c * 0.2)
-    # forest entries: the printed symbol, and the skeletons waiting there
+    img.paste(_background(c, tuple(sorted(view.get("arrows", {}).items()))), (x, y))
+    # the skeletons waiting in the forests, at their entry
     waiting: dict[tuple[str, str], int] = {}
     for s in board["forest"]:
         key = (s["forest"], s["symbol"])
         waiting[key] = waiting.get(key, 0) + 1
-    for i, symbol in enumerate(SYMBOLS):
-        spots = {
-            "top": (gx + i * c + c / 2, gy - forest / 2, "S"),
-            "left": (gx - forest / 2, gy + (4 - i) * c + c / 2, "E"),
-            "right": (gx + size + forest / 2, gy + i * c + c / 2, "W"),
-        }
-        for where, (cx, cy, facing) in spots.items():
-            n = waiting.get((where, symbol), 0)
-            if n:
-                draw_skeleton(draw, symbol, facing, cx, cy, forest * 0.78, n)
-            else:
-                draw_symbol(draw, symbol, cx, cy, forest * 0.2, SYMBOL_COLOURS[symbol], FOREST_EDGE)
+    entries = _forest_entries(c)
+    for (where, symbol), n in waiting.items():
+        cx, cy, facing = entries[(where, symbol)]
+        paste_skeleton(img, symbol, facing, x + cx, y + cy, forest * 0.78, n)
     # the village: one house per house of the game, burnt ones dark
     houses, max_houses = board["houses"], board["max_houses"]
     hw = village * 0.72
@@ -355,7 +416,7 @@ def draw_board(
         )
     for trap in board["traps"]:
         col, row = _cell(trap["square"])
-        draw_trap(draw, trap, gx + col * c, gy + row * c, c)
+        paste_trap(img, trap, gx + col * c, gy + row * c, c)
     for placing in view.get("placing", []):
         if placing["seat"] == board["seat"]:
             col, row = _cell(placing["square"])
@@ -389,12 +450,12 @@ def draw_board(
         items = sorted(cell.items(), key=lambda kv: (SYMBOLS.index(kv[0][0]), kv[0][1]))
         if len(items) == 1:
             (symbol, facing), n = items[0]
-            draw_skeleton(draw, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n)
+            paste_skeleton(img, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n)
             continue
         quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
         shown_items = items if len(items) <= 4 else items[:3]
         for (fx, fy), ((symbol, facing), n) in zip(quarters, shown_items, strict=False):
-            draw_skeleton(draw, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
+            paste_skeleton(img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
         if len(items) > 4:
             rest = sum(n for _, n in items[3:])
             draw.text(
@@ -421,7 +482,7 @@ def _status(view: dict[str, Any], seat: int) -> str:
     if view["stage"] == "over":
         return ""
     if seat in view.get("awaiting", []):
-        return "…"
+        return "○"
     if seat in view.get("submitted", []):
         return "✓"
     return ""
@@ -494,8 +555,8 @@ def draw_panel(
     tile = 40
     sx = x + width - pad - len(board["supply"]) * (tile + 6)
     for k, kind in enumerate(board["supply"]):
-        draw_trap(
-            draw,
+        paste_trap(
+            img,
             {"trap": kind, "side": "intact", "orientation": "\\", "stars": 0},
             sx + k * (tile + 6),
             fy + 4,
@@ -553,11 +614,53 @@ def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, w
         )
 
 
+# ----------------------------------------------------------------------------- encoding
+
+_PALETTE: list[Image.Image] = []
+
+
+def _palette() -> Image.Image:
+    """One fixed 256-colour palette, learnt once from a table showing every kind of thing we
+    draw. Mapping a picture onto a fixed palette is ~4× faster than an adaptive quantization per
+    picture (the 6-player table's time was mostly ``quantize``), and the tables are flat colour,
+    so nothing visible is lost."""
+    if not _PALETTE:
+        from rules.badbones import GAME
+        from rules.badbones.position import game_from_text
+
+        texts = []
+        for k, symbol in enumerate(SYMBOLS):
+            squares = [f"{col}{k + 1}" for col in "ABDE"]
+            items = [f"{sq} {symbol}.top:{d}" for sq, d in zip(squares, DIRS, strict=True)]
+            texts.append("\n".join(items) + f"\nforest {symbol}.left {symbol}.right")
+        texts[0] += "\nC1 wall/\nC2 wall\\~\nB3 catapult\nD3 catapult~\nC4 dragon\nC5 treasure"
+        texts[1] += "\nC1 dragon~\nhero B3\nfloors 0\nhouses 2"
+        texts.append("hero A1")
+        view = GAME.view(game_from_text(*texts), None)
+        view["result"] = {"winners": [2], "scores": {}, "outcome": "scored"}
+        image = table_image(view, ["Ab", "Cd", "Ef", "Gh", "Ij", "Kl"], "en")
+        _PALETTE.append(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
+    return _PALETTE[0]
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG bytes of a picture mapped onto the fixed palette."""
+    buffer = io.BytesIO()
+    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
+        buffer, "PNG", compress_level=3
+    )
+    return buffer.getvalue()
+
+
 # ----------------------------------------------------------------------------- entry points
 
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """Every player's board, in seat order, with round and phase (from the public view)."""
+    return encode(table_image(view, names, lang))
+
+
+def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     boards = view["boards"]
     n = len(boards)
     cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
@@ -576,7 +679,7 @@ def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
         draw_panel(
             img, draw, view, board, names, lang, gap + col * (pw + gap), top + r * (ph + gap), c
         )
-    return to_png(img)
+    return img
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
@@ -616,4 +719,4 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             fill=ACCENT if k == 0 and question else TEXT_DIM,
             anchor="lm",
         )
-    return to_png(img)
+    return encode(img)

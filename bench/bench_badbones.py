@@ -1,0 +1,60 @@
+"""Bad Bones speed figures: random legal games through the engine API, and the pictures.
+
+Run: ``.venv/bin/python -m bench.bench_badbones`` (about 10 s). Targets: ≥ 100 random 4-player
+games/s on one core; a 6-player table in ≤ 120 ms and ≤ 400 KB.
+"""
+
+from __future__ import annotations
+
+import time
+
+from rules.badbones import GAME
+from rules.core.play import random_game
+
+NAMES = ["Alice", "Bob", "Carla", "Dmitri", "Eve", "Faustina"]
+
+
+def games_per_second(
+    seats: int, seconds: float = 3.0, options: dict[str, object] | None = None
+) -> tuple[float, float]:
+    """(games/s, average steps per game) of random legal games for ``seconds``."""
+    start = time.perf_counter()
+    games = steps = 0
+    while time.perf_counter() - start < seconds:
+        _, n, _ = random_game(GAME, seats, games, options)
+        games += 1
+        steps += n
+    elapsed = time.perf_counter() - start
+    return games / elapsed, steps / games
+
+
+def render_figures(seats: int, board: bool = False, repeat: int = 10) -> tuple[float, int]:
+    """(milliseconds, bytes) to draw the table (or one board) of a finished random game."""
+    from render.badbones import render_board, render_table
+
+    state, _, _ = random_game(GAME, seats, 7)
+    view = GAME.view(state, 0 if board else None)
+    draw = render_board if board else render_table
+    draw(view, NAMES[:seats], "en")  # warm the font cache
+    start = time.perf_counter()
+    for _ in range(repeat):
+        png = draw(view, NAMES[:seats], "en")
+    return (time.perf_counter() - start) / repeat * 1000, len(png)
+
+
+def main() -> None:
+    print("Bad Bones benchmark")
+    print(f"{'what':<40}{'figure':>14}")
+    for seats, options in ((4, None), (4, {"choices": "auto"}), (6, None), (1, None)):
+        rate, steps = games_per_second(seats, 2.5, options)
+        label = f"random games/s, {seats} seat(s)" + (" auto" if options else "")
+        print(f"{label:<40}{rate:>10.0f} /s   ({steps:.0f} actions/game)")
+    for seats in (6, 4, 2):
+        ms, size = render_figures(seats)
+        print(f"{f'table, {seats} players':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
+    ms, size = render_figures(3, board=True)
+    print(f"{'one board (render_board)':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
+
+
+if __name__ == "__main__":
+    main()
