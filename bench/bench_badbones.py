@@ -45,7 +45,13 @@ def render_figures(seats: int, board: bool = False, repeat: int = 10) -> tuple[f
 def main() -> None:
     print("Bad Bones benchmark")
     print(f"{'what':<40}{'figure':>14}")
-    for seats, options in ((4, None), (4, {"choices": "auto"}), (6, None), (1, None)):
+    runs: list[tuple[int, dict[str, object] | None]] = [
+        (4, None),
+        (4, {"choices": "auto"}),
+        (6, None),
+        (1, None),
+    ]
+    for seats, options in runs:
         rate, steps = games_per_second(seats, 2.5, options)
         label = f"random games/s, {seats} seat(s)" + (" auto" if options else "")
         print(f"{label:<40}{rate:>10.0f} /s   ({steps:.0f} actions/game)")
