@@ -25,6 +25,7 @@ from discord.app_commands import Choice, locale_str
 from bot.discord.translator import name, text
 from bot.service.replies import Actor, Place, Reply
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
+from rules.core.i18n import LANGUAGES
 
 if TYPE_CHECKING:
     from bot.discord.client import PartidaBot
@@ -36,6 +37,7 @@ Completer = Callable[[discord.Interaction[Any], str], Awaitable[list[Choice[Any]
 Work = Callable[[Actor, Place], Awaitable[Reply]]
 
 MAX_CHOICES = 25
+MAX_MINUTES = 14 * 24 * 60  # the service's longest deadline
 
 
 @dataclass(frozen=True)
@@ -169,7 +171,8 @@ def lobby_group(bot: PartidaBot) -> app_commands.Group:
             what="game settings",
         )
 
-    minutes = app_commands.Range[int, 1, 60 * 24 * 14]
+    minutes = app_commands.Range[int, 1, MAX_MINUTES]
+    reminder_minutes = app_commands.Range[int, 0, MAX_MINUTES]
     group.add_command(
         _lobby_command(
             "settings",
@@ -183,7 +186,7 @@ def lobby_group(bot: PartidaBot) -> app_commands.Group:
                 ),
                 Option(
                     "reminder",
-                    minutes,
+                    reminder_minutes,
                     text("discord.param.reminder"),
                     "discord.param_name.reminder",
                     required=False,
@@ -193,6 +196,31 @@ def lobby_group(bot: PartidaBot) -> app_commands.Group:
         )
     )
     simple("history", lambda a, p: service().history(a, p))
+
+    async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        chosen = values["language"]
+        await bot.run_command(
+            interaction, lambda a, p: service().language(a, p, chosen), what="game language"
+        )
+
+    languages = tuple(
+        Choice(name=text(f"discord.language.{code}"), value=code) for code in ("auto", *LANGUAGES)
+    )
+    group.add_command(
+        _lobby_command(
+            "language",
+            (
+                Option(
+                    "language",
+                    str,
+                    text("discord.param.language"),
+                    "discord.param_name.language",
+                    choices=languages,
+                ),
+            ),
+            language,
+        )
+    )
     return group
 
 

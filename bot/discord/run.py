@@ -21,15 +21,15 @@ def run_bot(token: str, database_url: str | None = None, dev_guild: int | None =
         log.info(
             "development guild %s: sync there with `partida sync --guild %s`", dev_guild, dev_guild
         )
-    bot.run(token, root_logger=True)
+    bot.run(token, log_handler=None)  # logging is set up by bot.cli
 
 
 async def async_sync_commands(
-    token: str, guild_id: int | None = None, **options: object
+    token: str, guild_id: int | None = None
 ) -> list[discord.app_commands.AppCommand]:
     """Push the command tree to Discord: globally (may take up to an hour to show everywhere)
     or to one guild (instant; for development). Returns what Discord registered."""
-    bot = PartidaBot(sync_only=True, **options)
+    bot = PartidaBot(sync_only=True)
     async with bot:
         await bot.login(token)
         if guild_id is None:

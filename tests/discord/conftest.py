@@ -12,6 +12,7 @@ import pytest
 from bot.discord import async_sync_commands
 from bot.discord.client import PartidaBot
 from bot.service import Service
+from tests.conftest import Clock
 from tests.discord.cards import Cards
 from tests.discord.cards import install as install_cards
 from tests.discord.cards import uninstall as uninstall_cards
@@ -36,17 +37,18 @@ class Bots:
     """Starts bots against the fake; each gets its own service on the same database file, like a
     restarted process. Everything is closed at the end of the test."""
 
-    def __init__(self, fake: FakeDiscord, database: str) -> None:
+    def __init__(self, fake: FakeDiscord, database: str, clock: Clock) -> None:
         self.fake = fake
         self.database = database
+        self.clock = clock
         self.running: list[PartidaBot] = []
 
-    async def start(self, **options: Any) -> PartidaBot:
+    async def start(self, *, render: bool = False, **options: Any) -> PartidaBot:
         if not self.fake.registered(self.fake.guild_id):
             # What `partida sync --guild` does, once, before the first start.
             await async_sync_commands(self.fake.token, self.fake.guild_id)
-        service = await Service.open(self.database, render=False)
-        bot = PartidaBot(service=service, guild_ready_timeout=0.05, **options)
+        service = await Service.open(self.database, render=render, clock=self.clock)
+        bot = PartidaBot(service=service, clock=self.clock, guild_ready_timeout=0.05, **options)
         bot._owns_service = True  # the bot closes it, as in production
         await self.fake.run(bot)
         self.running.append(bot)
@@ -58,8 +60,8 @@ class Bots:
 
 
 @pytest.fixture
-async def bots(fake: FakeDiscord, database: str) -> AsyncIterator[Bots]:
-    manager = Bots(fake, database)
+async def bots(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterator[Bots]:
+    manager = Bots(fake, database, clock)
     yield manager
     await fake.idle()
     for bot in list(manager.running):

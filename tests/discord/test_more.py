@@ -1,0 +1,104 @@
+"""Deadlines through Discord (also across a restart), images as attachments, the language."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import pytest
+from PIL import Image
+
+import render
+from tests.conftest import Clock
+from tests.discord.conftest import Bots
+from tests.discord.test_play import started_tiny
+from tests.fakediscord import FakeDiscord, FakeUser, Sent
+
+
+def png(width: int = 64) -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, width), "navy").save(out, "PNG")
+    return out.getvalue()
+
+
+async def wait_for_post(fake: FakeDiscord, count: int, timeout: float = 5.0) -> None:
+    async def enough() -> None:
+        while len(fake.in_channel()) < count:
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(enough(), timeout)
+    await fake.idle()
+
+
+async def start(fake: FakeDiscord, host: FakeUser) -> Sent:
+    await (await fake.slash(host, "game start")).result()
+    await fake.idle()
+    return fake.in_channel()[-1]
+
+
+async def test_a_missed_deadline_plays_the_default_and_posts(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game settings", deadline=10, reminder=0)).result()
+    phase = await start(fake, alice)
+    await (await fake.click(alice, phase, "bid 2")).result()
+    await fake.idle()
+    before = len(fake.in_channel())
+
+    clock.now += 11 * 60
+    bot._wake.set()  # the loop would wake on its own at the deadline; the test's clock is fake
+    await wait_for_post(fake, before + 1)
+    posted = fake.in_channel()[before:]
+    assert any("Bob" in p.content for p in posted), [p.content for p in posted]
+    assert set(posted[-1].buttons) == {"take", "pass"}, "the bid phase resolved by default"
+
+
+async def test_deadlines_resume_after_a_restart(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    first = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game settings", deadline=10, reminder=0)).result()
+    await start(fake, alice)
+    await bots.stop(first)
+    before = len(fake.in_channel())
+
+    clock.now += 11 * 60  # the deadline passes while the bot is down
+    await bots.start()
+    await wait_for_post(fake, before + 1)
+    assert set(fake.in_channel()[-1].buttons) == {"take", "pass"}
+
+
+async def test_images_are_attached(
+    fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(render, "render_table", lambda game, view, names, lang: png(96))
+    monkeypatch.setattr(render, "render_board", lambda game, view, names, lang: png(48))
+    await bots.start(render=True)
+    alice = fake.add_user(101, "Alice")
+    phase = await started_tiny(fake, alice)
+    assert phase.message["attachments"][0]["filename"] == "tiny.png"
+    assert phase.files["tiny.png"].startswith(b"\x89PNG")
+
+    board = await (await fake.slash(alice, "game board")).result()
+    assert (
+        board.ephemeral and board.files and next(iter(board.files.values())).startswith(b"\x89PNG")
+    )
+
+
+async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    tom = fake.add_user(202, "Tom", locale="en-US")
+    set_es = await (await fake.slash(tom, "game language", language="es")).result()
+    assert set_es.ephemeral
+    opened = await (await fake.slash(tom, "game new tiny")).result()
+    assert "Has abierto" in opened.content
+    await (await fake.slash(tom, "game language", language="auto")).result()
+    status = await (await fake.slash(tom, "game status")).result()
+    assert "Alice" not in status.content and "Tom" in status.content
