@@ -761,7 +761,9 @@ class DragonFarkle(Game[FarkleState]):
         summary.update(outcome="won", winner=win.seat, moved=moved)
         state.last = summary
         winner = state.players[win.seat]
-        if winner.companion == "pickpocket" and any(i != "bag" for i in loser.items):
+        # Decision: any item may be picked, the Bag of Holding too, so that whether the
+        # choice is offered tells nobody which item the loser holds (only how many: public).
+        if winner.companion == "pickpocket" and loser.items:
             state.thief, state.loser = win.seat, lose.seat
             state.stage = "pickpocket"
             return
@@ -890,7 +892,7 @@ class DragonFarkle(Game[FarkleState]):
         stage = state.stage
         if stage == "pickpocket":
             loser = state.players[state.loser]
-            choices = [i for i in loser.items if i != "bag"]
+            choices = list(loser.items)
             item = choices[state.rng.below(len(choices))]
             loser.items.remove(item)
             me.items.append(item)
@@ -935,8 +937,9 @@ class DragonFarkle(Game[FarkleState]):
 
     @staticmethod
     def _medic_item(me: Player) -> str | None:
-        """Field Medic discards the oldest item in hand that is not the Bag of Holding."""
-        return next((i for i in me.items if i != "bag"), None)
+        """Field Medic discards the oldest item in hand that is not the Bag of Holding, or the
+        Bag if it is all there is (so the offer reveals only how many items, which is public)."""
+        return next((i for i in me.items if i != "bag"), me.items[0] if me.items else None)
 
     def _on_scare(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
@@ -1181,7 +1184,7 @@ class DragonFarkle(Game[FarkleState]):
                     {"seat": seat, "companion_key": f"farkle.companion.{me.companion}"},
                 )
             )
-        if me.companion == "hunter" and not any(i != "bag" for i in me.items):
+        if me.companion == "hunter" and not me.items:
             ev.append(E("farkle.event.hunter", {"seat": seat}))
             self._draw_item(state, seat, me.items, ev)
         ev.append(E("farkle.event.turn", {"seat": seat}))
