@@ -117,27 +117,26 @@ class Service:
                     async with self._writer, self.sessions() as session, session.begin():
                         if actor is not None:
                             lang = await self._language(session, actor)
-                        row = await repo.open_game(session, place.channel_id)
+                        row = await repo.open_game(session, place.channel_id, lock=True)
                         draft = await work(session, row, lang)
                     break
                 except (Refusal, RulesError) as refusal:
                     return self._refused(refusal, lang)
-                except (StaleDataError, IntegrityError, OperationalError) as exc:
-                    if isinstance(exc, OperationalError) and "locked" not in str(exc):
-                        raise
+                except Exception as exc:
+                    if not _retryable(exc):
+                        # A bug must not crash the bot or half-apply a move: the transaction has
+                        # rolled back, the user hears that nothing changed, the log the trace.
+                        log.exception("command failed channel=%s", place.channel_id)
+                        return self._refused(Refusal("lobby.error.internal"), lang)
                     # Another writer got there first (another process, or a concurrent "new"):
                     # start again from a fresh load; the engine sees the newer state.
                     log.info(
-                        "retrying after write conflict (%s), attempt %d",
+                        "retrying after write conflict (%s), attempt %d channel=%s",
                         type(exc).__name__,
                         attempt,
+                        place.channel_id,
                     )
                     await asyncio.sleep(0.005 * (attempt + 1))
-                except Exception:
-                    # A bug must not crash the bot or half-apply a move: the transaction has
-                    # rolled back, the user hears that nothing changed, the log has the trace.
-                    log.exception("command failed channel=%s", place.channel_id)
-                    return self._refused(Refusal("lobby.error.internal"), lang)
             else:
                 return self._refused(Refusal("lobby.error.busy"), lang)
         return await self._finish(draft)
@@ -1071,6 +1070,21 @@ def _int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise Refusal("lobby.error.number", value=str(value)[:30]) from None
+
+
+def _retryable(exc: Exception) -> bool:
+    """A write conflict worth retrying from a fresh load: another writer saved first (stale
+    version, duplicate log entry, a concurrent "new" in the channel), SQLite was busy, or
+    PostgreSQL aborted us for a deadlock or a serialization failure."""
+    if isinstance(exc, StaleDataError | IntegrityError):
+        return True
+    if isinstance(exc, OperationalError) and "locked" in str(exc):
+        return True
+    orig = getattr(exc, "orig", None)
+    code = getattr(orig, "sqlstate", None) or getattr(
+        getattr(orig, "__cause__", None), "sqlstate", None
+    )
+    return code in ("40P01", "40001")
 
 
 def _public_locale(row: GameRow) -> str:

@@ -22,9 +22,20 @@ from bot.store.models import (
 )
 
 
-async def open_game(session: AsyncSession, channel_id: int) -> GameRow | None:
-    """The channel's unfinished game (lobby or active), with its seats."""
-    result = await session.execute(select(GameRow).where(GameRow.open_channel_id == channel_id))
+async def open_game(
+    session: AsyncSession, channel_id: int, *, lock: bool = False
+) -> GameRow | None:
+    """The channel's unfinished game (lobby or active), with its seats.
+
+    ``lock``: on PostgreSQL, lock the game row (``SELECT … FOR UPDATE OF games``) so that every
+    write transaction of a game takes its locks in the same order, game row first. Without it
+    two processes can deadlock (one holds a deadline row and waits for the action log, the other
+    the reverse) and PostgreSQL only breaks that after a second. SQLite ignores it (it has one
+    writer at a time anyway)."""
+    query = select(GameRow).where(GameRow.open_channel_id == channel_id)
+    if lock:
+        query = query.with_for_update(of=GameRow)
+    result = await session.execute(query)
     return result.unique().scalar_one_or_none()
 
 

@@ -1,0 +1,221 @@
+"""A small bot process for the reliability tests: plays random legal moves through the service.
+
+Run as ``python -m tests.reliability.driver URL --seed 1 --steps 500``. It plays the open games
+of the database (set up beforehand with :func:`setup_games`), one random legal command at a time
+as the seated user, and every ``--deadline-every`` steps moves its clock 25 hours on and runs the
+deadlines. It prints one line per fact, flushed at once, so that a test that SIGKILLs it knows
+exactly what was acknowledged before the kill:
+
+- ``READY {}``: the service is open;
+- ``TRY {...}``: about to submit (game, the log sequence number it expects, seat, action, and
+  whether this submission resolves the phase);
+- ``ACK {...}``: the service answered "✅ Recorded" for that submission;
+- ``ANNOUNCE {"channel": c}``: a phase-resolution message was produced (after commit);
+- ``DEFAULTED {"channel": c}``: a deadline applied a default action (after commit);
+- ``DONE {...}``: it stopped (all games over, or out of steps).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from bot.service import Actor, Place, Service
+from bot.store import repository as repo
+from bot.store.models import ACTIVE, GameRow
+from rules.core import Game, game_names, get_game
+from rules.core.i18n import t
+from tests.support.tiny import install
+
+DAY_PLUS = 25 * 3600.0
+DEFAULTED_MARK = t("lobby.deadline.defaulted", "en", player="\x00").split("\x00")[-1].strip()
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    kind: str
+    seats: int
+    channel: int
+
+
+def all_games() -> list[str]:
+    """Every registered game plus the test game (a game whose engine fails to import is
+    simply absent from the registry, and so skipped)."""
+    install()
+    return list(dict.fromkeys([*game_names(), "tiny"]))
+
+
+def seat_count(kind: str, wanted: int = 2) -> int:
+    engine = get_game(kind)
+    return max(engine.min_seats, min(engine.max_seats, wanted))
+
+
+def user_id(channel: int, seat: int) -> int:
+    return channel * 100 + seat + 1
+
+
+def actor_for(channel: int, seat: int) -> Actor:
+    return Actor(user_id(channel, seat), f"P{seat}")
+
+
+async def setup_games(service: Service, specs: Iterable[GameSpec]) -> dict[int, int]:
+    """Open, fill and start one game per spec; returns channel → game id."""
+    ids: dict[int, int] = {}
+    for spec in specs:
+        place = Place(spec.channel, 1)
+        reply = await service.new_game(actor_for(spec.channel, 0), place, spec.kind, {})
+        assert reply.ok, reply.private
+        for seat in range(1, spec.seats):
+            assert (await service.join(actor_for(spec.channel, seat), place)).ok
+        reply = await service.start(actor_for(spec.channel, 0), place)
+        assert reply.ok, reply.private
+        async with service.sessions() as session:
+            row = await repo.open_game(session, spec.channel)
+            assert row is not None
+            ids[spec.channel] = row.id
+    return ids
+
+
+def emit(tag: str, data: dict[str, Any]) -> None:
+    sys.stdout.write(f"{tag} {json.dumps(data, sort_keys=True)}\n")
+    sys.stdout.flush()
+
+
+def watch_announcements(service: Service) -> None:
+    """Report each phase announcement and each applied default *after commit*: ``_finish``
+    runs only for committed transactions, and a phase message is the one public entry that
+    carries a table image job."""
+    original = service._finish
+
+    async def finish(draft: Any) -> Any:
+        for channel, text, _mentions, _buttons, _selects, job in draft.public:
+            if job is not None:
+                emit("ANNOUNCE", {"channel": channel})
+            if DEFAULTED_MARK in text:
+                emit("DEFAULTED", {"channel": channel})
+        return await original(draft)
+
+    service._finish = finish  # type: ignore[method-assign]
+
+
+class Clock:
+    def __init__(self, offset: float) -> None:
+        self.offset = offset
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+def pick(engine: Game[Any], state: Any, rng: random.Random) -> tuple[int, Any] | None:
+    pending = engine.pending(state)
+    if not pending:
+        return None
+    seat = rng.choice(sorted(pending))
+    actions = [a for a in engine.legal_actions(state, seat) if engine.to_command(a) is not None]
+    if not actions:
+        return None
+    return seat, rng.choice(actions)
+
+
+async def play(url: str, seed: int, steps: int, deadline_every: int, until_done: bool) -> int:
+    install()
+    rng = random.Random(seed)
+    # Restarted processes continue after the latest time in the database, so time never runs
+    # backwards in a game's log.
+    probe = await Service.open(url, render=False, migrate=False)
+    async with probe.sessions() as session:
+        latest = (await session.execute(select(func.max(GameRow.updated_at)))).scalar() or 0.0
+    await probe.close()
+    clock = Clock(max(0.0, float(latest) - time.time()) + 1.0)
+    service = await Service.open(url, render=False, migrate=False, clock=clock)
+    watch_announcements(service)
+    emit("READY", {})
+    done = 0
+    channels: list[int] = []
+    step = 0
+    while step < steps or until_done:
+        if step % 40 == 0 or not channels:
+            async with service.sessions() as session:
+                channels = [
+                    g.channel_id for g in await repo.open_games(session) if g.status == ACTIVE
+                ]
+            if not channels:
+                break
+        step += 1
+        if deadline_every and step % deadline_every == 0:
+            clock.offset += DAY_PLUS
+            await service.run_deadlines()
+            continue
+        channel = rng.choice(channels)
+        async with service.sessions() as session:
+            row = await repo.open_game(session, channel)
+        if row is None or row.status != ACTIVE or row.state is None:
+            channels.remove(channel)
+            continue
+        engine = get_game(row.kind)
+        state = engine.load(row.state)
+        chosen = pick(engine, state, rng)
+        if chosen is None:
+            continue
+        seat, action = chosen
+        command, args = engine.to_command(action) or ("", {})
+        after, _ = engine.apply(state, seat, action, clock())
+        resolves = engine.phase(after) != row.phase or engine.is_over(after)
+        facts = {
+            "channel": channel,
+            "game": row.id,
+            "seq": row.version,
+            "seat": seat,
+            "action": action.to_json(),
+            "resolves": resolves,
+        }
+        emit("TRY", facts)
+        user = next(s for s in row.seats if s.seat == seat)
+        reply = await service.act(
+            Actor(user.user_id, user.display_name), Place(channel, 1), row.kind, command, args
+        )
+        text = reply.private.text if reply.private else ""
+        if reply.ok and text.startswith("✅"):
+            emit("ACK", facts)
+        elif not reply.ok:
+            emit("REFUSED", {**facts, "text": text})
+        done += 1
+    await service.close()
+    emit("DONE", {"steps": step, "submitted": done})
+    return 0
+
+
+def parse_output(text: str) -> list[tuple[str, dict[str, Any]]]:
+    """The driver's lines as (tag, data); a line cut by a kill is dropped."""
+    out = []
+    for line in text.splitlines():
+        tag, _, rest = line.partition(" ")
+        try:
+            out.append((tag, json.loads(rest)))
+        except json.JSONDecodeError:
+            continue
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("url")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--deadline-every", type=int, default=0)
+    parser.add_argument("--until-done", action="store_true")
+    args = parser.parse_args(argv)
+    return asyncio.run(play(args.url, args.seed, args.steps, args.deadline_every, args.until_done))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""Two bot processes on one database, both playing the same games and running the deadlines.
+
+Each process is a real OS process (``tests/reliability/driver.py``) with its own ``Service``,
+so the only thing they share is the database: the per-channel ``asyncio.Lock`` protects
+nothing here, the version column and the deadline claim do. The test counts, per game, what
+both processes acknowledged and announced, and compares it with the action log:
+
+- every acknowledged submission is exactly one log entry (nothing lost, nothing doubled);
+- every phase change in the log was announced exactly once (no phase resolved twice);
+- every default in the log was announced once, and no seat was defaulted twice in one phase
+  (only one process applied each due deadline);
+- the stored state of every game equals the replay of its log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bot.service import Service
+from bot.store import repository as repo
+from rules.core import get_game
+from tests.reliability.driver import GameSpec, all_games, parse_output, seat_count, setup_games
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "tests.reliability.driver",
+        url,
+        *args,
+        cwd=ROOT,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=150)
+    return process.returncode or 0, out.decode(), err.decode()
+
+
+async def check_log_against_outputs(
+    service: Service, ids: dict[int, int], lines: list[tuple[str, dict[str, Any]]]
+) -> dict[str, int]:
+    """The per-game accounting described in the module docstring; returns totals."""
+    acks = Counter(d["channel"] for tag, d in lines if tag == "ACK")
+    announced = Counter(d["channel"] for tag, d in lines if tag == "ANNOUNCE")
+    defaulted = Counter(d["channel"] for tag, d in lines if tag == "DEFAULTED")
+    totals: Counter[str] = Counter()
+    for channel, game_id in ids.items():
+        async with service.sessions() as session:
+            row = await repo.game_by_id(session, game_id)
+            assert row is not None
+            log = list(await repo.action_log(session, game_id))
+        engine = get_game(row.kind)
+        state = engine.new_game(len(row.seats), row.options, row.seed)
+        changes = 0
+        defaults_seen: set[tuple[str, int]] = set()
+        for entry in log:
+            before = engine.phase(state)
+            if entry.by_default:
+                key = (before, entry.seat)
+                assert key not in defaults_seen, f"{row.kind}: seat defaulted twice in {before}"
+                defaults_seen.add(key)
+            state, _ = engine.apply(
+                state, entry.seat, engine.action_from_json(entry.action), entry.at
+            )
+            changes += engine.phase(state) != before or engine.is_over(state)
+        assert engine.dump(state) == row.state, f"{row.kind}: stored state != replay of its log"
+        assert await service.replay(game_id) == row.state
+        by_hand = sum(not e.by_default for e in log)
+        assert by_hand == acks[channel], (
+            f"{row.kind}: {acks[channel]} acknowledged, {by_hand} in the log"
+        )
+        assert len(log) - by_hand == defaulted[channel], f"{row.kind}: defaults announced"
+        assert changes == announced[channel], (
+            f"{row.kind}: {changes} phase changes, {announced[channel]} announcements"
+        )
+        totals["acks"] += by_hand
+        totals["defaults"] += len(log) - by_hand
+        totals["phases"] += changes
+    return dict(totals)
+
+
+async def test_two_processes_never_resolve_twice_or_lose_a_move(database_url: str) -> None:
+    service = await Service.open(database_url, render=False)
+    try:
+        kinds = all_games()
+        specs = [GameSpec(k, seat_count(k), 10 + i) for i, k in enumerate(kinds)]
+        # More simultaneous phases: tiny's sealed bids with three seats, in several channels.
+        specs += [GameSpec("tiny", 3, 50 + i) for i in range(3)]
+        ids = await setup_games(service, specs)
+        results = await asyncio.gather(
+            *(
+                run_driver(
+                    database_url, "--seed", str(n), "--steps", "220", "--deadline-every", "9"
+                )
+                for n in (1, 2)
+            )
+        )
+        for code, _out, err in results:
+            assert code == 0 and "Traceback" not in err, err[-3000:]
+        outputs = [parse_output(out) for _code, out, _err in results]
+        for lines in outputs:
+            for tag, data in lines:
+                if tag == "REFUSED":
+                    assert "went wrong" not in data["text"], data
+        totals = await check_log_against_outputs(service, ids, outputs[0] + outputs[1])
+        # The processes really did work on the same games.
+        both = set.intersection(
+            *({d["channel"] for tag, d in lines if tag == "ACK"} for lines in outputs)
+        )
+        assert both, "the two processes never acted in the same game"
+        assert totals["acks"] > 100 and totals["defaults"] > 0
+    finally:
+        await service.close()
