@@ -59,6 +59,16 @@ TRAP_COLOURS: dict[str, Colour] = {
 }
 TRAP_GLYPHS = {"catapult": "↷", "dragon": "✥", "treasure": "❖"}
 DIRS = "NESW"
+_HERO_STEPS = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
 
 
 # ----------------------------------------------------------------------------- small shapes
@@ -690,15 +700,42 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     c = 120
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
-    extra = 90
+    extra = 124
     width = pw + 40
     img = canvas(width, 92 + ph + extra, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
+    mine = view.get("my_submission") or {}
+    if mine.get("type") == "place":
+        # Your own hidden choice, shown only on your private board (D13).
+        ghost = {k: mine[k] for k in ("trap", "square", "orientation")}
+        view = {**view, "placing": [*view.get("placing", []), {"seat": board["seat"], **ghost}]}
     draw_panel(img, draw, view, board, names, lang, 20, 92, c)
+    label, forest = int(c * 0.36), int(c * 0.62)
+    gx, gy = 20 + 12 + label + forest, 92 + 74 + label + forest
+    if mine.get("type") == "move":
+        col, row = _cell(board["hero"])
+        dx, dy = _HERO_STEPS[mine["direction"]]
+        x0, y0 = gx + col * c + c / 2, gy + row * c + c / 2
+        x1, y1 = x0 + dx * c, y0 + dy * c
+        draw.line((x0, y0, x1, y1), fill=ACCENT, width=8)
+        draw.ellipse(
+            (x1 - c * 0.3, y1 - c * 0.3, x1 + c * 0.3, y1 + c * 0.3), outline=ACCENT, width=6
+        )
+    elif mine.get("type") == "retrieve":
+        col, row = _cell(mine["square"])
+        x0, y0 = gx + col * c, gy + row * c
+        draw.line((x0 + 10, y0 + 10, x0 + c - 10, y0 + c - 10), fill=ACCENT, width=8)
+        draw.line((x0 + c - 10, y0 + 10, x0 + 10, y0 + c - 10), fill=ACCENT, width=8)
     y = 92 + ph + 16
     question = view.get("question")
     lines = []
+    if mine:
+        kind = mine["type"] + ("_wall" if mine.get("orientation") else "")
+        args = {k: v for k, v in mine.items() if k != "type"}
+        if "trap" in args:
+            args["trap"] = t(f"badbones.trap.{args['trap']}", lang)
+        lines.append(t(f"badbones.event.submitted_{kind}", lang, **args))
     if question:
         args = {
             "square": question.get("square", ""),
@@ -716,7 +753,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             (20, y + 14 + k * 34),
             fit_text(draw, line, 22, width - 40),
             font=font(22),
-            fill=ACCENT if k == 0 and question else TEXT_DIM,
+            fill=ACCENT if k < len(lines) - 1 else TEXT_DIM,
             anchor="lm",
         )
     return encode(img)

@@ -286,9 +286,10 @@ class BadBones(Game[BadBonesState]):
             ]
         # A hidden submission (D13): told only to its author, changeable until the phase resolves.
         state.subs[seat] = action.to_json()
-        events = [
-            Event(f"badbones.event.submitted_{action.kind}", _submission_args(action), to=seat)
-        ]
+        key = f"badbones.event.submitted_{action.kind}"
+        if isinstance(action, Place) and action.orientation:
+            key += "_wall"
+        events = [Event(key, _submission_args(action), to=seat)]
         if len(state.subs) == state.seats:
             if state.stage == HERO:
                 events += phases.resolve_heroes(state)

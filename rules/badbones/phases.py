@@ -143,7 +143,7 @@ def trap_events(state: BadBonesState) -> list[Event]:
         if kind == "place":
             events.append(
                 Event(
-                    "badbones.event.placed",
+                    "badbones.event.placed_wall" if sub["orientation"] else "badbones.event.placed",
                     {
                         "seat": seat,
                         "trap_key": f"badbones.trap.{sub['trap']}",
