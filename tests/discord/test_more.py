@@ -102,3 +102,25 @@ async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bot
     await (await fake.slash(tom, "game language", language="auto")).result()
     status = await (await fake.slash(tom, "game status")).result()
     assert "Alice" not in status.content and "Tom" in status.content
+
+
+async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    fake.forbidden.add(fake.channel_id)
+    alice = fake.add_user(101, "Alice")
+    exchange = await fake.slash(alice, "game new tiny")
+    assert "You opened" in (await exchange.result()).content
+    await fake.idle()
+    [warning] = [m for m in exchange.messages if m.kind == "followup"]
+    assert warning.ephemeral and "Send Messages" in warning.content
+
+
+async def test_a_command_the_bot_no_longer_has(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    # An old sync left a command that this version of the bot does not know.
+    fake.commands[fake.guild_id].append(
+        {"id": "1", "name": "oldgame", "description": "gone", "type": 1, "options": []}
+    )
+    alice = fake.add_user(101, "Alice")
+    answer = await (await fake.slash(alice, "oldgame")).result()
+    assert answer.ephemeral and "partida sync" in answer.content

@@ -134,6 +134,7 @@ class FakeDiscord:
         self.guild_locale = guild_locale
         self.bot_user = p.user(self.application_id, "Partida", bot=True)
         self.channels = {self.channel_id: "games"}
+        self.forbidden: set[int] = set()  # channels where the bot lacks Send Messages
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -706,6 +707,8 @@ class FakeDiscord:
         channel_id = int(request.match_info["channel"])
         if channel_id not in self.channels:
             return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        if channel_id in self.forbidden:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, files = await self._read(request)
         problems = limits.check_message(
             body, [(n, len(d)) for n, (d, _) in files.items()], f"message in {channel_id}"
