@@ -240,6 +240,9 @@ class BombCard:
     hard: bool = False
     _memo: dict[tuple[int, ...], bool] = field(default_factory=dict, compare=False, repr=False)
     _plan: list[Any] = field(default_factory=list, compare=False, repr=False)
+    _slots_memo: dict[tuple[int, ...], tuple[int, ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def high(self) -> bool:
@@ -258,22 +261,48 @@ class BombCard:
         return any(filled[a] >= 0 for a in self.above[slot])
 
     def can_place(self, filled: tuple[int, ...], slot: int, value: int) -> bool:
-        """Every check of a placement: empty slot, matching icon, support, completable."""
+        """Every check of a placement: empty slot, matching icon, support, completable.
+        (The dice already in ``filled`` match their icons: the game only places such dice.)"""
         if filled[slot] >= 0 or not self.fits(slot, value) or not self.supported(filled, slot):
             return False
         after = filled[:slot] + (value,) + filled[slot + 1 :]
-        return self.completable(after)
-
-    def completable(self, filled: tuple[int, ...]) -> bool:
-        """Whether some dice on the empty slots satisfy every icon and relation (exact search
-        over the 30 die faces, memoised per card: the same partial cards recur constantly)."""
-        known = self._memo.get(filled)
+        key = self.canonical(after)
+        known = self._memo.get(key)
         if known is None:
-            known = _search(self, list(filled))
+            known = _search(self, list(after))
             if len(self._memo) > 50_000:
                 self._memo.clear()
-            self._memo[filled] = known
+            self._memo[key] = known
         return known
+
+    def canonical(self, filled: tuple[int, ...]) -> tuple[int, ...]:
+        """``filled`` reduced to what completability depends on, for dice that match their
+        icons: only the number of a die whose slot is compared by number, only the colour of
+        one compared by colour, nothing of one in no relation. Many positions share a key."""
+        canon = _search_plan(self)[4]
+        return tuple([canon[s][v] if v >= 0 else EMPTY for s, v in enumerate(filled)])
+
+    def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
+        """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
+        the end-of-round checks ask this for every card and die, again and again)."""
+        raw = (*filled, value)
+        known = self._slots_memo.get(raw)
+        if known is None:
+            # positions recur both exactly (the same table asked again) and up to what matters
+            # (another die with the same number on a number slot): try both keys
+            key = (-2, *self.canonical(filled), value)
+            known = self._slots_memo.get(key)
+            if known is None:
+                known = tuple(s for s in range(len(filled)) if self.can_place(filled, s, value))
+            if len(self._slots_memo) > 100_000:
+                self._slots_memo.clear()
+            self._slots_memo[key] = self._slots_memo[raw] = known
+        return known
+
+    def completable(self, filled: tuple[int, ...]) -> bool:
+        """Whether some dice on the empty slots satisfy every icon and relation (an exact
+        search over the 30 die faces; the dice already placed must match their icons too)."""
+        return _search(self, list(filled))
 
     def to_view(self) -> dict[str, Any]:
         return {
@@ -314,12 +343,22 @@ def _search_plan(card: BombCard) -> list[Any]:
         candidates.append(tuple(domain))
     lo = [min(number_of(v) for v in slot.domain) for slot in card.slots]
     hi = [max(number_of(v) for v in slot.domain) for slot in card.slots]
-    card._plan.extend([tuple(candidates), tuple(tuple(i) for i in involved), lo, hi])
+    canon: list[tuple[int, ...]] = []
+    for s in range(len(card.slots)):
+        if not involved[s]:
+            canon.append(tuple(0 for _ in ALL_VALUES))
+        elif attrs[s] <= {"number"}:
+            canon.append(tuple(100 + number_of(v) for v in ALL_VALUES))
+        elif attrs[s] <= {"colour"}:
+            canon.append(tuple(200 + colour_of(v) for v in ALL_VALUES))
+        else:
+            canon.append(ALL_VALUES)
+    card._plan.extend([tuple(candidates), tuple(tuple(i) for i in involved), lo, hi, canon])
     return card._plan
 
 
 def _search(card: BombCard, values: list[int]) -> bool:
-    candidates, involved, lo, hi = _search_plan(card)
+    candidates, involved, lo, hi, _ = _search_plan(card)
     for s, v in enumerate(values):
         if v >= 0 and not card.slots[s].accepts(v):
             return False

@@ -206,7 +206,13 @@ def _value(state: FuseState, d: int) -> int:
 
 
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
-    return tuple(_value(state, d) if d >= 0 else EMPTY for d in state.dice[card_id])
+    """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key."""
+    faces = state.faces
+    return tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
+
+
+# die id -> its value code minus its face (so value = _BASE[d] + face)
+_BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -359,24 +365,18 @@ class Fuse(Game[FuseState]):
 
     def _placements(self, state: FuseState, seat: int, d: int) -> list[Action]:
         value = _value(state, d)
-        out: list[Action] = []
-        for card_id in state.hands[seat]:
-            card = _bomb(card_id)
-            filled = _filled(state, card_id)
-            for s in range(len(filled)):
-                if card.can_place(filled, s, value):
-                    out.append(Place(card_id, s + 1))
-        return out
+        return [
+            Place(card_id, s + 1)
+            for card_id in state.hands[seat]
+            for s in _bomb(card_id).legal_slots(_filled(state, card_id), value)
+        ]
 
     def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
         value = _value(state, d)
-        for card_id in state.hands[seat]:
-            card = _bomb(card_id)
-            filled = _filled(state, card_id)
-            for s in range(len(filled)):
-                if card.can_place(filled, s, value):
-                    return True
-        return False
+        return any(
+            _bomb(card_id).legal_slots(_filled(state, card_id), value)
+            for card_id in state.hands[seat]
+        )
 
     def _takeable(self, state: FuseState, seat: int) -> list[str]:
         """Centre cards the seat may take: not a second level 3/4 (or hard) card."""
@@ -424,6 +424,8 @@ class Fuse(Game[FuseState]):
             d = self._check_claim(state, seat, action.die)
             state.claims[seat] = d
             events.append(Event("fuse.event.claimed", {"seat": seat, "die": action.die}, to=seat))
+            # a claim changes nobody's options: no need to look for finished seats
+            return events
         elif isinstance(action, Place):
             d = self._check_place(state, seat, action.card, action.slot)
             self._place(state, seat, d, action.card, action.slot - 1, events, now)
@@ -431,6 +433,10 @@ class Fuse(Game[FuseState]):
             state.claims.pop(seat, None)
             state.done[seat] = True
             events.append(Event("fuse.event.passed", {"seat": seat}, to=seat))
+            # the dice on the table did not change: only the end of the round may have come
+            if all(state.done) and not any(state.taking):
+                self._end_choose(state, events)
+            return events
         else:
             raise RulesError("core.error.bad_action")
         if state.stage == "choose":

@@ -49,6 +49,7 @@ def position(
     state.used = [0] * seats
     state.done = [False] * seats
     state.taking = [False] * seats
+    FUSE._after_choice(state, [])  # as at the start of a round: seats with no use are done
     held = {c for h in hands for c in h}
     state.centre = (
         list(centre) if centre is not None else [c for c in state.centre if c not in held]

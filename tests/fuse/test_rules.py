@@ -229,8 +229,13 @@ def test_solo_places_all_three_dice_by_default_and_one_with_the_option() -> None
 
 def test_a_player_who_can_use_no_die_is_done_at_once() -> None:
     state = position(2, [["4-04", "2-06"], ["1-07", "1-09"]], roll=["Y4", "Y5", "K1", "Y3"])
-    state, _ = act(state, 1, Claim("K1"))
     assert state.done[0] and 0 not in FUSE.pending(state)
+    # and one whose last usable die is placed by someone else is done then
+    state = position(2, [["4-04", "2-06"], ["1-07", "1-09"]], roll=["Y4", "Y5", "R1", "Y3"])
+    state, _ = act(state, 1, Claim("R1"))
+    assert not state.done[0]
+    state, _ = act(state, 1, Place("1-07", 1))
+    assert state.done[0]
 
 
 # ------------------------------------------------------------------ defusing
