@@ -230,7 +230,7 @@ class BadBones(Game[BadBonesState]):
             target = phases.hero_target(board, d)
             if target is None:
                 continue
-            kills = sum(1 for c in board.skeletons if c >> 8 == target)
+            kills = sum(1 for c in board.skeletons if c >> 12 == target)
             if kills > best_kills:
                 best, best_kills = d, kills
         return best
@@ -241,7 +241,7 @@ class BadBones(Game[BadBonesState]):
             return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
         if state.stage == TRAP:
             actions: list[Action] = []
-            occupied = {c >> 8 for c in board.skeletons}
+            occupied = {c >> 12 for c in board.skeletons}
             lay = phases.layout(state)
             for kind in dict.fromkeys(board.supply):
                 spec = TRAPS[kind]
@@ -332,7 +332,7 @@ class BadBones(Game[BadBonesState]):
                 raise RulesError("badbones.error.trap_on_tower", square=action.square)
             if sq in board.traps:
                 raise RulesError("badbones.error.trap_on_trap", square=action.square)
-            if not TRAPS[kind].lands_on_skeletons and any(c >> 8 == sq for c in board.skeletons):
+            if not TRAPS[kind].lands_on_skeletons and any(c >> 12 == sq for c in board.skeletons):
                 raise RulesError(
                     "badbones.error.trap_on_skeletons", square=action.square, trap_key=trap_key
                 )
@@ -442,6 +442,12 @@ class BadBones(Game[BadBonesState]):
         if command == "prefer" and param == "value":
             choice = str(args.get("choice", "top")).strip().lower()
             return preference_values(choice if choice in CHOICES else "top", state.seats)
+        if command == "place" and args.get("trap") and param != "trap":
+            # "muro", "dragón"… narrow the squares like their English names do.
+            try:
+                args = {**args, "trap": normalize_trap(args["trap"])}
+            except RulesError:
+                return []
         return super().suggestions(state, seat, command, param, args)
 
     # ----------------------------------------------------------------- what players see
@@ -462,7 +468,7 @@ class BadBones(Game[BadBonesState]):
                     "max_houses": 1 if state.solo else 5,
                     "skeletons": [
                         {
-                            "square": square_name(c >> 8),
+                            "square": square_name(c >> 12),
                             "symbol": SYMBOLS[skel_model(c) % 5],
                             "forest": FORESTS[skel_model(c) // 5],
                             "facing": DIRS[skel_facing(c)],

@@ -115,9 +115,9 @@ def resolve_heroes(state: BadBonesState) -> list[Event]:
         target = hero_target(board, state.subs[seat]["direction"])
         assert target is not None
         board.hero = target
-        killed = [c for c in board.skeletons if c >> 8 == target]
+        killed = [c for c in board.skeletons if c >> 12 == target]
         if killed:
-            board.skeletons = [c for c in board.skeletons if c >> 8 != target]
+            board.skeletons = [c for c in board.skeletons if c >> 12 != target]
             for code in killed:
                 state.bag[(code >> 2) & 15] += 1
         events.append(

@@ -123,7 +123,7 @@ def board_to_text(board: Board) -> str:
         squares.setdefault(sq, []).append(kind + orientation + ("~" if side else ""))
     for code in sorted(board.skeletons):
         item = f"{model_name(skel_model(code))}:{DIRS[skel_facing(code)]}"
-        squares.setdefault(code >> 8, []).append(item + ("!" if skel_rested(code) else ""))
+        squares.setdefault(code >> 12, []).append(item + ("!" if skel_rested(code) else ""))
     for sq, items in sorted(squares.items()):
         lines.append(f"{square_name(sq)} {' '.join(items)}")
     for name in ("forest", "cemetery"):

@@ -233,7 +233,7 @@ class Resolver:
         movers = sorted(c for c in board.skeletons if not c & REST)
         board.skeletons = [c for c in board.skeletons if c & REST]
         for code in movers:
-            square, model, facing = code >> 8, (code >> 2) & 15, code & 3
+            square, model, facing = code >> 12, (code >> 2) & 15, code & 3
             self.move(model, step[square][facing], facing)
         forest = sorted(board.forest)
         board.forest = []
@@ -253,7 +253,7 @@ class Resolver:
             # D8: the dragon lands on skeletons, is damaged at once, and they flee (D7); they
             # count as moved this round.
             board.traps[square] = (kind, 1, orientation)
-            board.skeletons = [c for c in board.skeletons if c >> 8 != square]
+            board.skeletons = [c for c in board.skeletons if c >> 12 != square]
             for code in sorted(here):
                 model, facing = (code >> 2) & 15, code & 3
                 d = self._repel(square, model, facing)
@@ -267,7 +267,7 @@ class Resolver:
             step = self.layout.step
             turned = []
             for c in board.skeletons:
-                sq = c >> 8
+                sq = c >> 12
                 for td in range(4):
                     if step[sq][td] == square:
                         c = (c & ~3) | td
@@ -300,7 +300,7 @@ class Resolver:
         for square in self.treasures:
             if board.traps.get(square, ("",))[0] != "treasure" or board.hero == square:
                 continue
-            if any(c >> 8 == square for c in board.skeletons):
+            if any(c >> 12 == square for c in board.skeletons):
                 # Stolen: removed from the game; the thieves stay without being turned.
                 del board.traps[square]
                 self.changes.append((square, "treasure", "stolen"))

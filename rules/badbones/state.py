@@ -1,6 +1,7 @@
 """The game state: plain data, built for fast copies and a lossless JSON form.
 
-A skeleton on a board is one int: ``square << 8 | rested << 6 | model << 2 | facing``. Skeletons
+A skeleton on a board is one int: ``square << 12 | rested << 6 | model << 2 | facing``; bits
+7–11 stay free for the skeleton chiefs' kind (a later option), so the layout will not change. Skeletons
 of one model are indistinguishable tokens, so this is all there is to know about one; a board's
 skeletons are a flat list of these ints (copying a board is a few list slices). ``rested`` marks a
 skeleton that already moved this round (the dragon's landing, D8).
@@ -22,11 +23,11 @@ TOTAL_TOKENS = TOKENS_PER_MODEL * MODELS
 
 
 def skel(square: int, model: int, facing: int, rested: bool = False) -> int:
-    return square << 8 | (REST if rested else 0) | model << 2 | facing
+    return square << 12 | (REST if rested else 0) | model << 2 | facing
 
 
 def skel_square(code: int) -> int:
-    return code >> 8
+    return code >> 12
 
 
 def skel_model(code: int) -> int:
@@ -75,7 +76,7 @@ class Board:
 
     def on(self, square: int) -> list[int]:
         """The skeletons on ``square``."""
-        return [c for c in self.skeletons if c >> 8 == square]
+        return [c for c in self.skeletons if c >> 12 == square]
 
     def tokens(self) -> list[int]:
         """Every model this board holds (board, forest, cemetery): for the 180-token invariant."""

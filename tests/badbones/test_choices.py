@@ -1,0 +1,90 @@
+"""D5: the owner's choices while skeletons move — asked, preset, or defaulted at the deadline."""
+
+from __future__ import annotations
+
+from rules.badbones import GAME
+from rules.badbones.actions import Choose, Place, Prefer
+from rules.badbones.board import parse_name
+from rules.badbones.state import HERO, LANDING, SKELETONS, TRAP
+from tests.badbones.helpers import position, trap_phase, where
+
+
+def test_afk_owner_gets_the_default_answer() -> None:
+    state = position("C2 dragon\nC1 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    pending = GAME.pending(state)
+    assert list(pending) == [0] and pending[0].kind == "choose_dragon"
+    assert pending[0].args["square"] == "C2"
+    # Default: not back towards the tower (S); W/E would face sideways; N leaves... C1 is empty
+    # now, so fleeing north faces away from the village: the best plain square.
+    assert pending[0].default == Choose("N")
+    state, _ = GAME.apply(state, 0, pending[0].default)
+    assert state.stage == HERO and where(state, 0) == {"C1": ["N"]}
+
+
+def test_default_dragon_prefers_the_forest_or_the_hero() -> None:
+    state = position("B2 dragon\nhero B3\nB1 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    # A2/C2 sideways, B1 north, B3 the hero (kills it): the hero wins.
+    assert GAME.pending(state)[0].default == Choose("S")
+    state = position("A2 dragon\nA1 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert GAME.pending(state)[0].default == Choose("W"), "into the left forest"
+
+
+def test_default_target_is_the_leader() -> None:
+    state = position("", "B1 N", "floors 2", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    q = state.questions[1]
+    # Opponents in seat order from the right: 3, 4, 1; seat 3 (index 2) has fewer floors.
+    assert q["options"] == ["3", "4", "1"] and q["default"] == "4"
+
+
+def test_preference_set_during_resolution_replaces_the_answers() -> None:
+    state = position("C2 S*3", "", stage=TRAP)
+    state, _ = trap_phase(state, {0: Place("dragon", "C2")})
+    state, _ = GAME.apply(state, 0, Choose("W"))
+    assert state.stage == LANDING and state.questions[0]["index"] == 1
+    state, events = GAME.apply(state, 0, Prefer("dragon", "E"))
+    assert state.stage == HERO
+    assert where(state, 0) == {"D2": ["E", "E", "E"]}
+
+
+def test_fixed_preference_that_is_impossible_falls_back_to_the_default() -> None:
+    state = position("prefs dragon=S\nC5 dragon\nC4 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert state.stage == HERO, "S (the village) is never allowed: the default applies"
+    assert parse_name("C5") in state.boards[0].traps
+
+
+def test_several_boards_answer_independently_and_the_phase_waits_for_all() -> None:
+    state = position("C5 dragon\nC4 S", "C5 dragon\nC4 S", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert state.stage == SKELETONS and set(GAME.pending(state)) == {0, 1}
+    phase = GAME.phase(state)
+    state, _ = GAME.apply(state, 1, Choose("W"))
+    assert set(GAME.pending(state)) == {0} and GAME.phase(state) != phase
+    assert where(state, 1) == {"C4": ["S"]}, "nothing is committed before every board is done"
+    state, _ = GAME.apply(state, 0, Choose("E"))
+    assert where(state, 0) == {"D5": ["E"]} and where(state, 1) == {"B5": ["W"]}
+
+
+def test_autocomplete_and_buttons() -> None:
+    state = position("B2 S\nD4 wall/", "", stage=TRAP)
+    traps = GAME.suggestions(state, 0, "place", "trap", {})
+    assert traps == ["wall", "catapult", "dragon", "treasure"]
+    squares = GAME.suggestions(state, 0, "place", "square", {"trap": "muro"})
+    assert "C3" not in squares and "D4" not in squares and "B2" not in squares and "A1" in squares
+    assert "B2" in GAME.suggestions(state, 0, "place", "square", {"trap": "dragon"})
+    assert GAME.suggestions(state, 0, "retrieve", "square", {}) == ["D4"]
+    assert GAME.buttons(state, 0) == [("nothing", {})]
+    assert GAME.suggestions(state, 0, "prefer", "value", {"choice": "dragon"})[:2] == [
+        "ask",
+        "auto",
+    ]
+    hero = position("hero A1", "")
+    assert [b[1]["direction"] for b in GAME.buttons(hero, 0)] == ["E", "SE", "S"]
+    for action in GAME.legal_actions(state, 0):
+        command = GAME.to_command(action)
+        assert command is not None
+        assert GAME.parse(command[0], dict(command[1]), state, 0) == action
