@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
+from typing import Any
 
 from render.fuse import render_table
 from rules.core import Rng
@@ -20,7 +22,7 @@ NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
 
 def _games(
-    options: dict[str, object], seconds: float, clock_step: float = 1.0
+    options: Mapping[str, Any], seconds: float, clock_step: float = 1.0
 ) -> tuple[float, float, Counter[str]]:
     start = time.perf_counter()
     games = steps = 0
