@@ -140,15 +140,15 @@ def lobby_group(bot: PartidaBot) -> app_commands.Group:
     simple("cancel", lambda a, p: service().cancel(a, p))
 
     async def kick(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        user_id = values["member"].id
+        user_id = values["player"].id
         await bot.run_command(
             interaction, lambda a, p: service().kick(a, p, user_id), what="game kick"
         )
 
-    member = Option(
-        "member", discord.Member, text("discord.param.member"), "discord.param_name.member"
+    player = Option(
+        "player", discord.Member, text("discord.param.player"), "discord.param_name.player"
     )
-    group.add_command(_lobby_command("kick", (member,), kick))
+    group.add_command(_lobby_command("kick", (player,), kick))
 
     simple("status", lambda a, p: service().status(a, p))
     simple("board", lambda a, p: service().board(a, p), slow=True)

@@ -66,7 +66,7 @@ async def test_kick_rules_settings_history(fake: FakeDiscord, bots: Bots) -> Non
     mod = fake.add_user(103, "Mod", manage=True)
     await (await fake.slash(alice, "game new tiny")).result()
     await (await fake.slash(bob, "game join")).result()
-    kicked = await (await fake.slash(mod, "game kick", member=bob)).result()
+    kicked = await (await fake.slash(mod, "game kick", player=bob)).result()
     assert "Bob" in kicked.content and "removed" in kicked.content
 
     rules = await (await fake.slash(bob, "game rules", game="tiny")).result()
