@@ -146,7 +146,7 @@ def lobby_group(bot: PartidaBot) -> app_commands.Group:
         )
 
     player = Option(
-        "player", discord.Member, text("discord.param.player"), "discord.param_name.player"
+        "player", discord.User, text("discord.param.player"), "discord.param_name.player"
     )
     group.add_command(_lobby_command("kick", (player,), kick))
 
