@@ -68,9 +68,23 @@ def _down50(amount: int) -> int:
     return (amount // 2) // 50 * 50
 
 
+def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
+    """Roll ``dice`` soldier dice and (``event``) the event die with one draw of the generator:
+    the faces are the base-6 digits of a uniform number below 6^(dice + 1)."""
+    value = rng.below(6 ** (dice + event))
+    faces: list[int] = []
+    for _ in range(dice):
+        value, face = divmod(value, 6)
+        faces.append(face + 1)
+    return faces, EVENT_FACES[value % 6] if event else ""
+
+
+_TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
+
+
 def tokens(roll: list[int], mask: int) -> str:
     """The dice of ``mask`` as command tokens: ``a5 c1``."""
-    return " ".join(f"{DIE_LETTERS[i]}{roll[i]}" for i in range(len(roll)) if mask >> i & 1)
+    return " ".join([_TOKENS[i][roll[i]] for i in range(len(roll)) if mask >> i & 1])
 
 
 def faces(roll: list[int]) -> str:
@@ -493,9 +507,7 @@ class DragonFarkle(Game[FarkleState]):
         if left <= 0:
             r.aside = []
             left = r.dice
-        rng = state.rng
-        r.roll = [rng.randint(1, 6) for _ in range(left)]
-        r.event = EVENT_FACES[rng.below(6)]
+        r.roll, r.event = throw(state.rng, left)
         r.kept = 0
         r.last = 0
         r.rolls += 1
@@ -798,9 +810,7 @@ class DragonFarkle(Game[FarkleState]):
         if left <= 0:  # D9: when no dice remain, roll all six again
             r.aside = []
             left = 6
-        rng = state.rng
-        r.roll = [rng.randint(1, 6) for _ in range(left)]
-        r.event = EVENT_FACES[rng.below(6)]
+        r.roll, r.event = throw(state.rng, left)
         r.kept = 0
         r.rolls += 1
         ev.append(
@@ -1059,7 +1069,7 @@ class DragonFarkle(Game[FarkleState]):
             return
         assert r is not None
         if item == "potion":
-            r.roll = [state.rng.randint(1, 6) for _ in r.roll]
+            r.roll = throw(state.rng, len(r.roll), event=False)[0]
             args["dice"] = faces(r.roll)
         elif item == "loaded":
             i = parse_tokens(action.die, r.roll, "farkle.error.bad_die").bit_length() - 1

@@ -33,17 +33,24 @@ class RiggedRng(Rng):
         return super().below(n)
 
 
-def rig(state: FarkleState, *rolls: tuple[list[int], str] | int) -> None:
-    """Queue rolls: each ``(dice, event)`` is the soldier dice then the event die of one roll;
-    a bare int is queued as it is (a Lucky Squire die, a shuffle draw…)."""
+def encode(dice: list[int], event: str | None = None) -> int:
+    """The generator draw that ``rules.farkle.game.throw`` turns into these faces."""
+    value = 0 if event is None else FACE_INDEX[event]
+    for face in reversed(dice):
+        value = value * 6 + face - 1
+    return value
+
+
+def rig(state: FarkleState, *rolls: tuple[list[int], str | None] | int) -> None:
+    """Queue rolls: each ``(dice, event)`` is one throw of soldier dice and the event die
+    (``event`` None: soldier dice alone, as a Potion of Courage throws them); a bare int is
+    queued as it is (a Lucky Squire die, the Siege Engineer's event die, a card pick…)."""
     script: list[int] = []
     for roll in rolls:
         if isinstance(roll, int):
             script.append(roll)
         else:
-            dice, event = roll
-            script += dice
-            script.append(FACE_INDEX[event])
+            script.append(encode(*roll))
     old = state.rng
     state.rng = RiggedRng(old.state, script)
 

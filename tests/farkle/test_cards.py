@@ -138,7 +138,7 @@ def test_field_medic_discards_an_item_to_keep_the_soldiers() -> None:
 
 
 def _recruit_with(
-    item: str, roll: list[int], event: str = "blank", *more: tuple[list[int], str] | int
+    item: str, roll: list[int], event: str = "blank", *more: tuple[list[int], str | None] | int
 ):  # type: ignore[no-untyped-def]
     s = new(armies=[1000, 1000, 0])
     give(s, 0, item)
@@ -148,7 +148,7 @@ def _recruit_with(
 
 
 def test_potion_of_courage_rerolls_the_whole_roll() -> None:
-    s = _recruit_with("potion", [2, 3, 4, 6, 6, 2], "blank", 1, 1, 1, 2, 3, 4)
+    s = _recruit_with("potion", [2, 3, 4, 6, 6, 2], "blank", ([1, 1, 1, 2, 3, 4], None))
     assert s.stage == "farkle"
     play(s, 0, UseItem("potion"))
     assert s.attack and s.attack.roll == [1, 1, 1, 2, 3, 4] and s.stage == "roll"
@@ -216,7 +216,7 @@ def test_cloak_of_invisibility_cancels_a_brawl() -> None:
 
 
 def test_healing_draught_keeps_half_after_a_farkle() -> None:
-    s = _recruit_with("draught", [1, 1, 1, 5, 2, 3], "blank", 2, 3, 4, 6, 2)
+    s = _recruit_with("draught", [1, 1, 1, 5, 2, 3], "blank", ([2, 3, 4, 6, 2], "blank"))
     play(s, 0, Keep("a1 b1 c1 d5"))
     s.attack.aside = s.attack.aside[:1]  # type: ignore[union-attr]  # five dice left to roll
     s.attack.score = 1050  # type: ignore[union-attr]
