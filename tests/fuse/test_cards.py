@@ -244,3 +244,30 @@ def test_the_completability_search_agrees_with_brute_force() -> None:
 
 def test_colour_constants_follow_the_notation() -> None:
     assert [RED, BLUE, GREEN, YELLOW, BLACK] == [0, 1, 2, 3, 4]
+
+
+def test_memoised_placements_agree_with_a_fresh_search() -> None:
+    """``can_place`` memoises on a reduced key; it must answer as a fresh search would, for
+    every card, over random sequences of legal placements."""
+    from rules.fuse.cards import _search
+
+    rng = random.Random(11)
+    for c in DECK.bombs.values():
+        for _ in range(25):
+            values = [EMPTY] * len(c.slots)
+            while EMPTY in values:
+                value = rng.randrange(30)
+                for s in range(len(values)):
+                    fresh = (
+                        values[s] < 0
+                        and c.fits(s, value)
+                        and c.supported(tuple(values), s)
+                        and _search(c, values[:s] + [value] + values[s + 1 :])
+                    )
+                    assert c.can_place(tuple(values), s, value) == fresh, (c.id, values, s, value)
+                    assert (s in c.legal_slots(tuple(values), value)) == fresh
+                options = [s for s in range(len(values)) if c.can_place(tuple(values), s, value)]
+                if options:
+                    values[rng.choice(options)] = value
+                elif rng.random() < 0.05:
+                    break
