@@ -31,9 +31,10 @@ def check_invariants(state: BadBonesState) -> None:
             assert 0 <= sq < 25, "a skeleton off the grid"
             assert not BASIC.is_tower[sq], "a skeleton standing on the tower"
             if state.stage in (HERO, TRAP):
+                # Between phases a skeleton never shares a square with the hero or a trap: the
+                # hero kills it, walls/catapults/dragons move it on, a treasure is stolen.
                 assert sq != board.hero, "a skeleton sharing the hero's square"
-                trap = board.traps.get(sq)
-                assert trap is None or (state.stage == TRAP and trap[0] == "treasure") is False
+                assert sq not in board.traps, "a skeleton standing on a trap"
         for sq in board.traps:
             assert not BASIC.is_tower[sq]
 

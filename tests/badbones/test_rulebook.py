@@ -271,16 +271,17 @@ def test_treasure_sacrifice_turns_adjacent_skeletons_and_is_stolen() -> None:
 
 
 def test_treasure_attracts_skeletons_ending_next_to_it_over_arrows() -> None:
+    # B1→C1 moving E: the arrow turns it S, unless a treasure next to C1 pulls it.
     state = position("B3 treasure\nB1 E", "", stage=TRAP)
-    # B1→C1: the arrow would turn it S, but the treasure is not adjacent to C1: arrow wins.
     state, _ = trap_phase(state)
-    assert skeletons_on(state, 0, "C1") == ["S"]
-    state = position("B2 treasure\nB1 E", "", stage=TRAP)
-    state, _ = trap_phase(state)
-    # C1 is not adjacent to B2 either; A-side: put the treasure at D1
+    assert skeletons_on(state, 0, "C1") == ["S"], "no treasure next to C1: the arrow"
     state = position("D1 treasure\nB1 E", "", stage=TRAP)
     state, _ = trap_phase(state)
     assert skeletons_on(state, 0, "C1") == ["E"], "the treasure outweighs the arrow"
+    state = position("B2 wall\\\nC2 treasure\nB1 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    # B1 S → wall \ → E → C2 is the treasure itself: it stands on it (and steals it).
+    assert skeletons_on(state, 0, "C2") == ["E"]
 
 
 def test_thieves_stay_unturned_on_an_arrow_square() -> None:
