@@ -592,36 +592,45 @@ def _title(view: dict[str, Any], lang: str) -> str:
 
 
 def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, width: int) -> None:
+    """Round and phase on the first line; who is awaited (or the outcome) on the second, with
+    the bag on the right of whichever line has room for it."""
     bag = t("badbones.render.bag", lang, count=view["bag"])
-    room = width - 60 - text_width(draw, bag, 26, True)
+    bag_w = text_width(draw, bag, 24, True)
+    title = _title(view, lang)
+    title_fits = text_width(draw, title, 30, True) <= width - 60 - bag_w
     draw.text(
         (20, 30),
-        fit_text(draw, _title(view, lang), 30, room, True),
+        fit_text(draw, title, 30, width - 40 - (bag_w + 20 if title_fits else 0), True),
         font=font(30, True),
         fill=TEXT,
         anchor="lm",
     )
-    draw.text((width - 20, 30), bag, font=font(26, True), fill=TEXT_DIM, anchor="rm")
+    draw.text(
+        (width - 20, 30 if title_fits else 68), bag, font=font(24, True), fill=TEXT_DIM, anchor="rm"
+    )
+    room = width - 40 - (0 if title_fits else bag_w + 20)
     awaiting = view.get("awaiting", [])
-    if awaiting and view["stage"] != "over":
-        line = t(
-            "badbones.render.awaiting", lang, names=", ".join(_name(names, s) for s in awaiting)
-        )
-        draw.text(
-            (20, 68), fit_text(draw, line, 22, width - 40), font=font(22), fill=ACCENT, anchor="lm"
-        )
-    elif view["stage"] == "over":
-        winners = view.get("result", {}).get("winners", [])
-        line = f"{t('badbones.render.winner', lang)}: " + ", ".join(
-            _name(names, s) for s in winners
-        )
+    if view["stage"] == "over":
+        result = view.get("result", {})
+        if view["solo"]:
+            line = t(f"badbones.render.solo_{result.get('outcome', 'lost')}", lang)
+        else:
+            winners = result.get("winners", [])
+            line = f"{t('badbones.render.winner', lang)}: " + (
+                ", ".join(_name(names, s) for s in winners) or "—"
+            )
         draw.text(
             (20, 68),
-            fit_text(draw, line, 24, width - 40, True),
+            fit_text(draw, line, 24, room, True),
             font=font(24, True),
             fill=ACCENT,
             anchor="lm",
         )
+    elif awaiting:
+        line = t(
+            "badbones.render.awaiting", lang, names=", ".join(_name(names, s) for s in awaiting)
+        )
+        draw.text((20, 68), fit_text(draw, line, 22, room), font=font(22), fill=ACCENT, anchor="lm")
 
 
 # ----------------------------------------------------------------------------- encoding
@@ -675,7 +684,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     n = len(boards)
     cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
     rows = (n + cols - 1) // cols
-    c = {1: 84, 2: 76}.get(n, 64)
+    c = {1: 100, 2: 76}.get(n, 64)
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
     gap, top = 16, 92
