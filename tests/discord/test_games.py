@@ -33,7 +33,7 @@ async def test_a_few_steps_of_every_game(fake: FakeDiscord, bots: Bots, game: st
 
     board = await (await fake.slash(players[0], "game board")).result()
     assert board.ephemeral
-    for step in range(STEPS):
+    for _step in range(STEPS):
         phase = latest_with_components(fake)
         if phase is None:
             break  # over, or waiting on typed commands only
