@@ -36,6 +36,7 @@ from rules.fuse.cards import (
     EMPTY,
     BombCard,
     die,
+    die_name,
     fuse_target,
     house_deck,
     is_fuse,
@@ -198,7 +199,8 @@ def _bomb(card_id: str) -> BombCard:
 
 
 def die_token(state: FuseState, d: int) -> str:
-    return f"{COLOURS[die_colour(d)]}{state.faces[d]}"
+    """How players name die ``d`` now: ``R4``."""
+    return _TOKENS[_BASE[d] + state.faces[d]]
 
 
 def _value(state: FuseState, d: int) -> int:
@@ -213,6 +215,7 @@ def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
 _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
+_TOKENS = [die_name(v) for v in range(30)]
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -353,15 +356,21 @@ class Fuse(Game[FuseState]):
             actions.extend(self._placements(state, seat, held))
         seen = {die_token(state, held)} if held is not None else set()
         taken = set(state.claims.values())
+        hand = self._hand(state, seat)
         for d in state.loose:
             token = die_token(state, d)
             if d in taken or token in seen:
                 continue
             seen.add(token)
-            if self._placeable(state, seat, d):
+            value = _value(state, d)
+            if any(card.legal_slots(filled, value) for card, filled in hand):
                 actions.append(Claim(token))
         actions.append(Pass())
         return actions
+
+    def _hand(self, state: FuseState, seat: int) -> list[tuple[BombCard, tuple[int, ...]]]:
+        """The seat's cards with their dice as values (computed once per question)."""
+        return [(_bomb(c), _filled(state, c)) for c in state.hands[seat]]
 
     def _placements(self, state: FuseState, seat: int, d: int) -> list[Action]:
         value = _value(state, d)
@@ -573,13 +582,15 @@ class Fuse(Game[FuseState]):
 
     def _after_choice(self, state: FuseState, events: list[Event]) -> None:
         """Seats that can place none of the dice left are done; when all are, resolve."""
-        free = [d for d in state.loose]
+        values = {_value(state, d) for d in state.loose}
         for seat in range(state.seats):
             if state.done[seat] or state.taking[seat] or seat in state.claims:
                 continue
-            if state.used[seat] >= self.quota(state) or not any(
-                self._placeable(state, seat, d) for d in free
-            ):
+            if state.used[seat] >= self.quota(state):
+                state.done[seat] = True
+                continue
+            hand = self._hand(state, seat)
+            if not any(card.legal_slots(filled, v) for v in values for card, filled in hand):
                 state.done[seat] = True
         if all(state.done) and not any(state.taking):
             self._end_choose(state, events)
