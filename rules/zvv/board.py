@@ -54,6 +54,9 @@ class Board:
     # zone_of[sq]: the corner name of the zone holding sq, or "" outside every zone
     zone_of: tuple[str, ...]
     zones: dict[str, frozenset[int]]
+    # steps[sq]: for each direction off sq, (d, the square next to it, the square beyond that
+    # or -1): the one table the reachability search walks
+    steps: tuple[tuple[tuple[int, int, int], ...], ...]
 
     # ------------------------------------------------------------- squares
 
@@ -233,7 +236,15 @@ def board(size: int) -> Board:
     for corner, squares in zones.items():
         for sq in squares:
             zone_of[sq] = corner
-    return Board(n, names, neighbour, tuple(zone_of), zones)
+    steps = tuple(
+        tuple(
+            (d, neighbour[d][sq], neighbour[d][neighbour[d][sq]])
+            for d in range(4)
+            if neighbour[d][sq] >= 0
+        )
+        for sq in range(n * n)
+    )
+    return Board(n, names, neighbour, tuple(zone_of), zones, steps)
 
 
 def reach(
@@ -256,7 +267,7 @@ def reach(
     breadth-first search over squares finds each square at its least number of steps and the
     whole set is exact.
     """
-    neighbour = b.neighbour
+    table = b.steps
     was = occupied[start]
     occupied[start] = 0
     parent: dict[int, int] = {start: -1}
@@ -266,23 +277,17 @@ def reach(
         for sq in frontier:
             inside = sq in target
             mask = walls[sq]
-            for d in range(4):
+            for d, n1, n2 in table[sq]:
                 if mask >> d & 1:
-                    continue
-                n1 = neighbour[d][sq]
-                if n1 < 0:
                     continue
                 if not occupied[n1]:
                     if n1 not in parent and (not inside or n1 in target):
                         parent[n1] = sq
                         nxt.append(n1)
-                    continue
-                if walls[n1] >> d & 1:
-                    continue
-                n2 = neighbour[d][n1]
-                if (
+                elif (
                     n2 >= 0
                     and not occupied[n2]
+                    and not walls[n1] >> d & 1
                     and n2 not in parent
                     and (not inside or n2 in target)
                 ):

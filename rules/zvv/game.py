@@ -79,26 +79,46 @@ class ZvvState:
     # as a bit mask (bit d: a wall on side d) and the grid points strictly inside walls.
     wallmask: list[int] = field(default_factory=list, compare=False)
     points: set[int] = field(default_factory=set, compare=False)
+    # Every unit edge (square * 4 + side) and inner point (``POINT + p``) a wall takes, for
+    # checking all placements at C speed (``set.isdisjoint``).
+    taken: set[int] = field(default_factory=set, compare=False)
+    # Memo of the legal actions and the default for one position (see ``_memo``): pending,
+    # legal_actions and autocomplete all ask for them, often several times per action.
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-def _placements(
-    b: Board, length: int
-) -> list[tuple[Wall, tuple[tuple[int, int], ...], tuple[int, ...]]]:
-    """Every wall of ``length`` that is not inside a zone, with one (square, side) per unit edge
-    and its inner points (cached on the board size through ``_PLACEMENTS``)."""
+POINT = 1 << 20  # offset of inner-point ids in ``ZvvState.taken``
+
+
+def _ids(b: Board, wall: Wall) -> tuple[int, ...]:
+    """The ids a wall takes in ``ZvvState.taken``: one per unit edge, one per inner point."""
+    edges = tuple(sq * 4 + side for sq, side in b.wall_edges(wall)[::2])
+    return edges + tuple(POINT + p for p in b.wall_points(wall))
+
+
+def _placements(b: Board, length: int) -> list[tuple[Wall, tuple[int, ...], Build]]:
+    """Every wall of ``length`` not inside a zone, with its ids and its action (cached per
+    board size: placements never change, only which are free)."""
     key = (b.size, length)
     cached = _PLACEMENTS.get(key)
     if cached is None:
-        cached = [
-            (w, tuple(b.wall_edges(w)[::2]), tuple(b.wall_points(w))) for w in b.all_walls(length)
-        ]
+        cached = [(w, _ids(b, w), Build(b.wall_name(w))) for w in b.all_walls(length)]
         _PLACEMENTS[key] = cached
     return cached
 
 
-_PLACEMENTS: dict[
-    tuple[int, int], list[tuple[Wall, tuple[tuple[int, int], ...], tuple[int, ...]]]
-] = {}
+_PLACEMENTS: dict[tuple[int, int], list[tuple[Wall, tuple[int, ...], Build]]] = {}
+_MOVES: dict[tuple[int, int, int], Move] = {}
+
+
+def _move_action(b: Board, start: int, dest: int) -> Move:
+    """One shared ``Move`` per (board, start, dest): building frozen dataclasses is most of the
+    cost of listing hundreds of moves."""
+    key = (b.size, start, dest)
+    move = _MOVES.get(key)
+    if move is None:
+        move = _MOVES[key] = Move(b.names[start], b.names[dest])
+    return move
 
 
 class ZombiesVsVampires(Game[ZvvState]):
@@ -177,12 +197,15 @@ class ZombiesVsVampires(Game[ZvvState]):
     def pending(self, state: ZvvState) -> dict[int, Pending]:
         if state.phase == "over":
             return {}
+        memo = _memo(state)
+        if "default" not in memo:
+            memo["default"] = self._default(state)
         args: dict[str, Any] = {"face_key": _face_key(state.face)} if state.face else {}
         if state.phase in MOVE_PHASES:
             args["steps"] = _steps(state)
         if state.phase == "build":
             args["length"] = state.wall_len
-        return {state.turn: Pending(state.phase, self._default(state), args=args)}
+        return {state.turn: Pending(state.phase, memo["default"], args=args)}
 
     def _default(self, state: ZvvState) -> Action:
         """What an absent player does: roll; move greedily towards the target; remove the
@@ -214,16 +237,20 @@ class ZombiesVsVampires(Game[ZvvState]):
     def legal_actions(self, state: ZvvState, seat: int) -> list[Action]:
         if state.phase == "over" or seat != state.turn:
             return []
+        memo = _memo(state)
+        if "legal" not in memo:
+            memo["legal"] = self._legal(state, seat)
+        return list(memo["legal"])
+
+    def _legal(self, state: ZvvState, seat: int) -> list[Action]:
         phase = state.phase
         out: list[Action] = []
         if phase == "roll":
             out.append(Roll())
         elif phase in MOVE_PHASES:
             b = board(state.size)
-            names = b.names
             for start, parent in _reaches(state, seat):
-                pawn = names[start]
-                out.extend(Move(pawn, names[dest]) for dest in parent)
+                out.extend(_move_action(b, start, dest) for dest in parent)
             if phase == "split_more":
                 out.append(Stop())
         elif phase == "plusminus":
@@ -231,8 +258,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             out.extend(Remove(b.wall_name(w)) for w in state.walls)
             out.append(Roll())
         elif phase == "build":
-            b = board(state.size)
-            out.extend(Build(b.wall_name(w)) for w in _legal_walls(state))
+            out.extend(_legal_builds(state))
         elif phase == "pass":
             out.append(Pass())
         if _may_reroll(state):
@@ -711,6 +737,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             actions=state.actions,
             wallmask=list(state.wallmask),
             points=set(state.points),
+            taken=set(state.taken),
         )
 
     # ----------------------------------------------------------------- views
@@ -758,10 +785,12 @@ def _derive(state: ZvvState) -> None:
     b = board(state.size)
     state.wallmask = [0] * (b.size * b.size)
     state.points = set()
+    state.taken = set()
     for wall in state.walls:
         for sq, side in b.wall_edges(wall):
             state.wallmask[sq] |= 1 << side
         state.points.update(b.wall_points(wall))
+        state.taken.update(_ids(b, wall))
 
 
 def _add_wall(state: ZvvState, wall: Wall) -> None:
@@ -770,6 +799,7 @@ def _add_wall(state: ZvvState, wall: Wall) -> None:
     for sq, side in b.wall_edges(wall):
         state.wallmask[sq] |= 1 << side
     state.points.update(b.wall_points(wall))
+    state.taken.update(_ids(b, wall))
 
 
 def _remove_wall(state: ZvvState, wall: Wall) -> None:
@@ -778,6 +808,7 @@ def _remove_wall(state: ZvvState, wall: Wall) -> None:
     for sq, side in b.wall_edges(wall):
         state.wallmask[sq] &= ~(1 << side)
     state.points.difference_update(b.wall_points(wall))
+    state.taken.difference_update(_ids(b, wall))
 
 
 def _copy_entry(entry: dict[str, Any]) -> dict[str, Any]:
@@ -837,6 +868,15 @@ def _movable_set(state: ZvvState, seat: int) -> set[int]:
 
 def _reaches(state: ZvvState, seat: int) -> list[tuple[int, dict[int, int]]]:
     """For each of the seat's pawns that may move now: (its square, reach parents)."""
+    memo = _memo(state)
+    key = f"reaches{seat}"
+    if key not in memo:
+        memo[key] = _compute_reaches(state, seat)
+    cached: list[tuple[int, dict[int, int]]] = memo[key]
+    return cached
+
+
+def _compute_reaches(state: ZvvState, seat: int) -> list[tuple[int, dict[int, int]]]:
     b = board(state.size)
     occ = _occupied(state)
     target = _target(state, seat)
@@ -853,6 +893,12 @@ def _reaches(state: ZvvState, seat: int) -> list[tuple[int, dict[int, int]]]:
 
 
 def _reach_one(state: ZvvState, seat: int, start: int, steps: int) -> dict[int, int]:
+    memo = _memo(state)
+    if f"reaches{seat}" in memo and steps == _steps(state):
+        for sq, parent in memo[f"reaches{seat}"]:
+            if sq == start:
+                found: dict[int, int] = parent
+                return found
     b = board(state.size)
     return reach(b, _occupied(state), state.wallmask, start, steps, _target(state, seat))
 
@@ -907,19 +953,44 @@ def _walk_distances(state: ZvvState, seat: int) -> list[int]:
     return dist
 
 
-def _legal_walls(state: ZvvState) -> list[Wall]:
+def _free_placements(state: ZvvState) -> list[tuple[Wall, tuple[int, ...], Build]]:
     if state.wall_len < 1 or state.supply[state.wall_len - 1] <= 0:
         return []
-    mask = state.wallmask
-    points = state.points
-    out = []
-    for wall, edges, inner in _placements(board(state.size), state.wall_len):
-        if any(mask[sq] >> side & 1 for sq, side in edges):
-            continue
-        if any(p in points for p in inner):
-            continue
-        out.append(wall)
-    return out
+    taken = state.taken
+    return [p for p in _placements(board(state.size), state.wall_len) if taken.isdisjoint(p[1])]
+
+
+def _legal_walls(state: ZvvState) -> list[Wall]:
+    """Every wall of the rolled length that may be built now."""
+    return [p[0] for p in _free_placements(state)]
+
+
+def _legal_builds(state: ZvvState) -> list[Build]:
+    return [p[2] for p in _free_placements(state)]
+
+
+def _memo(state: ZvvState) -> dict[str, Any]:
+    """The state's memo, emptied when the position changed since it was filled.
+
+    The key is the whole position that legal actions depend on, not a counter, so that code
+    which edits a state by hand (tests, the notation helper) never reads a stale memo."""
+    key = (
+        state.phase,
+        state.face,
+        state.wall_len,
+        state.turn,
+        state.moved,
+        state.bonus_used,
+        tuple(map(tuple, state.pawns)),
+        tuple(state.walls),
+        tuple(state.supply),
+        state.options.get("extra_roll"),
+    )
+    memo = state.memo
+    if memo.get("key") != key:
+        memo.clear()
+        memo["key"] = key
+    return memo
 
 
 def _build_options(state: ZvvState) -> list[tuple[int, str, str]]:
