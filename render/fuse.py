@@ -402,6 +402,10 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
         notes = []
         if p["holding"]:
             notes.append(t("fuse.label.holding", lang, die=p["holding"]))
+        if p["taking"]:
+            notes.append(t("fuse.label.taking", lang))
+        if p["owing"]:
+            notes.append(t("fuse.label.owing", lang))
         if p["done"]:
             notes.append(t("fuse.label.done", lang))
         if notes:
