@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Place, Prefer, Retrieve
@@ -229,3 +231,39 @@ def test_every_catalogue_key_of_the_engine_exists() -> None:
         assert f"badbones.trap.{kind}" in en
     for key in [k for k in en if k.startswith("badbones.")]:
         assert key in es, key
+
+
+# ----------------------------------------------------------------------------- fuzzing
+
+
+_TEXT = st.one_of(st.text(max_size=40), st.integers(), st.none(), st.booleans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    command=st.sampled_from(["move", "place", "retrieve", "nothing", "prefer", "choose", "x"]),
+    a=_TEXT,
+    b=_TEXT,
+    c=_TEXT,
+)
+def test_any_typed_input_is_an_action_or_a_rules_error(
+    command: str, a: Any, b: Any, c: Any
+) -> None:
+    for stage in (HERO, TRAP):
+        state = position("B2 S\nD4 wall/", "", stage=stage)
+        before = GAME.dump(state)
+        names = {
+            "move": ("direction",),
+            "place": ("trap", "square", "orientation"),
+            "retrieve": ("square",),
+            "prefer": ("choice", "value"),
+            "choose": ("answer",),
+        }.get(command, ("p",))
+        args = dict(zip(names, (a, b, c), strict=False))
+        try:
+            action = GAME.parse(command, args, state, 0)
+        except RulesError as err:
+            assert err.key in catalogue("en")
+            assert GAME.dump(state) == before
+        else:
+            GAME.apply(state, 0, action)  # whatever parses is legal
