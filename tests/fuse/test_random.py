@@ -71,6 +71,7 @@ def test_invariants_over_random_games() -> None:
                     assert FUSE.dump(state) == before
             if rng.below(20) == 0:
                 state = FUSE.load(json.loads(json.dumps(FUSE.dump(state))))
+                json.dumps(FUSE.view(state, None))  # the view is JSON too
             state, _ = FUSE.apply(state, seat, rng.choice(actions), now)
             now += 0.5
         _check(state)
@@ -88,3 +89,17 @@ def test_default_actions_alone_finish_a_game() -> None:
             steps += 1
             assert steps < 5_000
         assert state.reason == "rounds"
+
+
+def test_the_service_applying_defaults_at_the_deadline_ends_a_live_game() -> None:
+    """The service applies each pending default at its deadline (the clock end): the first
+    one past the deadline ends the game as lost by the clock."""
+    state = FUSE.new_game(4, {}, 3)
+    state, _ = FUSE.apply(state, 0, FUSE.pending(state)[0].default, 100.0)
+    pending = FUSE.pending(state)
+    deadline = {p.deadline for p in pending.values()}
+    assert deadline == {700.0}
+    seat, p = next(iter(pending.items()))
+    state, events = FUSE.apply(state, seat, p.default, 700.0)
+    assert [e.key for e in events] == ["fuse.event.lost_clock"]
+    assert FUSE.is_over(state) and FUSE.view(state, None)["reason"] == "clock"
