@@ -39,7 +39,7 @@ OPPOSITE_CORNER = {"TL": "BR", "BR": "TL", "TR": "BL", "BL": "TR"}
 
 _SQUARE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 _WALL_RE = re.compile(
-    r"^\s*([A-Za-z])\s*(\d{1,2})\s*(?:[-–—:]\s*([A-Za-z])\s*(\d{1,2}))?\s*([NESWnesw])\s*$"
+    r"^\s*([A-Za-z])\s*(\d{1,2})\s*(?:[-–—:]\s*([A-Za-z])\s*(\d{1,2}))?\s*([NESWOnesw])\s*$"
 )
 
 
@@ -188,7 +188,7 @@ class Board:
         b = a if match.group(3) is None else self.square(match.group(3) + match.group(4))
         if a is None or b is None:
             return None
-        side = match.group(5).upper()
+        side = side_letter(match.group(5))
         (ra, ca), (rb, cb) = self.rc(a), self.rc(b)
         if side in "NS":
             if ra != rb:
@@ -212,6 +212,13 @@ class Board:
             for start in range(0, n - length + 1):
                 out.append(("v", line, start, length))
         return [w for w in out if not self.in_zone(w)]
+
+
+def side_letter(text: str) -> str:
+    """N, E, S or W from a side or direction as typed: ``north``, ``Sur``, ``O``/``Oeste`` (the
+    Spanish west) all work; anything else gives ``""`` or a letter callers reject."""
+    letter = str(text).strip()[:1].upper()
+    return "W" if letter == "O" else letter
 
 
 @cache

@@ -41,6 +41,7 @@ from rules.zvv.board import (
     can_step,
     path_to,
     reach,
+    side_letter,
 )
 
 SCHEMA = 1
@@ -447,7 +448,6 @@ class ZombiesVsVampires(Game[ZvvState]):
             return
         state.turn = (seat + 1) % state.seats
         state.phase = "roll"
-        events.append(Event("zvv.event.turn", {"seat": state.turn}))
 
     # ----------------------------------------------------------------- validation
 
@@ -582,10 +582,10 @@ class ZombiesVsVampires(Game[ZvvState]):
         sq = b.square(given.get("square", ""))
         if sq is None:
             raise RulesError("zvv.error.wall_off_board", wall=given.get("square", "")[:20])
-        side = given.get("side", "").upper()[:1]
+        side = side_letter(given.get("side", ""))
         if side not in SIDES or len(given.get("side", "")) > 5:
             raise RulesError("zvv.error.bad_side", side=given.get("side", "")[:20])
-        direction = given.get("direction", "").upper()[:1] or None
+        direction = side_letter(given.get("direction", "")) or None
         length = state.wall_len
         if length > 1:
             wanted = ("E", "W") if side in "NS" else ("N", "S")
@@ -630,7 +630,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         if command == "build" and state.phase == "build":
             options = _build_options(state)
             sq = b.square(filled.get("square", ""))
-            side = filled.get("side", "").upper()[:1]
+            side = side_letter(filled.get("side", ""))
             if param == "square":
                 return list(dict.fromkeys(b.names[s] for s, _, _ in options))
             if param == "side":

@@ -101,6 +101,7 @@ def test_build_parses_any_way_of_pointing_at_the_wall() -> None:
         {"square": "F5", "side": "N", "direction": "W"},
         {"square": "d4", "side": "s", "direction": "e"},
         {"square": "F4", "side": "South", "direction": "West"},
+        {"square": "F4", "side": "sur", "direction": "oeste"},
     ]
     for args in same:
         assert GAME.parse("build", args, state, 0) == Build("D5-F5 N"), args
@@ -146,6 +147,7 @@ def test_remove_names_a_wall_or_any_piece_of_it() -> None:
     assert GAME.parse("remove", {"wall": "F5-D5 N"}, state, 0) == Remove("D5-F5 N")
     assert GAME.parse("remove", {"wall": "E4 S"}, state, 0) == Remove("D5-F5 N")
     assert GAME.parse("remove", {"wall": "G3 E"}, state, 0) == Remove("H3 W")
+    assert GAME.parse("remove", {"wall": "H3 O"}, state, 0) == Remove("H3 W")  # oeste
 
 
 def test_removing_a_wall_that_is_not_there() -> None:
