@@ -236,7 +236,8 @@ def _player_row(
     marker = "▶ " if active else ("★ " if seat == view.get("winner", -1) else "")
     d.text(
         (x, y + 10),
-        fit_text(d, marker + _name(names, seat), 28, 330, True),
+        # "#2" is the number commands use for this wannabe (/farkle brawl target:2).
+        fit_text(d, f"{marker}#{seat + 1} {_name(names, seat)}", 28, 320, True),
         font=font(28, True),
         fill=colour,
     )

@@ -122,7 +122,7 @@ class DragonFarkle(Game[FarkleState]):
     action_types = ACTION_TYPES
     commands = (
         Command("recruit", button=True),
-        Command("brawl", (Param("target_seat", "int", autocomplete=True),), button=True),
+        Command("brawl", (Param("target", "int", autocomplete=True),), button=True),
         Command("enter", button=True),
         Command("keep", (Param("dice", autocomplete=True),), select="dice"),
         Command("roll", button=True),
@@ -130,7 +130,7 @@ class DragonFarkle(Game[FarkleState]):
         Command("double", button=True),
         Command("draw", button=True),
         Command("companion", button=True),
-        Command("scare", (Param("target_seat", "int", autocomplete=True),), button=True),
+        Command("scare", (Param("target", "int", autocomplete=True),), button=True),
         Command("reroll", (Param("die", autocomplete=True),), button=True),
         # Not buttons: the phase message's buttons are public, and a button per item would
         # tell the channel which items a wannabe holds.
@@ -337,7 +337,9 @@ class DragonFarkle(Game[FarkleState]):
 
     def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
         if isinstance(action, Brawl | Scare):
-            return action.kind, {"target_seat": action.target}
+            # Players are numbered from 1 in commands (the pictures show "#1 Ana"); the
+            # action keeps the seat number.
+            return action.kind, {"target": action.target + 1}
         if isinstance(action, Keep):
             return "keep", {"dice": action.dice}
         if isinstance(action, Reroll):
@@ -381,7 +383,7 @@ class DragonFarkle(Game[FarkleState]):
     def _action_from_command(self, command: str, args: CommandArgs) -> Action | None:
         try:
             if command in ("brawl", "scare"):
-                target = int(args.get("target_seat", -1))
+                target = int(args.get("target", 0)) - 1
                 return Brawl(target) if command == "brawl" else Scare(target)
             if command == "keep":
                 return Keep(str(args.get("dice", "")))
@@ -453,7 +455,7 @@ class DragonFarkle(Game[FarkleState]):
         if target == seat:
             raise RulesError("farkle.error.brawl_self")
         if not 0 <= target < state.seats:
-            raise RulesError("farkle.error.bad_target", target=str(target)[:10])
+            raise RulesError("farkle.error.bad_target", target=str(target + 1)[:10])
         if state.players[target].in_keep:
             raise RulesError("farkle.error.target_in_keep", target_seat=target)
         self._leave_keep(state, seat, ev)
@@ -963,7 +965,7 @@ class DragonFarkle(Game[FarkleState]):
         if seat != state.turn or state.stage not in TURN_STAGES or state.defence is not None:
             raise RulesError("farkle.error.companion_timing")
         if action.target == seat or not 0 <= action.target < state.seats:
-            raise RulesError("farkle.error.bad_target", target=str(action.target)[:10])
+            raise RulesError("farkle.error.bad_target", target=str(action.target + 1)[:10])
         victim = state.players[action.target]
         lost = min(SKREE_SCARE, victim.army)
         victim.army -= lost

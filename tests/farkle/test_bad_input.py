@@ -66,7 +66,7 @@ def test_a_brawl_against_someone_in_the_keep() -> None:
     s.players[1].in_keep = True
     refused(s, 0, Brawl(1), "farkle.error.target_in_keep")
     with pytest.raises(RulesError) as err:
-        GAME.parse("brawl", {"target_seat": 1}, s, 0)
+        GAME.parse("brawl", {"target": 2}, s, 0)
     assert err.value.key == "farkle.error.target_in_keep"
     refused(s, 0, Brawl(0), "farkle.error.brawl_self")
     refused(s, 0, Brawl(7), "farkle.error.bad_target")
