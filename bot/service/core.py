@@ -419,7 +419,7 @@ class Service:
             row = _require(row)
             if actor.user_id != row.host_id and not actor.can_manage:
                 raise Refusal("lobby.error.host_or_manager")
-            seat = _seat_of(row, int(user_id))
+            seat = _seat_of(row, _int(user_id))
             if seat is None or seat.left:
                 raise Refusal("lobby.error.not_a_player")
             if seat.user_id == actor.user_id:

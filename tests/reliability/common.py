@@ -1,0 +1,112 @@
+"""Helpers shared by the reliability tests: a service on its own event loop (for hypothesis,
+whose examples are synchronous), snapshots of a game's stored rows, and message checks."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import select
+
+from bot.service import Reply, Service
+from bot.store import repository as repo
+from bot.store.models import ActionRow, DeadlineRow
+from rules.core import get_game
+from rules.core.i18n import catalogue
+from tests.reliability.driver import all_games
+from tests.support.tiny import install
+
+T = TypeVar("T")
+
+BARE_KEY = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_-]+)+$")
+UNFILLED = re.compile(r"\{[a-z_]+\}")
+
+
+def games() -> list[str]:
+    """Every registered game and the test game: tests parametrized over this cover each game
+    as it lands (a game whose engine is missing is absent from the registry)."""
+    return all_games()
+
+
+def game_params() -> list[Any]:
+    return [pytest.param(kind, id=kind) for kind in games()]
+
+
+class LoopService:
+    """A service driven from synchronous code (hypothesis) on a private event loop."""
+
+    def __init__(self, url: str) -> None:
+        install()
+        self.loop = asyncio.new_event_loop()
+        self.service: Service = self.run(Service.open(url, render=False))
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(coro)
+
+    def close(self) -> None:
+        self.run(self.service.close())
+        self.loop.close()
+
+
+@contextmanager
+def loop_service(tmp_path: Path, name: str = "fuzz.db") -> Iterator[LoopService]:
+    svc = LoopService(f"sqlite+aiosqlite:///{tmp_path / name}")
+    try:
+        yield svc
+    finally:
+        svc.close()
+
+
+async def snapshot(service: Service, game_id: int) -> tuple[Any, ...]:
+    """Everything a command could change about one game."""
+    async with service.sessions() as session:
+        row = await repo.game_by_id(session, game_id)
+        assert row is not None
+        log = (
+            (await session.execute(select(ActionRow.seq).where(ActionRow.game_id == game_id)))
+            .scalars()
+            .all()
+        )
+        deadlines = (
+            await session.execute(
+                select(DeadlineRow.seat, DeadlineRow.kind, DeadlineRow.due_at).where(
+                    DeadlineRow.game_id == game_id
+                )
+            )
+        ).all()
+        return (
+            row.status,
+            row.state,
+            row.phase,
+            row.version,
+            row.settings,
+            row.host_id,
+            [(s.seat, s.user_id, s.left) for s in row.seats],
+            sorted(log),
+            sorted(tuple(d) for d in deadlines),
+        )
+
+
+def check_refusal_text(reply: Reply) -> str:
+    """A refusal is one translated line: not a raw catalogue key, no unfilled ``{arg}``."""
+    assert reply.private is not None, "a refusal must tell the user why"
+    text = reply.private.text
+    assert text.startswith("⚠️ "), text
+    body = text.removeprefix("⚠️ ").strip()
+    assert body and not BARE_KEY.match(body), f"untranslated message: {body!r}"
+    assert not UNFILLED.search(body), f"unfilled template argument: {body!r}"
+    return body
+
+
+def check_key(key: str) -> None:
+    for lang in ("en", "es"):
+        assert key in catalogue(lang), f"error key {key!r} missing in {lang}"
+
+
+def engine_commands(kind: str) -> list[tuple[str, list[str]]]:
+    return [(c.name, [p.name for p in c.params]) for c in get_game(kind).commands]
