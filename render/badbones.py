@@ -41,6 +41,7 @@ SYMBOL_COLOURS: dict[str, Colour] = {
 }
 SYMBOLS = ("pink", "yellow", "red", "blue", "green")
 ICE = (226, 236, 243)
+BONE = (236, 230, 212)  # a stack of several symbols
 ICE_LINE = (160, 182, 200)
 ARROW_INK = (150, 174, 196)
 FOREST = (20, 92, 52)
@@ -153,15 +154,18 @@ def draw_skeleton(
     h = size / 2
     shape = [(-h, h), (h, h), (h, -h * 0.15), (0, -h * 1.2), (-h, -h * 0.15)]
     pts = _rotate(shape, facing, cx, cy)
-    draw.polygon(pts, fill=SYMBOL_COLOURS[symbol], outline=INK, width=max(2, int(size / 18)))
-    draw_symbol(
-        draw,
-        symbol,
-        cx,
-        cy + (0 if facing in "EW" else (h * 0.12 if facing == "N" else -h * 0.12)),
-        h * 0.5,
-        (255, 255, 255),
+    draw.polygon(
+        pts, fill=SYMBOL_COLOURS.get(symbol, BONE), outline=INK, width=max(2, int(size / 18))
     )
+    if symbol in SYMBOL_COLOURS:
+        draw_symbol(
+            draw,
+            symbol,
+            cx,
+            cy + (0 if facing in "EW" else (h * 0.12 if facing == "N" else -h * 0.12)),
+            h * 0.5,
+            (255, 255, 255),
+        )
     if count > 1:
         f = font(max(16, int(size * 0.5)), True)
         label = str(count)
@@ -462,19 +466,19 @@ def draw_board(
             (symbol, facing), n = items[0]
             paste_skeleton(img, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n)
             continue
-        quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
-        shown_items = items if len(items) <= 4 else items[:3]
-        for (fx, fy), ((symbol, facing), n) in zip(quarters, shown_items, strict=False):
-            paste_skeleton(img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
         if len(items) > 4:
-            rest = sum(n for _, n in items[3:])
-            draw.text(
-                (x0 + c * 0.73, y0 + c * 0.73),
-                f"+{rest}",
-                font=font(max(16, int(c * 0.28)), True),
-                fill=INK,
-                anchor="mm",
-            )
+            # Too many kinds to show apart: one bone-white stack per facing, so where every
+            # skeleton walks stays visible (the symbol no longer matters once on the board).
+            by_facing: dict[str, int] = {}
+            for (_, facing), n in items:
+                by_facing[facing] = by_facing.get(facing, 0) + n
+            items = [
+                (("mixed", f), n)
+                for f, n in sorted(by_facing.items(), key=lambda kv: DIRS.index(kv[0]))
+            ]
+        quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
+        for (fx, fy), ((symbol, facing), n) in zip(quarters, items, strict=False):
+            paste_skeleton(img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
 
 
 # ----------------------------------------------------------------------------- panels

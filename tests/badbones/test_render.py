@@ -38,3 +38,12 @@ def test_table_never_shows_a_hidden_submission() -> None:
     # Only the "ready" mark may differ: the hero has not moved in the public picture.
     assert GAME.view(moved, None)["boards"] == GAME.view(state, None)["boards"]
     assert before != after
+
+
+def test_crowded_square_still_renders() -> None:
+    from render.badbones import render_board
+
+    crowded = "B2 pink.top:N yellow.top:E red.top:S blue.top:W green.top:N pink.left:E*3"
+    state = position(crowded, "")
+    png = render_board(GAME.view(state, 0), NAMES[:2], "en")
+    assert png.startswith(PNG)
