@@ -115,3 +115,17 @@ async def test_display_names_cannot_ping_everyone(fake: FakeDiscord, bots: Bots)
         assert "everyone" not in mentions.get("parse", []) and "roles" not in mentions.get(
             "parse", []
         )
+
+
+async def test_one_game_per_channel_side_by_side(fake: FakeDiscord, bots: Bots) -> None:
+    other = fake.channel_id + 1
+    fake.channels[other] = "more-games"
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(bob, "game new tiny", channel_id=other, rounds=5)).result()
+    again = await (await fake.slash(bob, "game new tiny")).result()
+    assert "already has a game" in again.content
+    await fake.idle()
+    assert "rounds=5" in fake.in_channel(other)[-1].content
+    assert "rounds=2" in fake.in_channel()[-1].content

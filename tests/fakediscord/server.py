@@ -98,6 +98,7 @@ class Exchange:
     type: int
     user: FakeUser
     sent_at: float
+    channel_id: int
     callback: dict[str, Any] | None = None
     callback_at: float | None = None
     messages: list[Sent] = field(default_factory=list)
@@ -392,7 +393,7 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
-        exchange = Exchange(interaction_id, token, kind, user, time.monotonic())
+        exchange = Exchange(interaction_id, token, kind, user, time.monotonic(), channel)
         self.exchanges[token] = exchange
         await self._dispatch("INTERACTION_CREATE", payload)
         return exchange
@@ -601,7 +602,7 @@ class FakeDiscord:
             return web.Response(status=204)
         if exchange.type == AUTOCOMPLETE:
             return self._refuse([f"{where}: type {kind} for an autocomplete interaction"])
-        channel_id = self.channel_id
+        channel_id = exchange.channel_id
         flags = int(data.get("flags") or 0)
         sent = None
         if kind == 4:
@@ -647,7 +648,9 @@ class FakeDiscord:
         problems = limits.check_message(body, [(n, len(d)) for n, (d, _) in files.items()], where)
         if problems:
             return self._refuse(problems)
-        sent = self._store("followup", self.channel_id, body, files, int(body.get("flags") or 0))
+        sent = self._store(
+            "followup", exchange.channel_id, body, files, int(body.get("flags") or 0)
+        )
         exchange.messages.append(sent)
         if exchange.answer is None:
             exchange.answer = sent
@@ -699,7 +702,7 @@ class FakeDiscord:
         original = exchange.original
         if original is not None:
             self.messages.pop(int(original.message["id"]), None)
-        exchange.messages.append(Sent("delete", self.channel_id, {}, {}, {}))
+        exchange.messages.append(Sent("delete", exchange.channel_id, {}, {}, {}))
         exchange.done.set()
         return web.Response(status=204)
 
