@@ -170,7 +170,7 @@ class BadBones(Game[BadBonesState]):
     def phase(self, state: BadBonesState) -> str:
         if state.stage in (LANDING, SKELETONS):
             # Every answer may raise a new question: old "choose" buttons become stale.
-            return f"{state.round}.{state.stage}.{sum(len(a) for a in state.answers.values())}"
+            return f"{state.round}.{state.stage}.{state.answered}"
         return f"{state.round}.{state.stage}"
 
     def result(self, state: BadBonesState) -> Result | None:

@@ -209,6 +209,7 @@ def start_resolution(state: BadBonesState, stage: str) -> list[Event]:
 def answer(state: BadBonesState, seat: int, value: str | None) -> list[Event]:
     """A new answer (or, with ``None``, new preferences): replay this board; commit when no
     board has a question left."""
+    state.answered += 1
     if value is None:
         state.answers[seat] = []
     else:

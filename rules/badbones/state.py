@@ -135,6 +135,8 @@ class BadBonesState:
     # Set when the game ends: seat -> points (None for an eliminated player), and the outcome
     scores: dict[int, int | None] = field(default_factory=dict)
     outcome: str = ""
+    # Answers and preference changes so far this game: makes every question's phase token new
+    answered: int = 0
     version: int = 1
 
     @property
@@ -155,6 +157,7 @@ class BadBonesState:
             {s: dict(q) for s, q in self.questions.items()},
             dict(self.scores),
             self.outcome,
+            self.answered,
             self.version,
         )
 
@@ -173,6 +176,7 @@ class BadBonesState:
             "questions": {str(s): _json_copy(q) for s, q in self.questions.items()},
             "scores": {str(s): v for s, v in self.scores.items()},
             "outcome": self.outcome,
+            "answered": self.answered,
         }
 
     @classmethod
@@ -190,6 +194,7 @@ class BadBonesState:
             questions={int(s): _json_copy(q) for s, q in data["questions"].items()},
             scores={int(s): v for s, v in data["scores"].items()},
             outcome=str(data["outcome"]),
+            answered=int(data.get("answered", 0)),
             version=int(data.get("version", 1)),
         )
 
