@@ -451,28 +451,48 @@ class ZombiesVsVampires(Game[ZvvState]):
 
     # ----------------------------------------------------------------- validation
 
-    def _validate(self, state: ZvvState, seat: int, action: Action) -> None:
-        """Raise the specific RulesError that makes ``action`` illegal (nothing is changed)."""
+    def _check_phase(self, state: ZvvState, seat: int, kind: str) -> None:
+        """Raise the error for doing an action of ``kind`` (= its command name) now, whatever
+        its arguments: the game is over, not your turn, or not what your roll allows."""
         if state.phase == "over":
             raise RulesError("core.error.game_over")
         if seat != state.turn:
             raise RulesError("core.error.not_your_turn")
         phase = state.phase
         face = {"face_key": _face_key(state.face)} if state.face else {}
-        if isinstance(action, Roll):
+        if kind == "roll":
             if phase not in ("roll", "plusminus"):
                 raise RulesError("zvv.error.already_rolled", **face)
-            return
-        if isinstance(action, Reroll):
+        elif kind == "reroll":
             if not _may_reroll(state):
                 raise RulesError("zvv.error.no_reroll")
-            return
-        if phase == "roll" and not isinstance(action, Pass | Stop):
+        elif kind == "stop":
+            if phase != "split_more":
+                raise RulesError("zvv.error.cannot_stop")
+        elif kind == "pass":
+            if phase != "pass":
+                raise RulesError("zvv.error.cannot_pass")
+        elif phase == "roll":
             raise RulesError("zvv.error.roll_first")
-        b = board(state.size)
-        if isinstance(action, Move):
+        elif kind == "move":
             if phase not in MOVE_PHASES:
                 raise RulesError("zvv.error.not_a_move", **face)
+        elif kind == "build":
+            if phase == "plusminus":
+                raise RulesError("zvv.error.roll_wall_die")
+            if phase != "build":
+                raise RulesError("zvv.error.not_a_build", **face)
+        elif kind == "remove":
+            if phase != "plusminus":
+                raise RulesError("zvv.error.not_a_remove", **face)
+        else:
+            raise RulesError("core.error.bad_action")
+
+    def _validate(self, state: ZvvState, seat: int, action: Action) -> None:
+        """Raise the specific RulesError that makes ``action`` illegal (nothing is changed)."""
+        self._check_phase(state, seat, action.kind)
+        b = board(state.size)
+        if isinstance(action, Move):
             start = _square(b, action.pawn, strict=True)
             dest = _square(b, action.to, strict=True)
             owner = _owner(state, start)
@@ -482,42 +502,24 @@ class ZombiesVsVampires(Game[ZvvState]):
                 raise RulesError("zvv.error.not_your_pawn", square=b.names[start], owner_seat=owner)
             if start in b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]]):
                 raise RulesError("zvv.error.pawn_home", square=b.names[start])
-            if phase == "split_more" and start == state.moved:
+            if state.phase == "split_more" and start == state.moved:
                 raise RulesError("zvv.error.same_pawn", square=b.names[start])
             steps = _steps(state)
             if dest not in _reach_one(state, seat, start, steps):
                 raise RulesError(
                     "zvv.error.out_of_reach", square=b.names[dest], pawn=b.names[start], steps=steps
                 )
-            return
-        if isinstance(action, Build):
-            if phase != "build":
-                if phase == "plusminus":
-                    raise RulesError("zvv.error.roll_wall_die")
-                raise RulesError("zvv.error.not_a_build", **face)
+        elif isinstance(action, Build):
             wall = _wall_text(b, action.wall)
             self._check_wall(state, b, wall)
             if b.wall_name(wall) != action.wall:
                 # Actions carry the one canonical name (``parse`` reads every other way of
                 # writing a wall), so the legal actions are exactly what ``play`` accepts.
                 raise RulesError("zvv.error.bad_wall", wall=str(action.wall)[:20])
-            return
-        if isinstance(action, Remove):
-            if phase != "plusminus":
-                raise RulesError("zvv.error.not_a_remove", **face)
+        elif isinstance(action, Remove):
             found = _find_wall(state, action.wall)
             if found is None or b.wall_name(found) != action.wall:
                 raise RulesError("zvv.error.no_wall", wall=_wall_text_name(b, action.wall))
-            return
-        if isinstance(action, Stop):
-            if phase != "split_more":
-                raise RulesError("zvv.error.cannot_stop")
-            return
-        if isinstance(action, Pass):
-            if phase != "pass":
-                raise RulesError("zvv.error.cannot_pass")
-            return
-        raise RulesError("core.error.bad_action")
 
     def _check_wall(self, state: ZvvState, b: Board, wall: Wall) -> None:
         name = b.wall_name(wall)
@@ -550,35 +552,32 @@ class ZombiesVsVampires(Game[ZvvState]):
         Squares are read case-insensitively; a wall may be pointed at from any of its sides
         (``D4 S`` is the same wall as ``D5 N``)."""
         given = {k: str(v).strip() for k, v in args.items() if v is not None and str(v).strip()}
+        if command not in {c.name for c in self.commands}:
+            raise RulesError("core.error.unknown_command", command=command[:50])
+        # The turn and phase come first: "not your turn" beats "no such square".
+        self._check_phase(state, seat, command)
+        b = board(state.size)
         action: Action
         if command == "move":
-            b = board(state.size)
             pawn = _square(b, given.get("pawn", ""))
             dest = _square(b, given.get("to", ""))
             action = Move(b.names[pawn], b.names[dest])
         elif command == "build":
             action = self._build_from_args(state, given)
         elif command == "remove":
-            b = board(state.size)
             wall = _find_wall(state, given.get("wall", ""))
             if wall is None:
-                if state.phase != "over" and seat == state.turn and state.phase != "plusminus":
-                    self._validate(state, seat, Remove(given.get("wall", "")))
                 raise RulesError(
                     "zvv.error.no_wall", wall=_wall_text_name(b, given.get("wall", ""))
                 )
             action = Remove(b.wall_name(wall))
-        elif command in ("roll", "stop", "pass", "reroll"):
-            action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
         else:
-            raise RulesError("core.error.unknown_command", command=command[:50])
+            action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
         self._validate(state, seat, action)
         return action
 
     def _build_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:
         b = board(state.size)
-        if state.phase != "build":
-            self._validate(state, state.turn, Build("A1 N"))  # raises the phase error
         sq = b.square(given.get("square", ""))
         if sq is None:
             raise RulesError("zvv.error.wall_off_board", wall=given.get("square", "")[:20])

@@ -212,3 +212,11 @@ def test_buttons_roll_stop_and_pass() -> None:
     assert ("stop", {}) in GAME.buttons(one, 0)
     assert Stop() in GAME.legal_actions(one, 0)
     assert Pass() not in GAME.legal_actions(one, 0)
+
+
+def test_turn_and_phase_errors_come_before_argument_errors() -> None:
+    refused(position(face="4"), 1, "move", {"pawn": "Z9", "to": "E6"}, "core.error.not_your_turn")
+    plus = position(face="plusminus", walls=["E5 N"])
+    refused(plus, 1, "remove", {"wall": "junk"}, "core.error.not_your_turn")
+    refused(position(), 0, "remove", {"wall": "junk"}, "zvv.error.roll_first")
+    refused(position(face="2"), 0, "build", {"square": "Q1", "side": "N"}, "zvv.error.not_a_build")
