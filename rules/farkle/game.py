@@ -212,7 +212,11 @@ class DragonFarkle(Game[FarkleState]):
                     out[seat] = Pending("discard", Discard(cands[-1]))
             return out
         if stage == "choose":
-            return {state.turn: Pending("choose", Recruit())}
+            # An absent wannabe recruits until the Keep is open to them, then fights the
+            # dragon: so even a table of absent players finishes the game.
+            me = state.players[state.turn]
+            ready = me.in_keep or me.army >= KEEP_ARMY
+            return {state.turn: Pending("choose", Enter() if ready else Recruit())}
         if stage == "respond":
             return {
                 state.defender: Pending(

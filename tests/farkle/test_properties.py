@@ -103,3 +103,15 @@ def test_random_games_through_the_public_api_end_and_replay() -> None:
         again, steps2, _ = random_game(GAME, 4, seed)
         assert GAME.dump(final) == GAME.dump(again) and steps == steps2
         assert GAME.is_over(final)
+
+
+def test_a_table_of_absent_players_still_finishes() -> None:
+    for seats, seed in ((2, 1), (4, 2), (5, 3)):
+        state = GAME.new_game(seats, {}, seed)
+        for _ in range(20_000):
+            if GAME.is_over(state):
+                break
+            pending = GAME.pending(state)
+            seat = min(pending)
+            state, _ = GAME.apply(state, seat, pending[seat].default)
+        assert GAME.is_over(state)

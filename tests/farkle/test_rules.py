@@ -341,3 +341,47 @@ def test_cursed_items_take_effect_when_drawn() -> None:
     play(s, 0, Keep("d1"))
     play(s, 0, Draw())
     assert s.players[0].items == [] and "potion" in s.item_discard and "mimic" in s.item_discard
+
+
+def test_brawl_tie_each_side_keeps_one_item_it_drew() -> None:
+    s = new(armies=[1000, 1000, 0])
+    stack(s, "potion", "horn", "loaded")
+    _brawl(
+        s,
+        [([5, 2, 3, 4, 6, 6], "rally"), ([2, 3, 4, 6, 1], "rally")],
+        [([1, 2, 3, 4, 6], "rally"), ([5, 2, 3, 4], "blank")],
+    )
+    play(s, 0, Keep("a5"))
+    play(s, 0, Draw())
+    play(s, 0, Roll())
+    play(s, 0, Keep("e1"))
+    play(s, 0, Draw())
+    play(s, 0, Stop())  # attack 150, two items drawn
+    play(s, 1, Keep("a1"))
+    play(s, 1, Draw())
+    play(s, 1, Roll())
+    play(s, 1, Keep("a5"))
+    play(s, 1, Stop())  # defence 150: a tie (D6)
+    assert s.last["outcome"] == "tie" and [p.army for p in s.players] == [1000, 1000, 0]
+    assert s.players[1].items == ["loaded"]
+    assert s.stage == "discard" and set(GAME.pending(s)) == {0}
+    from rules.farkle.actions import Discard
+
+    play(s, 0, Discard("horn"))
+    assert s.players[0].items == ["potion"] and s.turn == 1
+
+
+def test_defender_default_stops_when_ahead() -> None:
+    s = new(armies=[0, 1000, 0])
+    _brawl(s, [([5, 2, 3, 4, 6, 6], "blank")], [([1, 2, 3, 4, 6], "blank")])
+    play(s, 0, Keep("a5"))
+    play(s, 0, Stop())
+    play(s, 1, Keep("a1"))
+    assert GAME.pending(s)[1].default == Stop()  # 100 against 50
+
+
+def test_absent_wannabe_with_5000_enters_the_keep() -> None:
+    s = new(armies=[5000, 0, 0])
+    assert GAME.pending(s)[0].default == Enter()
+    s2 = new(armies=[4950, 0, 0])
+    assert GAME.pending(s2)[0].default == Recruit()
