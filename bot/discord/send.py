@@ -134,9 +134,11 @@ async def answer(interaction: discord.Interaction[Any], reply: Reply, lang: str)
                 await interaction.response.send_message(t("discord.done", lang), ephemeral=True)
     else:
         await _edit(interaction, private or Message(t("discord.done", lang)))
-    refused = [o for o in public if not await post(interaction.client, o)]
-    if refused:
-        await interaction.followup.send(t("discord.error.cannot_post", lang), ephemeral=True)
+    # The user has their answer: a channel that refuses a post gets a follow-up note instead
+    # of an error in place of the answer (the move itself is saved either way).
+    problems = [key for o in public if (key := await post(interaction.client, o))]
+    for key in dict.fromkeys(problems):
+        await interaction.followup.send(t(key, lang), ephemeral=True)
 
 
 async def _respond(
@@ -155,9 +157,9 @@ async def _edit(interaction: discord.Interaction[Any], message: Message) -> None
     await interaction.edit_original_response(attachments=[file] if file else [], **kwargs)
 
 
-async def post(client: discord.Client, outgoing: Outgoing) -> bool:
-    """Send a public message to its channel; False when Discord refuses (no permission, the
-    channel is gone): the caller tells the user, the game itself is already saved."""
+async def post(client: discord.Client, outgoing: Outgoing) -> str | None:
+    """Send a public message to its channel. When Discord refuses, return the catalogue key of
+    what to tell the user (``None``: posted); the game itself is already saved."""
     channel = client.get_partial_messageable(outgoing.channel_id)
     kwargs = _kwargs(outgoing.message)
     file = _file(outgoing.message)
@@ -167,8 +169,11 @@ async def post(client: discord.Client, outgoing: Outgoing) -> bool:
         await channel.send(**kwargs)
     except (discord.Forbidden, discord.NotFound) as exc:
         log.warning("cannot post in channel %s: %s", outgoing.channel_id, exc)
-        return False
-    return True
+        return "discord.error.cannot_post"
+    except discord.HTTPException:
+        log.exception("Discord refused a message for channel %s", outgoing.channel_id)
+        return "discord.error.internal"
+    return None
 
 
 async def failure(interaction: discord.Interaction[Any], key: str, lang: str) -> None:
