@@ -102,13 +102,18 @@ class PartidaTree(app_commands.CommandTree[Any]):
         else:
             key = "discord.error.internal"
         command = interaction.command.qualified_name if interaction.command else "?"
-        log.error(
-            "command /%s failed in channel %s: %r",
-            command,
-            interaction.channel_id,
-            error,
-            exc_info=error,
-        )
+        if key == "discord.error.internal":
+            log.error(
+                "command /%s failed in channel %s: %r",
+                command,
+                interaction.channel_id,
+                error,
+                exc_info=error,
+            )
+        else:  # expected after an upgrade until the next sync, or a user's odd value
+            log.warning(
+                "command /%s refused in channel %s: %s", command, interaction.channel_id, error
+            )
         await send.failure(interaction, key, language_for(str(interaction.locale)))
 
 
