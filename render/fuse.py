@@ -383,7 +383,14 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
         x += size + 40
     status = ""
     if view["stage"] == "return" and view.get("current"):
-        status = t("fuse.label.resolving", lang, match=view["current"])
+        match = view["current"]
+        parts = {}
+        if match[0] in DIE_COLOURS:
+            parts["colour"] = t(f"fuse.colour.{match[0]}", lang)
+        if match[-1].isdigit():
+            parts["number"] = match[-1]
+        which = "die" if len(parts) == 2 else ("colour" if "colour" in parts else "number")
+        status = t(f"fuse.label.resolving_{which}", lang, **parts)
     elif view["stage"] == "start":
         status = t("fuse.label.waiting", lang)
     if status:

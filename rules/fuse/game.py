@@ -330,11 +330,9 @@ class Fuse(Game[FuseState]):
                         )
             return out
         if state.stage == "return":
-            match = self._match_text(state)
+            kind, args = _match_args(self._match_text(state))
             return {
-                seat: Pending(
-                    "return", self._default_return(state, seat), deadline, {"match": match}
-                )
+                seat: Pending(kind, self._default_return(state, seat), deadline, args)
                 for seat in sorted(state.owing)
             }
         return {}
@@ -657,7 +655,8 @@ class Fuse(Game[FuseState]):
                 # Counted at once; its returns wait until every player is done placing (D5).
                 state.fuses.append(top)
                 state.queue.append(top)
-                events.append(Event("fuse.event.fuse_card", {"match": top[2:]}))
+                kind, args = _match_args(top[2:])
+                events.append(Event(f"fuse.event.fuse_card_{kind[7:]}", args))
             else:
                 state.centre.append(top)
         for other in range(state.seats):
@@ -685,7 +684,8 @@ class Fuse(Game[FuseState]):
             state.step += 1
             if item.startswith("F-"):
                 colour, number = fuse_target(item)
-                events.append(Event("fuse.event.fuse_resolves", {"match": item[2:]}))
+                kind, args = _match_args(item[2:])
+                events.append(Event(f"fuse.event.fuse_resolves_{kind[7:]}", args))
             else:
                 d = int(item[1:])
                 rng = Rng(state.rng)
@@ -960,6 +960,19 @@ class Fuse(Game[FuseState]):
         if isinstance(action, Take):
             return "take", {"card": action.card}
         return action.kind, {}
+
+
+def _match_args(match: str) -> tuple[str, dict[str, Any]]:
+    """What a returned die must match, as a pending kind and message arguments: ``R4`` (an
+    unused die: its colour or number), ``R`` or ``4`` (a fuse card)."""
+    args: dict[str, Any] = {}
+    if match[:1] in COLOURS:
+        args["colour_key"] = f"fuse.colour.{match[0]}"
+    if match[-1:].isdigit():
+        args["number"] = int(match[-1])
+    if len(args) == 2:
+        return "return_die", args
+    return ("return_colour" if "colour_key" in args else "return_number"), args
 
 
 def _deal_hand(pool: list[str], solo: bool) -> list[str]:

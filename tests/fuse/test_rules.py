@@ -290,13 +290,15 @@ def test_a_fuse_card_is_counted_at_once_and_makes_everyone_return_a_matching_die
     state, _ = act(state, 0, Claim("K4"))
     state, _ = act(state, 0, Place("1-07", 3))
     state, events = act(state, 0, Take("1-01"))
-    assert "fuse.event.fuse_card" in events and state.fuses == ["F-R"]
+    assert "fuse.event.fuse_card_colour" in events and state.fuses == ["F-R"]
     assert state.centre[-1] == "2-01" and state.deck == ["2-02"]
     # The others pass; the fuse card resolves: seat 1 loses its red 6 (its only red die).
     state, _ = act(state, 1, Pass())
     after, raw = FUSE.apply(state, 2, Pass(), NOW + 1)
     names = keys(raw)
-    fuse_step = raw[names.index("fuse.event.fuse_resolves") : names.index("fuse.event.rerolled")]
+    fuse_step = raw[
+        names.index("fuse.event.fuse_resolves_colour") : names.index("fuse.event.rerolled")
+    ]
     returned = [e.args for e in fuse_step if e.key == "fuse.event.returned"]
     assert returned == [
         {"seat": 1, "colour_key": "fuse.colour.R", "number": 6, "card": "1-09"},
@@ -320,7 +322,7 @@ def test_unused_dice_are_rolled_again_and_matching_dice_return() -> None:
         if not pending or state.stage != "return":
             break
         for seat, p in pending.items():
-            assert p.kind == "return" and isinstance(p.default, Return)
+            assert p.kind == "return_die" and isinstance(p.default, Return)
             state, _ = act(state, seat, p.default)
     assert state.stage == "choose" and state.round == 2
     assert all_dice(state) == list(range(25))
@@ -337,6 +339,8 @@ def test_returning_a_die_with_a_choice() -> None:
     state.done = [True, True, False]
     state, events = act(state, 2, Pass())
     assert state.stage == "return" and set(state.owing) == {0}
+    pending = FUSE.pending(state)[0]
+    assert pending.kind == "return_colour" and pending.args == {"colour_key": "fuse.colour.R"}
     assert sorted(FUSE.legal_actions(state, 0), key=str) == [Return("1-07", 1), Return("1-07", 2)]
     refused(state, 0, Return("1-07", 3), "fuse.error.cannot_return")
     refused(state, 1, Return("1-07", 1), "fuse.error.nothing_to_return")
