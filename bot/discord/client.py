@@ -223,7 +223,7 @@ class PartidaBot(ext.AutoShardedBot):
             )
             await send.failure(interaction, "discord.error.internal", actor.locale)
         finally:
-            self._wake.set()  # a command may have set a new, earlier deadline
+            self.wake_deadlines()
 
     async def on_game_item(
         self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
@@ -261,6 +261,10 @@ class PartidaBot(ext.AutoShardedBot):
             return []
 
     # ------------------------------------------------------------------ deadlines
+
+    def wake_deadlines(self) -> None:
+        """Look at the deadlines now (after a command, which may have set an earlier one)."""
+        self._wake.set()
 
     async def _deadlines(self) -> None:
         """Apply due defaults and send reminders; sleep until the next deadline (or a command)."""

@@ -50,7 +50,7 @@ async def test_a_missed_deadline_plays_the_default_and_posts(
     before = len(fake.in_channel())
 
     clock.now += 11 * 60
-    bot._wake.set()  # the loop would wake on its own at the deadline; the test's clock is fake
+    bot.wake_deadlines()  # it would wake by itself at the deadline; the test's clock is fake
     await wait_for_post(fake, before + 1)
     posted = fake.in_channel()[before:]
     assert any("Bob" in p.content for p in posted), [p.content for p in posted]
