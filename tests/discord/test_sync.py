@@ -92,3 +92,14 @@ async def test_every_catalogue_command_name_reaches_discord(fake: FakeDiscord) -
                 ):
                     dropped.append(f"{key} = {t(key, 'es')!r}")
     assert not dropped, "invalid Spanish names: " + ", ".join(dropped)
+
+
+async def test_the_blocking_entry_point_used_by_partida_sync(fake: FakeDiscord) -> None:
+    import asyncio
+
+    from bot.discord import sync_commands
+
+    # `partida sync` runs its own event loop; the fake answers from this one.
+    count = await asyncio.to_thread(sync_commands, fake.token, fake.guild_id)
+    assert count == 1 + len(game_names())
+    assert fake.registered(fake.guild_id)
