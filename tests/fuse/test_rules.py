@@ -452,3 +452,39 @@ def test_commands_and_buttons_follow_the_legal_actions() -> None:
     assert ("place", {"card": "1-07", "slot": 1}) in buttons and ("pass", {}) in buttons
     assert FUSE.suggestions(state, 0, "place", "card", {}) == ["1-07", "2-06"]
     assert FUSE.suggestions(state, 0, "place", "slot", {"card": "2-06"}) == ["1"]
+
+
+def test_more_bad_input_is_refused_with_its_reason() -> None:
+    state = position(
+        3, [["2-06", "1-07"], ["1-09", "2-03"], ["1-10", "3-11"]], roll=["R4", "B2", "K1"]
+    )
+    refused(state, 0, Draw(), "core.error.wrong_phase")
+    refused(state, 0, Take("1-01"), "fuse.error.nothing_to_take")
+    refused(state, 0, Return("2-06", 1), "core.error.wrong_phase")
+    refused(state, 7, Pass(), "core.error.not_your_turn")
+    refused(state, 0, Place("2-06", "1"), "fuse.error.no_die")  # type: ignore[arg-type]
+    state, _ = act(state, 0, Claim("R4"))
+    refused(state, 0, Claim("R4"), "fuse.error.already_holding")
+    refused(state, 0, Place("2-06", "1"), "fuse.error.bad_slot")  # type: ignore[arg-type]
+    state, _ = act(state, 0, Place("2-06", 1))
+    refused(state, 0, Claim("B2"), "fuse.error.round_done")
+    assert FUSE.explain(state, 0, "claim", {"die": "B2"}).key == "fuse.error.round_done"
+    assert FUSE.explain(state, 1, "return", {"card": "1-09", "slot": 1}).key == (
+        "fuse.error.nothing_to_return"
+    )
+    state, _ = act(state, 1, Claim("B2"))
+    state, _ = act(state, 1, Place("1-09", 3))
+    state, _ = act(state, 2, Claim("K1"))
+    state, _ = act(state, 2, Place("1-10", 2))
+    assert state.round == 2  # every die placed: straight to the next round
+
+
+def test_a_slot_already_filled_is_refused() -> None:
+    state = position(
+        2,
+        [["1-07", "2-06"], ["1-09", "2-03"]],
+        roll=["R4", "B2", "K1", "Y3"],
+        placed={"1-07": ["G1", None, None]},
+    )
+    state, _ = act(state, 0, Claim("R4"))
+    refused(state, 0, Place("1-07", 1), "fuse.error.slot_full")
