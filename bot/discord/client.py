@@ -146,6 +146,7 @@ class PartidaBot(ext.AutoShardedBot):
         self.sync_only = sync_only
         self.clock = clock
         self._wake = asyncio.Event()
+        self.busy = 0  # commands, clicks and deadline rounds in progress
         self._deadline_task: asyncio.Task[None] | None = None
         for group in all_groups(self):
             self.tree.add_command(group)
@@ -197,6 +198,22 @@ class PartidaBot(ext.AutoShardedBot):
         logged with the game and answered with a translated message, never left as "This
         interaction failed".
         """
+        self.busy += 1
+        try:
+            await self._run_command(interaction, work, slow=slow, what=what, game_id=game_id)
+        finally:
+            self.busy -= 1
+            self.wake_deadlines()  # a command may have set a new, earlier deadline
+
+    async def _run_command(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[Actor, Place], Awaitable[Reply]],
+        *,
+        slow: bool,
+        what: str,
+        game_id: int | None,
+    ) -> None:
         actor = actor_of(interaction)
         place = place_of(interaction)
         if place is None:
@@ -222,8 +239,6 @@ class PartidaBot(ext.AutoShardedBot):
                 actor.user_id,
             )
             await send.failure(interaction, "discord.error.internal", actor.locale)
-        finally:
-            self.wake_deadlines()
 
     async def on_game_item(
         self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
@@ -272,6 +287,7 @@ class PartidaBot(ext.AutoShardedBot):
         while not self.is_closed():
             self._wake.clear()
             upcoming: float | None = None
+            self.busy += 1
             try:
                 service = self.get_service()
                 for outgoing in await service.run_deadlines():
@@ -281,6 +297,8 @@ class PartidaBot(ext.AutoShardedBot):
                 raise
             except Exception:
                 log.exception("deadline loop failed; retrying")
+            finally:
+                self.busy -= 1
             delay = DEADLINE_POLL
             if upcoming is not None:
                 delay = min(DEADLINE_POLL, max(0.05, upcoming - self.clock()))

@@ -51,6 +51,7 @@ class Bots:
         bot = PartidaBot(service=service, clock=self.clock, guild_ready_timeout=0.05, **options)
         bot._owns_service = True  # the bot closes it, as in production
         await self.fake.run(bot)
+        self.fake.busy_checks.append(lambda: bot.busy > 0)
         self.running.append(bot)
         return bot
 

@@ -21,6 +21,7 @@ import asyncio
 import json
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,6 +145,8 @@ class FakeDiscord:
         self.violations: list[str] = []
         self.messages: dict[int, Sent] = {}
         self.identified = asyncio.Event()
+        # Extra "still working" signals for idle(), e.g. a bot's count of commands in progress.
+        self.busy_checks: list[Callable[[], bool]] = []
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
         self._inflight = 0
@@ -274,7 +277,8 @@ class FakeDiscord:
         """Wait until the bot has sent nothing for ``quiet`` seconds (and nothing is in flight)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            if self._inflight == 0 and time.monotonic() - self._last_request >= quiet:
+            quiet_now = self._inflight == 0 and time.monotonic() - self._last_request >= quiet
+            if quiet_now and not any(check() for check in self.busy_checks):
                 return
             await asyncio.sleep(quiet / 4)
         raise TimeoutError("the bot kept sending")
