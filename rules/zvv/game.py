@@ -412,7 +412,8 @@ class ZombiesVsVampires(Game[ZvvState]):
         state.winners = [s for s in range(state.seats) if homes[s] == best]
         state.phase = "over"
         state.ended_by = why
-        state.last, state.current = state.current, []
+        if state.current:  # ended mid-turn (D7): keep this turn for the last picture
+            state.last, state.current = state.current, []
         events.append(self._summary(state))
 
     def _summary(self, state: ZvvState) -> Event:
@@ -674,8 +675,8 @@ class ZombiesVsVampires(Game[ZvvState]):
             "wall_len": state.wall_len,
             "moved": state.moved,
             "bonus_used": state.bonus_used,
-            "current": [dict(e) for e in state.current],
-            "last": [dict(e) for e in state.last],
+            "current": [_copy_entry(e) for e in state.current],
+            "last": [_copy_entry(e) for e in state.last],
             "locked": list(state.locked),
             "winners": list(state.winners),
             "ended_by": state.ended_by,
@@ -763,7 +764,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             "face": state.face,
             "wall_len": state.wall_len,
             "steps": _steps(state) if state.phase in MOVE_PHASES else 0,
-            "round": state.turns // state.seats + 1,
+            "round": _round(state),
             "round_limit": state.options["round_limit"],
             "current": [_copy_entry(e) for e in state.current],
             "last": [_copy_entry(e) for e in state.last],
@@ -808,6 +809,14 @@ def _remove_wall(state: ZvvState, wall: Wall) -> None:
         state.wallmask[sq] &= ~(1 << side)
     state.points.difference_update(b.wall_points(wall))
     state.taken.difference_update(_ids(b, wall))
+
+
+def _round(state: ZvvState) -> int:
+    """The round in play (1-based); the last one once the game is over."""
+    played = state.turns // state.seats + 1
+    if state.phase == "over" and state.turns % state.seats == 0:
+        played -= 1
+    return max(1, played)
 
 
 def _copy_entry(entry: dict[str, Any]) -> dict[str, Any]:

@@ -334,6 +334,7 @@ def test_the_round_limit_ends_the_game_on_pawns_home() -> None:
     legal = GAME.legal_actions(state, 1)
     state, keys = act(state, legal[0])
     assert GAME.is_over(state) and keys[-1] == "round_limit"
+    assert state.last, "the last turn stays for the final picture"
     result = GAME.result(state)
     assert result is not None and result.winners == (1,)
 
