@@ -814,7 +814,7 @@ def _remove_wall(state: ZvvState, wall: Wall) -> None:
 def _round(state: ZvvState) -> int:
     """The round in play (1-based); the last one once the game is over."""
     played = state.turns // state.seats + 1
-    if state.phase == "over" and state.turns % state.seats == 0:
+    if state.ended_by == "limit":  # the limit ends a game after its last turn is counted
         played -= 1
     return max(1, played)
 
