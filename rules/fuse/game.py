@@ -430,7 +430,9 @@ class Fuse(Game[FuseState]):
         elif isinstance(action, Claim):
             d = self._check_claim(state, seat, action.die)
             state.claims[seat] = d
-            events.append(Event("fuse.event.claimed", {"seat": seat, "die": action.die}, to=seat))
+            events.append(
+                Event("fuse.event.claimed", {"seat": seat, "die": die_token(state, d)}, to=seat)
+            )
             # a claim changes nobody's options: no need to look for finished seats
             return events
         elif isinstance(action, Place):
@@ -473,9 +475,8 @@ class Fuse(Game[FuseState]):
         d = state.claims.get(seat)
         if d is None:
             raise RulesError("fuse.error.no_die")
-        card_id = str(card_id).strip().upper()
         if card_id not in state.hands[seat]:
-            raise RulesError("fuse.error.not_your_card", card=card_id[:10])
+            raise RulesError("fuse.error.not_your_card", card=str(card_id)[:10])
         card = _bomb(card_id)
         if not isinstance(slot, int) or not 1 <= slot <= len(card.slots):
             raise RulesError("fuse.error.bad_slot", card=card_id, count=len(card.slots))
@@ -535,7 +536,8 @@ class Fuse(Game[FuseState]):
                     slot = int(raw)  # type: ignore[arg-type]
                 except (TypeError, ValueError):
                     slot = 0
-                self._check_place(state, seat, str(args.get("card", "")), slot)
+                card = str(args.get("card", "")).strip().upper()
+                self._check_place(state, seat, card, slot)
         except RulesError as err:
             return err
         return super().explain(state, seat, command, args)

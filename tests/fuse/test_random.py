@@ -103,3 +103,34 @@ def test_the_service_applying_defaults_at_the_deadline_ends_a_live_game() -> Non
     state, events = FUSE.apply(state, seat, p.default, 700.0)
     assert [e.key for e in events] == ["fuse.event.lost_clock"]
     assert FUSE.is_over(state) and FUSE.view(state, None)["reason"] == "clock"
+
+
+def test_junk_actions_are_refused_cleanly() -> None:
+    """Whatever a client sends, the engine answers with a RulesError (and no change) or plays
+    it; never another exception."""
+    rng = Rng(99)
+    cards = ["1-01", "1-07", " 2-06", "x", "", "4-01"]
+    tokens = ["r4", " R4 ", "Z9", "", "K", "44", "B2"]
+    for seed in range(6):
+        state = FUSE.new_game(1 + seed % 5, {"hard": True}, seed)
+        now = 10.0
+        for _ in range(150):
+            if FUSE.is_over(state):
+                break
+            seat = rng.below(state.seats)
+            junk: list[Action] = [
+                Claim(rng.choice(tokens)),
+                Place(rng.choice(cards + state.hands[seat]), rng.randint(-1, 7)),
+                Take(rng.choice(cards + state.centre)),
+                Return(rng.choice(cards + state.hands[seat]), rng.randint(0, 7)),
+            ]
+            for action in junk:
+                before = FUSE.dump(state)
+                try:
+                    FUSE.apply(state, seat, action, now)
+                except RulesError:
+                    assert FUSE.dump(state) == before
+            pending = FUSE.pending(state)
+            seat = rng.choice(sorted(pending))
+            state, _ = FUSE.apply(state, seat, rng.choice(FUSE.legal_actions(state, seat)), now)
+            now += 1.0
