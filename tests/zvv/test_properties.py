@@ -194,3 +194,68 @@ def test_absent_players_still_finish_the_race(seats: int) -> None:
             state, _ = GAME.apply(state, seat, pending.default)
         assert state.ended_by == "win", (seats, seed, state.ended_by)
         assert state.turns < 400
+
+
+def oracle_refusal(size: int, walls: list[Wall], new: Wall) -> str | None:
+    """Why ``new`` may not be built, by plain geometry on grid points (y, x): ``None`` if it
+    may. Independent of the engine's tables."""
+    zone_of = {}
+    for r0 in (0, size - 3):
+        for c0 in (0, size - 3):
+            for dr in range(3):
+                for dc in range(3):
+                    zone_of[(r0 + dr, c0 + dc)] = (r0, c0)
+
+    def ends(w: Wall) -> tuple[tuple[int, int], tuple[int, int]]:
+        orient, line, start, length = w
+        if orient == "h":
+            return (line, start), (line, start + length)
+        return (start, line), (start + length, line)
+
+    orient, line, start, length = new
+    for k in range(start, start + length):
+        a, b = ((line - 1, k), (line, k)) if orient == "h" else ((k, line - 1), (k, line))
+        if a in zone_of and zone_of.get(a) == zone_of.get(b):
+            return "wall_in_zone"
+    (ay, ax), (by, bx) = ends(new)
+    found: set[str] = set()
+    for old in walls:
+        (cy, cx), (dy, dx) = ends(old)
+        if old[0] == orient:
+            if orient == "h" and ay == cy and min(bx, dx) - max(ax, cx) > 0:
+                found.add("wall_overlap")
+            if orient == "v" and ax == cx and min(by, dy) - max(ay, cy) > 0:
+                found.add("wall_overlap")
+        else:
+            h, v = (((ay, ax), (by, bx)), ((cy, cx), (dy, dx)))
+            if orient == "v":
+                h, v = v, h
+            y, x = h[0][0], v[0][1]  # where the two lines meet
+            if h[0][1] < x < h[1][1] and v[0][0] < y < v[1][0]:
+                found.add("wall_cross")
+    # The engine names an overlap before a crossing when a wall does both.
+    for reason in ("wall_overlap", "wall_cross"):
+        if reason in found:
+            return reason
+    return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_wall_legality_matches_plain_geometry(seed: int) -> None:
+    rng = Rng(100 + seed)
+    size = (9, 11, 13, 15)[seed % 4]
+    b = board(size)
+    state = position(size=size, options={"walls": 30})
+    for _ in range(60):
+        length = 1 + rng.below(3)
+        orient = rng.choice(["h", "v"])
+        wall: Wall = (orient, 1 + rng.below(size - 1), rng.below(size - length + 1), length)
+        state.face, state.phase, state.wall_len = "build", "build", length
+        expected = oracle_refusal(size, list(state.walls), wall)
+        try:
+            state, _ = GAME.apply(state, state.turn, Build(b.wall_name(wall)))
+            got = None
+        except RulesError as err:
+            got = err.key.rsplit(".", 1)[1]
+        assert got == expected, (b.wall_name(wall), [b.wall_name(w) for w in state.walls])
+    assert state.walls, "some walls were built"
