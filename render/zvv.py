@@ -440,10 +440,15 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
         if entry.get("type") == "move":
             _draw_path(d, grid, list(entry["path"]), seat_colour(int(entry["seat"])))
     radius = int(grid.cell * 0.42)
+    # The pawns that just moved wear a bright halo, so the eye finds them first.
+    moved = {str(e["path"][-1]) for e in recent if e.get("type") == "move" and e.get("path")}
     kinds = list(view["kinds"])
     for seat, squares in enumerate(view["pawns"]):
         for name in squares:
             cx, cy = grid.centre(str(name))
+            if name in moved:
+                halo = radius + max(5, grid.cell // 14)
+                d.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=WHITE, outline=BLACK)
             draw_pawn(d, cx, cy, radius, str(kinds[seat]), seat_colour(seat))
     _draw_panel(d, view, names, lang, grid.bottom + EDGE, you)
     return img
