@@ -308,7 +308,8 @@ def _clock_text(view: dict[str, Any], lang: str) -> str:
         if left is None:
             return t("fuse.label.waiting", lang)
         secs = int(left)
-        return t("fuse.label.clock_live", lang, time=f"{secs // 60}:{secs % 60:02d}")
+        key = "fuse.label.clock_stopped" if view["outcome"] == "won" else "fuse.label.clock_live"
+        return t(key, lang, time=f"{secs // 60}:{secs % 60:02d}")
     if view.get("round_limit"):
         return t("fuse.label.clock_relaxed", lang, round=view["round"], limit=view["round_limit"])
     return t("fuse.label.clock_relaxed_open", lang)
