@@ -31,3 +31,9 @@ def setup_logging(level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level.upper() if isinstance(level, str) else level)
+    # The database drivers log every statement with its parameters at DEBUG (and SQLAlchemy at
+    # INFO): whole game states, hidden hands and secret submissions included. They stay at
+    # WARNING even when the bot runs at DEBUG.
+    quiet = max(logging.WARNING, root.level)
+    for name in ("aiosqlite", "asyncpg", "sqlalchemy"):
+        logging.getLogger(name).setLevel(quiet)

@@ -4,6 +4,8 @@ whose examples are synchronous), snapshots of a game's stored rows, and message 
 from __future__ import annotations
 
 import asyncio
+import io
+import logging
 import re
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
@@ -90,6 +92,28 @@ async def snapshot(service: Service, game_id: int) -> tuple[Any, ...]:
             sorted(log),
             sorted(tuple(d) for d in deadlines),
         )
+
+
+@contextmanager
+def production_logging(level: str = "DEBUG") -> Iterator[io.StringIO]:
+    """The bot's own logging set-up (``bot.logs.setup_logging``), writing into a buffer the
+    test reads; the previous handlers and levels come back afterwards."""
+    from bot.logs import setup_logging
+
+    root = logging.getLogger()
+    saved_handlers, saved_level = root.handlers[:], root.level
+    saved_levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
+    setup_logging(level)
+    (handler,) = root.handlers
+    buffer = io.StringIO()
+    handler.setStream(buffer)  # type: ignore[attr-defined]
+    try:
+        yield buffer
+    finally:
+        root.handlers[:] = saved_handlers
+        root.setLevel(saved_level)
+        for name, value in saved_levels.items():
+            logging.getLogger(name).setLevel(value)
 
 
 def check_refusal_text(reply: Reply) -> str:
