@@ -129,6 +129,7 @@ class FuseState:
     hard: bool
     solo_dice: int
     round_limit: int  # relaxed mode: the bomb goes off after this many rounds (0: never)
+    top_up: bool  # D6: a player short of cards takes one when the centre row allows it
     rng: int
     stage: str  # start | choose | return | over
     round: int
@@ -165,6 +166,7 @@ def _copy(s: FuseState) -> FuseState:
         s.hard,
         s.solo_dice,
         s.round_limit,
+        s.top_up,
         s.rng,
         s.stage,
         s.round,
@@ -231,6 +233,7 @@ class Fuse(Game[FuseState]):
         OptionSpec("hard", "bool", False),
         OptionSpec("solo_dice", "int", 3, min=1, max=3),
         OptionSpec("rounds", "int", 60, min=0, max=999),
+        OptionSpec("top_up", "bool", False),
     )
     action_types = (Draw, Claim, Place, Pass, Take, Return)
     commands = (
@@ -273,6 +276,7 @@ class Fuse(Game[FuseState]):
             hard=options["hard"],
             solo_dice=options["solo_dice"],
             round_limit=options["rounds"],
+            top_up=options["top_up"],
             rng=rng.state,
             stage="start",
             round=0,
@@ -567,9 +571,9 @@ class Fuse(Game[FuseState]):
         state.done = [False] * state.seats
         state.taking = [False] * state.seats
         state.stage = "choose"
-        # D6 (house): a player left short of bomb cards (every centre card was level 3/4 while
-        # they held one) takes a card as soon as the centre row offers one they may take.
-        for seat in range(state.seats):
+        # D6 (house option): a player left short of bomb cards (every centre card was level
+        # 3/4 while they held one) takes a card as soon as the centre row offers one they may.
+        for seat in range(state.seats if state.top_up else 0):
             if len(state.hands[seat]) < self.hand_size(state) and self._takeable(state, seat):
                 state.taking[seat] = True
         events.append(

@@ -488,3 +488,37 @@ def test_a_slot_already_filled_is_refused() -> None:
     )
     state, _ = act(state, 0, Claim("R4"))
     refused(state, 0, Place("1-07", 1), "fuse.error.slot_full")
+
+
+@pytest.mark.parametrize("top_up", [False, True])
+def test_a_player_who_could_not_take_a_card_tops_up_only_with_the_house_option(
+    top_up: bool,
+) -> None:
+    state = position(
+        3,
+        [["1-07", "3-11"], ["1-09", "2-03"], ["1-10", "2-06"]],
+        roll=["K4", "B2", "K1"],
+        placed={"1-07": ["R1", "B1", None]},
+        centre=["3-01", "4-02", "4-03", "4-04", "4-05"],
+        deck=["1-01", "2-01"],
+        options={"top_up": top_up},
+    )
+    state, _ = act(state, 0, Claim("K4"))
+    state, _ = act(state, 0, Place("1-07", 3))
+    assert not state.taking[0] and state.hands[0] == ["3-11"]  # only high cards in the centre
+    # someone else takes a high card; the refill brings a level 1 card into the centre
+    state.hands[1] = ["1-09"]
+    del state.dice["2-03"]
+    state.taking[1] = True
+    state, _ = act(state, 1, Take("3-01"))
+    assert "1-01" in state.centre
+    for seat in (1, 2):
+        if not state.done[seat]:
+            state, _ = act(state, seat, Pass())
+    while state.stage == "return":
+        seat, p = next(iter(FUSE.pending(state).items()))
+        state, _ = act(state, seat, p.default)
+    assert state.round == 2
+    assert state.taking[0] == top_up
+    if top_up:
+        assert FUSE.legal_actions(state, 0) == [Take("1-01")]
