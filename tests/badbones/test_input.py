@@ -267,3 +267,23 @@ def test_any_typed_input_is_an_action_or_a_rules_error(
             assert GAME.dump(state) == before
         else:
             GAME.apply(state, 0, action)  # whatever parses is legal
+
+
+def test_catalogue_texts_respect_discord_limits() -> None:
+    import re
+
+    limits = {"option": 100, "command": 100, "param": 100, "button": 80}
+    for lang in ("en", "es"):
+        texts = {k: v for k, v in catalogue(lang).items() if k.startswith("badbones.")}
+        assert len(texts["badbones.rules"]) <= 1800
+        for key, text in texts.items():
+            part = key.split(".")[1]
+            if part in limits:
+                assert 1 <= len(text) <= limits[part], key
+            if part in ("command_name", "param_name"):
+                assert re.fullmatch(r"[a-z0-9_-]{1,32}", text), key
+        for command in GAME.commands:
+            assert f"badbones.command.{command.name}" in texts
+            assert f"badbones.button.{command.name}" in texts
+            for param in command.params:
+                assert f"badbones.param.{param.name}" in texts
