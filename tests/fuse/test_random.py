@@ -49,7 +49,11 @@ def _illegal_candidates() -> list[Action]:
 def test_invariants_over_random_games() -> None:
     for seed in range(24):
         seats = 1 + seed % 5
-        options = {"mode": "relaxed" if seed % 2 else "live", "hard": seed % 3 == 0}
+        options = {
+            "mode": "relaxed" if seed % 2 else "live",
+            "hard": seed % 3 == 0,
+            "top_up": seed % 4 == 1,
+        }
         rng = Rng(seed)
         state = FUSE.new_game(seats, options, seed)
         now = 5_000.0
