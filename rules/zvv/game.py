@@ -222,8 +222,12 @@ class ZombiesVsVampires(Game[ZvvState]):
                 return best
             return Stop()
         if phase == "plusminus":
+            if not state.walls:  # never in play (± with no wall builds at once); be safe
+                return Roll()
             return Remove(board(state.size).wall_name(state.walls[-1]))
         walls = _legal_walls(state)
+        if not walls:  # never in play (no place means phase "pass"); a hand-made position
+            return Pass()
         b = board(state.size)
         centre = (state.size / 2, state.size / 2)
 
