@@ -289,7 +289,7 @@ class Service:
                 raise Refusal("lobby.error.not_seated")
             draft = _Draft()
             if row.status == LOBBY:
-                self._remove_from_lobby(row, seat)
+                await self._remove_from_lobby(session, row, seat)
                 if not row.seats:
                     _close(row, CANCELLED)
                     draft.public.append(
@@ -341,15 +341,20 @@ class Service:
 
         return await self._run(actor, place, work)
 
-    def _remove_from_lobby(self, row: GameRow, seat: SeatRow) -> None:
+    async def _remove_from_lobby(self, session: AsyncSession, row: GameRow, seat: SeatRow) -> None:
         """Seats stay numbered in join order without gaps."""
         remaining = [s for s in row.seats if s is not seat]
+        kept = [(s.user_id, s.display_name, s.locale) for s in remaining]
+        # Delete the old rows first: the new numbering reuses their keys, and within one flush
+        # SQLAlchemy would turn them into updates that collide on (game, user).
+        row.seats = []
+        await session.flush()
         row.seats = [
-            SeatRow(seat=i, user_id=s.user_id, display_name=s.display_name, locale=s.locale)
-            for i, s in enumerate(remaining)
+            SeatRow(seat=i, user_id=user, display_name=name, locale=locale)
+            for i, (user, name, locale) in enumerate(kept)
         ]
         if row.host_id == seat.user_id and remaining:
-            row.host_id = remaining[0].user_id
+            row.host_id = kept[0][0]
 
     async def start(self, actor: Actor, place: Place) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -426,7 +431,7 @@ class Service:
                 raise Refusal("lobby.error.kick_self")
             name = safe_name(seat.display_name)
             if row.status == LOBBY:
-                self._remove_from_lobby(row, seat)
+                await self._remove_from_lobby(session, row, seat)
             else:
                 seat.left = True
                 await self._schedule(
