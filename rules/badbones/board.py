@@ -51,9 +51,12 @@ EXIT_TOP, EXIT_LEFT, EXIT_RIGHT, EXIT_VILLAGE = -1, -2, -3, -4
 EXIT_NAMES = {EXIT_TOP: "top", EXIT_LEFT: "left", EXIT_RIGHT: "right", EXIT_VILLAGE: "village"}
 
 
+SQUARE_NAMES = tuple(f"{COLUMNS[sq % SIZE]}{sq // SIZE + 1}" for sq in range(SQUARES))
+
+
 def square_name(sq: int) -> str:
     """``12`` → ``"C3"``."""
-    return f"{COLUMNS[sq % SIZE]}{sq // SIZE + 1}"
+    return SQUARE_NAMES[sq]
 
 
 def model_of(forest: int, symbol: int) -> int:

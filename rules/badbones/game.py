@@ -107,6 +107,24 @@ def normalize_orientation(kind: str, text: object) -> str:
     return _ORIENTATION_ALIASES[raw]
 
 
+# Actions are immutable: the ones legal_actions lists over and over are made once (random play
+# and autocomplete call it for every step).
+_PLACES: dict[tuple[str, int], tuple[Place, ...]] = {}
+_RETRIEVES = tuple(Retrieve(square_name(sq)) for sq in range(25))
+_NOTHING = Nothing()
+
+
+def _places(kind: str, square: int) -> tuple[Place, ...]:
+    key = (kind, square)
+    if key not in _PLACES:
+        name = square_name(square)
+        if TRAPS[kind].oriented:
+            _PLACES[key] = tuple(Place(kind, name, o) for o in ORIENTATIONS)
+        else:
+            _PLACES[key] = (Place(kind, name),)
+    return _PLACES[key]
+
+
 def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
         return {"direction": action.direction}
@@ -225,12 +243,15 @@ class BadBones(Game[BadBonesState]):
     def _default_move(self, state: BadBonesState, seat: int) -> str:
         """AFK hero: the step that kills the most skeletons (ties: the first of N NE E …)."""
         board = state.boards[seat]
+        counts: dict[int, int] = {}
+        for c in board.skeletons:
+            counts[c >> 12] = counts.get(c >> 12, 0) + 1
         best, best_kills = "", -1
         for d in HERO_DIR_NAMES:
             target = phases.hero_target(board, d)
             if target is None:
                 continue
-            kills = sum(1 for c in board.skeletons if c >> 12 == target)
+            kills = counts.get(target, 0)
             if kills > best_kills:
                 best, best_kills = d, kills
         return best
@@ -250,13 +271,9 @@ class BadBones(Game[BadBonesState]):
                         continue
                     if sq in occupied and not spec.lands_on_skeletons:
                         continue
-                    name = square_name(sq)
-                    if spec.oriented:
-                        actions.extend(Place(kind, name, o) for o in ORIENTATIONS)
-                    else:
-                        actions.append(Place(kind, name))
-            actions.extend(Retrieve(square_name(sq)) for sq in sorted(board.traps))
-            actions.append(Nothing())
+                    actions.extend(_places(kind, sq))
+            actions.extend(_RETRIEVES[sq] for sq in sorted(board.traps))
+            actions.append(_NOTHING)
             return actions
         if state.stage in (LANDING, SKELETONS) and seat in state.questions:
             return [Choose(o) for o in state.questions[seat]["options"]]

@@ -47,7 +47,8 @@ HEROIC_EXTRA_ROUNDS = 50
 
 
 def layout(state: BadBonesState) -> Layout:
-    return LAYOUTS.get(str(state.options.get("layout", "basic")), BASIC)
+    name = state.options.get("layout")
+    return BASIC if name is None else LAYOUTS.get(str(name), BASIC)
 
 
 # ----------------------------------------------------------------------------- the bag
@@ -99,14 +100,23 @@ def scores_now(state: BadBonesState) -> list[int]:
 # ----------------------------------------------------------------------------- phase 1
 
 
+def _hero_steps() -> dict[str, tuple[int | None, ...]]:
+    steps: dict[str, tuple[int | None, ...]] = {}
+    for name, (dr, dc) in HERO_DIRS.items():
+        targets: list[int | None] = []
+        for sq in range(SIZE * SIZE):
+            row, col = sq // SIZE + dr, sq % SIZE + dc
+            targets.append(row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None)
+        steps[name] = tuple(targets)
+    return steps
+
+
+_HERO_STEPS = _hero_steps()
+
+
 def hero_target(board: Board, direction: str) -> int | None:
     """The square the hero would step to, or ``None`` off the board."""
-    dr, dc = HERO_DIRS[direction]
-    row, col = divmod(board.hero, SIZE)
-    row, col = row + dr, col + dc
-    if 0 <= row < SIZE and 0 <= col < SIZE:
-        return row * SIZE + col
-    return None
+    return _HERO_STEPS[direction][board.hero]
 
 
 def resolve_heroes(state: BadBonesState) -> list[Event]:
