@@ -54,10 +54,12 @@ def main() -> None:
     for seats, options in runs:
         rate, steps = games_per_second(seats, 2.5, options)
         label = f"random games/s, {seats} seat(s)" + (" auto" if options else "")
-        print(f"{label:<40}{rate:>10.0f} /s   ({steps:.0f} actions/game)")
+        target = "  target ≥ 100/s" if (seats, options) == (4, None) else ""
+        print(f"{label:<40}{rate:>10.0f} /s   ({steps:.0f} actions/game){target}")
     for seats in (6, 4, 2):
         ms, size = render_figures(seats)
-        print(f"{f'table, {seats} players':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
+        target = "  target ≤ 120 ms, ≤ 400 KB" if seats == 6 else ""
+        print(f"{f'table, {seats} players':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB{target}")
     ms, size = render_figures(3, board=True)
     print(f"{'one board (render_board)':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
 
