@@ -1110,17 +1110,50 @@ def _is_locked(state: ZvvState, seat: int) -> bool:
     its own home pawns), or one of those pawns can reach no free target square. Being
     optimistic, it never locks a seat that could still finish; deeper deadlocks are left to the
     round limit.
+
+    A pawn on the way whose every step and jump lands on the board's edge or on such fixed
+    pawns is fixed too (it can never move again); found repeatedly, as each one found may fix
+    another. The seat is locked if one of its own pawns is fixed that way, or another seat's
+    pawn is fixed on a square of its target zone.
     """
     b = board(state.size)
+    neighbour = b.neighbour
     fixed = bytearray(state.size * state.size)
+    loose: list[int] = []
     for s, pawns in enumerate(state.pawns):
         home_zone = _target(state, s)
         for sq in pawns:
             if sq in home_zone:
                 fixed[sq] = 1
+            else:
+                loose.append(sq)
+
+    def stuck(sq: int) -> bool:
+        for d in range(4):
+            x = neighbour[d][sq]
+            if x < 0:
+                continue
+            if not fixed[x]:
+                return False
+            y = neighbour[d][x]
+            if y >= 0 and not fixed[y]:
+                return False
+        return True
+
+    changed = True
+    while changed:
+        changed = False
+        for sq in loose:
+            if not fixed[sq] and stuck(sq):
+                fixed[sq] = 1
+                changed = True
     target = _target(state, seat)
+    mine = set(state.pawns[seat])
+    if any(fixed[sq] and sq not in target for sq in mine):
+        return True  # one of its pawns can never move again
+    if any(fixed[sq] and sq not in mine for sq in target):
+        return True  # someone else's pawn sits for good on a square it needs
     free = {sq for sq in target if not fixed[sq]}
-    neighbour = b.neighbour
     seen_all: set[int] = set()
     for pawn in state.pawns[seat]:
         if fixed[pawn]:

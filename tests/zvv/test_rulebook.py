@@ -314,6 +314,17 @@ def test_a_target_square_shut_in_by_home_pawns_locks_the_seat() -> None:
     assert not _is_locked(position(pawns={0: ["I11", "J11", "K10", "H5"], 1: AWAY}), 0)
 
 
+def test_a_pawn_walled_in_by_home_pawns_locks_both_seats() -> None:
+    # A vampire left behind on K11, shut in by four zombies home around it: it can never move
+    # (so the vampires can never finish), and it holds a square the zombies need.
+    zombies = ["J11", "K10", "I11", "K9", "E5", "E6", "E7", "E8", "E9"]
+    vampires = ["K11", "A6", "A7", "A8", "B6", "B7", "B8", "C6", "C7"]
+    state = position(pawns={0: zombies, 1: vampires})
+    assert _is_locked(state, 0) and _is_locked(state, 1)
+    free = position(pawns={0: zombies[1:], 1: vampires})  # J11 still open: it can leave
+    assert not _is_locked(free, 1)
+
+
 def test_the_game_ends_when_every_seat_is_locked() -> None:
     # The vampires shut A1 in already; the zombies shut K11 in with this very move.
     zombies = ["J11", "K10", "K9", "H11", "H5", "H6", "H7", "H8", "E9"]
