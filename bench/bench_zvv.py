@@ -16,7 +16,8 @@ from render.zvv import render_table
 from rules.core import Rng
 from rules.core.play import random_game
 from rules.zvv import GAME
-from rules.zvv.game import ZvvState
+from rules.zvv.board import board, reach
+from rules.zvv.game import ZvvState, _occupied, _target
 
 
 def _timed(fn: Callable[[], int], budget: float) -> tuple[int, float]:
@@ -109,6 +110,27 @@ def generation(phase: str, budget: float) -> tuple[float, float]:
     return done / spent, total / max(1, calls)
 
 
+def reach_speed(budget: float) -> float:
+    """Single-pawn searches (up to 6 steps with jumps) per second on mid-game positions."""
+    positions = _positions("move", 20)
+    jobs = []
+    for state in positions:
+        occ = _occupied(state)
+        target = _target(state, state.turn)
+        b = board(state.size)
+        for sq in state.pawns[state.turn]:
+            if sq not in target:
+                jobs.append((b, occ, state.wallmask, sq, target))
+
+    def one() -> int:
+        for b, occ, walls, sq, target in jobs:
+            reach(b, occ, walls, sq, 6, target)
+        return len(jobs)
+
+    done, spent = _timed(one, budget)
+    return done / spent
+
+
 def render_speed(budget: float) -> float:
     state = _positions("move", 1)[0]
     view = GAME.view(state, None)
@@ -127,6 +149,7 @@ def main() -> None:
     afk, afk_turns = afk_games(4.0)
     moves, per_move = generation("move", 3.0)
     walls, per_wall = generation("build", 3.0)
+    searches = reach_speed(2.0)
     ms = render_speed(3.0)
     rows = [
         ("random legal 4-player games / s (API)", f"{games:,.1f}"),
@@ -136,6 +159,7 @@ def main() -> None:
         ("  turns per game (to a win)", f"{afk_turns:,.0f}"),
         ("legal move generation / s (roll 6, 4 players)", f"{moves:,.0f}"),
         ("  moves per position", f"{per_move:,.0f}"),
+        ("  one pawn's reach (6 steps) / s", f"{searches:,.0f}"),
         ("legal wall generation / s (length 1–3)", f"{walls:,.0f}"),
         ("  placements per position", f"{per_wall:,.0f}"),
         ("table picture (ms)", f"{ms:,.0f}"),
