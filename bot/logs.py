@@ -13,13 +13,23 @@ class Redact(logging.Filter):
     """Removes the token (and anything shaped like a Discord token) from every record."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        token = os.environ.get("DISCORD_TOKEN", "")
-        if token and token in message:
-            message = message.replace(token, "[token]")
-        message = _TOKEN_SHAPE.sub("[token]", message)
-        record.msg, record.args = message, None
+        record.msg, record.args = _redact(record.getMessage()), None
+        # A traceback can hold the token too (an exception message quoting a header): the
+        # formatter prints ``exc_text`` when it is set, so set it, redacted.
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = _redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = _redact(record.stack_info)
         return True
+
+
+def _redact(text: str) -> str:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if token and token in text:
+        text = text.replace(token, "[token]")
+    return _TOKEN_SHAPE.sub("[token]", text)
 
 
 def setup_logging(level: str = "INFO") -> None:

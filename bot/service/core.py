@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import secrets
 import time
 from collections import defaultdict
@@ -109,8 +110,16 @@ class Service:
         actor: Actor | None,
         place: Place,
         work: Callable[[AsyncSession, GameRow | None, str], Awaitable[_Draft]],
+        command: str = "?",
     ) -> Reply:
         lang = language_for(actor.locale if actor else place.locale)
+        started = time.perf_counter()
+        game_id: int | None = None
+        # One structured line per command (never its arguments: a sealed bid is a secret).
+        fields = (
+            f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
+            f"user={actor.user_id if actor else '-'}"
+        )
         async with self._locks[place.channel_id]:
             for attempt in range(RETRIES):
                 try:
@@ -118,27 +127,34 @@ class Service:
                         if actor is not None:
                             lang = await self._language(session, actor)
                         row = await repo.open_game(session, place.channel_id, lock=True)
+                        game_id = row.id if row is not None else None
                         draft = await work(session, row, lang)
                     break
                 except (Refusal, RulesError) as refusal:
+                    log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
                     return self._refused(refusal, lang)
                 except Exception as exc:
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
                         # rolled back, the user hears that nothing changed, the log the trace.
-                        log.exception("command failed channel=%s", place.channel_id)
+                        log.exception("%s game=%s outcome=error", fields, game_id)
                         return self._refused(Refusal("lobby.error.internal"), lang)
                     # Another writer got there first (another process, or a concurrent "new"):
                     # start again from a fresh load; the engine sees the newer state.
                     log.info(
-                        "retrying after write conflict (%s), attempt %d channel=%s",
+                        "%s game=%s outcome=retry conflict=%s attempt=%d",
+                        fields,
+                        game_id,
                         type(exc).__name__,
                         attempt,
-                        place.channel_id,
                     )
                     await asyncio.sleep(0.005 * (attempt + 1))
             else:
+                log.warning("%s game=%s outcome=busy", fields, game_id)
                 return self._refused(Refusal("lobby.error.busy"), lang)
+        log.info(
+            "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
+        )
         return await self._finish(draft)
 
     async def _language(self, session: AsyncSession, actor: Actor) -> str:
@@ -232,7 +248,7 @@ class Service:
             )
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "new")
 
     def _lobby_text(self, row: GameRow, locale: str, key: str, actor: Actor) -> str:
         lang = language_for(locale)
@@ -279,7 +295,7 @@ class Service:
             )
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "join")
 
     async def leave(self, actor: Actor, place: Place) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -339,7 +355,7 @@ class Service:
             draft.private_lines.append(t("lobby.leave.private", lang))
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "leave")
 
     async def _remove_from_lobby(self, session: AsyncSession, row: GameRow, seat: SeatRow) -> None:
         """Seats stay numbered in join order without gaps."""
@@ -387,7 +403,7 @@ class Service:
             )
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "start")
 
     async def cancel(self, actor: Actor, place: Place) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -417,7 +433,7 @@ class Service:
             )
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "cancel")
 
     async def kick(self, actor: Actor, place: Place, user_id: int) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -453,7 +469,7 @@ class Service:
             )
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "kick")
 
     async def settings(
         self,
@@ -500,7 +516,7 @@ class Service:
             draft.private_lines.append(t("lobby.settings.show", lang, **settings))
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "settings")
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -546,7 +562,7 @@ class Service:
             draft.private_lines.extend(lines)
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "status")
 
     async def board(self, actor: Actor, place: Place) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
@@ -570,7 +586,7 @@ class Service:
                 draft.private_buttons = self._buttons(row, engine, state, [seat.seat], lang)
             return draft
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, "board")
 
     async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
         lang = language_for(actor.locale)
@@ -633,7 +649,7 @@ class Service:
                 session, row, engine, state, seat, action, place, lang, by_default=False
             )
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, f"{game}.{command}")
 
     async def press(
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
@@ -654,7 +670,7 @@ class Service:
                 session, row, engine, state, seat, action, place, lang, by_default=False
             )
 
-        return await self._run(actor, place, work)
+        return await self._run(actor, place, work, f"press.{press.command}" if press else "press")
 
     async def suggest(
         self,
@@ -964,7 +980,10 @@ class Service:
                     continue
                 place = Place(row.channel_id, row.guild_id, _public_locale(row))
             reply = await self._run(
-                None, place, self._deadline_work(game_id, seat, kind, due_at, phase)
+                None,
+                place,
+                self._deadline_work(game_id, seat, kind, due_at, phase),
+                f"deadline.{kind}",
             )
             out.extend(reply.public)
         return out
@@ -1075,6 +1094,11 @@ def _int(value: Any) -> int:
         return int(value)
     except (TypeError, ValueError):
         raise Refusal("lobby.error.number", value=str(value)[:30]) from None
+
+
+def _log_safe(text: str) -> str:
+    """A user-typed name made safe for a one-line ``key=value`` log record."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "?", str(text))[:48] or "?"
 
 
 def _retryable(exc: Exception) -> bool:
