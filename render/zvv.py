@@ -53,6 +53,7 @@ VAMPIRE_SKIN = (236, 234, 244)
 VAMPIRE_HAIR = (24, 20, 30)
 BLOOD = (190, 20, 40)
 NEUTRAL_ZONE = (110, 110, 120)
+ARROWS = {"BR": "↘", "TL": "↖", "BL": "↙", "TR": "↗"}  # by target corner
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -381,9 +382,18 @@ def _draw_panel(
         )
         draw_pawn(d, bx + 50, by + box_h // 2, 32, str(view["kinds"][seat]), seat_colour(seat))
         label = _name(names, seat) + (" ★" if you == seat else "")
+        # The way this player races (start corner → target corner), at the box's right.
+        arrow = ARROWS.get(str(view["target"][seat]), "")
+        d.text(
+            (bx + col_w - 34, by + 26),
+            arrow,
+            font=font(34, bold=True),
+            fill=seat_colour(seat),
+            anchor="mm",
+        )
         d.text(
             (bx + 96, by + 26),
-            fit_text(d, label, 26, col_w - 120, bold=True),
+            fit_text(d, label, 26, col_w - 170, bold=True),
             font=font(26, bold=True),
             fill=TEXT,
             anchor="lm",
