@@ -92,6 +92,12 @@ def faces(roll: list[int]) -> str:
     return tokens(roll, (1 << len(roll)) - 1)
 
 
+def _echo(text: object) -> str:
+    """User input repeated in a message: short, and with no braces that would look like an
+    unfilled template argument."""
+    return str(text).replace("{", "(").replace("}", ")")[:30]
+
+
 def parse_tokens(text: str, roll: list[int], key: str) -> int:
     """The mask of the dice a user named (``a c``, ``a5 c1``, ``ac``, ``A,C``); a letter that is
     not in the roll, or a face that does not match, is a RulesError ``key``."""
@@ -102,10 +108,10 @@ def parse_tokens(text: str, roll: list[int], key: str) -> int:
     for tok in cleaned:
         index = DIE_LETTERS.find(tok[0]) if tok else -1
         if index < 0 or index >= len(roll) or mask >> index & 1:
-            raise RulesError(key, dice=str(text)[:30])
+            raise RulesError(key, dice=_echo(text))
         rest = tok[1:]
         if rest and (not rest.isdigit() or int(rest) != roll[index]):
-            raise RulesError(key, dice=str(text)[:30])
+            raise RulesError(key, dice=_echo(text))
         mask |= 1 << index
     return mask
 
