@@ -14,11 +14,12 @@ from __future__ import annotations
 import string
 import tomllib
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 
 
 def language_for(locale: str | None) -> str:
@@ -43,10 +44,11 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
 def catalogue(lang: str) -> dict[str, str]:
     """Every message of one language, by dotted key."""
     out: dict[str, str] = {}
-    folder = resources.files("rules") / "locale" / lang
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            _flatten("", tomllib.loads(entry.read_text(encoding="utf-8")), out)
+    # A path next to this file rather than importlib.resources: it works the same from a
+    # checkout, an editable install and a wheel, whatever the current directory.
+    folder = LOCALE_DIR / lang
+    for entry in sorted(folder.glob("*.toml")):
+        _flatten("", tomllib.loads(entry.read_text(encoding="utf-8")), out)
     return out
 
 
