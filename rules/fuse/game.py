@@ -353,34 +353,29 @@ class Fuse(Game[FuseState]):
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        held = state.claims.get(seat)
-        if held is not None:
-            actions.extend(self._placements(state, seat, held))
-        seen = {die_token(state, held)} if held is not None else set()
-        taken = set(state.claims.values())
         hand = self._hand(state, seat)
+        faces = state.faces
+        held = state.claims.get(seat)
+        seen: set[int] = set()  # die values already offered (identical dice: one claim)
+        if held is not None:
+            value = _BASE[held] + faces[held]
+            seen.add(value)
+            for card, filled in hand:
+                actions.extend(Place(card.id, s + 1) for s in card.legal_slots(filled, value))
+        taken = state.claims.values()
         for d in state.loose:
-            token = die_token(state, d)
-            if d in taken or token in seen:
+            value = _BASE[d] + faces[d]
+            if value in seen or d in taken:
                 continue
-            seen.add(token)
-            value = _value(state, d)
+            seen.add(value)
             if any(card.legal_slots(filled, value) for card, filled in hand):
-                actions.append(Claim(token))
+                actions.append(Claim(_TOKENS[value]))
         actions.append(Pass())
         return actions
 
     def _hand(self, state: FuseState, seat: int) -> list[tuple[BombCard, tuple[int, ...]]]:
         """The seat's cards with their dice as values (computed once per question)."""
         return [(_bomb(c), _filled(state, c)) for c in state.hands[seat]]
-
-    def _placements(self, state: FuseState, seat: int, d: int) -> list[Action]:
-        value = _value(state, d)
-        return [
-            Place(card_id, s + 1)
-            for card_id in state.hands[seat]
-            for s in _bomb(card_id).legal_slots(_filled(state, card_id), value)
-        ]
 
     def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
         value = _value(state, d)
