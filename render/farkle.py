@@ -279,12 +279,13 @@ def _player_row(
             radius=8,
             fill=colour,
         )
+    # The 5,000 mark above the bar's end: the army needed to enter the Keep.
     d.text(
-        (bar_x1 - 6, bar_y + 13),
-        _num(KEEP_ARMY, lang),
+        (bar_x1, bar_y - 4),
+        "⚑ " + _num(KEEP_ARMY, lang),
         font=font(18, True),
-        fill=WHITE if full < 0.8 else BLACK,
-        anchor="rm",
+        fill=TEXT_DIM,
+        anchor="rb",
     )
     if p["in_keep"]:
         draw_keep(d, WIDTH - MARGIN - 128, y + 8, 56)
