@@ -85,3 +85,21 @@ def test_every_event_of_random_games_has_a_text() -> None:
     keys = set(re.findall(r'"(farkle\.event\.\w+)"', SOURCE.read_text(encoding="utf-8")))
     for lang in ("en", "es"):
         assert keys <= set(catalogue(lang)), keys - set(catalogue(lang))
+
+
+def test_pending_prompts_fill_every_argument() -> None:
+    from rules.core import Rng
+    from rules.core.i18n import t
+
+    for seed in range(5):
+        rng = Rng(seed)
+        state = GAME.new_game(3, {}, seed)
+        while not GAME.is_over(state):
+            pending = GAME.pending(state)
+            for item in pending.values():
+                for lang in ("en", "es"):
+                    args = {k: 0 if k.endswith("_seat") else v for k, v in item.args.items()}
+                    text = t(f"farkle.pending.{item.kind}", lang, **args)
+                    assert "{" not in text, text
+            seat = rng.choice(sorted(pending))
+            state, _ = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
