@@ -321,11 +321,7 @@ class DragonFarkle(Game[FarkleState]):
                 out += [Reroll(f"{DIE_LETTERS[i]}{r.roll[i]}") for i in range(len(r.roll))]
             for item in dict.fromkeys(me.items):
                 if item == "loaded":
-                    out += [
-                        UseItem("loaded", f"{DIE_LETTERS[i]}{r.roll[i]}")
-                        for i in range(len(r.roll))
-                        if r.roll[i] != 5
-                    ]
+                    out += [UseItem("loaded", _TOKENS[i][r.roll[i]]) for i in range(len(r.roll))]
                 elif item in PLAYABLE and self._item_timing(state, r, item) is None:
                     out.append(UseItem(item))
         elif stage == "rally":
