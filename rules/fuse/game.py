@@ -863,6 +863,9 @@ class Fuse(Game[FuseState]):
 
     def load(self, data: dict[str, Any]) -> FuseState:
         fields = {k: v for k, v in data.items() if k != "schema"}
+        # fields added during development of schema 1: older saves get their defaults
+        fields.setdefault("top_up", False)
+        fields.setdefault("last_now", 0.0)
         fields["hands"] = [list(h) for h in data["hands"]]
         fields["dice"] = {k: list(v) for k, v in data["dice"].items()}
         fields["claims"] = {int(k): v for k, v in data["claims"].items()}
