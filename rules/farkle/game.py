@@ -540,7 +540,17 @@ class DragonFarkle(Game[FarkleState]):
         elif state.stage == "dodge":
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
-            ev.append(E("farkle.event.dragon_comes", {"seat": r.seat}))
+            mask = scoring.all_scoring_mask(r.roll, state.four_pair)
+            ev.append(
+                E(
+                    "farkle.event.dragon_comes",
+                    {
+                        "seat": r.seat,
+                        "dice": tokens(r.roll, mask),
+                        "value": scoring.mask_value(r.roll, mask, state.four_pair) or 0,
+                    },
+                )
+            )
 
     def _roller_for(self, state: FarkleState, seat: int) -> Roller:
         r = state.roller()
