@@ -930,11 +930,11 @@ class Service:
                 await session.delete(dl)
                 del existing[(seat, kind)]
         for seat, item in pending.items():
-            due = (
-                item.deadline
-                if item.deadline is not None
-                else row.phase_started_at + settings["deadline_minutes"] * 60
-            )
+            # The channel's deadline, or the game's own clock if that runs out sooner (FUSE
+            # live): an absent player must not hold a real-time round up until the bomb blows.
+            due = row.phase_started_at + settings["deadline_minutes"] * 60
+            if item.deadline is not None:
+                due = min(due, item.deadline)
             if seat in left:
                 due = min(due, now)
             current = existing.get((seat, "default"))

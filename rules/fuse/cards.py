@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 import tomllib
+from pathlib import Path
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 COLOURS = "RBGYK"  # red, blue, green, yellow, black: the five dice colours
@@ -530,7 +530,9 @@ def fuse_target(fuse_id: str) -> tuple[int | None, int | None]:
 @cache
 def house_deck() -> Deck:
     """The house deck of ``deck.toml`` (read once)."""
-    data = tomllib.loads(resources.files("rules.fuse").joinpath("deck.toml").read_text("utf-8"))
+    # By path, like the catalogues: importlib.resources misreads ``rules`` as a namespace
+    # package under some editable installs.
+    data = tomllib.loads((Path(__file__).resolve().parent / "deck.toml").read_text("utf-8"))
     bombs: dict[str, BombCard] = {}
     for entry in data["bomb"]:
         card = parse_card(
