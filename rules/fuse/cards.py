@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 COLOURS = "RBGYK"  # red, blue, green, yellow, black: the five dice colours
