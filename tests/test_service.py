@@ -266,3 +266,13 @@ async def test_a_crash_before_commit_acknowledges_nothing_and_changes_nothing(
     assert not reply.ok and "nothing was changed" in private(reply)
     assert await snapshot(service) == before
     assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})).ok
+
+
+async def test_no_reminder_after_its_deadline_has_passed(service: Service, clock: Clock) -> None:
+    """After downtime longer than the whole deadline, the default is played without a stale
+    "still waiting for you" reminder."""
+    await started(service, ALICE, BOB)
+    clock.now += 30 * 3600
+    texts = [o.message.text for o in await service.run_deadlines()]
+    assert not any("still waiting" in text for text in texts)
+    assert any("ran out of time" in text for text in texts)

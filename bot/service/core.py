@@ -1014,6 +1014,8 @@ class Service:
             names = _names(row)
             user = next(s for s in row.seats if s.seat == seat)
             if kind == "reminder":
+                if self.clock() >= due_at + _reminder_gap(row):
+                    return draft  # the bot was down past the deadline itself: no stale reminder
                 text = t(
                     "lobby.deadline.reminder",
                     lang,
