@@ -427,13 +427,12 @@ class DragonFarkle(Game[FarkleState]):
         if not 0 <= seat < state.seats or not self._awaited(state, seat):
             raise RulesError("core.error.not_your_turn")
         events: list[Event] = []
-        stage = state.stage
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise RulesError("core.error.bad_action")
         handler(self, state, seat, action, events, now)
         state.step += 1
-        if state.stage != stage or state.defence is not None:
+        if state.defence is not None or state.deadline is not None or state.stage == "respond":
             self._set_deadline(state, now)
         return events
 
@@ -568,12 +567,17 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.nothing_scores")
         self._need_stage(state, "roll")
         r = self._roller_for(state, seat)
-        mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
-        if mask == 0:
-            raise RulesError("farkle.error.empty_selection")
-        value = scoring.mask_value(r.roll, mask, state.four_pair)
-        if value is None:
-            raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
+        known = _keeps(r.roll, state.four_pair)[2].get(action.dice)
+        if known is not None:  # the canonical form of a legal selection (the usual case)
+            mask, value = known
+        else:
+            mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
+            if mask == 0:
+                raise RulesError("farkle.error.empty_selection")
+            found = scoring.mask_value(r.roll, mask, state.four_pair)
+            if found is None:
+                raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
+            value = found
         self._set_aside(state, r, mask, value, ev)
         ev.append(
             E(
@@ -1174,7 +1178,8 @@ class DragonFarkle(Game[FarkleState]):
     # ------------------------------------------------------------------ turns
 
     def _end_turn(self, state: FarkleState, ev: list[Event]) -> None:
-        if any(self._discard_candidates(state, s) for s in range(state.seats)):
+        crowded = state.restrict or any(len(p.items) > 1 for p in state.players)
+        if crowded and any(self._discard_candidates(state, s) for s in range(state.seats)):
             state.stage = "discard"
             return
         self._next_turn(state, ev)
@@ -1276,20 +1281,23 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-_KEEPS: dict[tuple[bool, tuple[int, ...]], tuple[list[Keep], Keep]] = {}
+_KEEPS: dict[tuple[bool, tuple[int, ...]], tuple[list[Keep], Keep, dict[str, tuple[int, int]]]] = {}
 
 
-def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep]:
-    """Every legal ``keep`` of ``roll`` and the one an absent player makes (cached: legal
-    actions are asked for often, and the actions are immutable)."""
+def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep, dict[str, tuple[int, int]]]:
+    """Every legal ``keep`` of ``roll``, the one an absent player makes, and each legal
+    selection's tokens -> (mask, value). Cached: legal actions are asked for often, and the
+    actions are immutable."""
     key = (four_pair, tuple(roll))
     found = _KEEPS.get(key)
     if found is None:
+        opts = scoring.options(roll, four_pair)
         found = (
-            [Keep(tokens(roll, m)) for m, _ in scoring.options(roll, four_pair)],
+            [Keep(tokens(roll, m)) for m, _ in opts],
             Keep(tokens(roll, scoring.best_mask(roll, four_pair))),
+            {tokens(roll, m): (m, v) for m, v in opts},
         )
-        if len(_KEEPS) > 200_000:
+        if len(_KEEPS) > 100_000:
             _KEEPS.clear()
         _KEEPS[key] = found
     return found
