@@ -468,27 +468,32 @@ def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
-    """One wannabe's picture: the table plus their own magic items with their texts."""
-    items = list(view.get("my_items", []))
-    gained = list(view.get("my_gained", []))
+    """One wannabe's picture: the table, their own magic items with their texts, and what
+    every companion at the table does (house texts, public)."""
     probe = ImageDraw.Draw(canvas(10, 10))
-    blocks: list[tuple[str, list[str], bool]] = []
-    for item, is_gained in [(i, False) for i in items] + [(i, True) for i in gained]:
-        text = t(f"farkle.item_text.{item}", lang)
-        blocks.append(
-            (
-                t(f"farkle.item.{item}", lang),
-                wrap(probe, text, 20, WIDTH - 2 * MARGIN - 80),
-                is_gained,
-            )
+    text_w = WIDTH - 2 * MARGIN - 80
+    items: list[tuple[str, list[str], bool]] = []
+    mine = [(i, False) for i in view.get("my_items", [])]
+    mine += [(i, True) for i in view.get("my_gained", [])]
+    for item, is_gained in mine:
+        title = t(f"farkle.item.{item}", lang)
+        if is_gained:
+            title += f"  ({t('farkle.label.gained', lang)})"
+        items.append(
+            (title, wrap(probe, t(f"farkle.item_text.{item}", lang), 20, text_w), is_gained)
         )
-    extra = (
-        60 + sum(40 + 26 * len(lines) + 12 for _, lines, _ in blocks) + (40 if not blocks else 0)
-    )
-    img, d, y = _draw(view, names, lang, extra)
+    comps: list[tuple[int, str, list[str]]] = []
+    for seat, p in enumerate(view["players"]):
+        companion = t(f"farkle.companion.{p['companion']}", lang)
+        title = f"#{seat + 1} {_name(names, seat)}: {companion}"
+        lines = wrap(probe, t(f"farkle.companion_text.{p['companion']}", lang), 20, text_w)
+        comps.append((seat, fit_text(probe, title, 22, text_w + 40, True), lines))
+    items_h = 60 + (sum(40 + 26 * len(lines) + 12 for _, lines, _ in items) if items else 40)
+    comps_h = 60 + sum(34 + 26 * len(lines) + 10 for _, _, lines in comps)
+    img, d, y = _draw(view, names, lang, items_h + comps_h)
     me = view.get("me", 0)
     d.rounded_rectangle(
-        (MARGIN, y, WIDTH - MARGIN, y + extra - 10),
+        (MARGIN, y, WIDTH - MARGIN, y + items_h - 10),
         radius=12,
         fill=PANEL,
         outline=seat_colour(me),
@@ -501,22 +506,35 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
         fill=seat_colour(me),
     )
     yy = y + 56
-    if not blocks:
+    if not items:
         d.text((MARGIN + 20, yy), t("farkle.label.no_items", lang), font=font(22), fill=TEXT_DIM)
-    for title, lines, is_gained in blocks:
+    for title, lines, is_gained in items:
         draw_card_back(d, MARGIN + 20, yy, 26, 36)
-        head = title + (f"  ({t('farkle.label.gained', lang)})" if is_gained else "")
         d.text(
             (MARGIN + 60, yy + 2),
-            head,
+            title,
             font=font(24, True),
-            fill=ACCENT if not is_gained else TEXT_DIM,
+            fill=TEXT_DIM if is_gained else ACCENT,
         )
         yy += 40
         for line in lines:
             d.text((MARGIN + 60, yy), line, font=font(20), fill=TEXT)
             yy += 26
         yy += 12
+    y += items_h
+    d.rounded_rectangle((MARGIN, y, WIDTH - MARGIN, y + comps_h - 10), radius=12, fill=PANEL)
+    d.text(
+        (MARGIN + 20, y + 12), t("farkle.label.companions", lang), font=font(26, True), fill=TEXT
+    )
+    yy = y + 56
+    for seat, title, lines in comps:
+        d.rectangle((MARGIN + 20, yy + 4, MARGIN + 32, yy + 26), fill=seat_colour(seat))
+        d.text((MARGIN + 44, yy), title, font=font(22, True), fill=seat_colour(seat))
+        yy += 34
+        for line in lines:
+            d.text((MARGIN + 44, yy), line, font=font(20), fill=TEXT)
+            yy += 26
+        yy += 10
     return to_png(img)
 
 
