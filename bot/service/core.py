@@ -722,6 +722,7 @@ class Service:
     ) -> _Draft:
         now = self.clock()
         was_pending = set(engine.pending(state))
+        old_picture = engine.picture_key(state)
         new_state, events = engine.apply(state, seat, action, now)
         # The row's version grows with every save, so it numbers the log without a MAX() query.
         repo.append_action(session, row.id, row.version, seat, action.to_json(), now, by_default)
@@ -763,6 +764,7 @@ class Service:
                 place,
                 public(events),
                 timed_out=seat if by_default else None,
+                picture=engine.is_over(new_state) or engine.picture_key(new_state) != old_picture,
             )
         else:
             still = set(engine.pending(new_state))
@@ -795,9 +797,11 @@ class Service:
         place: Place,
         events: list[Event],
         timed_out: int | None = None,
+        picture: bool = True,
     ) -> None:
         """The one public message of a resolved phase: events, who is awaited (mentioned once
-        per phase), buttons, and the image of the table."""
+        per phase), buttons, and the image of the table (when the game's ``picture_key`` says
+        the table deserves a new picture)."""
         lang = language_for(place.locale)
         names = _names(row)
         lines: list[str] = []
@@ -836,7 +840,11 @@ class Service:
             selects = self._selects(row, engine, state, sorted(pending), lang)
             if selects:
                 buttons = buttons[:20]  # a select takes one of the five rows
-        job = _RenderJob(row.kind, engine.view(state, None), names, lang, private=False)
+        job = (
+            _RenderJob(row.kind, engine.view(state, None), names, lang, private=False)
+            if picture
+            else None
+        )
         draft.public.append(
             (row.channel_id, "\n".join(lines), tuple(mentions), buttons, selects, job)
         )

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.badbones import phases
+from rules.badbones import market, phases, weapons
 from rules.badbones.actions import (
     ACTIONS,
+    Buy,
     Choose,
     Move,
     Nothing,
+    Pass,
     Place,
     Prefer,
     Retrieve,
+    Skip,
+    Weapon,
 )
 from rules.badbones.board import (
     DIRS,
@@ -29,20 +33,26 @@ from rules.badbones.board import (
     shown,
     square_name,
 )
-from rules.badbones.choices import CHOICES, preference_values
+from rules.badbones.choices import CHOICES, DIRECTION_CHOICES, preference_values
 from rules.badbones.scoring import score, winners
 from rules.badbones.state import (
     HERO,
     LANDING,
+    MARKET,
     OVER,
     SKELETONS,
+    SQ,
     TRAP,
+    WEAPON,
     BadBonesState,
+    chief_kind,
+    skel_chief,
     skel_facing,
+    skel_frozen,
     skel_model,
     skel_rested,
 )
-from rules.badbones.traps import ORIENTATIONS, TRAPS
+from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, price
 from rules.core import (
     Action,
     Command,
@@ -66,6 +76,38 @@ _TRAP_ALIASES = {
     "dragón": "dragon",
     "dragon": "dragon",
     "tesoro": "treasure",
+    "barricada": "barricade",
+    "bomba": "bomb",
+    "carroza": "hearse",
+    "carroza fúnebre": "hearse",
+    "laberinto": "labyrinth",
+    "resorte": "spring",
+}
+_WEAPON_ALIASES = {
+    "ballesta": "crossbow",
+    "estoque": "rapier",
+    "lucero": "morningstar",
+    "lucero del alba": "morningstar",
+    "morning star": "morningstar",
+    "hacha": "battleaxe",
+    "hacha de batalla": "battleaxe",
+    "varita de teletransporte": "teleport",
+    "teleportation wand": "teleport",
+    "varita de hielo": "icewand",
+    "ice wand": "icewand",
+    "espadón": "sword",
+    "espadón a dos manos": "sword",
+    "two-handed sword": "sword",
+    "varita de la muerte": "deathwand",
+    "death wand": "deathwand",
+}
+_COLOUR_ALIASES = {"WHITE": "white", "BLACK": "black", "BLANCO": "white", "NEGRO": "black"}
+_SYMBOL_ALIASES = {
+    "rosa": "pink",
+    "amarillo": "yellow",
+    "rojo": "red",
+    "azul": "blue",
+    "verde": "green",
 }
 _ORIENTATION_ALIASES = {
     "\\": "\\",
@@ -96,7 +138,22 @@ def normalize_trap(text: object) -> str:
     return raw
 
 
+def normalize_item(text: object) -> str:
+    raw = str(text if text is not None else "").strip().lower()
+    raw = _WEAPON_ALIASES.get(raw, _TRAP_ALIASES.get(raw, raw))
+    if raw not in TRAPS and raw not in WEAPONS:
+        raise RulesError("badbones.error.unknown_item", item=shown(text))
+    return raw
+
+
 def normalize_orientation(kind: str, text: object) -> str:
+    if TRAPS[kind].coloured:
+        raw = str(text if text is not None else "").strip().upper()
+        if not raw:
+            raise RulesError("badbones.error.labyrinth_needs_colour")
+        if raw not in _COLOUR_ALIASES:
+            raise RulesError("badbones.error.bad_colour", colour=shown(text))
+        return _COLOUR_ALIASES[raw]
     if not TRAPS[kind].oriented:
         return ""  # only a wall has an orientation: anything given is ignored
     raw = str(text if text is not None else "").strip().upper()
@@ -120,6 +177,8 @@ def _places(kind: str, square: int) -> tuple[Place, ...]:
         name = square_name(square)
         if TRAPS[kind].oriented:
             _PLACES[key] = tuple(Place(kind, name, o) for o in ORIENTATIONS)
+        elif TRAPS[kind].coloured:
+            _PLACES[key] = tuple(Place(kind, name, c) for c in COLOURS)
         else:
             _PLACES[key] = (Place(kind, name),)
     return _PLACES[key]
@@ -139,6 +198,10 @@ def _submission_args(action: Action) -> dict[str, Any]:
     return {}
 
 
+_SKIP = Skip()
+_PASS = Pass()
+
+
 class BadBones(Game[BadBonesState]):
     name = "badbones"
     min_seats = 1
@@ -147,6 +210,9 @@ class BadBones(Game[BadBonesState]):
         OptionSpec("solo_rounds", "int", 10, min=1, max=50),
         OptionSpec("heroic", "bool", False),
         OptionSpec("choices", "choice", "ask", choices=("ask", "auto")),
+        OptionSpec("advanced", "bool", False),
+        OptionSpec("cooperative", "bool", False),
+        OptionSpec("chiefs", "bool", False),
     )
     action_types = ACTIONS
     commands = (
@@ -156,7 +222,7 @@ class BadBones(Game[BadBonesState]):
             (
                 Param("trap", autocomplete=True),
                 Param("square", autocomplete=True),
-                Param("orientation", required=False, choices=ORIENTATIONS),
+                Param("orientation", required=False, choices=ORIENTATIONS + COLOURS),
             ),
         ),
         Command("retrieve", (Param("square", autocomplete=True),)),
@@ -166,6 +232,13 @@ class BadBones(Game[BadBonesState]):
             (Param("choice", choices=CHOICES), Param("value", autocomplete=True)),
         ),
         Command("choose", (Param("answer", autocomplete=True),), button=True),
+        Command("buy", (Param("item", autocomplete=True),)),
+        Command("pass", button=True),
+        Command(
+            "weapon",
+            (Param("target", autocomplete=True), Param("to", required=False, autocomplete=True)),
+        ),
+        Command("skip", button=True),
     )
 
     # ----------------------------------------------------------------- lifecycle
@@ -189,12 +262,27 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             # Every answer may raise a new question: old "choose" buttons become stale.
             return f"{state.round}.{state.stage}.{state.answered}"
+        if state.stage == MARKET and state.market is not None:
+            # Every purchase moves the turn on: old buttons become stale.
+            return f"0.market.{state.market['turn']}.{len(state.market['passed'])}"
+        if state.stage == WEAPON:
+            return f"{state.round}.weapon.{state.after_weapons}"
+        return f"{state.round}.{state.stage}"
+
+    def picture_key(self, state: BadBonesState) -> str:
+        # A picture per phase; answers to the owner's questions inside a phase are text only.
         return f"{state.round}.{state.stage}"
 
     def result(self, state: BadBonesState) -> Result | None:
         if state.stage != OVER:
             return None
         scores = {s: (v if v is not None else 0) for s, v in state.scores.items()}
+        if state.coop:
+            everyone = tuple(range(state.seats))
+            summary = Event(
+                f"badbones.event.coop_{state.outcome}", {"seats": list(everyone), "round": state.round}
+            )
+            return Result(everyone if state.outcome == "won" else (), {}, summary)
         if state.solo:
             won = state.outcome in ("won", "heroic")
             summary = Event(
@@ -211,8 +299,22 @@ class BadBones(Game[BadBonesState]):
         if state.stage == HERO:
             return {
                 s: Pending("hero", Move(self._default_move(state, s)))
-                for s in range(state.seats)
+                for s in phases.heroes(state)
                 if s not in state.subs
+            }
+        if state.stage == MARKET:
+            return {
+                s: Pending("market", _PASS, args={"coins": market.coins(state, s)})
+                for s in market.buyers(state)
+            }
+        if state.stage == WEAPON:
+            return {
+                s: Pending(
+                    "weapon",
+                    _SKIP,
+                    args={"weapon_key": f"badbones.weapon.{state.boards[s].weapon}"},
+                )
+                for s in sorted(state.weapons)
             }
         if state.stage == TRAP:
             return {
@@ -260,24 +362,52 @@ class BadBones(Game[BadBonesState]):
         board = state.boards[seat]
         if state.stage == HERO:
             return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+        if state.stage == MARKET:
+            if seat not in market.buyers(state):
+                return []
+            return [*(Buy(item) for item in market.affordable(state, seat)), _PASS]
+        if state.stage == WEAPON:
+            if seat not in state.weapons:
+                return []
+            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), _SKIP]
         if state.stage == TRAP:
             actions: list[Action] = []
-            occupied = {c >> 12 for c in board.skeletons}
+            occupied = {c >> SQ for c in board.skeletons}
             lay = phases.layout(state)
-            for kind in dict.fromkeys(board.supply):
+            for kind in self._placeable(state, seat):
                 spec = TRAPS[kind]
                 for sq in range(25):
-                    if lay.is_tower[sq] or sq in board.traps:
+                    if sq in board.traps or (lay.is_tower[sq] and sq not in board.ruins):
                         continue
                     if sq in occupied and not spec.lands_on_skeletons:
                         continue
                     actions.extend(_places(kind, sq))
-            actions.extend(_RETRIEVES[sq] for sq in sorted(board.traps))
+            actions.extend(
+                _RETRIEVES[sq] for sq, t in sorted(board.traps.items()) if self._retrievable(t)
+            )
             actions.append(_NOTHING)
             return actions
         if state.stage in (LANDING, SKELETONS) and seat in state.questions:
             return [Choose(o) for o in state.questions[seat]["options"]]
         return []
+
+    @staticmethod
+    def _retrievable(trap: tuple[str, int, str]) -> bool:
+        spec = TRAPS[trap[0]]
+        return not (spec.permanent and trap[1] == len(spec.stars) - 1)
+
+    @staticmethod
+    def _placeable(state: BadBonesState, seat: int) -> list[str]:
+        """Kinds ``seat`` may place: its supply, or (cooperative) the shared supply minus what
+        the others' current submissions already take."""
+        supply = state.supply_of(seat)
+        if not state.coop:
+            return list(dict.fromkeys(supply))
+        left = {k: supply.count(k) for k in supply}
+        for other, sub in state.subs.items():
+            if other != seat and sub.get("type") == "place":
+                left[sub["trap"]] = left.get(sub["trap"], 0) - 1
+        return [k for k, n in left.items() if n > 0]
 
     # ----------------------------------------------------------------- acting
 
@@ -301,16 +431,29 @@ class BadBones(Game[BadBonesState]):
                 Event("badbones.event.answered", {"answer": action.answer}, to=seat),
                 *phases.answer(state, seat, action.answer),
             ]
+        if isinstance(action, Buy):
+            return market.buy(state, seat, action.item)
+        if isinstance(action, Pass):
+            return market.pass_(state, seat)
+        if isinstance(action, Weapon):
+            return weapons.use(state, seat, action.target, action.to)
+        if isinstance(action, Skip):
+            return [
+                Event("badbones.event.weapon_skipped", {"seat": seat}),
+                *phases.weapon_done(state, seat),
+            ]
         # A hidden submission (D13): told only to its author, changeable until the phase resolves.
         state.subs[seat] = action.to_json()
         key = f"badbones.event.submitted_{action.kind}"
-        if isinstance(action, Place) and action.orientation:
+        if isinstance(action, Place) and action.orientation in ORIENTATIONS:
             key += "_wall"
+        elif isinstance(action, Place) and action.orientation:
+            key += "_coloured"
         events = [Event(key, _submission_args(action), to=seat)]
-        if len(state.subs) == state.seats:
-            if state.stage == HERO:
-                events += phases.resolve_heroes(state)
-            else:
+        if state.stage == HERO:
+            events += phases.maybe_resolve_heroes(state)
+        elif len(state.subs) == state.seats:
+            if state.stage == TRAP:
                 events += phases.trap_events(state)
                 events += phases.start_resolution(state, LANDING)
         return events
@@ -327,6 +470,8 @@ class BadBones(Game[BadBonesState]):
             if direction != action.direction:
                 raise RulesError("badbones.error.bad_direction", direction=shown(action.direction))
             self._need_stage(state, HERO)
+            if board.hero < 0:
+                raise RulesError("badbones.error.no_hero")
             if phases.hero_target(board, direction) is None:
                 raise RulesError("badbones.error.hero_off_board", direction=direction)
         elif isinstance(action, Place):
@@ -343,13 +488,15 @@ class BadBones(Game[BadBonesState]):
                 )
             self._need_stage(state, TRAP)
             trap_key = f"badbones.trap.{kind}"
-            if kind not in board.supply:
+            if kind not in state.supply_of(seat):
                 raise RulesError("badbones.error.trap_not_in_supply", trap_key=trap_key)
-            if phases.layout(state).is_tower[sq]:
+            if kind not in self._placeable(state, seat):
+                raise RulesError("badbones.error.trap_taken", trap_key=trap_key)
+            if phases.layout(state).is_tower[sq] and sq not in board.ruins:
                 raise RulesError("badbones.error.trap_on_tower", square=action.square)
             if sq in board.traps:
                 raise RulesError("badbones.error.trap_on_trap", square=action.square)
-            if not TRAPS[kind].lands_on_skeletons and any(c >> 12 == sq for c in board.skeletons):
+            if not TRAPS[kind].lands_on_skeletons and any(c >> SQ == sq for c in board.skeletons):
                 raise RulesError(
                     "badbones.error.trap_on_skeletons", square=action.square, trap_key=trap_key
                 )
@@ -360,8 +507,26 @@ class BadBones(Game[BadBonesState]):
             self._need_stage(state, TRAP)
             if sq not in board.traps:
                 raise RulesError("badbones.error.no_trap_there", square=action.square)
+            if not self._retrievable(board.traps[sq]):
+                raise RulesError("badbones.error.blast_area", square=action.square)
         elif isinstance(action, Nothing):
             self._need_stage(state, TRAP)
+        elif isinstance(action, Buy):
+            item = normalize_item(action.item)
+            if item != action.item:
+                raise RulesError("badbones.error.unknown_item", item=shown(action.item))
+            self._need_stage(state, MARKET)
+            market.check_buy(state, seat, item)
+        elif isinstance(action, Pass):
+            self._need_stage(state, MARKET)
+            if seat not in market.buyers(state):
+                raise RulesError("badbones.error.not_your_market_turn")
+        elif isinstance(action, Weapon | Skip):
+            self._need_stage(state, WEAPON)
+            if isinstance(action, Weapon):
+                weapons.check(state, seat, action.target, action.to)
+            elif seat not in state.weapons:
+                raise RulesError("badbones.error.no_weapon_now")
         elif isinstance(action, Prefer):
             if action.choice not in CHOICES:
                 raise RulesError("badbones.error.bad_choice", choice=shown(action.choice))
@@ -411,6 +576,17 @@ class BadBones(Game[BadBonesState]):
             return "prefer", {"choice": action.choice, "value": action.value}
         if isinstance(action, Choose):
             return "choose", {"answer": action.answer}
+        if isinstance(action, Buy):
+            return "buy", {"item": action.item}
+        if isinstance(action, Pass):
+            return "pass", {}
+        if isinstance(action, Weapon):
+            wargs: CommandArgs = {"target": action.target}
+            if action.to:
+                wargs["to"] = action.to
+            return "weapon", wargs
+        if isinstance(action, Skip):
+            return "skip", {}
         return None
 
     def parse(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
@@ -436,13 +612,38 @@ class BadBones(Game[BadBonesState]):
             choice = str(args.get("choice", "")).strip().lower()
             value = str(args.get("value", "")).strip()
             value = value.lower() if value.lower() in ("ask", "auto") else value.upper()
-            if choice == "dragon":
+            if choice in DIRECTION_CHOICES:
                 value = _DIRECTION_ALIASES.get(value, value)
             return Prefer(choice, value)
         if command == "choose":
             value = str(args.get("answer", "")).strip().upper()
             return Choose(_DIRECTION_ALIASES.get(value, value))
+        if command == "buy":
+            return Buy(normalize_item(args.get("item")))
+        if command == "pass":
+            return Pass()
+        if command == "skip":
+            return Skip()
+        if command == "weapon":
+            return self._weapon_action(state, args)
         raise RulesError("core.error.unknown_command", command=shown(command, 32))
+
+    @staticmethod
+    def _weapon_action(state: BadBonesState, args: CommandArgs) -> Weapon:
+        """Typed weapon arguments → the canonical action (squares upper case, symbols and chief
+        kinds lower case); ``check`` then validates it against the weapon's legal uses."""
+        target = str(args.get("target") or "").strip()
+        to = str(args.get("to") or "").strip()
+        up = target.upper()
+        up = _DIRECTION_ALIASES.get(up, up)
+        if target.lower() in SYMBOLS or target.lower() in _SYMBOL_ALIASES:
+            target = _SYMBOL_ALIASES.get(target.lower(), target.lower())
+        else:
+            target = up
+        to_up = _DIRECTION_ALIASES.get(to.upper(), to.upper())
+        to = to.lower() if to.lower() in ("artificer", "necromancer", "nice", "instructor",
+                                           "spectral", "saboteur", "emperor") else to_up
+        return Weapon(target, to)
 
     def explain(
         self, state: BadBonesState, seat: int, command: str, args: CommandArgs
@@ -459,6 +660,8 @@ class BadBones(Game[BadBonesState]):
         if command == "prefer" and param == "value":
             choice = str(args.get("choice", "top")).strip().lower()
             return preference_values(choice if choice in CHOICES else "top", state.seats)
+        if command == "weapon" and param == "target":
+            return list(dict.fromkeys(t for t, _ in weapons.uses(state, seat)))
         if command == "place" and args.get("trap") and param != "trap":
             # "muro", "dragón"… narrow the squares like their English names do.
             try:
@@ -478,31 +681,40 @@ class BadBones(Game[BadBonesState]):
                     "seat": s,
                     "left": (s - 1) % state.seats,
                     "right": (s + 1) % state.seats,
-                    "hero": square_name(b.hero),
+                    "hero": square_name(b.hero) if b.hero >= 0 else "",
                     "floors": b.floors,
                     "houses": b.houses,
                     "max_floors": 1 if state.solo else 4,
-                    "max_houses": 1 if state.solo else 5,
+                    "max_houses": 0 if state.coop else 1 if state.solo else 5,
                     "skeletons": [
                         {
-                            "square": square_name(c >> 12),
+                            "square": square_name(c >> SQ),
                             "symbol": SYMBOLS[skel_model(c) % 5],
                             "forest": FORESTS[skel_model(c) // 5],
                             "facing": DIRS[skel_facing(c)],
                             "rested": skel_rested(c),
+                            "chief": chief_kind(skel_chief(c)),
+                            "frozen": skel_frozen(c),
                         }
                         for c in sorted(b.skeletons)
                     ],
                     "forest": [
-                        {"symbol": SYMBOLS[m % 5], "forest": FORESTS[m // 5]}
+                        {
+                            "symbol": SYMBOLS[m % 5],
+                            "forest": FORESTS[(m & 15) // 5],
+                            "chief": chief_kind(m >> 4),
+                        }
                         for m in sorted(b.forest)
                     ],
+                    "weapon": b.weapon,
+                    "ruins": [square_name(sq) for sq in sorted(b.ruins)],
+                    "lost": b.lost,
                     "cemetery": len(b.cemetery),
                     "traps": [
                         {
                             "square": square_name(sq),
                             "trap": t[0],
-                            "side": "damaged" if t[1] else "intact",
+                            "side": ("blast" if t[0] == "bomb" else "damaged") if t[1] else "intact",
                             "orientation": t[2],
                             "stars": TRAPS[t[0]].stars[t[1]],
                         }
@@ -522,12 +734,33 @@ class BadBones(Game[BadBonesState]):
             "solo_rounds": int(state.options.get("solo_rounds", 10)),
             "towers": [square_name(t) for t in lay.towers],
             "arrows": {square_name(sq): DIRS[d] for sq, d in sorted(lay.arrows.items())},
-            "bag": sum(state.bag),
+            "bag": sum(state.bag) + len(state.chiefs),
             "boards": boards,
+            "advanced": bool(state.options.get("advanced", False)),
+            "cooperative": state.coop,
+            "chiefs": bool(state.options.get("chiefs", False)),
+            "weapons_due": sorted(state.weapons),
             "submitted": sorted(state.subs) if state.stage in (HERO, TRAP) else [],
             "awaiting": sorted(self.pending(state)),
             "seat": seat,
         }
+        if state.coop:
+            data["capital"] = state.capital
+            data["capital_max"] = state.seats
+            data["pool"] = list(state.pool)
+            data["coop_rounds"] = phases.COOP_ROUNDS
+        if state.market is not None:
+            m = state.market
+            data["market"] = {
+                "stock": dict(m["stock"]),
+                "prices": {item: price(item) for item in m["stock"]},
+                "weapons": [item for item in m["stock"] if item in WEAPONS],
+                "coins": list(m["coins"]),
+                "turn": market.buyers(state),
+                "passed": list(m["passed"]),
+                "last": m["last"],
+                "shared": state.coop,
+            }
         if state.stage == LANDING:
             # Phase 2's submissions were revealed when it resolved; the placements wait for
             # the dragon's owner to answer, so the image can show them as arriving.

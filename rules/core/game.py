@@ -20,6 +20,7 @@ Contract (see docs/engine.md):
 - ``dump(state)`` → JSON-compatible dict; ``load(data)`` → state (lossless round trip)
 - ``view(state, seat)`` → JSON-compatible dict of what that seat may see (``None``: the channel)
 - ``phase(state)`` → a short token that changes whenever the phase changes (stale buttons)
+- ``picture_key(state)`` → when it changes, the channel gets a new picture (default: the phase)
 """
 
 from __future__ import annotations
@@ -95,6 +96,13 @@ class Game(ABC, Generic[S]):
 
     @abstractmethod
     def phase(self, state: S) -> str: ...
+
+    def picture_key(self, state: S) -> str:
+        """The channel gets a new picture of the table when this changes (and text alone on the
+        other phase changes). The default draws every phase; a game whose turn has several
+        steps (roll, then move) returns a per-turn or per-round key, so that the channel sees
+        one picture per turn rather than one per click."""
+        return self.phase(state)
 
     def copy(self, state: S) -> S:
         """A deep copy. Games with a faster copy than a JSON round trip override this."""

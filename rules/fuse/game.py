@@ -956,6 +956,10 @@ class Fuse(Game[FuseState]):
     def phase(self, state: FuseState) -> str:
         return f"{state.round}.{state.stage}.{state.step}"
 
+    def picture_key(self, state: FuseState) -> str:
+        # One picture per round, as the rules of the table say; claims are narrated in text.
+        return str(state.round)
+
     def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
         if isinstance(action, Claim):
             return "claim", {"die": action.die}

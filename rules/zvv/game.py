@@ -781,6 +781,10 @@ class ZombiesVsVampires(Game[ZvvState]):
     def phase(self, state: ZvvState) -> str:
         return f"{state.turns}.{state.phase}.{state.actions}"
 
+    def picture_key(self, state: ZvvState) -> str:
+        # One picture per turn (after the move or the wall), not one per die roll.
+        return str(state.turns)
+
 
 # --------------------------------------------------------------------- helpers
 
