@@ -60,3 +60,37 @@ class Choose(Action):
 
 ACTIONS: tuple[type[Action], ...] = (Move, Place, Retrieve, Nothing, Prefer, Choose)
 SUBMISSIONS = (Move, Place, Retrieve, Nothing)
+
+
+@dataclass(frozen=True)
+class Buy(Action):
+    """Advanced, the Market: buy one item (a trap or a weapon)."""
+
+    kind = "buy"
+    item: str
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """Advanced, the Market: stop buying (final)."""
+
+    kind = "pass"
+
+
+@dataclass(frozen=True)
+class Weapon(Action):
+    """Advanced: use your weapon (``target`` and ``to`` depend on the weapon, see weapons.py)."""
+
+    kind = "weapon"
+    target: str
+    to: str = ""
+
+
+@dataclass(frozen=True)
+class Skip(Action):
+    """Advanced: do not use your weapon this time."""
+
+    kind = "skip"
+
+
+ACTIONS = (*ACTIONS, Buy, Pass, Weapon, Skip)

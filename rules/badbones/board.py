@@ -81,6 +81,9 @@ class Layout:
     arrows: dict[int, int]
     # model -> (entry square, direction of the entering move)
     entries: tuple[tuple[int, int], ...]
+    # The cooperative side: the capital lies beyond the top edge (EXIT_VILLAGE) and the "top"
+    # forest beyond the bottom edge (EXIT_TOP); destroyed towers leave ruins with an arrow N.
+    capital_top: bool = False
 
     def __post_init__(self) -> None:
         step: list[tuple[int, int, int, int]] = []
@@ -90,9 +93,9 @@ class Layout:
             for dr, dc in DELTA:
                 r, c = row + dr, col + dc
                 if r < 0:
-                    out.append(EXIT_TOP)
+                    out.append(EXIT_VILLAGE if self.capital_top else EXIT_TOP)
                 elif r >= SIZE:
-                    out.append(EXIT_VILLAGE)
+                    out.append(EXIT_TOP if self.capital_top else EXIT_VILLAGE)
                 elif c < 0:
                     out.append(EXIT_LEFT)
                 elif c >= SIZE:
@@ -135,7 +138,20 @@ BASIC = Layout(
     arrows={2: S, 7: S, 11: E, 13: W, 17: N, 22: S},
     entries=_basic_entries(),
 )
-LAYOUTS = {"basic": BASIC}
+
+
+def _coop_entries() -> tuple[tuple[int, int], ...]:
+    # The top-forest models enter from the bottom edge, moving N (pink A5 … green E5).
+    basic = _basic_entries()
+    return tuple((20 + m, N) if m < 5 else basic[m] for m in range(MODELS))
+
+
+# The cooperative side (house data, rules file section 5): towers B2 D2 B4 D4, no printed arrows.
+COOP = Layout(
+    name="coop", towers=(6, 8, 16, 18), arrows={}, entries=_coop_entries(), capital_top=True
+)
+RUIN_ARROW = N
+LAYOUTS = {"basic": BASIC, "coop": COOP}
 
 
 # ----------------------------------------------------------------------------- typed squares

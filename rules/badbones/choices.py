@@ -28,14 +28,16 @@ from __future__ import annotations
 from rules.badbones.board import DIRS, EXIT_VILLAGE, Layout, N, S
 from rules.badbones.state import Board
 
-CHOICES = ("top", "catapult", "dragon")
+CHOICES = ("top", "catapult", "dragon", "hearse", "instructor")
+# Choices whose answer is a direction (the others name an opponent's seat).
+DIRECTION_CHOICES = ("dragon", "instructor")
 ASK, AUTO = "ask", "auto"
 PREFERENCE_MODES = (ASK, AUTO)
 
 
 def preference_values(choice: str, seats: int) -> list[str]:
     """Every value ``prefer <choice>`` accepts."""
-    if choice == "dragon":
+    if choice in DIRECTION_CHOICES:
         return [ASK, AUTO, *DIRS]
     return [ASK, AUTO, *(str(s + 1) for s in range(seats))]
 
@@ -56,13 +58,14 @@ def repel_options(layout: Layout, square: int) -> list[int]:
 def repel_rank(board: Board, layout: Layout, square: int, d: int) -> int:
     """Lower is better for the owner (the default of the module docstring)."""
     target = layout.step[square][d]
-    if target < 0 or (target == board.hero and not layout.is_tower[target]):
+    tower = target >= 0 and layout.is_tower[target] and target not in board.ruins
+    if target < 0 or (target == board.hero and not tower):
         return 0
-    if layout.is_tower[target]:
+    if tower:
         return 9
     trap = board.traps.get(target)
-    if trap is not None:
-        return 1 if trap[0] == "catapult" else 7
+    if trap is not None and not (trap[0] == "bomb" and trap[1]):
+        return 1 if trap[0] in ("catapult", "hearse", "bomb") else 7
     arrow = layout.arrow[target]
     if arrow >= 0 and (arrow - d) % 2 == 1:
         return 5

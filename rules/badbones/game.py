@@ -192,6 +192,9 @@ def _submission_args(action: Action) -> dict[str, Any]:
             "trap_key": f"badbones.trap.{action.trap}",
             "square": action.square,
             "orientation": action.orientation,
+            "colour_key": f"badbones.colour.{action.orientation or 'white'}"
+            if action.orientation in COLOURS
+            else "badbones.colour.white",
         }
     if isinstance(action, Retrieve):
         return {"square": action.square}
@@ -280,7 +283,8 @@ class BadBones(Game[BadBonesState]):
         if state.coop:
             everyone = tuple(range(state.seats))
             summary = Event(
-                f"badbones.event.coop_{state.outcome}", {"seats": list(everyone), "round": state.round}
+                f"badbones.event.coop_{state.outcome}",
+                {"seats": list(everyone), "round": state.round},
             )
             return Result(everyone if state.outcome == "won" else (), {}, summary)
         if state.solo:
@@ -641,8 +645,12 @@ class BadBones(Game[BadBonesState]):
         else:
             target = up
         to_up = _DIRECTION_ALIASES.get(to.upper(), to.upper())
-        to = to.lower() if to.lower() in ("artificer", "necromancer", "nice", "instructor",
-                                           "spectral", "saboteur", "emperor") else to_up
+        to = (
+            to.lower()
+            if to.lower()
+            in ("artificer", "necromancer", "nice", "instructor", "spectral", "saboteur", "emperor")
+            else to_up
+        )
         return Weapon(target, to)
 
     def explain(
@@ -714,7 +722,9 @@ class BadBones(Game[BadBonesState]):
                         {
                             "square": square_name(sq),
                             "trap": t[0],
-                            "side": ("blast" if t[0] == "bomb" else "damaged") if t[1] else "intact",
+                            "side": ("blast" if t[0] == "bomb" else "damaged")
+                            if t[1]
+                            else "intact",
                             "orientation": t[2],
                             "stars": TRAPS[t[0]].stars[t[1]],
                         }

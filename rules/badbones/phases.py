@@ -12,6 +12,7 @@ from typing import Any
 from rules.badbones.board import (
     BASIC,
     BLUE,
+    COOP,
     GREEN,
     HERO_DIRS,
     LAYOUTS,
@@ -27,19 +28,31 @@ from rules.badbones.choices import CHOICES
 from rules.badbones.scoring import final_scores, score, winners
 from rules.badbones.skeletons import NeedChoice, Resolver
 from rules.badbones.state import (
+    CHIEF_IDS,
     HERO,
     LANDING,
     OVER,
     SKELETONS,
+    SQ,
     TOKENS_PER_MODEL,
     TRAP,
+    WEAPON,
     BadBonesState,
     Board,
+    chief_kind,
+    chief_model,
+    chief_token,
+    skel_token,
 )
-from rules.badbones.traps import basic_supply
-from rules.core import Event, Rng
+from rules.badbones.traps import BASIC_TRAPS, ORIENTATIONS, basic_supply
+from rules.core import Event, Rng, RulesError
 
 NEW_SKELETONS = 3
+NECROMANCER_DRAWS = 3
+COOP_ROUNDS = 10
+COOP_SETUP_SKELETONS = 4
+WEAPON_KILLS = 3  # a weapon triggers when the hero kills this many at once
+COOP_HERO_START = 6  # B2: the rulebook lets the player pick a tower; the bot starts on B2
 SETUP_SYMBOLS = (PINK, YELLOW, BLUE, GREEN)  # red is never drawn at setup (D3)
 # Safety nets, never reached by real play: a game always ends.
 MAX_ROUNDS = 200
@@ -47,6 +60,8 @@ HEROIC_EXTRA_ROUNDS = 50
 
 
 def layout(state: BadBonesState) -> Layout:
+    if state.coop:
+        return COOP
     name = state.options.get("layout")
     return BASIC if name is None else LAYOUTS.get(str(name), BASIC)
 
@@ -54,13 +69,23 @@ def layout(state: BadBonesState) -> Layout:
 # ----------------------------------------------------------------------------- the bag
 
 
-def draw(bag: list[int], rng: Rng, symbol: int | None = None) -> int | None:
-    """A random token from the bag (optionally of one symbol); ``None`` if there is none."""
+def draw(
+    bag: list[int], rng: Rng, symbol: int | None = None, chiefs: list[int] | None = None
+) -> int | None:
+    """A random token from the bag (optionally of one symbol); ``None`` if there is none.
+    ``chiefs`` (the chief ids in the bag) are drawn like any other token."""
     models = range(MODELS) if symbol is None else range(symbol, MODELS, 5)
-    total = sum(bag[m] for m in models)
+    plain = sum(bag[m] for m in models)
+    heads = [c for c in chiefs or () if symbol is None or chief_model(c) % 5 == symbol]
+    total = plain + len(heads)
     if total == 0:
         return None
     pick = rng.below(total)
+    if pick >= plain:
+        chief = heads[pick - plain]
+        assert chiefs is not None
+        chiefs.remove(chief)
+        return chief_token(chief)
     for m in models:
         if pick < bag[m]:
             bag[m] -= 1
@@ -76,21 +101,46 @@ def setup(seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
     rng = Rng(seed)
     bag = [TOKENS_PER_MODEL] * MODELS
     solo = seats == 1
+    coop = bool(options.get("cooperative", False))
+    advanced = bool(options.get("advanced", False))
+    if coop and solo:
+        raise RulesError("badbones.error.cooperative_solo")
+    chiefs = list(CHIEF_IDS) if options.get("chiefs", False) else []
     boards = []
     for _ in range(seats):
-        board = Board(
-            hero=BASIC.towers[0],
-            floors=1 if solo else 4,
-            houses=1 if solo else 5,
-            supply=basic_supply(),
-            prefs={choice: str(options.get("choices", "ask")) for choice in CHOICES},
-        )
-        for symbol in SETUP_SYMBOLS:  # D3: a random token of each non-red symbol
-            model = draw(bag, rng, symbol)
-            assert model is not None
-            board.forest.append(model)
+        prefs = {choice: str(options.get("choices", "ask")) for choice in CHOICES}
+        if coop:
+            board = Board(hero=COOP_HERO_START, floors=4, houses=0, prefs=prefs, village=False)
+            for _ in range(COOP_SETUP_SKELETONS):  # four random tokens, red ones too
+                token = draw(bag, rng, None, chiefs)
+                assert token is not None
+                board.forest.append(token)
+        else:
+            board = Board(
+                hero=BASIC.towers[0],
+                floors=1 if solo else 4,
+                houses=1 if solo else 5,
+                supply=["treasure"] if advanced else basic_supply(),
+                prefs=prefs,
+            )
+            for symbol in SETUP_SYMBOLS:  # D3: a random token of each non-red symbol
+                token = draw(bag, rng, symbol, chiefs)
+                assert token is not None
+                board.forest.append(token)
         boards.append(board)
-    return BadBonesState(seats, dict(options), 1, HERO, rng.state, bag, boards)
+    state = BadBonesState(seats, dict(options), 1, HERO, rng.state, bag, boards, chiefs=chiefs)
+    if coop:
+        state.capital = seats
+        # The shared supply: one wall, catapult and dragon per player, a single treasure (the
+        # advanced game buys the rest at the Market instead).
+        if not advanced:
+            state.pool = [k for k in BASIC_TRAPS[:3] for _ in range(seats)]
+        state.pool.append("treasure")
+    if advanced:
+        from rules.badbones.market import open_market
+
+        open_market(state)
+    return state
 
 
 def scores_now(state: BadBonesState) -> list[int]:
@@ -115,30 +165,90 @@ _HERO_STEPS = _hero_steps()
 
 
 def hero_target(board: Board, direction: str) -> int | None:
-    """The square the hero would step to, or ``None`` off the board."""
+    """The square the hero would step to, or ``None`` off the board (or no hero left)."""
+    if board.hero < 0:
+        return None
     return _HERO_STEPS[direction][board.hero]
+
+
+def heroes(state: BadBonesState) -> list[int]:
+    """Seats that still have a hero (a killed emperor takes the hero with him)."""
+    return [s for s, b in enumerate(state.boards) if b.hero >= 0]
+
+
+def hero_strike(state: BadBonesState, seat: int, square: int) -> tuple[int, list[Event]]:
+    """The hero enters ``square`` and destroys every skeleton there: returns how many."""
+    board = state.boards[seat]
+    killed = [c for c in board.skeletons if c >> SQ == square]
+    board.hero = square
+    if not killed:
+        return 0, []
+    board.skeletons = [c for c in board.skeletons if c >> SQ != square]
+    r = _resolver(state, seat, board, [0] * state.seats)
+    r.kill([skel_token(c) for c in killed])
+    deliver(state, r)
+    events = []
+    if r.hero_died:
+        events.append(Event("badbones.event.hero_died", {"seat": seat}))
+    state.weapons.pop(seat, None)
+    if board.weapon and board.hero >= 0 and len(killed) >= WEAPON_KILLS:
+        state.weapons[seat] = {"killed": r.hero_kills[:], "phase": state.stage}
+    return len(killed), events
 
 
 def resolve_heroes(state: BadBonesState) -> list[Event]:
     events = []
-    for seat, board in enumerate(state.boards):
+    state.weapons = {}
+    for seat in heroes(state):
+        board = state.boards[seat]
         target = hero_target(board, state.subs[seat]["direction"])
         assert target is not None
-        board.hero = target
-        killed = [c for c in board.skeletons if c >> 12 == target]
-        if killed:
-            board.skeletons = [c for c in board.skeletons if c >> 12 != target]
-            for code in killed:
-                state.bag[(code >> 2) & 15] += 1
+        killed, more = hero_strike(state, seat, target)
         events.append(
             Event(
                 "badbones.event.hero_moved",
-                {"seat": seat, "square": square_name(target), "killed": len(killed)},
+                {"seat": seat, "square": square_name(target), "killed": killed},
             )
         )
+        events += more
     state.subs = {}
-    state.stage = TRAP
-    return events
+    return events + weapons_or(state, TRAP)
+
+
+def maybe_resolve_heroes(state: BadBonesState) -> list[Event]:
+    """Phase 1 resolves when every seat that still has a hero has moved it."""
+    if state.stage == HERO and all(s in state.subs for s in heroes(state)):
+        return resolve_heroes(state)
+    return []
+
+
+# ----------------------------------------------------------------------------- weapons
+
+
+def weapons_or(state: BadBonesState, then: str) -> list[Event]:
+    """Owners whose hero killed 3+ at once may use their weapon before ``then``."""
+    if state.weapons:
+        state.stage = WEAPON
+        state.after_weapons = then
+        return [
+            Event("badbones.event.weapon_ready", {"seats": sorted(state.weapons)}),
+        ]
+    return proceed(state, then)
+
+
+def proceed(state: BadBonesState, then: str) -> list[Event]:
+    state.after_weapons = ""
+    if then == TRAP:
+        state.stage = TRAP
+        return []
+    return arrivals(state)
+
+
+def weapon_done(state: BadBonesState, seat: int) -> list[Event]:
+    state.weapons.pop(seat, None)
+    if state.weapons:
+        return []
+    return proceed(state, state.after_weapons)
 
 
 # ----------------------------------------------------------------------------- phase 2
@@ -151,14 +261,20 @@ def trap_events(state: BadBonesState) -> list[Event]:
         sub = state.subs[seat]
         kind = sub["type"]
         if kind == "place":
+            key = "badbones.event.placed"
+            if sub["orientation"] in ORIENTATIONS:
+                key = "badbones.event.placed_wall"
+            elif sub["orientation"]:
+                key = "badbones.event.placed_coloured"
             events.append(
                 Event(
-                    "badbones.event.placed_wall" if sub["orientation"] else "badbones.event.placed",
+                    key,
                     {
                         "seat": seat,
                         "trap_key": f"badbones.trap.{sub['trap']}",
                         "square": sub["square"],
                         "orientation": sub["orientation"],
+                        "colour_key": f"badbones.colour.{sub['orientation'] or 'white'}",
                     },
                 )
             )
@@ -182,15 +298,28 @@ def _run(state: BadBonesState, stage: str, r: Resolver, seat: int) -> None:
     if stage == LANDING:
         sub = state.subs.get(seat, {"type": "nothing"})
         if sub["type"] == "place":
+            if not state.coop:
+                r.board.supply.remove(sub["trap"])
             r.place(sub["trap"], parse_name(sub["square"]), sub["orientation"])
         elif sub["type"] == "retrieve":
-            r.retrieve(parse_name(sub["square"]))
+            kind = r.board.traps.pop(parse_name(sub["square"]))[0]
+            if not state.coop:
+                r.board.supply.append(kind)
     else:
         r.skeleton_phase()
 
 
 def _resolver(state: BadBonesState, seat: int, board: Board, scores: list[int]) -> Resolver:
-    return Resolver(board, seat, state.seats, layout(state), scores, state.answers.get(seat, []))
+    return Resolver(
+        board,
+        seat,
+        state.seats,
+        layout(state),
+        scores,
+        state.answers.get(seat, []),
+        state.round,
+        state.coop,
+    )
 
 
 def dry_run(state: BadBonesState, seat: int, scores: list[int] | None = None) -> None:
@@ -228,24 +357,66 @@ def answer(state: BadBonesState, seat: int, value: str | None) -> list[Event]:
     return [] if state.questions else commit(state)
 
 
+def deliver(state: BadBonesState, r: Resolver) -> None:
+    """What left a board goes where it was sent."""
+    for seat, token in r.out:
+        state.boards[seat].cemetery.append(token)
+    for token in r.to_bag:
+        state.to_bag(token)
+    state.removed.extend(r.removed)
+    for seat in r.hearses:
+        if seat >= 0:
+            state.supply_of(seat).append("hearse")
+    if r.capital:
+        state.capital = max(0, min(state.seats, state.capital + r.capital))
+    r.out, r.to_bag, r.removed, r.hearses, r.capital = [], [], [], [], 0
+
+
 def commit(state: BadBonesState) -> list[Event]:
     """Every board resolves for real, tokens are delivered, and the round goes on."""
     stage = state.stage
     scores = scores_now(state)
     events: list[Event] = []
-    outs: list[tuple[int, int]] = []
+    resolvers: list[Resolver] = []
+    capital = state.capital
+    retrieved: dict[int, str] = {}
+    if stage == LANDING:
+        for seat, sub in state.subs.items():
+            if sub.get("type") == "retrieve":
+                retrieved[seat] = state.boards[seat].traps[parse_name(sub["square"])][0]
     for seat, board in enumerate(state.boards):
         r = _resolver(state, seat, board, scores)
         try:
             _run(state, stage, r, seat)
         except NeedChoice:  # pragma: no cover - the dry runs answered everything
             raise AssertionError("a committed phase asked a question") from None
-        outs.extend(r.out)
-        for model in r.to_bag:
-            state.bag[model] += 1
+        resolvers.append(r)
+    if state.coop and stage == LANDING:
+        # The shared supply: placements leave it now; retrieved tiles come back only after
+        # everyone has placed (so nobody places what someone just retrieved).
+        for seat in range(state.seats):
+            sub = state.subs.get(seat, {})
+            if sub.get("type") == "place":
+                state.pool.remove(sub["trap"])
+        for seat in range(state.seats):
+            sub = state.subs.get(seat, {})
+            if sub.get("type") == "retrieve":
+                state.pool.append(retrieved[seat])
+    for seat, r in enumerate(resolvers):
         events.extend(board_events(seat, r))
-    for seat, model in outs:
-        state.boards[seat].cemetery.append(model)
+        if stage == SKELETONS:
+            state.weapons.pop(seat, None)
+            board = state.boards[seat]
+            if board.weapon and board.hero >= 0 and r.max_kill >= WEAPON_KILLS:
+                state.weapons[seat] = {"killed": r.hero_kills[:], "phase": SKELETONS}
+        deliver(state, r)
+    if state.capital != capital:
+        events.append(
+            Event(
+                "badbones.event.capital",
+                {"houses": state.capital, "change": state.capital - capital},
+            )
+        )
     state.answers = {}
     state.questions = {}
     if stage == LANDING:
@@ -261,6 +432,8 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.dragon_landed", {"seat": seat, "count": r.landed}))
     if r.killed:
         events.append(Event("badbones.event.hero_killed", {"seat": seat, "count": r.killed}))
+    if r.hero_died:
+        events.append(Event("badbones.event.hero_died", {"seat": seat}))
     for (to, way), count in sorted(r.sent.items()):
         events.append(
             Event(
@@ -270,12 +443,14 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         )
     if r.lost:
         events.append(Event("badbones.event.lost_in_maze", {"seat": seat, "count": r.lost}))
+    if r.blown:
+        events.append(Event("badbones.event.blown", {"seat": seat, "count": r.blown}))
     if r.floors_lost:
+        key = "badbones.event.towers_hit" if r.coop else "badbones.event.tower_hit"
+        events.append(Event(key, {"seat": seat, "count": r.floors_lost, "floors": r.board.floors}))
+    if r.floors_rebuilt:
         events.append(
-            Event(
-                "badbones.event.tower_hit",
-                {"seat": seat, "count": r.floors_lost, "floors": r.board.floors},
-            )
+            Event("badbones.event.floor_rebuilt", {"seat": seat, "count": r.floors_rebuilt})
         )
     if r.houses_lost:
         events.append(
@@ -284,6 +459,12 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
                 {"seat": seat, "count": r.houses_lost, "houses": r.board.houses},
             )
         )
+    if r.houses_rebuilt:
+        events.append(
+            Event("badbones.event.house_rebuilt", {"seat": seat, "count": r.houses_rebuilt})
+        )
+    if r.emperor:
+        events.append(Event("badbones.event.emperor", {"seat": seat}))
     for square, kind, what in r.changes:
         events.append(
             Event(
@@ -299,6 +480,15 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
 
 def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
     events: list[Event] = []
+    if state.coop:
+        fallen = [s for s, b in enumerate(state.boards) if b.floors <= 0 or b.lost]
+        for seat in fallen:
+            events.append(Event("badbones.event.eliminated", {"seat": seat}))
+        if fallen or state.capital <= 0:
+            if state.capital <= 0:
+                events.append(Event("badbones.event.capital_fallen", {}))
+            return events + finish(state, "lost")
+        return events + weapons_or(state, "arrivals")
     eliminated = [s for s, b in enumerate(state.boards) if b.eliminated]
     for seat in eliminated:
         events.append(Event("badbones.event.eliminated", {"seat": seat}))
@@ -318,27 +508,45 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
             return events + finish(state, "won")
     if state.round >= MAX_ROUNDS:
         return events + finish(state, "scored")
-    events.extend(new_skeletons(state, none_new=state.solo and heroic and state.round >= rounds))
+    return events + weapons_or(state, "arrivals")
+
+
+def arrivals(state: BadBonesState) -> list[Event]:
+    """Phase 4 and the next round (after any weapon uses of phase 3)."""
+    rounds = int(state.options.get("solo_rounds", 10))
+    heroic = bool(state.options.get("heroic", False))
+    events = new_skeletons(state, none_new=state.solo and heroic and state.round >= rounds)
+    if state.coop:
+        events.append(Event("badbones.event.coop_round", {"round": state.round}))
+        if state.round >= COOP_ROUNDS:
+            return events + finish(state, "won")
     state.round += 1
     state.stage = HERO
     state.subs = {}
     events.append(Event("badbones.event.round", {"round": state.round}))
-    return events
+    return events + maybe_resolve_heroes(state)
 
 
 def new_skeletons(state: BadBonesState, none_new: bool = False) -> list[Event]:
-    """Phase 4: 3 tokens each (D12: in seat order, one at a time, while the bag lasts), then
-    every cemetery empties into its forests."""
+    """Phase 4: 3 tokens each (D12: in seat order, one at a time, while the bag lasts; a chief
+    necromancer makes its drawer draw 3 more), then every cemetery empties into its forests."""
     rng = Rng(state.rng)
     drawn = [0] * state.seats
-    if not none_new:
-        for _ in range(NEW_SKELETONS):
-            for seat, board in enumerate(state.boards):
-                model = draw(state.bag, rng)
-                if model is None:
-                    break
-                board.cemetery.append(model)
-                drawn[seat] += 1
+    owed = [0 if none_new else NEW_SKELETONS] * state.seats
+    empty = False
+    while any(owed) and not empty:
+        for seat, board in enumerate(state.boards):
+            if not owed[seat]:
+                continue
+            token = draw(state.bag, rng, None, state.chiefs)
+            if token is None:
+                empty = True
+                break
+            owed[seat] -= 1
+            board.cemetery.append(token)
+            drawn[seat] += 1
+            if chief_kind(token >> 4) == "necromancer":
+                owed[seat] += NECROMANCER_DRAWS
     state.rng = rng.state
     events = []
     for seat, board in enumerate(state.boards):
@@ -350,7 +558,7 @@ def new_skeletons(state: BadBonesState, none_new: bool = False) -> list[Event]:
         )
         board.forest.extend(board.cemetery)
         board.cemetery = []
-    if not none_new and sum(drawn) < NEW_SKELETONS * state.seats:
+    if empty:
         events.append(Event("badbones.event.bag_empty", {}))
     return events
 
@@ -359,6 +567,14 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
     state.stage = OVER
     state.outcome = outcome
     state.subs = {}
+    state.weapons = {}
+    if state.coop:
+        return [
+            Event(
+                f"badbones.event.coop_{outcome}",
+                {"seats": list(range(state.seats)), "round": state.round},
+            )
+        ]
     state.scores = final_scores(state.boards)
     if state.solo:
         return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": state.round})]

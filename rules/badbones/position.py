@@ -11,9 +11,13 @@ One line per square or setting; ``#`` starts a comment::
     cemetery  blue.right
     supply  wall catapult        (default: the basic six minus the tiles on the board)
     prefs  dragon=N top=2
+    weapon  crossbow            (advanced)
+    ruins  B2                   (cooperative: a destroyed tower)
+    C4  labyrinth:black  B4 bomb~   (a labyrinth's colour; a bomb's blast area)
+    D1  red.top:S@instructor    (a skeleton chief: @kind)
 
-A skeleton is ``[symbol.forest:]FACING[*count]``; ``!`` after it marks it as already moved this
-round (``S!``). :func:`game_from_text` builds a whole game from one such text per seat, with the
+A skeleton is ``[symbol.forest:]FACING[*count][@chief]``; ``!`` after it marks it as already
+moved this round (``S!``), ``^`` as frozen by the ice wand. :func:`game_from_text` builds a whole game from one such text per seat, with the
 bag holding every token the boards do not.
 """
 
@@ -33,12 +37,17 @@ from rules.badbones.board import (
 )
 from rules.badbones.choices import CHOICES
 from rules.badbones.state import (
+    CHIEF_IDS,
     HERO,
+    SQ,
     TOKENS_PER_MODEL,
     BadBonesState,
     Board,
+    chief_kind,
     skel,
+    skel_chief,
     skel_facing,
+    skel_frozen,
     skel_model,
     skel_rested,
 )
@@ -52,26 +61,37 @@ def parse_model(text: str) -> int:
     return model_of(FORESTS.index(forest or "top"), SYMBOLS.index(symbol))
 
 
-def board_from_text(text: str, solo: bool = False) -> Board:
+def board_from_text(
+    text: str, solo: bool = False, coop: bool = False, chiefs: list[int] | None = None
+) -> Board:
+    """One board; ``chiefs`` are the chief ids still free (those used here are taken)."""
     board = Board(
-        hero=12,
+        hero=6 if coop else 12,
         floors=1 if solo else 4,
-        houses=1 if solo else 5,
+        houses=0 if coop else 1 if solo else 5,
         prefs={c: "ask" for c in CHOICES},
+        village=not coop,
     )
+    free = chiefs if chiefs is not None else list(CHIEF_IDS)
     supply: list[str] | None = None
     for raw in text.splitlines():
         tokens = raw.split("#")[0].split()
         while tokens:
             head = tokens.pop(0)
-            if head in ("hero", "floors", "houses"):
+            if head in ("hero", "floors", "houses", "weapon"):
                 value = tokens.pop(0)
                 if head == "hero":
-                    board.hero = parse_square(value)
+                    board.hero = -1 if value == "none" else parse_square(value)
+                elif head == "weapon":
+                    board.weapon = value
                 else:
                     setattr(board, head, int(value))
             elif head in ("forest", "cemetery"):
                 getattr(board, head).extend(parse_model(t) for t in tokens)
+                tokens = []
+            elif head == "ruins":
+                board.ruins.extend(parse_square(t) for t in tokens)
+                board.floors -= len(tokens)
                 tokens = []
             elif head == "supply":
                 supply = tokens
@@ -84,10 +104,10 @@ def board_from_text(text: str, solo: bool = False) -> Board:
             else:
                 square = parse_square(head)
                 for item in tokens:
-                    _square_item(board, square, item)
+                    _square_item(board, square, item, free)
                 tokens = []
     if supply is None:
-        supply = basic_supply()
+        supply = [] if coop else basic_supply()
         for trap in board.traps.values():
             if trap[0] in supply:
                 supply.remove(trap[0])
@@ -95,12 +115,19 @@ def board_from_text(text: str, solo: bool = False) -> Board:
     return board
 
 
-def _square_item(board: Board, square: int, item: str) -> None:
-    kind = item.rstrip("\\/~")
+def _square_item(board: Board, square: int, item: str, free: list[int]) -> None:
+    kind, _, colour = item.rstrip("\\/~").partition(":")
     if kind in TRAPS:
-        orientation = "\\" if "\\" in item else "/" if "/" in item else ""
+        orientation = "\\" if "\\" in item else "/" if "/" in item else colour
         board.traps[square] = (kind, 1 if item.endswith("~") else 0, orientation)
         return
+    chief = 0
+    if "@" in item:
+        item, _, kind = item.partition("@")
+        chief = next(c for c in free if chief_kind(c) == kind)
+        free.remove(chief)
+    frozen = item.endswith("^")
+    item = item.rstrip("^")
     count = 1
     if "*" in item:
         item, _, n = item.partition("*")
@@ -112,18 +139,28 @@ def _square_item(board: Board, square: int, item: str) -> None:
         name, _, item = item.partition(":")
         model = parse_model(name)
     facing = DIRS.index(item)
-    board.skeletons.extend(skel(square, model, facing, rested) for _ in range(count))
+    token = model | chief << 4
+    board.skeletons.extend(skel(square, token, facing, rested, frozen) for _ in range(count))
 
 
 def board_to_text(board: Board) -> str:
     """The notation of a board (round-trips through :func:`board_from_text`)."""
-    lines = [f"hero {square_name(board.hero)} floors {board.floors} houses {board.houses}"]
+    hero = square_name(board.hero) if board.hero >= 0 else "none"
+    lines = [f"hero {hero} floors {board.floors + len(board.ruins)} houses {board.houses}"]
+    if board.weapon:
+        lines.append(f"weapon {board.weapon}")
+    if board.ruins:
+        lines.append("ruins " + " ".join(square_name(sq) for sq in board.ruins))
     squares: dict[int, list[str]] = {}
     for sq, (kind, side, orientation) in sorted(board.traps.items()):
-        squares.setdefault(sq, []).append(kind + orientation + ("~" if side else ""))
+        sep = ":" if TRAPS[kind].coloured else ""
+        squares.setdefault(sq, []).append(kind + sep + orientation + ("~" if side else ""))
     for code in sorted(board.skeletons):
         item = f"{model_name(skel_model(code))}:{DIRS[skel_facing(code)]}"
-        squares.setdefault(code >> 12, []).append(item + ("!" if skel_rested(code) else ""))
+        item += ("!" if skel_rested(code) else "") + ("^" if skel_frozen(code) else "")
+        if skel_chief(code):
+            item += "@" + chief_kind(skel_chief(code))
+        squares.setdefault(code >> SQ, []).append(item)
     for sq, items in sorted(squares.items()):
         lines.append(f"{square_name(sq)} {' '.join(items)}")
     for name in ("forest", "cemetery"):
@@ -144,9 +181,19 @@ def game_from_text(
 ) -> BadBonesState:
     """A game whose boards are the given texts (one per seat); the bag holds the rest."""
     opts = {"solo_rounds": 10, "heroic": False, "choices": "ask", **(options or {})}
-    parsed = [board_from_text(text, solo=len(boards) == 1) for text in boards]
-    used = Counter(m for b in parsed for m in b.tokens())
+    coop = bool(opts.get("cooperative", False))
+    free = list(CHIEF_IDS)
+    parsed = [
+        board_from_text(text, solo=len(boards) == 1, coop=coop, chiefs=free) for text in boards
+    ]
+    used = Counter(m for b in parsed for m in b.tokens() if not m >> 4)
     bag = [TOKENS_PER_MODEL - used[m] for m in range(15)]
     if min(bag) < 0:
         raise ValueError("more than 12 tokens of one model")
-    return BadBonesState(len(parsed), opts, round, stage, seed, bag, parsed)
+    state = BadBonesState(len(parsed), opts, round, stage, seed, bag, parsed)
+    if opts.get("chiefs"):
+        state.chiefs = free
+    if coop:
+        state.capital = int(opts.get("capital", len(parsed)))
+        state.pool = list(opts.get("pool", []))
+    return state

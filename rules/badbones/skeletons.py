@@ -1,16 +1,18 @@
-"""Skeleton movement on one board: phase 3, and the dragon's landing of phase 2 (D8).
+"""Skeleton movement on one board: phase 3, and the landings of phase 2 (D8, the bomb).
 
 A :class:`Resolver` works on one board. It never touches another board, the bag or a cemetery
-directly: tokens leaving the board are collected (``out``, ``to_bag``) and delivered by the game
-once every board has resolved. That is what lets a phase be resolved *again* from the start:
-when the owner must choose something (D5) and has not answered yet, the resolver raises
-:class:`NeedChoice`; the game records the question, and once the owner answers it replays the
-board from the start of the phase with the answers given so far (the movement is deterministic,
-so the replay reaches the same question and takes the answer). Nothing is committed until every
-board has resolved without a question.
+directly: tokens leaving the board are collected (``out``, ``to_bag``, ``removed``) and delivered
+by the game once every board has resolved. That is what lets a phase be resolved *again* from
+the start: when the owner must choose something (D5) and has not answered yet, the resolver
+raises :class:`NeedChoice`; the game records the question, and once the owner answers it replays
+the board from the start of the phase with the answers given so far (the movement is
+deterministic, so the replay reaches the same question and takes the answer). Nothing is
+committed until every board has resolved without a question.
 
-Order inside a board is canonical (D5: it changes no outcome in the basic game): skeletons on
-the board by square, then the forest's newcomers.
+Order inside a board is canonical (D5: it changes no outcome): skeletons on the board by square,
+then the forest's newcomers. Skeletons move as *units*: one token, or (skeleton chiefs) a chief
+instructor with everything that stood on its square, all facing its way; every effect applies to
+the unit as a whole.
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from rules.badbones.board import (
     EXIT_LEFT,
     EXIT_RIGHT,
     EXIT_TOP,
+    RUIN_ARROW,
     Layout,
+    N,
     model_name,
     square_name,
 )
@@ -33,8 +37,15 @@ from rules.badbones.choices import (
     default_target,
     repel_options,
 )
-from rules.badbones.state import REST, Board, skel
-from rules.badbones.traps import TRAPS, after_trigger, reflect
+from rules.badbones.state import FROZEN, REST, SQ, Board, chief_kind, skel, skel_token
+from rules.badbones.traps import TRAPS, WHITE, after_trigger, reflect
+
+FOREST_ORIGIN = -1  # a move that started in a forest
+NO_ORIGIN = -2  # a move with no square to stay on (fleeing a landing dragon)
+
+
+def kind_of(token: int) -> str:
+    return chief_kind(token >> 4)
 
 
 class NeedChoice(Exception):
@@ -56,6 +67,8 @@ class Resolver:
         layout: Layout,
         scores: list[int],
         answers: list[str],
+        round_: int = 1,
+        coop: bool = False,
     ) -> None:
         self.board = board
         self.seat = seat
@@ -63,16 +76,37 @@ class Resolver:
         self.layout = layout
         self.scores = scores  # everyone's points when the phase began (the target default)
         self.answers = answers
+        self.round = round_
+        self.coop = coop
+        self.max_floors = 1 if seats == 1 else 4
+        self.max_houses = 1 if seats == 1 else 5
         self.cursor = 0
-        self.out: list[tuple[int, int]] = []  # (cemetery seat, model)
+        self.out: list[tuple[int, int]] = []  # (cemetery seat, token)
         self.to_bag: list[int] = []
+        self.removed: list[int] = []  # tokens out of the game (a killed emperor)
+        self.hearses: list[int] = []  # seats whose supply receives a hearse (-1: destroyed)
+        self.capital = 0  # cooperative: change to the capital's houses
+        self.emperor = False  # the emperor reached a tower or the village: this board lost
         self.triggered: set[int] = set()
+        self.sabotaged: set[int] = set()
+        self.saboteurs: set[int] = set()  # chief ids of saboteurs that triggered a trap
         self.catapult_targets: dict[int, int] = {}
         # narration counters
         self.killed = 0
+        self.hero_kills: list[int] = []  # tokens the hero killed this phase that went to the bag
+        self.max_kill = 0  # most skeletons the hero killed at once (weapons)
+        # Skeletons that move together (one square, one direction: a stack) reach the hero at
+        # once: kills are counted per group.
+        self.group: tuple[int, int] = (-9, 0)
+        self.group_kills: dict[tuple[int, int], int] = {}
         self.floors_lost = 0
+        self.floors_rebuilt = 0
         self.houses_lost = 0
+        self.houses_rebuilt = 0
         self.lost = 0
+        self.blown = 0
+        self.held = 0
+        self.hero_died = False
         self.sent: dict[tuple[int, str], int] = {}
         self.changes: list[tuple[int, str, str]] = []  # (square, trap kind, what happened)
         self.treasures = [sq for sq, t in board.traps.items() if t[0] == "treasure"]
@@ -95,7 +129,7 @@ class Resolver:
             {"choice": choice, "index": self.cursor, "options": options, "default": auto, **info}
         )
 
-    def _target(self, choice: str, square: int, model: int) -> int:
+    def _target(self, choice: str, square: int, token: int) -> int:
         if self.seats == 1:
             return self.seat
         opponents = [(self.seat + k) % self.seats for k in range(1, self.seats)]
@@ -106,65 +140,115 @@ class Resolver:
             str(auto + 1),
             {
                 "square": square_name(square) if square >= 0 else "",
-                "model": model_name(model),
+                "model": model_name(token & 15),
                 "seats": opponents,
             },
         )
         return int(answer) - 1
 
-    def _repel(self, square: int, model: int, facing: int) -> int:
+    def _repel(self, square: int, token: int, facing: int) -> int:
         options = repel_options(self.layout, square)
         auto = default_repel(self.board, self.layout, square)
         answer = self._choose(
             "dragon",
             [DIRS[d] for d in options],
             DIRS[auto],
-            {"square": square_name(square), "model": model_name(model), "facing": DIRS[facing]},
+            {
+                "square": square_name(square),
+                "model": model_name(token & 15),
+                "facing": DIRS[facing],
+            },
         )
         return DIRS.index(answer)
 
-    # ----------------------------------------------------------------- one skeleton's move
+    # ----------------------------------------------------------------- helpers
+
+    def standing_tower(self, square: int) -> bool:
+        return self.layout.is_tower[square] and square not in self.board.ruins
+
+    def _arrow(self, square: int, d: int) -> int:
+        """A printed arrow (or a ruin's) turns a skeleton entering across it to face it."""
+        arrow = self.layout.arrow[square]
+        if arrow < 0 and square in self.board.ruins:
+            arrow = RUIN_ARROW
+        if arrow >= 0 and (arrow - d) & 1:
+            return arrow
+        return d
+
+    def _saboteur(self, unit: list[int], square: int) -> None:
+        for token in unit:
+            if kind_of(token) == "saboteur":
+                self.sabotaged.add(square)
+                self.saboteurs.add(token >> 4)
+
+    def _bag(self, token: int) -> None:
+        self.to_bag.append(token)
+
+    # ----------------------------------------------------------------- one unit's move
 
     def move(
         self,
-        model: int,
+        unit: list[int],
         target: int,
         d: int,
+        origin: tuple[int, int] = (FOREST_ORIGIN, 0),
         visited: list[int] | None = None,
         rested: bool = False,
     ) -> None:
-        """Move a skeleton of ``model`` facing ``d`` into ``target`` and apply everything that
-        happens there, until it stops somewhere or leaves the board."""
+        """Move a unit (tokens, leader first) facing ``d`` into ``target`` and apply everything
+        that happens there, until it stops somewhere or leaves the board. ``origin`` is where
+        the move began and the facing it had (a barricade sends it back there)."""
         board = self.board
-        layout = self.layout
-        step = layout.step
-        while True:
+        step = self.layout.step
+        thrown = False
+        while unit:
             if target < 0:
-                self._leave(target, model)
+                self._leave(target, unit)
                 return
-            if layout.is_tower[target]:
-                # Even a hero standing on the tower does not protect it.
-                if board.floors > 0:
-                    board.floors -= 1
-                    self.floors_lost += 1
-                self.to_bag.append(model)
+            if self.standing_tower(target):
+                unit = self._tower(target, unit)
+                if not unit:
+                    return
+                continue  # cooperative: the rest walk on into the ruins
+            trap = board.traps.get(target)
+            if trap is not None and trap[0] == "barricade":
+                # The skeletons never enter it: a hero on it does not stop the trigger.
+                self.triggered.add(target)
+                self._saboteur(unit, target)
+                if thrown or origin[0] == NO_ORIGIN:
+                    # Thrown by a spring onto the spikes (or no square to stay on): eliminated.
+                    self.blown += len(unit)
+                    for token in unit:
+                        self._bag(token)
+                elif origin[0] == FOREST_ORIGIN:
+                    self.held += len(unit)
+                    board.forest.extend(unit)
+                else:
+                    self.held += len(unit)
+                    for token in unit:
+                        board.skeletons.append(skel(origin[0], token, origin[1], True))
                 return
             if target == board.hero:
-                # The hero kills it; it neither triggers nor steals what lies under him.
-                self.killed += 1
-                self.to_bag.append(model)
+                self._hero_kills(unit)
                 return
-            trap = board.traps.get(target)
+            thrown = False
             if trap is not None:
                 if visited is None:
                     visited = []
                 elif target in visited:
                     # D6: entering the same trap twice in one move: lost in the maze.
-                    self.lost += 1
-                    self.to_bag.append(model)
+                    self.lost += len(unit)
+                    for token in unit:
+                        self._bag(token)
                     return
                 visited.append(target)
-                kind = trap[0]
+                kind, side = trap[0], trap[1]
+                if kind == "bomb" and side == 1:
+                    d = self._arrow(target, d)  # the blast area is a plain square with a hole
+                    self._land(target, unit, d, rested)
+                    return
+                if kind not in ("treasure", "labyrinth"):
+                    self._saboteur(unit, target)
                 if kind == "wall":
                     self.triggered.add(target)
                     d = reflect(d, trap[2])
@@ -174,30 +258,117 @@ class Resolver:
                     self.triggered.add(target)
                     if target not in self.catapult_targets:
                         # D10: one opponent for everything this catapult throws this phase.
-                        self.catapult_targets[target] = self._target("catapult", target, model)
-                    self._send(self.catapult_targets[target], model, "catapult")
+                        self.catapult_targets[target] = self._target("catapult", target, unit[0])
+                    for token in unit:
+                        self._send(self.catapult_targets[target], token, "catapult")
                     return
                 if kind == "dragon":
                     self.triggered.add(target)
-                    d = self._repel(target, model, d)
+                    d = self._repel(target, unit[0], d)
                     target = step[target][d]
                     continue
-                # The treasure (a tile one stands on): its art covers the printed arrow.
+                if kind == "bomb":
+                    self.triggered.add(target)
+                    self.blown += len(unit)
+                    for token in unit:
+                        self._bag(token)
+                    return
+                if kind == "hearse":
+                    to = self._target("hearse", target, unit[0])
+                    for token in unit:
+                        self._send(to, token, "hearse")
+                    del board.traps[target]
+                    sabotaged = target in self.sabotaged
+                    self.sabotaged.discard(target)
+                    self.hearses.append(-1 if sabotaged else to)
+                    self.changes.append((target, "hearse", "sabotaged" if sabotaged else "passed"))
+                    return
+                if kind == "portal":
+                    self.triggered.add(target)
+                    board.forest.extend(unit)
+                    self.held += len(unit)
+                    return
+                if kind == "spring":
+                    self.triggered.add(target)
+                    over = step[target][d]
+                    target = over if over < 0 else step[over][d]
+                    thrown = True
+                    continue
+                if kind == "labyrinth":
+                    self._saboteur(unit, target)
+                # The treasure and the labyrinth are tiles one stands on.
                 if TRAPS[kind].shows_arrow:
                     d = self._arrow(target, d)
             else:
                 d = self._arrow(target, d)
-            self._land(target, model, d, rested)
+            self._land(target, unit, d, rested)
             return
 
-    def _arrow(self, square: int, d: int) -> int:
-        """A printed arrow turns a skeleton entering across it (perpendicular) to face it."""
-        arrow = self.layout.arrow[square]
-        if arrow >= 0 and (arrow - d) & 1:
-            return arrow
-        return d
+    def _tower(self, square: int, unit: list[int]) -> list[int]:
+        """A unit enters a standing tower: what is left of it walks on (cooperative)."""
+        board = self.board
+        if self.coop:
+            # Each tower stops a single skeleton: a follower before the leader (the unit stays
+            # led), a plain one before a chief.
+            stopped = unit[-1]
+            rest = unit[:-1]
+            kind = kind_of(stopped)
+            if kind == "emperor":
+                self.emperor = True
+            if kind != "nice":  # a nice chief finds nothing to rebuild on a standing tower
+                board.ruins.append(square)
+                board.floors -= 1
+                self.floors_lost += 1
+            self._spent(stopped)
+            return rest
+        for token in unit:
+            kind = kind_of(token)
+            if kind == "emperor":
+                self.emperor = True
+                board.lost = True
+            elif kind == "nice":
+                if board.floors < self.max_floors:
+                    board.floors += 1
+                    self.floors_rebuilt += 1
+            else:
+                # Even a hero standing on the tower does not protect it.
+                hit = min(board.floors, 2 if kind == "artificer" else 1)
+                board.floors -= hit
+                self.floors_lost += hit
+            self._spent(token)
+        return []
 
-    def _land(self, square: int, model: int, d: int, rested: bool) -> None:
+    def _spent(self, token: int) -> None:
+        """A skeleton that hit a tower or the village: the spectral chief comes back."""
+        if kind_of(token) == "spectral":
+            self._send(self.seat, token, "spectral")
+        else:
+            self._bag(token)
+
+    def _hero_kills(self, unit: list[int]) -> None:
+        """The hero destroys a unit; it neither triggers nor steals what lies under him."""
+        self.killed += len(unit)
+        n = self.group_kills.get(self.group, 0) + len(unit)
+        self.group_kills[self.group] = n
+        self.max_kill = max(self.max_kill, n)
+        self.kill(unit)
+
+    def kill(self, unit: list[int]) -> None:
+        """Tokens the hero destroyed (also a weapon's hero moves): spectral chiefs to the
+        owner's cemetery, the emperor out of the game with the hero, the rest to the bag."""
+        for token in unit:
+            kind = kind_of(token)
+            if kind == "spectral":
+                self._send(self.seat, token, "spectral")
+            elif kind == "emperor":
+                self.removed.append(token)
+                self.board.hero = -1
+                self.hero_died = True
+            else:
+                self._bag(token)
+                self.hero_kills.append(token)
+
+    def _land(self, square: int, unit: list[int], d: int, rested: bool) -> None:
         # The treasure's allure outweighs arrows and every other effect.
         if self.treasures:
             steps = self.layout.step[square]
@@ -205,23 +376,43 @@ class Resolver:
                 if steps[td] in self.treasures:
                     d = td
                     break
-        self.board.skeletons.append(skel(square, model, d, rested))
+        self.board.skeletons.extend(skel(square, token, d, rested) for token in unit)
 
-    def _leave(self, exit_: int, model: int) -> None:
+    def _leave(self, exit_: int, unit: list[int]) -> None:
         if exit_ == EXIT_LEFT:
-            self._send((self.seat - 1) % self.seats, model, "left")
+            for token in unit:
+                self._send((self.seat - 1) % self.seats, token, "left")
         elif exit_ == EXIT_RIGHT:
-            self._send((self.seat + 1) % self.seats, model, "right")
+            for token in unit:
+                self._send((self.seat + 1) % self.seats, token, "right")
         elif exit_ == EXIT_TOP:
-            self._send(self._target("top", -1, model), model, "top")
-        else:  # the village: one house burns, the skeleton returns to the bag
-            if self.board.houses > 0:
-                self.board.houses -= 1
-                self.houses_lost += 1
-            self.to_bag.append(model)
+            to = self._target("top", -1, unit[0])
+            for token in unit:
+                self._send(to, token, "top")
+        else:  # the village (the capital in the cooperative game)
+            for token in unit:
+                self._village(token)
 
-    def _send(self, seat: int, model: int, way: str) -> None:
-        self.out.append((seat, model))
+    def _village(self, token: int) -> None:
+        kind = kind_of(token)
+        board = self.board
+        if kind == "emperor":
+            self.emperor = True
+            board.lost = True
+        elif self.coop:
+            self.capital += 1 if kind == "nice" else -2 if kind == "artificer" else -1
+        elif kind == "nice":
+            if board.houses < self.max_houses:
+                board.houses += 1
+                self.houses_rebuilt += 1
+        else:
+            burnt = min(board.houses, 2 if kind == "artificer" else 1)
+            board.houses -= burnt
+            self.houses_lost += burnt
+        self._spent(token)
+
+    def _send(self, seat: int, token: int, way: str) -> None:
+        self.out.append((seat, token))
         self.sent[(seat, way)] = self.sent.get((seat, way), 0) + 1
 
     # ----------------------------------------------------------------- phases
@@ -230,34 +421,82 @@ class Resolver:
         """Phase 3: every skeleton not yet moved this round advances, then the forest's."""
         board = self.board
         step = self.layout.step
-        movers = sorted(c for c in board.skeletons if not c & REST)
-        board.skeletons = [c for c in board.skeletons if c & REST]
-        for code in movers:
-            square, model, facing = code >> 12, (code >> 2) & 15, code & 3
-            self.move(model, step[square][facing], facing)
+        movers = sorted(c for c in board.skeletons if not c & (REST | FROZEN))
+        board.skeletons = [c for c in board.skeletons if c & (REST | FROZEN)]
         forest = sorted(board.forest)
         board.forest = []
-        for model in forest:
-            square, d = self.layout.entries[model]
-            self.move(model, square, d)
-        board.skeletons = [c & ~REST for c in board.skeletons]
+        # Before moving, every skeleton shows the round's colour: white in odd rounds.
+        colour_now = WHITE if self.round % 2 else "black"
+        i = 0
+        while i < len(movers):
+            square = movers[i] >> SQ
+            j = i
+            while j < len(movers) and movers[j] >> SQ == square:
+                j += 1
+            here = movers[i:j]
+            i = j
+            trap = board.traps.get(square)
+            if trap is not None and trap[0] == "labyrinth" and trap[2] != colour_now:
+                # Lost in the labyrinth: they flip over in place.
+                board.skeletons.extend(c | REST for c in here)
+                self._saboteur([skel_token(c) for c in here], square)
+                continue
+            for unit, facing in self._units(square, here):
+                self.group = (square, facing)
+                self.move(unit, step[square][facing], facing, (square, facing))
+        for token in forest:
+            entry, d = self.layout.entries[token & 15]
+            self.group = (-1 - entry, d)
+            self.move([token], entry, d)
+        board.skeletons = [c & ~(REST | FROZEN) for c in board.skeletons]
         self.after_phase()
         self._steal_treasures()
 
+    def _units(self, square: int, codes: list[int]) -> list[tuple[list[int], int]]:
+        """The skeletons of one square as units: a chief instructor leads them all."""
+        leaders = [c for c in codes if kind_of(skel_token(c)) == "instructor"]
+        if not leaders:
+            return [([skel_token(c)], c & 3) for c in codes]
+        facings = sorted({c & 3 for c in leaders})
+        leader = leaders[0]
+        if len(facings) > 1:
+            # Two instructors on one square: the owner picks which leads (D5).
+            answer = self._choose(
+                "instructor",
+                [DIRS[f] for f in facings],
+                DIRS[facings[0]],
+                {"square": square_name(square)},
+            )
+            leader = next(c for c in leaders if DIRS[c & 3] == answer)
+        rest = list(codes)
+        rest.remove(leader)
+        return [([skel_token(leader)] + [skel_token(c) for c in rest], leader & 3)]
+
     def place(self, kind: str, square: int, orientation: str) -> None:
-        """Phase 2: put a tile from the supply on the board (already validated)."""
+        """Phase 2: put a tile from the supply on the board (already validated; the supply
+        is the game's business)."""
         board = self.board
-        board.supply.remove(kind)
         here = board.on(square)
         if here and TRAPS[kind].lands_on_skeletons:
+            board.skeletons = [c for c in board.skeletons if c >> SQ != square]
+            tokens = [skel_token(c) for c in here]
+            if kind == "bomb":
+                # The bomb placed on skeletons goes off at once: the blast area stays.
+                board.traps[square] = (kind, 1, orientation)
+                self.blown += len(here)
+                self._saboteur(tokens, square)
+                for token in tokens:
+                    self._bag(token)
+                self.sabotaged.discard(square)
+                self.after_phase()
+                return
             # D8: the dragon lands on skeletons, is damaged at once, and they flee (D7); they
             # count as moved this round.
             board.traps[square] = (kind, 1, orientation)
-            board.skeletons = [c for c in board.skeletons if c >> 12 != square]
-            for code in sorted(here):
-                model, facing = (code >> 2) & 15, code & 3
-                d = self._repel(square, model, facing)
-                self.move(model, self.layout.step[square][d], d, [square], rested=True)
+            self._saboteur(tokens, square)
+            for unit, facing in self._units(square, sorted(here)):
+                d = self._repel(square, unit[0], facing)
+                self.move(unit, self.layout.step[square][d], d, (NO_ORIGIN, 0), [square], True)
             self.landed = len(here)
         else:
             board.traps[square] = (kind, 0, orientation)
@@ -267,7 +506,7 @@ class Resolver:
             step = self.layout.step
             turned = []
             for c in board.skeletons:
-                sq = c >> 12
+                sq = c >> SQ
                 for td in range(4):
                     if step[sq][td] == square:
                         c = (c & ~3) | td
@@ -278,29 +517,60 @@ class Resolver:
 
     landed = 0
 
-    def retrieve(self, square: int) -> None:
-        kind = self.board.traps.pop(square)[0]
-        self.board.supply.append(kind)
-
     def after_phase(self) -> None:
-        """D9: triggered traps change side (or are destroyed) once the phase is over."""
+        """D9: triggered traps change side (or are destroyed) once the phase is over; a chief
+        saboteur destroys every trap he triggered (the bomb's blast area stays) and returns to
+        the bag."""
+        board = self.board
+        for square in sorted(self.sabotaged):
+            trap = board.traps.get(square)
+            if trap is None or trap[0] == "bomb":
+                continue
+            del board.traps[square]
+            self.triggered.discard(square)
+            self.changes.append((square, trap[0], "sabotaged"))
+        self.sabotaged = set()
         for square in sorted(self.triggered):
-            trap = self.board.traps[square]
+            trap = board.traps.get(square)
+            if trap is None:
+                continue
             after = after_trigger(trap)
             if after is None:
-                del self.board.traps[square]
+                del board.traps[square]
                 self.changes.append((square, trap[0], "destroyed"))
             elif after != trap:
-                self.board.traps[square] = after
-                self.changes.append((square, trap[0], "damaged"))
+                board.traps[square] = after
+                self.changes.append(
+                    (square, trap[0], "blasted" if trap[0] == "bomb" else "damaged")
+                )
         self.triggered = set()
+        if self.saboteurs:
+            gone = self.saboteurs
+            keep = []
+            for c in board.skeletons:
+                if (c >> 7) & 31 in gone:
+                    self._bag(skel_token(c))
+                else:
+                    keep.append(c)
+            board.skeletons = keep
+            forest = []
+            for token in board.forest:
+                if token >> 4 in gone:
+                    self._bag(token)
+                else:
+                    forest.append(token)
+            board.forest = forest
+            self.saboteurs = set()
 
     def _steal_treasures(self) -> None:
         board = self.board
         for square in self.treasures:
             if board.traps.get(square, ("",))[0] != "treasure" or board.hero == square:
                 continue
-            if any(c >> 12 == square for c in board.skeletons):
+            if any(c >> SQ == square for c in board.skeletons):
                 # Stolen: removed from the game; the thieves stay without being turned.
                 del board.traps[square]
                 self.changes.append((square, "treasure", "stolen"))
+
+
+__all__ = ["NeedChoice", "Resolver", "FOREST_ORIGIN", "NO_ORIGIN", "N"]

@@ -1,12 +1,15 @@
 """The game state: plain data, built for fast copies and a lossless JSON form.
 
-A skeleton on a board is one int: ``square << 12 | rested << 6 | model << 2 | facing``; bits
-7–11 stay free for the skeleton chiefs' kind (a later option), so the layout will not change. Skeletons
-of one model are indistinguishable tokens, so this is all there is to know about one; a board's
+A skeleton on a board is one int:
+``square << 13 | frozen << 12 | chief << 7 | rested << 6 | model << 2 | facing``. Skeletons of one
+model are indistinguishable tokens, so this is all there is to know about one; a board's
 skeletons are a flat list of these ints (copying a board is a few list slices). ``rested`` marks a
-skeleton that already moved this round (the dragon's landing, D8).
+skeleton that already moved this round (the dragon's landing, D8); ``frozen`` one held by the ice
+wand for the next skeleton phase. ``chief`` is 0 for a plain skeleton, else the id (1–19) of a
+skeleton chief token (each chief token is unique; ``CHIEF_KINDS`` gives its power).
 
-The bag is 15 counts, one per model. Forests and cemeteries are lists of models.
+Off the board a token is ``model | chief << 4`` (forests, cemeteries, what leaves a board). The
+bag is 15 counts (one per model) plus the list of chief ids still in it.
 """
 
 from __future__ import annotations
@@ -18,16 +21,66 @@ from rules.badbones.board import MODELS
 from rules.badbones.traps import Trap
 
 REST = 1 << 6
+FROZEN = 1 << 12
+SQ = 13  # the square's shift in a skeleton int
 TOKENS_PER_MODEL = 12
 TOTAL_TOKENS = TOKENS_PER_MODEL * MODELS
 
+# Skeleton chiefs: 19 tokens, ids 1–19 (3 of each of six kinds, then the emperor); each also
+# carries a model, round-robin (rules file, section 5), for its forest entry.
+CHIEF_KINDS = ("artificer", "necromancer", "nice", "instructor", "spectral", "saboteur", "emperor")
+CHIEF_IDS = tuple(range(1, 20))
+CHIEFS = len(CHIEF_IDS)
 
-def skel(square: int, model: int, facing: int, rested: bool = False) -> int:
-    return square << 12 | (REST if rested else 0) | model << 2 | facing
+
+def chief_kind(chief: int) -> str:
+    """Chief id (1–19) → its kind; ``""`` for 0 (a plain skeleton)."""
+    if chief <= 0:
+        return ""
+    return CHIEF_KINDS[min((chief - 1) // 3, 6)]
+
+
+def chief_model(chief: int) -> int:
+    return (chief - 1) % MODELS
+
+
+def chief_token(chief: int) -> int:
+    return chief_model(chief) | chief << 4
+
+
+def tok_model(token: int) -> int:
+    return token & 15
+
+
+def tok_chief(token: int) -> int:
+    return token >> 4
+
+
+def skel(square: int, token: int, facing: int, rested: bool = False, frozen: bool = False) -> int:
+    return (
+        square << SQ
+        | (FROZEN if frozen else 0)
+        | (token >> 4) << 7
+        | (REST if rested else 0)
+        | (token & 15) << 2
+        | facing
+    )
 
 
 def skel_square(code: int) -> int:
-    return code >> 12
+    return code >> SQ
+
+
+def skel_token(code: int) -> int:
+    return (code >> 2) & 15 | ((code >> 7) & 31) << 4
+
+
+def skel_chief(code: int) -> int:
+    return (code >> 7) & 31
+
+
+def skel_frozen(code: int) -> bool:
+    return bool(code & FROZEN)
 
 
 def skel_model(code: int) -> int:
@@ -56,6 +109,12 @@ class Board:
     supply: list[str] = field(default_factory=list)
     # D5 standing preferences: "top", "catapult", "dragon" -> "ask" | "auto" | a seat/direction
     prefs: dict[str, str] = field(default_factory=dict)
+    # Advanced: the weapon card ("" none). Cooperative: destroyed tower squares (ruins) and no
+    # village of one's own. Chiefs: ``lost`` when the emperor reached the tower or village.
+    weapon: str = ""
+    ruins: list[int] = field(default_factory=list)
+    village: bool = True
+    lost: bool = False
 
     def copy(self) -> Board:
         return Board(
@@ -68,19 +127,23 @@ class Board:
             dict(self.traps),
             self.supply[:],
             dict(self.prefs),
+            self.weapon,
+            self.ruins[:],
+            self.village,
+            self.lost,
         )
 
     @property
     def eliminated(self) -> bool:
-        return self.floors <= 0 or self.houses <= 0
+        return self.floors <= 0 or (self.village and self.houses <= 0) or self.lost
 
     def on(self, square: int) -> list[int]:
         """The skeletons on ``square``."""
-        return [c for c in self.skeletons if c >> 12 == square]
+        return [c for c in self.skeletons if c >> SQ == square]
 
     def tokens(self) -> list[int]:
-        """Every model this board holds (board, forest, cemetery): for the 180-token invariant."""
-        return [skel_model(c) for c in self.skeletons] + self.forest + self.cemetery
+        """Every token this board holds (board, forest, cemetery): for the token invariant."""
+        return [skel_token(c) for c in self.skeletons] + self.forest + self.cemetery
 
     def dump(self) -> dict[str, Any]:
         return {
@@ -93,6 +156,10 @@ class Board:
             "traps": [[sq, *trap] for sq, trap in sorted(self.traps.items())],
             "supply": self.supply[:],
             "prefs": dict(self.prefs),
+            "weapon": self.weapon,
+            "ruins": self.ruins[:],
+            "village": self.village,
+            "lost": self.lost,
         }
 
     @classmethod
@@ -107,6 +174,10 @@ class Board:
             {int(t[0]): (str(t[1]), int(t[2]), str(t[3])) for t in data["traps"]},
             [str(k) for k in data["supply"]],
             {str(k): str(v) for k, v in data["prefs"].items()},
+            str(data.get("weapon", "")),
+            [int(x) for x in data.get("ruins", [])],
+            bool(data.get("village", True)),
+            bool(data.get("lost", False)),
         )
 
 
@@ -115,6 +186,8 @@ HERO = "hero"  # phase 1, simultaneous hidden submissions
 TRAP = "trap"  # phase 2, simultaneous hidden submissions
 LANDING = "landing"  # phase 2 resolving: the dragon's landing may ask its owner (D5, D8)
 SKELETONS = "skeletons"  # phase 3 resolving: owners may be asked (D5)
+MARKET = "market"  # advanced: the Market before round 1
+WEAPON = "weapon"  # advanced: owners whose hero killed 3+ at once may use their weapon
 OVER = "over"
 
 
@@ -138,10 +211,36 @@ class BadBonesState:
     # Answers and preference changes so far this game: makes every question's phase token new
     answered: int = 0
     version: int = 1
+    # Chiefs: ids still in the bag; tokens removed from the game (a killed emperor)
+    chiefs: list[int] = field(default_factory=list)
+    removed: list[int] = field(default_factory=list)
+    # Advanced: the Market (None once over); weapon uses owed: seat -> {"killed": [tokens]}; the
+    # stage that follows the weapon stage ("trap" or "arrivals")
+    market: dict[str, Any] | None = None
+    weapons: dict[int, dict[str, Any]] = field(default_factory=dict)
+    after_weapons: str = ""
+    # Cooperative: the shared trap supply and the capital's intact houses
+    pool: list[str] = field(default_factory=list)
+    capital: int = 0
 
     @property
     def solo(self) -> bool:
         return self.seats == 1
+
+    @property
+    def coop(self) -> bool:
+        return bool(self.options.get("cooperative", False))
+
+    def supply_of(self, seat: int) -> list[str]:
+        """The trap supply a seat places from (the shared one in the cooperative game)."""
+        return self.pool if self.coop else self.boards[seat].supply
+
+    def to_bag(self, token: int) -> None:
+        chief = token >> 4
+        if chief:
+            self.chiefs.append(chief)
+        else:
+            self.bag[token & 15] += 1
 
     def copy(self) -> BadBonesState:
         return BadBonesState(
@@ -159,6 +258,13 @@ class BadBonesState:
             self.outcome,
             self.answered,
             self.version,
+            self.chiefs[:],
+            self.removed[:],
+            _json_copy(self.market) if self.market is not None else None,
+            {s: _json_copy(w) for s, w in self.weapons.items()},
+            self.after_weapons,
+            self.pool[:],
+            self.capital,
         )
 
     def dump(self) -> dict[str, Any]:
@@ -177,6 +283,13 @@ class BadBonesState:
             "scores": {str(s): v for s, v in self.scores.items()},
             "outcome": self.outcome,
             "answered": self.answered,
+            "chiefs": self.chiefs[:],
+            "removed": self.removed[:],
+            "market": _json_copy(self.market),
+            "weapons": {str(s): _json_copy(w) for s, w in self.weapons.items()},
+            "after_weapons": self.after_weapons,
+            "pool": self.pool[:],
+            "capital": self.capital,
         }
 
     @classmethod
@@ -196,6 +309,13 @@ class BadBonesState:
             outcome=str(data["outcome"]),
             answered=int(data.get("answered", 0)),
             version=int(data.get("version", 1)),
+            chiefs=[int(c) for c in data.get("chiefs", [])],
+            removed=[int(t) for t in data.get("removed", [])],
+            market=_json_copy(data.get("market")),
+            weapons={int(s): _json_copy(w) for s, w in data.get("weapons", {}).items()},
+            after_weapons=str(data.get("after_weapons", "")),
+            pool=[str(k) for k in data.get("pool", [])],
+            capital=int(data.get("capital", 0)),
         )
 
 

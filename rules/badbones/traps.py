@@ -32,17 +32,68 @@ class TrapSpec:
     lands_on_skeletons: bool = False  # may be placed on skeletons (the dragon's landing, D8)
     indestructible: bool = False
     shows_arrow: bool = False  # a tile with a hole: the printed arrow still works under it
+    coloured: bool = False  # placed white or black side up (the labyrinth)
+    permanent: bool = False  # its last side stays for good and cannot be retrieved (bomb)
+    # Market availability by player count (1–6 players); the treasure is never sold (D2)
+    market: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
 
 
+# Advanced prices and the advanced traps' stars are house data (rules file, section 5).
 TRAPS: dict[str, TrapSpec] = {
     # D1: the wall's damaged side is worth 1 star.
-    "wall": TrapSpec("wall", (2, 1), 2, 3, oriented=True),
-    "catapult": TrapSpec("catapult", (2, 1), 2, 4),
-    "dragon": TrapSpec("dragon", (3, 2), 1, 5, lands_on_skeletons=True),
+    "wall": TrapSpec("wall", (2, 1), 2, 3, oriented=True, market=(2, 4, 6, 8, 10, 12)),
+    "catapult": TrapSpec("catapult", (2, 1), 2, 4, market=(2, 4, 6, 8, 10, 12)),
+    "dragon": TrapSpec("dragon", (3, 2), 1, 5, lands_on_skeletons=True, market=(2, 3, 5, 6, 8, 9)),
     # Stolen once, then removed: it has no damaged side.
     "treasure": TrapSpec("treasure", (4,), 1, 0),
+    "barricade": TrapSpec("barricade", (2, 1), 0, 3, market=(1, 1, 2, 2, 3, 3)),
+    "spring": TrapSpec("spring", (2, 1), 0, 3, market=(1, 1, 2, 2, 3, 3)),
+    "labyrinth": TrapSpec(
+        "labyrinth", (2,), 0, 4, indestructible=True, coloured=True, market=(1, 1, 2, 2, 3, 3)
+    ),
+    "portal": TrapSpec("portal", (2, 1), 0, 4, market=(1, 1, 2, 2, 3, 3)),
+    # Intact, then the blast area (0 stars) for the rest of the game; it has a hole.
+    "bomb": TrapSpec(
+        "bomb",
+        (2, 0),
+        0,
+        5,
+        lands_on_skeletons=True,
+        shows_arrow=True,
+        permanent=True,
+        market=(1, 1, 2, 2, 3, 3),
+    ),
+    "hearse": TrapSpec("hearse", (2,), 0, 6, indestructible=True, market=(1, 1, 2, 2, 3, 3)),
 }
 BASIC_TRAPS = ("wall", "catapult", "dragon", "treasure")
+ADVANCED_TRAPS = ("barricade", "bomb", "hearse", "labyrinth", "portal", "spring")
+WHITE, BLACK = "white", "black"
+COLOURS = (WHITE, BLACK)
+
+# Weapon cards: Market price (house data, rules file section 5); one card of each.
+WEAPONS: dict[str, int] = {
+    "crossbow": 4,
+    "rapier": 4,
+    "morningstar": 5,
+    "battleaxe": 5,
+    "teleport": 5,
+    "icewand": 6,
+    "sword": 6,
+    "deathwand": 6,
+}
+MARKET_COINS = 20
+COOP_MARKET_COINS = 12  # per player, one purse for the team
+
+
+def market_stock(players: int) -> dict[str, int]:
+    """What the Market sells for ``players`` players: traps by the table, one of each weapon."""
+    stock = {k: spec.market[players - 1] for k, spec in TRAPS.items() if spec.market[0]}
+    stock.update({w: 1 for w in WEAPONS})
+    return stock
+
+
+def price(item: str) -> int:
+    return WEAPONS[item] if item in WEAPONS else TRAPS[item].cost
 
 
 def basic_supply() -> list[str]:
@@ -62,7 +113,7 @@ def supply_stars(kind: str) -> int:
 def after_trigger(trap: Trap) -> Trap | None:
     """The tile after a phase in which it was triggered: flipped, or ``None`` (destroyed)."""
     spec = TRAPS[trap[0]]
-    if spec.indestructible:
+    if spec.indestructible or (spec.permanent and trap[1] == len(spec.stars) - 1):
         return trap
     if trap[1] + 1 < len(spec.stars):
         return (trap[0], trap[1] + 1, trap[2])

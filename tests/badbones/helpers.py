@@ -33,13 +33,13 @@ def trap_phase(
 def skeletons_on(state: BadBonesState, seat: int, square: str) -> list[str]:
     """Facings of the skeletons on ``square`` (sorted), e.g. ``["S", "W"]``."""
     sq = parse_name(square)
-    return sorted("NESW"[c & 3] for c in state.boards[seat].skeletons if c >> 12 == sq)
+    return sorted("NESW"[c & 3] for c in state.boards[seat].skeletons if c >> 13 == sq)
 
 
 def where(state: BadBonesState, seat: int) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for c in state.boards[seat].skeletons:
-        name = "ABCDE"[(c >> 12) % 5] + str((c >> 12) // 5 + 1)
+        name = "ABCDE"[(c >> 13) % 5] + str((c >> 13) // 5 + 1)
         out.setdefault(name, []).append("NESW"[c & 3])
     return {k: sorted(v) for k, v in sorted(out.items())}
 

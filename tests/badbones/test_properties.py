@@ -27,7 +27,7 @@ def check_invariants(state: BadBonesState) -> None:
             {"wall": 2, "catapult": 2, "dragon": 1, "treasure": 1}
         )
         for code in board.skeletons:
-            sq = code >> 12
+            sq = code >> 13
             assert 0 <= sq < 25, "a skeleton off the grid"
             assert not BASIC.is_tower[sq], "a skeleton standing on the tower"
             if state.stage in (HERO, TRAP):

@@ -1,0 +1,194 @@
+"""Weapon cards (advanced game): what each one may target, and its effect.
+
+A weapon triggers when the hero kills 3 or more skeletons at once: in phase 1 (the square he
+steps on) or in phase 3 (skeletons that move together — from one square in one direction, a
+stack, or forest newcomers entering at one spot — walking onto him: 3+ of one group). Its use
+is optional (``skip``, also the AFK default), happens before the next phase, only on the
+owner's board, and never chains: kills made by the weapon do not trigger it again.
+
+Targets (``weapon target:… to:…``):
+
+| weapon | target | to |
+|---|---|---|
+| crossbow | a square with skeletons | a chief kind there (optional: else a plain one) |
+| icewand | a square with skeletons | — |
+| deathwand | an opponent's seat number | — |
+| teleport | a standing tower square (cooperative: any of yours) | — |
+| sword | a direction (the hero moves again) | — |
+| battleaxe | a symbol (pink yellow red blue green) | — |
+| morningstar | a square next to the hero with skeletons | a square next to the hero, no trap |
+| rapier | a square next to the hero with skeletons | a direction N E S W (all of them) |
+"""
+
+from __future__ import annotations
+
+from rules.badbones import phases
+from rules.badbones.board import DIRS, HERO_DIR_NAMES, SQUARES, SYMBOLS, square_name
+from rules.badbones.state import (
+    FROZEN,
+    SQ,
+    BadBonesState,
+    chief_kind,
+    skel_chief,
+    skel_token,
+)
+from rules.badbones.traps import WEAPONS
+from rules.core import Event, RulesError
+
+Use = tuple[str, str]
+
+
+def _near(state: BadBonesState, seat: int) -> list[int]:
+    """The 8 squares around the hero."""
+    board = state.boards[seat]
+    out = []
+    for d in HERO_DIR_NAMES:
+        sq = phases.hero_target(board, d)
+        if sq is not None:
+            out.append(sq)
+    return sorted(out)
+
+
+def _orthogonal(state: BadBonesState, seat: int) -> list[int]:
+    board = state.boards[seat]
+    if board.hero < 0:
+        return []
+    return [sq for sq in phases.layout(state).step[board.hero] if sq >= 0]
+
+
+def _occupied(state: BadBonesState, seat: int) -> list[int]:
+    return sorted({c >> SQ for c in state.boards[seat].skeletons})
+
+
+def uses(state: BadBonesState, seat: int) -> list[Use]:
+    """Every legal (target, to) of ``seat``'s weapon now."""
+    board = state.boards[seat]
+    weapon = board.weapon
+    lay = phases.layout(state)
+    out: list[Use] = []
+    if weapon == "crossbow":
+        for sq in _occupied(state, seat):
+            here = board.on(sq)
+            if any(not skel_chief(c) for c in here):
+                out.append((square_name(sq), ""))
+            for kind in sorted({chief_kind(skel_chief(c)) for c in here if skel_chief(c)}):
+                out.append((square_name(sq), kind))
+    elif weapon == "icewand":
+        out = [(square_name(sq), "") for sq in _occupied(state, seat)]
+    elif weapon == "deathwand":
+        if state.seats > 1:
+            out = [(str(s + 1), "") for s in range(state.seats) if s != seat]
+    elif weapon == "teleport":
+        out = [(square_name(t), "") for t in lay.towers if t not in board.ruins and t != board.hero]
+    elif weapon == "sword":
+        out = [(d, "") for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+    elif weapon == "battleaxe":
+        found = {(c >> 2) & 15 for c in board.skeletons if c >> SQ in _orthogonal(state, seat)}
+        out = [(SYMBOLS[s], "") for s in range(5) if any(m % 5 == s for m in found)]
+    elif weapon == "morningstar":
+        near = _near(state, seat)
+        occupied = set(_occupied(state, seat))
+        free = [
+            sq
+            for sq in near
+            if sq not in board.traps and not (lay.is_tower[sq] and sq not in board.ruins)
+        ]
+        for src in near:
+            if src in occupied:
+                out.extend((square_name(src), square_name(dst)) for dst in free if dst != src)
+    elif weapon == "rapier":
+        occupied = set(_occupied(state, seat))
+        for sq in _near(state, seat):
+            if sq in occupied:
+                out.extend((square_name(sq), d) for d in DIRS)
+    return out
+
+
+def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
+    weapon = state.boards[seat].weapon
+    if seat not in state.weapons or not weapon:
+        raise RulesError("badbones.error.no_weapon_now")
+    if (target, to) not in uses(state, seat):
+        raise RulesError(
+            "badbones.error.bad_weapon_target",
+            weapon_key=f"badbones.weapon.{weapon}",
+            target=target[:12],
+        )
+
+
+def use(state: BadBonesState, seat: int, target: str, to: str) -> list[Event]:
+    """Apply the weapon (already checked)."""
+    board = state.boards[seat]
+    weapon = board.weapon
+    events = [
+        Event(
+            "badbones.event.weapon_used",
+            {
+                "seat": seat,
+                "weapon_key": f"badbones.weapon.{weapon}",
+                "target": target,
+                "to": to,
+            },
+        )
+    ]
+    due = state.weapons.get(seat, {})
+    if weapon in ("crossbow", "icewand", "morningstar", "rapier"):
+        sq = _square(target)
+    if weapon == "crossbow":
+        here = [c for c in board.skeletons if c >> SQ == sq]
+        pick = next(c for c in sorted(here) if (chief_kind(skel_chief(c)) if to else "") == to)
+        board.skeletons.remove(pick)
+        state.to_bag(skel_token(pick))
+    elif weapon == "icewand":
+        board.skeletons = [c | FROZEN if c >> SQ == sq else c for c in board.skeletons]
+    elif weapon == "deathwand":
+        to_seat = int(target) - 1
+        for token in due.get("killed", []):
+            if token >> 4:
+                state.chiefs.remove(token >> 4)
+            else:
+                state.bag[token & 15] -= 1
+            state.boards[to_seat].cemetery.append(token)
+    elif weapon == "teleport":
+        board.hero = _square(target)
+    elif weapon == "sword":
+        square = phases.hero_target(board, target)
+        assert square is not None
+        saved = state.weapons.pop(seat, None)
+        killed, more = phases.hero_strike(state, seat, square)
+        # Never chaining: kills made by the weapon do not trigger it again.
+        state.weapons.pop(seat, None)
+        if saved is not None:
+            state.weapons[seat] = saved
+        events.append(Event("badbones.event.hero_killed", {"seat": seat, "count": killed}))
+        events += more
+    elif weapon == "battleaxe":
+        symbol = SYMBOLS.index(target)
+        around = set(_orthogonal(state, seat))
+        keep = []
+        for c in board.skeletons:
+            if c >> SQ in around and ((c >> 2) & 15) % 5 == symbol:
+                state.to_bag(skel_token(c))
+            else:
+                keep.append(c)
+        board.skeletons = keep
+    elif weapon == "morningstar":
+        dst = _square(to)
+        board.skeletons = [
+            (c & ((1 << SQ) - 1)) | dst << SQ if c >> SQ == sq else c for c in board.skeletons
+        ]
+    elif weapon == "rapier":
+        d = DIRS.index(to)
+        board.skeletons = [(c & ~3) | d if c >> SQ == sq else c for c in board.skeletons]
+    return events + phases.weapon_done(state, seat)
+
+
+def _square(name: str) -> int:
+    from rules.badbones.board import parse_name
+
+    sq = parse_name(name)
+    assert 0 <= sq < SQUARES
+    return sq
+
+
+__all__ = ["WEAPONS", "check", "use", "uses"]
