@@ -52,6 +52,16 @@ class _RenderJob:
     private: bool
 
 
+@dataclass(frozen=True)
+class _Post:
+    channel_id: int
+    text: str
+    mentions: tuple[int, ...]
+    buttons: tuple[Button, ...]
+    selects: tuple[Select, ...]
+    picture: _RenderJob | None
+
+
 @dataclass
 class _Draft:
     """A reply under construction inside the transaction; images are drawn after commit."""
@@ -59,10 +69,21 @@ class _Draft:
     private_lines: list[str] = field(default_factory=list)
     private_image: _RenderJob | None = None
     private_buttons: tuple[Button, ...] = ()
-    public: list[
-        tuple[int, str, tuple[int, ...], tuple[Button, ...], tuple[Select, ...], _RenderJob | None]
-    ] = field(default_factory=list)
+    public: list[_Post] = field(default_factory=list)
     ok: bool = True
+
+    def post(
+        self,
+        channel_id: int,
+        text: str,
+        *,
+        mentions: tuple[int, ...] = (),
+        buttons: tuple[Button, ...] = (),
+        selects: tuple[Select, ...] = (),
+        picture: _RenderJob | None = None,
+    ) -> None:
+        """Queue a public message for a channel."""
+        self.public.append(_Post(channel_id, text, mentions, buttons, selects, picture))
 
 
 class Service:
@@ -177,16 +198,15 @@ class Service:
                 image=private_image,
                 buttons=draft.private_buttons,
             )
-        for channel, text, mentions, buttons, selects, job in draft.public:
-            image = await self._draw(job)
-            reply.public.append(
-                Outgoing(
-                    channel,
-                    Message(
-                        clip(text), image=image, mentions=mentions, buttons=buttons, selects=selects
-                    ),
-                )
+        for post in draft.public:
+            message = Message(
+                clip(post.text),
+                image=await self._draw(post.picture),
+                mentions=post.mentions,
+                buttons=post.buttons,
+                selects=post.selects,
             )
+            reply.public.append(Outgoing(post.channel_id, message))
         return reply
 
     async def _draw(self, job: _RenderJob | None) -> Image | None:
@@ -236,15 +256,8 @@ class Service:
             draft.private_lines.append(
                 t("lobby.new.private", lang, game=t(f"{engine.name}.name", lang))
             )
-            draft.public.append(
-                (
-                    place.channel_id,
-                    self._lobby_text(row, place.locale, "lobby.new.public", actor),
-                    (),
-                    (),
-                    (),
-                    None,
-                )
+            draft.post(
+                place.channel_id, self._lobby_text(row, place.locale, "lobby.new.public", actor)
             )
             return draft
 
@@ -283,15 +296,8 @@ class Service:
             draft.private_lines.append(
                 t("lobby.join.private", lang, game=t(f"{row.kind}.name", lang))
             )
-            draft.public.append(
-                (
-                    place.channel_id,
-                    self._lobby_text(row, place.locale, "lobby.join.public", actor),
-                    (),
-                    (),
-                    (),
-                    None,
-                )
+            draft.post(
+                place.channel_id, self._lobby_text(row, place.locale, "lobby.join.public", actor)
             )
             return draft
 
@@ -308,26 +314,13 @@ class Service:
                 await self._remove_from_lobby(session, row, seat)
                 if not row.seats:
                     _close(row, CANCELLED)
-                    draft.public.append(
-                        (
-                            place.channel_id,
-                            t("lobby.cancel.empty", language_for(place.locale)),
-                            (),
-                            (),
-                            (),
-                            None,
-                        )
+                    draft.post(
+                        place.channel_id, t("lobby.cancel.empty", language_for(place.locale))
                     )
                 else:
-                    draft.public.append(
-                        (
-                            place.channel_id,
-                            self._lobby_text(row, place.locale, "lobby.leave.public", actor),
-                            (),
-                            (),
-                            (),
-                            None,
-                        )
+                    draft.post(
+                        place.channel_id,
+                        self._lobby_text(row, place.locale, "lobby.leave.public", actor),
                     )
             else:
                 if seat.left:
@@ -336,19 +329,13 @@ class Service:
                 await self._schedule(
                     session, row, get_game(row.kind), None, self.clock(), phase_changed=False
                 )
-                draft.public.append(
-                    (
-                        place.channel_id,
-                        t(
-                            "lobby.leave.active",
-                            language_for(place.locale),
-                            player=safe_name(actor.display_name),
-                        ),
-                        (),
-                        (),
-                        (),
-                        None,
-                    )
+                draft.post(
+                    place.channel_id,
+                    t(
+                        "lobby.leave.active",
+                        language_for(place.locale),
+                        player=safe_name(actor.display_name),
+                    ),
                 )
             row.updated_at = self.clock()
             await session.flush()
@@ -416,20 +403,14 @@ class Service:
             await session.flush()
             draft = _Draft()
             draft.private_lines.append(t("lobby.cancel.private", lang))
-            draft.public.append(
-                (
-                    place.channel_id,
-                    t(
-                        "lobby.cancel.public",
-                        language_for(place.locale),
-                        player=safe_name(actor.display_name),
-                        game=t(f"{row.kind}.name", language_for(place.locale)),
-                    ),
-                    (),
-                    (),
-                    (),
-                    None,
-                )
+            draft.post(
+                place.channel_id,
+                t(
+                    "lobby.cancel.public",
+                    language_for(place.locale),
+                    player=safe_name(actor.display_name),
+                    game=t(f"{row.kind}.name", language_for(place.locale)),
+                ),
             )
             return draft
 
@@ -457,15 +438,8 @@ class Service:
             await session.flush()
             draft = _Draft()
             draft.private_lines.append(t("lobby.kick.private", lang, player=name))
-            draft.public.append(
-                (
-                    place.channel_id,
-                    t("lobby.kick.public", language_for(place.locale), player=name),
-                    (),
-                    (),
-                    (),
-                    None,
-                )
+            draft.post(
+                place.channel_id, t("lobby.kick.public", language_for(place.locale), player=name)
             )
             return draft
 
@@ -783,7 +757,7 @@ class Service:
                     )
                 )
             if lines:
-                draft.public.append((row.channel_id, "\n".join(lines), (), (), (), None))
+                draft.post(row.channel_id, "\n".join(lines))
             if not by_default and seat in still:
                 draft.private_buttons = self._buttons(row, engine, new_state, [seat], lang)
         return draft
@@ -845,8 +819,13 @@ class Service:
             if picture
             else None
         )
-        draft.public.append(
-            (row.channel_id, "\n".join(lines), tuple(mentions), buttons, selects, job)
+        draft.post(
+            row.channel_id,
+            "\n".join(lines),
+            mentions=tuple(mentions),
+            buttons=buttons,
+            selects=selects,
+            picture=job,
         )
 
     def _buttons(
@@ -1035,7 +1014,7 @@ class Service:
                     ),
                     when=f"<t:{int(due_at + _reminder_gap(row))}:R>",
                 )
-                draft.public.append((row.channel_id, text, (user.user_id,), (), (), None))
+                draft.post(row.channel_id, text, mentions=(user.user_id,))
                 return draft
             return await self._apply(
                 session,
