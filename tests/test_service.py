@@ -276,3 +276,11 @@ async def test_no_reminder_after_its_deadline_has_passed(service: Service, clock
     texts = [o.message.text for o in await service.run_deadlines()]
     assert not any("still waiting" in text for text in texts)
     assert any("ran out of time" in text for text in texts)
+
+
+async def test_echoed_input_and_huge_ids_are_refused_in_words(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    braces = await service.act(ALICE, HERE, "tiny", "{_}", {})
+    assert not braces.ok and "{" not in private(braces) and "(_)" in private(braces)
+    huge = await service.kick(ALICE, HERE, 2**70)
+    assert not huge.ok and "whole number" in private(huge)

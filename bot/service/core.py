@@ -185,7 +185,12 @@ class Service:
         return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
     def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
-        text = t(error.key, lang, **fill_args(error.args_map, [], lang))
+        # Arguments may echo what the user typed: braces in them must not read as a template.
+        echoed = {
+            k: v.replace("{", "(").replace("}", ")") if isinstance(v, str) else v
+            for k, v in error.args_map.items()
+        }
+        text = t(error.key, lang, **fill_args(echoed, [], lang))
         return Reply(private=Message("⚠️ " + clip(text)), ok=False)
 
     async def _finish(self, draft: _Draft) -> Reply:
@@ -843,7 +848,7 @@ class Service:
                 continue
             key = f"{row.kind}.button.{command}"
             label = (
-                t(key, lang, **args)
+                t(key, lang, **fill_args(args, _names(row), lang))
                 if key in _catalogue_keys(lang)
                 else " ".join([command, *map(str, args.values())])
             )
@@ -1079,10 +1084,14 @@ def _close(row: GameRow, status: str) -> None:
 
 
 def _int(value: Any) -> int:
+    """A whole number a database column can hold (user ids, minutes); anything else is refused."""
     try:
-        return int(value)
-    except (TypeError, ValueError):
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
         raise Refusal("lobby.error.number", value=str(value)[:30]) from None
+    if not -(2**63) < number < 2**63:
+        raise Refusal("lobby.error.number", value=str(value)[:30])
+    return number
 
 
 def _log_safe(text: str) -> str:

@@ -43,8 +43,10 @@ def fill_args(args: dict[str, Any], names: Sequence[str], lang: str) -> dict[str
 
 
 def _name(seat: Any, names: Sequence[str]) -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return names[seat]
+    # Button arguments arrive as text ("2"), engine events as numbers.
+    number = int(seat) if isinstance(seat, str) and seat.isdigit() else seat
+    if isinstance(number, int) and 0 <= number < len(names):
+        return names[number]
     return str(seat)
 
 
