@@ -267,7 +267,8 @@ class BadBones(Game[BadBonesState]):
             return f"{state.round}.{state.stage}.{state.answered}"
         if state.stage == MARKET and state.market is not None:
             # Every purchase moves the turn on: old buttons become stale.
-            return f"0.market.{state.market['turn']}.{len(state.market['passed'])}"
+            m = state.market
+            return f"0.market.{m['turn']}.{len(m['passed'])}.{sum(m['coins'])}"
         if state.stage == WEAPON:
             return f"{state.round}.weapon.{state.after_weapons}"
         return f"{state.round}.{state.stage}"

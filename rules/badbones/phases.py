@@ -408,7 +408,7 @@ def commit(state: BadBonesState) -> list[Event]:
             state.weapons.pop(seat, None)
             board = state.boards[seat]
             if board.weapon and board.hero >= 0 and r.max_kill >= WEAPON_KILLS:
-                state.weapons[seat] = {"killed": r.hero_kills[:], "phase": SKELETONS}
+                state.weapons[seat] = {"killed": r.weapon_kills[:], "phase": SKELETONS}
         deliver(state, r)
     if state.capital != capital:
         events.append(

@@ -99,6 +99,8 @@ class Resolver:
         # once: kills are counted per group.
         self.group: tuple[int, int] = (-9, 0)
         self.group_kills: dict[tuple[int, int], int] = {}
+        self.group_bagged: dict[tuple[int, int], list[int]] = {}
+        self.weapon_kills: list[int] = []  # what the largest group killed went to the bag
         self.floors_lost = 0
         self.floors_rebuilt = 0
         self.houses_lost = 0
@@ -315,6 +317,7 @@ class Resolver:
             kind = kind_of(stopped)
             if kind == "emperor":
                 self.emperor = True
+                board.lost = True
             if kind != "nice":  # a nice chief finds nothing to rebuild on a standing tower
                 board.ruins.append(square)
                 board.floors -= 1
@@ -350,8 +353,13 @@ class Resolver:
         self.killed += len(unit)
         n = self.group_kills.get(self.group, 0) + len(unit)
         self.group_kills[self.group] = n
-        self.max_kill = max(self.max_kill, n)
+        before = len(self.hero_kills)
         self.kill(unit)
+        bagged = self.group_bagged.setdefault(self.group, [])
+        bagged.extend(self.hero_kills[before:])
+        if n > self.max_kill:
+            self.max_kill = n
+            self.weapon_kills = bagged
 
     def kill(self, unit: list[int]) -> None:
         """Tokens the hero destroyed (also a weapon's hero moves): spectral chiefs to the

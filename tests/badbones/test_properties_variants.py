@@ -1,0 +1,127 @@
+"""Properties over random legal games with the advanced, cooperative and chiefs options: every
+token (180 + the 19 chiefs) is always somewhere, nothing leaves the grid or stands on a standing
+tower, games end, dump/load is lossless, illegal actions change nothing."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from rules.badbones import GAME
+from rules.badbones.actions import Buy, Move, Place, Weapon
+from rules.badbones.phases import layout
+from rules.badbones.state import (
+    CHIEFS,
+    HERO,
+    MARKET,
+    OVER,
+    TOTAL_TOKENS,
+    TRAP,
+    WEAPON,
+    BadBonesState,
+)
+from rules.core import Action, Rng, RulesError
+
+
+def total_tokens(state: BadBonesState) -> int:
+    n = sum(state.bag) + len(state.chiefs) + len(state.removed)
+    return n + sum(len(b.tokens()) for b in state.boards)
+
+
+def check_invariants(state: BadBonesState, expected: int) -> None:
+    assert total_tokens(state) == expected
+    chiefs = sorted(state.chiefs + [t >> 4 for t in state.removed])
+    chiefs += [t >> 4 for b in state.boards for t in b.tokens() if t >> 4]
+    assert sorted(chiefs) == (list(range(1, 20)) if expected > TOTAL_TOKENS else [])
+    lay = layout(state)
+    assert 0 <= state.capital <= state.seats
+    for board in state.boards:
+        assert -1 <= board.hero < 25
+        assert 0 <= board.floors <= 4
+        for code in board.skeletons:
+            sq = code >> 13
+            assert 0 <= sq < 25
+            assert not (lay.is_tower[sq] and sq not in board.ruins), "on a standing tower"
+            if state.stage in (HERO, TRAP):
+                assert sq != board.hero, "a skeleton sharing the hero's square"
+                trap = board.traps.get(sq)
+                assert trap is None or trap[0] == "labyrinth" or trap == ("bomb", 1, ""), trap
+        for sq in board.traps:
+            assert not (lay.is_tower[sq] and sq not in board.ruins)
+
+
+def play_checked(seats: int, seed: int, options: dict[str, Any]) -> BadBonesState:
+    rng = Rng(seed * 13 + 5)
+    state = GAME.new_game(seats, options, seed)
+    expected = TOTAL_TOKENS + (CHIEFS if options.get("chiefs") else 0)
+    steps = 0
+    while not GAME.is_over(state):
+        check_invariants(state, expected)
+        pending = GAME.pending(state)
+        assert pending
+        seat = rng.choice(sorted(pending))
+        actions = GAME.legal_actions(state, seat)
+        assert actions and pending[seat].default in actions
+        # Prefer real weapon uses and purchases: they are what this file is about.
+        useful: list[Action] = [a for a in actions if isinstance(a, Weapon | Buy)]
+        if state.stage == HERO:
+            useful = [pending[seat].default]  # the step that kills the most: weapons trigger
+        action = rng.choice(useful if useful and rng.below(4) else actions)
+        if steps % 5 == 0:
+            data = json.loads(json.dumps(GAME.dump(state)))
+            assert GAME.dump(GAME.load(data)) == GAME.dump(state)
+            GAME.view(state, None)
+            before = GAME.dump(state)
+            for wrong in (Buy("treasure"), Weapon("Z9"), Place("catapult", "A0"), Move("NNN")):
+                with pytest.raises(RulesError):
+                    GAME.apply(state, seat, wrong)
+            assert GAME.dump(state) == before
+        state, _ = GAME.apply(state, seat, action)
+        steps += 1
+        assert steps < 6000
+    check_invariants(state, expected)
+    assert state.stage == OVER and GAME.result(state) is not None
+    return state
+
+
+ALL = {"advanced": True, "cooperative": True, "chiefs": True}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_all_options_on(seats: int) -> None:
+    for seed in range(12):
+        play_checked(seats, seed, ALL)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"advanced": True},
+        {"chiefs": True},
+        {"cooperative": True},
+        {"advanced": True, "chiefs": True},
+    ],
+)
+def test_each_variant(options: dict[str, Any]) -> None:
+    for seed in range(10):
+        for seats in (2, 4) if options.get("cooperative") else (1, 3, 5):
+            play_checked(seats, seed, {**options, "choices": "auto" if seed % 2 else "ask"})
+
+
+def test_weapons_and_market_are_reached() -> None:
+    stages: set[str] = set()
+    for seed in range(20):
+        state = GAME.new_game(3, {"advanced": True}, seed)
+        rng = Rng(seed)
+        while not GAME.is_over(state):
+            stages.add(state.stage)
+            pending = GAME.pending(state)
+            seat = rng.choice(sorted(pending))
+            actions = GAME.legal_actions(state, seat)
+            useful: list[Action] = [a for a in actions if isinstance(a, Weapon | Buy)]
+            if state.stage == HERO:
+                useful = [pending[seat].default]  # the step that kills the most
+            state, _ = GAME.apply(state, seat, rng.choice(useful or actions))
+    assert {MARKET, WEAPON} <= stages
