@@ -10,6 +10,7 @@ they walk, in their symbol's colour and shape, with a count when several stand t
 from __future__ import annotations
 
 import io
+import math
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -57,8 +58,37 @@ TRAP_COLOURS: dict[str, Colour] = {
     "catapult": (156, 100, 52),
     "dragon": (206, 62, 40),
     "treasure": (236, 186, 40),
+    "barricade": (120, 78, 40),
+    "bomb": (60, 60, 66),
+    "hearse": (96, 60, 120),
+    "labyrinth": (245, 245, 245),
+    "portal": (110, 70, 200),
+    "spring": (40, 150, 150),
 }
-TRAP_GLYPHS = {"catapult": "↷", "dragon": "✥", "treasure": "❖"}
+TRAP_GLYPHS = {
+    "catapult": "↷",
+    "dragon": "✥",
+    "treasure": "❖",
+    "barricade": "▦",
+    "bomb": "✹",
+    "hearse": "⚰",
+    "labyrinth": "▩",
+    "portal": "◎",
+    "spring": "⇈",
+}
+# Skeleton chiefs: an orange-bordered token with the chief's sign instead of the symbol.
+CHIEF_ORANGE = (255, 140, 0)
+CHIEF_GLYPHS = {
+    "artificer": "⚒",
+    "necromancer": "☠",
+    "nice": "♥",
+    "instructor": "⚑",
+    "spectral": "✦",
+    "saboteur": "⚡",
+    "emperor": "♛",
+}
+FROST = (120, 200, 255)
+CAPITAL = (150, 120, 70)
 DIRS = "NESW"
 _HERO_STEPS = {
     "N": (0, -1),
@@ -148,16 +178,40 @@ def draw_symbol(
 
 
 def draw_skeleton(
-    draw: Draw, symbol: str, facing: str, cx: float, cy: float, size: float, count: int = 1
+    draw: Draw,
+    symbol: str,
+    facing: str,
+    cx: float,
+    cy: float,
+    size: float,
+    count: int = 1,
+    chief: str = "",
+    frozen: bool = False,
 ) -> None:
-    """An arrow-shaped token pointing where the skeleton walks."""
+    """An arrow-shaped token pointing where the skeleton walks (a chief: thick orange border
+    and its sign; frozen by the ice wand: a blue halo and a snowflake)."""
     h = size / 2
     shape = [(-h, h), (h, h), (h, -h * 0.15), (0, -h * 1.2), (-h, -h * 0.15)]
     pts = _rotate(shape, facing, cx, cy)
+    if frozen:
+        draw.polygon(_rotate([(x * 1.3, y * 1.3) for x, y in shape], facing, cx, cy), fill=FROST)
     draw.polygon(
-        pts, fill=SYMBOL_COLOURS.get(symbol, BONE), outline=INK, width=max(2, int(size / 18))
+        pts,
+        fill=SYMBOL_COLOURS.get(symbol, BONE),
+        outline=CHIEF_ORANGE if chief else INK,
+        width=max(4, int(size / 7)) if chief else max(2, int(size / 18)),
     )
-    if symbol in SYMBOL_COLOURS:
+    if chief:
+        draw.text(
+            (cx, cy + (0 if facing in "EW" else (h * 0.12 if facing == "N" else -h * 0.12))),
+            CHIEF_GLYPHS.get(chief, "?"),
+            font=font(max(12, int(h * 1.1)), True),
+            fill=(255, 255, 255),
+            anchor="mm",
+            stroke_width=2,
+            stroke_fill=INK,
+        )
+    elif symbol in SYMBOL_COLOURS:
         draw_symbol(
             draw,
             symbol,
@@ -178,6 +232,16 @@ def draw_skeleton(
             stroke_width=3,
             stroke_fill=INK,
         )
+    if frozen:
+        draw.text(
+            (cx - h * 0.6, cy - h * 0.6),
+            "❄",
+            font=font(max(12, int(size * 0.4)), True),
+            fill=(255, 255, 255),
+            anchor="mm",
+            stroke_width=2,
+            stroke_fill=(30, 90, 160),
+        )
 
 
 def draw_star_row(draw: Draw, x: float, y: float, n: int, size: int) -> None:
@@ -193,9 +257,32 @@ def draw_trap(draw: Draw, trap: dict[str, Any], x: float, y: float, c: float) ->
     kind = trap["trap"]
     colour = TRAP_COLOURS.get(kind, (120, 120, 120))
     damaged = trap["side"] == "damaged"
+    pad = c * 0.07
+    if trap["side"] == "blast":
+        # The bomb's blast area: a scorched ring with a hole (the printed arrow shows through).
+        draw.ellipse(
+            (x + pad, y + pad, x + c - pad, y + c - pad),
+            outline=(50, 40, 36),
+            width=max(5, int(c / 7)),
+        )
+        for k in range(8):
+            a = k * math.pi / 4
+            r0, r1 = c * 0.3, c * 0.47
+            draw.line(
+                (
+                    x + c / 2 + r0 * math.cos(a),
+                    y + c / 2 + r0 * math.sin(a),
+                    x + c / 2 + r1 * math.cos(a),
+                    y + c / 2 + r1 * math.sin(a),
+                ),
+                fill=(240, 120, 30),
+                width=max(2, int(c / 22)),
+            )
+        return
+    if kind == "labyrinth" and trap.get("orientation") == "black":
+        colour = (34, 34, 38)
     if damaged:
         colour = tuple(int(v * 0.68) for v in colour)  # type: ignore[assignment]
-    pad = c * 0.07
     draw.rounded_rectangle(
         (x + pad, y + pad, x + c - pad, y + c - pad),
         radius=c * 0.12,
@@ -216,6 +303,8 @@ def draw_trap(draw: Draw, trap: dict[str, Any], x: float, y: float, c: float) ->
     else:
         glyph = TRAP_GLYPHS.get(kind, "?")
         ink = (255, 255, 255) if kind != "treasure" else (90, 50, 10)
+        if kind == "labyrinth":
+            ink = INK if trap.get("orientation") != "black" else (245, 245, 245)
         draw.text(
             (x + c / 2, y + c * 0.44), glyph, font=font(int(c * 0.52), True), fill=ink, anchor="mm"
         )
@@ -230,7 +319,8 @@ def draw_trap(draw: Draw, trap: dict[str, Any], x: float, y: float, c: float) ->
             fill=INK,
             width=max(2, int(c / 28)),
         )
-    draw_star_row(draw, x + c * 0.12, y + c * 0.82, int(trap["stars"]), max(12, int(c * 0.2)))
+    if trap["stars"]:
+        draw_star_row(draw, x + c * 0.12, y + c * 0.82, int(trap["stars"]), max(12, int(c * 0.2)))
 
 
 def draw_hero(draw: Draw, cx: float, cy: float, r: float, colour: Colour) -> None:
@@ -261,6 +351,13 @@ def draw_tower(draw: Draw, cx: float, cy: float, c: float, floors: int, max_floo
         stroke_width=2,
         stroke_fill=INK,
     )
+
+
+def draw_ruin(draw: Draw, cx: float, cy: float, c: float) -> None:
+    """A destroyed cooperative tower: rubble with its arrow pointing N (towards the capital)."""
+    r = c * 0.4
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=BURNT, outline=INK, width=2)
+    draw_chevron(draw, "N", cx, cy, c * 0.26)
 
 
 def draw_house(draw: Draw, x: float, y: float, w: float, intact: bool) -> None:
@@ -317,14 +414,24 @@ def _sprite(key: tuple[Any, ...], w: int, h: int, paint: Any) -> Image.Image:
 
 
 def paste_skeleton(
-    img: Image.Image, symbol: str, facing: str, cx: float, cy: float, size: float, count: int
+    img: Image.Image,
+    symbol: str,
+    facing: str,
+    cx: float,
+    cy: float,
+    size: float,
+    count: int,
+    chief: str = "",
+    frozen: bool = False,
 ) -> None:
-    side = int(size * 1.5) + 8
+    side = int(size * 1.7) + 8
     sprite = _sprite(
-        ("skel", symbol, facing, int(size), count),
+        ("skel", symbol, facing, int(size), count, chief, frozen),
         side,
         side,
-        lambda d: draw_skeleton(d, symbol, facing, side / 2, side / 2, int(size), count),
+        lambda d: draw_skeleton(
+            d, symbol, facing, side / 2, side / 2, int(size), count, chief, frozen
+        ),
     )
     img.paste(sprite, (int(cx - side / 2), int(cy - side / 2)), sprite)
 
@@ -335,10 +442,11 @@ def paste_trap(img: Image.Image, trap: dict[str, Any], x: float, y: float, c: in
     img.paste(sprite, (int(x), int(y)), sprite)
 
 
-def _background(c: int, arrows: tuple[tuple[str, str], ...]) -> Image.Image:
+def _background(c: int, arrows: tuple[tuple[str, str], ...], coop: bool = False) -> Image.Image:
     """What is printed on a board: coordinates, forests with their symbols, the village strip,
-    the grid and its arrows (drawn once per size)."""
-    key = ("board", c, arrows)
+    the grid and its arrows (drawn once per size). The cooperative side has the capital above
+    the grid and the "top" forest below it."""
+    key = ("board", c, arrows, coop)
     if key in _SPRITES:
         return _SPRITES[key]
     w, h = board_size(c)
@@ -351,12 +459,17 @@ def _background(c: int, arrows: tuple[tuple[str, str], ...]) -> Image.Image:
     for i in range(5):
         draw.text((gx + i * c + c / 2, label / 2), "ABCDE"[i], font=lf, fill=TEXT, anchor="mm")
         draw.text((label / 2, gy + i * c + c / 2), str(i + 1), font=lf, fill=TEXT, anchor="mm")
-    draw.rectangle((gx - forest, gy - forest, gx + size + forest - 1, gy - 1), fill=FOREST)
+    top, bottom = (CAPITAL, FOREST) if coop else (FOREST, VILLAGE)
+    draw.rectangle((gx - forest, gy - forest, gx + size + forest - 1, gy - 1), fill=top)
     draw.rectangle((gx - forest, gy, gx - 1, gy + size - 1), fill=FOREST)
     draw.rectangle((gx + size, gy, gx + size + forest - 1, gy + size - 1), fill=FOREST)
     draw.rectangle(
-        (gx - forest, gy + size, gx + size + forest - 1, gy + size + village - 1), fill=VILLAGE
+        (gx - forest, gy + size, gx + size + forest - 1, gy + size + village - 1), fill=bottom
     )
+    if coop:
+        cap = font(max(16, int(c * 0.28)), True)
+        label_text = "▲ ♜ ▲"
+        draw.text((gx + size / 2, gy - forest / 2), label_text, font=cap, fill=HOUSE, anchor="mm")
     draw.rectangle((gx, gy, gx + size - 1, gy + size - 1), fill=ICE)
     for i in range(6):
         draw.line((gx + i * c, gy, gx + i * c, gy + size), fill=ICE_LINE, width=2)
@@ -364,24 +477,27 @@ def _background(c: int, arrows: tuple[tuple[str, str], ...]) -> Image.Image:
     for square, facing in arrows:
         col, row = _cell(square)
         draw_chevron(draw, facing, gx + col * c + c / 2, gy + row * c + c / 2, c * 0.2)
-    for cx, cy, symbol in _forest_spots(c):
+    for cx, cy, symbol in _forest_spots(c, coop):
         draw_symbol(draw, symbol, cx, cy, forest * 0.2, SYMBOL_COLOURS[symbol], FOREST_EDGE)
     _SPRITES[key] = img
     return img
 
 
-def _forest_spots(c: int) -> list[tuple[float, float, str]]:
-    return [(cx, cy, symbol) for (_, symbol), (cx, cy, _) in _forest_entries(c).items()]
+def _forest_spots(c: int, coop: bool = False) -> list[tuple[float, float, str]]:
+    return [(cx, cy, symbol) for (_, symbol), (cx, cy, _) in _forest_entries(c, coop).items()]
 
 
-def _forest_entries(c: int) -> dict[tuple[str, str], tuple[float, float, str]]:
+def _forest_entries(c: int, coop: bool = False) -> dict[tuple[str, str], tuple[float, float, str]]:
     """Where each model waits in its forest (relative to the board block) and its facing."""
     label, forest = int(c * 0.36), int(c * 0.62)
     gx, gy = label + forest, label + forest
     size = 5 * c
     out = {}
     for i, symbol in enumerate(SYMBOLS):
-        out[("top", symbol)] = (gx + i * c + c / 2, gy - forest / 2, "S")
+        if coop:  # the "top" forest lies below the grid on the cooperative side
+            out[("top", symbol)] = (gx + i * c + c / 2, gy + size + forest / 2, "N")
+        else:
+            out[("top", symbol)] = (gx + i * c + c / 2, gy - forest / 2, "S")
         out[("left", symbol)] = (gx - forest / 2, gy + (4 - i) * c + c / 2, "E")
         out[("right", symbol)] = (gx + size + forest / 2, gy + i * c + c / 2, "W")
     return out
@@ -401,16 +517,25 @@ def draw_board(
     label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
     gx, gy = x + label + forest, y + label + forest  # grid origin
     size = 5 * c
-    img.paste(_background(c, tuple(sorted(view.get("arrows", {}).items()))), (x, y))
-    # the skeletons waiting in the forests, at their entry
-    waiting: dict[tuple[str, str], int] = {}
+    coop = bool(view.get("cooperative"))
+    img.paste(_background(c, tuple(sorted(view.get("arrows", {}).items())), coop), (x, y))
+    # the skeletons waiting in the forests, at their entry (a chief apart, beside them)
+    waiting: dict[tuple[str, str, str], int] = {}
     for s in board["forest"]:
-        key = (s["forest"], s["symbol"])
+        key = (s["forest"], s["symbol"], s.get("chief", ""))
         waiting[key] = waiting.get(key, 0) + 1
-    entries = _forest_entries(c)
-    for (where, symbol), n in waiting.items():
+    entries = _forest_entries(c, coop)
+    shift: dict[tuple[str, str], int] = {}
+    for (where, symbol, chief), n in sorted(waiting.items(), key=lambda kv: kv[0][2]):
         cx, cy, facing = entries[(where, symbol)]
-        paste_skeleton(img, symbol, facing, x + cx, y + cy, forest * 0.78, n)
+        k = shift.get((where, symbol), 0)
+        shift[(where, symbol)] = k + 1
+        off = k * forest * 0.34
+        if where == "top":
+            cx += off
+        else:
+            cy += off
+        paste_skeleton(img, symbol, facing, x + cx, y + cy, forest * 0.78, n, chief)
     # the village: one house per house of the game, burnt ones dark
     houses, max_houses = board["houses"], board["max_houses"]
     hw = village * 0.72
@@ -418,16 +543,16 @@ def draw_board(
     for k in range(max_houses):
         draw_house(draw, start + k * hw * 1.35, gy + size + (village - hw) / 2, hw, k < houses)
     # tower(s), traps, hero, skeletons
+    ruins = board.get("ruins", [])
     for square in view.get("towers", ["C3"]):
         col, row = _cell(square)
-        draw_tower(
-            draw,
-            gx + col * c + c / 2,
-            gy + row * c + c / 2,
-            c,
-            board["floors"],
-            board["max_floors"],
-        )
+        cx, cy = gx + col * c + c / 2, gy + row * c + c / 2
+        if coop and square in ruins:
+            draw_ruin(draw, cx, cy, c)
+        elif coop:
+            draw_tower(draw, cx, cy, c, 1, 1)
+        else:
+            draw_tower(draw, cx, cy, c, board["floors"], board["max_floors"])
     for trap in board["traps"]:
         col, row = _cell(trap["square"])
         paste_trap(img, trap, gx + col * c, gy + row * c, c)
@@ -444,41 +569,52 @@ def draw_board(
                 outline=ACCENT,
                 width=max(3, c // 18),
             )
-    hero_col, hero_row = _cell(board["hero"])
-    crowded = board["hero"] in view.get("towers", ["C3"]) or any(
-        tr["square"] == board["hero"] for tr in board["traps"]
-    )
-    if crowded:  # on the tower or a trap: smaller, in the corner, so both stay visible
-        draw_hero(
-            draw, gx + hero_col * c + c * 0.76, gy + hero_row * c + c * 0.24, c * 0.21, colour
+    if board["hero"]:  # a hero who killed the skeleton emperor is gone
+        hero_col, hero_row = _cell(board["hero"])
+        crowded = board["hero"] in view.get("towers", ["C3"]) or any(
+            tr["square"] == board["hero"] for tr in board["traps"]
         )
-    else:
-        draw_hero(draw, gx + hero_col * c + c / 2, gy + hero_row * c + c / 2, c * 0.3, colour)
-    groups: dict[str, dict[tuple[str, str], int]] = {}
+        if crowded:  # on the tower or a trap: smaller, in the corner, so both stay visible
+            draw_hero(
+                draw, gx + hero_col * c + c * 0.76, gy + hero_row * c + c * 0.24, c * 0.21, colour
+            )
+        else:
+            draw_hero(draw, gx + hero_col * c + c / 2, gy + hero_row * c + c / 2, c * 0.3, colour)
+    Kind = tuple[str, str, str, bool]  # symbol, facing, chief, frozen
+    groups: dict[str, dict[Kind, int]] = {}
     for s in board["skeletons"]:
         cell = groups.setdefault(s["square"], {})
-        cell[(s["symbol"], s["facing"])] = cell.get((s["symbol"], s["facing"]), 0) + 1
+        kind: Kind = (s["symbol"], s["facing"], s.get("chief", ""), bool(s.get("frozen")))
+        cell[kind] = cell.get(kind, 0) + 1
     for square, cell in groups.items():
         col, row = _cell(square)
         x0, y0 = gx + col * c, gy + row * c
-        items = sorted(cell.items(), key=lambda kv: (SYMBOLS.index(kv[0][0]), kv[0][1]))
+        items = sorted(
+            cell.items(), key=lambda kv: (kv[0][2] == "", SYMBOLS.index(kv[0][0]), kv[0][1])
+        )
         if len(items) == 1:
-            (symbol, facing), n = items[0]
-            paste_skeleton(img, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n)
+            (symbol, facing, chief, frozen), n = items[0]
+            paste_skeleton(img, symbol, facing, x0 + c / 2, y0 + c / 2, c * 0.6, n, chief, frozen)
             continue
         if len(items) > 4:
             # Too many kinds to show apart: one bone-white stack per facing, so where every
-            # skeleton walks stays visible (the symbol no longer matters once on the board).
-            by_facing: dict[str, int] = {}
-            for (_, facing), n in items:
-                by_facing[facing] = by_facing.get(facing, 0) + n
+            # skeleton walks stays visible (the symbol no longer matters once on the board); a
+            # stack holding a chief shows that chief's sign and border.
+            by_facing: dict[str, tuple[int, str, bool]] = {}
+            for (_, facing, chief, frozen), n in items:
+                count, head, cold = by_facing.get(facing, (0, "", False))
+                by_facing[facing] = (count + n, head or chief, cold or frozen)
             items = [
-                (("mixed", f), n)
-                for f, n in sorted(by_facing.items(), key=lambda kv: DIRS.index(kv[0]))
+                (("mixed", f, head, cold), n)
+                for f, (n, head, cold) in sorted(
+                    by_facing.items(), key=lambda kv: DIRS.index(kv[0])
+                )
             ]
         quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
-        for (fx, fy), ((symbol, facing), n) in zip(quarters, items, strict=False):
-            paste_skeleton(img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n)
+        for (fx, fy), ((symbol, facing, chief, frozen), n) in zip(quarters, items, strict=False):
+            paste_skeleton(
+                img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n, chief, frozen
+            )
 
 
 # ----------------------------------------------------------------------------- panels
@@ -534,6 +670,8 @@ def draw_panel(
     points = (
         "—" if board["eliminated"] else t("badbones.render.points", lang, points=board["score"])
     )
+    if view.get("cooperative"):  # no points in the cooperative game: the towers left
+        points = f"♜ {board['floors']}/4"
     pw = text_width(draw, points, 24, True)
     status = _status(view, seat)
     name = fit_text(draw, _label(names, seat), 24, width - pw - 60, True)
@@ -564,10 +702,20 @@ def draw_panel(
     draw_board(img, draw, board, view, x + pad, y + head, c, colour)
     # footer: cemetery and supply
     fy = y + head + bh + 10
-    cem = t("badbones.render.cemetery", lang, count=board["cemetery"])
-    draw.text((x + pad, fy + 24), "☠ " + cem, font=font(21, True), fill=TEXT, anchor="lm")
+    cem = "☠ " + t("badbones.render.cemetery", lang, count=board["cemetery"])
+    draw.text((x + pad, fy + 24), cem, font=font(21, True), fill=TEXT, anchor="lm")
     tile = 40
     sx = x + width - pad - len(board["supply"]) * (tile + 6)
+    if board.get("weapon"):
+        wx = x + pad + text_width(draw, cem, 21, True) + 14
+        weapon = "⚔ " + t(f"badbones.weapon.{board['weapon']}", lang)
+        draw.text(
+            (wx, fy + 24),
+            fit_text(draw, weapon, 21, max(40, sx - wx - 8), True),
+            font=font(21, True),
+            fill=ACCENT,
+            anchor="lm",
+        )
     for k, kind in enumerate(board["supply"]):
         paste_trap(
             img,
@@ -588,7 +736,14 @@ def draw_panel(
 
 
 def _title(view: dict[str, Any], lang: str) -> str:
-    if view["solo"]:
+    if view.get("cooperative"):
+        rnd = t(
+            "badbones.render.coop_round",
+            lang,
+            round=view["round"],
+            rounds=view.get("coop_rounds", 10),
+        )
+    elif view["solo"]:
         rnd = t("badbones.render.solo_round", lang, round=view["round"], rounds=view["solo_rounds"])
     else:
         rnd = t("badbones.render.round", lang, round=view["round"])
@@ -616,7 +771,9 @@ def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, w
     awaiting = view.get("awaiting", [])
     if view["stage"] == "over":
         result = view.get("result", {})
-        if view["solo"]:
+        if view.get("cooperative"):
+            line = t(f"badbones.render.coop_{result.get('outcome', 'lost')}", lang)
+        elif view["solo"]:
             line = t(f"badbones.render.solo_{result.get('outcome', 'lost')}", lang)
         else:
             winners = result.get("winners", [])
@@ -635,6 +792,145 @@ def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, w
             "badbones.render.awaiting", lang, names=", ".join(_name(names, s) for s in awaiting)
         )
         draw.text((20, 68), fit_text(draw, line, 22, room), font=font(22), fill=ACCENT, anchor="lm")
+
+
+# ----------------------------------------------------------------------------- Market, capital
+
+MARKET_CELL = (150, 92)
+
+
+def extras_height(view: dict[str, Any], width: int) -> int:
+    """Height of the strips drawn between the title and the boards (capital, Market)."""
+    height = 0
+    if view.get("cooperative"):
+        height += 76
+    market = view.get("market")
+    if market:
+        cols = max(1, (width - 40) // MARKET_CELL[0])
+        rows = (len(market["stock"]) + cols - 1) // cols
+        height += 56 + rows * MARKET_CELL[1] + 16
+    return height
+
+
+def draw_extras(
+    img: Image.Image,
+    draw: Draw,
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    width: int,
+    y: int,
+) -> None:
+    if view.get("cooperative"):
+        draw.rounded_rectangle(
+            (16, y, width - 16, y + 66), radius=12, fill=PANEL, outline=ACCENT, width=2
+        )
+        label = t("badbones.render.capital", lang)
+        draw.text((30, y + 33), label, font=font(24, True), fill=TEXT, anchor="lm")
+        hx = 40 + text_width(draw, label, 24, True)
+        for k in range(int(view.get("capital_max", 0))):
+            draw_house(draw, hx + k * 50, y + 13, 40, k < int(view.get("capital", 0)))
+        pool = view.get("pool", [])
+        label = t("badbones.render.pool", lang)
+        px = width - 30 - len(pool) * 46
+        lw = text_width(draw, label, 22, True)
+        draw.text((px - 12, y + 33), label, font=font(22, True), fill=TEXT_DIM, anchor="rm")
+        if px - 12 - lw < hx + 50 * int(view.get("capital_max", 0)):
+            pass  # a long supply: the label may overlap nothing but the tiles' own row
+        for k, kind in enumerate(pool):
+            paste_trap(
+                img,
+                {"trap": kind, "side": "intact", "orientation": "/", "stars": 0},
+                px + k * 46,
+                y + 13,
+                40,
+            )
+        y += 76
+    market = view.get("market")
+    if not market:
+        return
+    cols = max(1, (width - 40) // MARKET_CELL[0])
+    rows = (len(market["stock"]) + cols - 1) // cols
+    cw, ch = MARKET_CELL
+    draw.rounded_rectangle(
+        (16, y, width - 16, y + 56 + rows * ch + 6), radius=12, fill=PANEL, outline=ACCENT, width=3
+    )
+    if market.get("shared"):
+        purse = t("badbones.render.team_coins", lang, coins=market["coins"][0])
+    else:
+        purse = " · ".join(f"{_name(names, s)} {c}" for s, c in enumerate(market["coins"]))
+    turn = market.get("turn", [])
+    head = t("badbones.render.market", lang) + " — " + purse
+    if turn and not market.get("shared"):
+        head += " · " + t("badbones.render.turn", lang, name=_name(names, turn[0]))
+    draw.text(
+        (30, y + 28),
+        fit_text(draw, head, 24, width - 60, True),
+        font=font(24, True),
+        fill=ACCENT,
+        anchor="lm",
+    )
+    last = market.get("last")
+    for k, (item, left) in enumerate(market["stock"].items()):
+        r, col = divmod(k, cols)
+        x0 = 30 + col * cw
+        y0 = y + 56 + r * ch
+        sold_out = left <= 0
+        just = bool(last) and last[1] == item
+        box = (x0, y0, x0 + cw - 10, y0 + ch - 10)
+        draw.rounded_rectangle(
+            box,
+            radius=8,
+            fill=(30, 50, 40) if sold_out else (58, 98, 78),
+            outline=ACCENT if just else INK,
+            width=3 if just else 1,
+        )
+        price = market["prices"][item]
+        ink = TEXT if not sold_out else TEXT_DIM
+        if item in market.get("weapons", []):
+            # A weapon card: its name on up to two lines, the price below.
+            words = t(f"badbones.weapon.{item}", lang).split()
+            lines = [" ".join(words[: max(1, len(words) // 2)]), " ".join(words[len(words) // 2 :])]
+            if len(words) == 1:
+                lines = [words[0]]
+            for k2, line in enumerate(lines):
+                draw.text(
+                    (x0 + 8, y0 + 16 + k2 * 22),
+                    fit_text(draw, line, 18, cw - 26, True),
+                    font=font(18, True),
+                    fill=ink,
+                    anchor="lm",
+                )
+            draw.text(
+                (x0 + 8, y0 + 66), f"⚔ {price} ¢", font=font(20, True), fill=ACCENT, anchor="lm"
+            )
+        else:
+            paste_trap(
+                img,
+                {"trap": item, "side": "intact", "orientation": "/", "stars": 0},
+                x0 + 6,
+                y0 + 5,
+                48,
+            )
+            draw.text(
+                (x0 + 62, y0 + 18), f"{price} ¢", font=font(20, True), fill=ACCENT, anchor="lm"
+            )
+            draw.text(
+                (x0 + 62, y0 + 42),
+                f"×{left}",
+                font=font(20, True),
+                fill=TEXT if not sold_out else DANGER,
+                anchor="lm",
+            )
+            draw.text(
+                (x0 + 8, y0 + 68),
+                fit_text(draw, t(f"badbones.trap.{item}", lang), 18, cw - 26, True),
+                font=font(18, True),
+                fill=ink,
+                anchor="lm",
+            )
+        if sold_out:
+            draw.text((x0 + cw - 18, y0 + 42), "✗", font=font(26, True), fill=DANGER, anchor="rm")
 
 
 # ----------------------------------------------------------------------------- encoding
@@ -693,10 +989,13 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     pw, ph = bw + 24, 74 + bh + 66 + 12
     gap, top = 16, 92
     width = cols * pw + (cols + 1) * gap
+    extra = extras_height(view, width)
+    top += extra
     height = top + rows * ph + rows * gap
     img = canvas(width, height, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
+    draw_extras(img, draw, view, names, lang, width, 92)
     for k, board in enumerate(boards):
         r, col = divmod(k, cols)
         draw_panel(
@@ -715,18 +1014,20 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     pw, ph = bw + 24, 74 + bh + 66 + 12
     extra = 124
     width = pw + 40
-    img = canvas(width, 92 + ph + extra, BACKGROUND)
+    top = 92 + extras_height(view, width)
+    img = canvas(width, top + ph + extra, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
+    draw_extras(img, draw, view, names, lang, width, 92)
     mine = view.get("my_submission") or {}
     if mine.get("type") == "place":
         # Your own hidden choice, shown only on your private board (D13).
         ghost = {k: mine[k] for k in ("trap", "square", "orientation")}
         view = {**view, "placing": [*view.get("placing", []), {"seat": board["seat"], **ghost}]}
-    draw_panel(img, draw, view, board, names, lang, 20, 92, c)
+    draw_panel(img, draw, view, board, names, lang, 20, top, c)
     label, forest = int(c * 0.36), int(c * 0.62)
-    gx, gy = 20 + 12 + label + forest, 92 + 74 + label + forest
-    if mine.get("type") == "move":
+    gx, gy = 20 + 12 + label + forest, top + 74 + label + forest
+    if mine.get("type") == "move" and board["hero"]:
         col, row = _cell(board["hero"])
         dx, dy = _HERO_STEPS[mine["direction"]]
         x0, y0 = gx + col * c + c / 2, gy + row * c + c / 2
@@ -740,12 +1041,26 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
         x0, y0 = gx + col * c, gy + row * c
         draw.line((x0 + 10, y0 + 10, x0 + c - 10, y0 + c - 10), fill=ACCENT, width=8)
         draw.line((x0 + c - 10, y0 + 10, x0 + 10, y0 + c - 10), fill=ACCENT, width=8)
-    y = 92 + ph + 16
+    y = top + ph + 16
     question = view.get("question")
     lines = []
     if mine:
-        kind = mine["type"] + ("_wall" if mine.get("orientation") else "")
+        orientation = mine.get("orientation") or ""
+        kind = mine["type"]
+        if orientation in ("white", "black"):
+            kind += "_coloured"
+        elif orientation:
+            kind += "_wall"
         args = {k: v for k, v in mine.items() if k != "type"}
+        args["colour"] = (
+            t(f"badbones.colour.{orientation}", lang)
+            if orientation
+            in (
+                "white",
+                "black",
+            )
+            else ""
+        )
         if "trap" in args:
             args["trap"] = t(f"badbones.trap.{args['trap']}", lang)
         lines.append(t(f"badbones.event.submitted_{kind}", lang, **args))

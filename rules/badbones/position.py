@@ -87,7 +87,7 @@ def board_from_text(
                 else:
                     setattr(board, head, int(value))
             elif head in ("forest", "cemetery"):
-                getattr(board, head).extend(parse_model(t) for t in tokens)
+                getattr(board, head).extend(_token(t, free) for t in tokens)
                 tokens = []
             elif head == "ruins":
                 board.ruins.extend(parse_square(t) for t in tokens)
@@ -113,6 +113,22 @@ def board_from_text(
                 supply.remove(trap[0])
     board.supply = supply
     return board
+
+
+def _token(text: str, free: list[int]) -> int:
+    """``red.top`` or ``red.top@saboteur`` (a chief) → a token."""
+    name, _, kind = text.partition("@")
+    token = parse_model(name)
+    if kind:
+        chief = next(c for c in free if chief_kind(c) == kind)
+        free.remove(chief)
+        token |= chief << 4
+    return token
+
+
+def _token_name(token: int) -> str:
+    name = model_name(token & 15)
+    return name + (f"@{chief_kind(token >> 4)}" if token >> 4 else "")
 
 
 def _square_item(board: Board, square: int, item: str, free: list[int]) -> None:
@@ -166,7 +182,7 @@ def board_to_text(board: Board) -> str:
     for name in ("forest", "cemetery"):
         models = getattr(board, name)
         if models:
-            lines.append(f"{name} {' '.join(model_name(m) for m in models)}")
+            lines.append(f"{name} {' '.join(_token_name(m) for m in models)}")
     lines.append(f"supply {' '.join(board.supply)}")
     lines.append("prefs " + " ".join(f"{k}={v}" for k, v in sorted(board.prefs.items())))
     return "\n".join(lines)

@@ -47,3 +47,34 @@ def test_crowded_square_still_renders() -> None:
     state = position(crowded, "")
     png = render_board(GAME.view(state, 0), NAMES[:2], "en")
     assert png.startswith(PNG)
+
+
+def test_variants_render_as_png() -> None:
+    from render.badbones import render_board, render_table
+    from rules.badbones.actions import Buy
+
+    state = position(
+        "weapon crossbow\nA2 barricade\nB2 bomb~\nC1 bomb\nD1 hearse\nE2 labyrinth:black\n"
+        "A4 labyrinth:white\nB4 portal~\nE5 spring\nD2 red.top:S@artificer\nA3 S^\n"
+        "E4 S@saboteur N@instructor E W S@spectral\nforest red.top@necromancer",
+        "hero none\nC5 S@nice",
+        options={"advanced": True, "chiefs": True},
+    )
+    for seat in (None, 0, 1):
+        png = (render_table if seat is None else render_board)(
+            GAME.view(state, seat), NAMES[:2], "es"
+        )
+        assert png.startswith(PNG) and len(png) < 400_000
+    market = GAME.new_game(3, {"advanced": True}, 2)
+    seat = next(iter(GAME.pending(market)))
+    market, _ = GAME.apply(market, seat, Buy("dragon"))
+    assert render_table(GAME.view(market, None), NAMES[:3], "en").startswith(PNG)
+    assert render_board(GAME.view(market, seat), NAMES[:3], "en").startswith(PNG)
+    coop = GAME.new_game(4, {"advanced": True, "cooperative": True, "chiefs": True}, 2)
+    assert render_table(GAME.view(coop, None), NAMES[:4], "en").startswith(PNG)
+    coop = position(
+        "ruins B2\nhero D4", "", options={"cooperative": True, "pool": ["wall"], "capital": 1}
+    )
+    assert render_table(GAME.view(coop, None), NAMES[:2], "en").startswith(PNG)
+    state, _, _ = random_game(GAME, 3, 4, {"advanced": True, "cooperative": True, "chiefs": True})
+    assert render_table(GAME.view(state, None), NAMES[:3], "en").startswith(PNG)
