@@ -28,11 +28,18 @@ def games_per_second(
     return games / elapsed, steps / games
 
 
-def render_figures(seats: int, board: bool = False, repeat: int = 10) -> tuple[float, int]:
-    """(milliseconds, bytes) to draw the table (or one board) of a finished random game."""
+def render_figures(
+    seats: int, board: bool = False, repeat: int = 10, options: dict[str, object] | None = None
+) -> tuple[float, int]:
+    """(milliseconds, bytes) to draw the table (or one board) of a finished random game (with
+    ``market``: of a fresh advanced game, the Market open)."""
     from render.badbones import render_board, render_table
 
-    state, _, _ = random_game(GAME, seats, 7)
+    if options and options.get("market"):
+        options = {k: v for k, v in options.items() if k != "market"}
+        state = GAME.new_game(seats, options, 7)
+    else:
+        state, _, _ = random_game(GAME, seats, 7, options)
     view = GAME.view(state, 0 if board else None)
     draw = render_board if board else render_table
     draw(view, NAMES[:seats], "en")  # warm the font cache
@@ -50,10 +57,22 @@ def main() -> None:
         (4, {"choices": "auto"}),
         (6, None),
         (1, None),
+        (4, {"advanced": True}),
+        (4, {"chiefs": True}),
+        (4, {"advanced": True, "cooperative": True, "chiefs": True}),
     ]
     for seats, options in runs:
-        rate, steps = games_per_second(seats, 2.5, options)
-        label = f"random games/s, {seats} seat(s)" + (" auto" if options else "")
+        rate, steps = games_per_second(seats, 2.0, options)
+        label = f"random games/s, {seats} seat(s)" + (
+            " "
+            + "+".join(
+                "coop" if k == "cooperative" else str(v) if k == "choices" else k
+                for k in options
+                for v in [options[k]]
+            )
+            if options
+            else ""
+        )
         target = "  target ≥ 100/s" if (seats, options) == (4, None) else ""
         print(f"{label:<40}{rate:>10.0f} /s   ({steps:.0f} actions/game){target}")
     for seats in (6, 4, 2):
@@ -62,6 +81,11 @@ def main() -> None:
         print(f"{f'table, {seats} players':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB{target}")
     ms, size = render_figures(3, board=True)
     print(f"{'one board (render_board)':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
+    ms, size = render_figures(6, options={"advanced": True, "market": True})
+    print(f"{'table, 6 players, Market open':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
+    all_on = {"advanced": True, "cooperative": True, "chiefs": True}
+    ms, size = render_figures(6, options=all_on)
+    print(f"{'table, 6 players, all options':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
 
 
 if __name__ == "__main__":
