@@ -83,7 +83,7 @@ def main() -> None:
     print(f"{'one board (render_board)':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
     ms, size = render_figures(6, options={"advanced": True, "market": True})
     print(f"{'table, 6 players, Market open':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
-    all_on = {"advanced": True, "cooperative": True, "chiefs": True}
+    all_on: dict[str, object] = {"advanced": True, "cooperative": True, "chiefs": True}
     ms, size = render_figures(6, options=all_on)
     print(f"{'table, 6 players, all options':<40}{ms:>10.0f} ms   {size / 1024:.0f} KB")
 
