@@ -92,19 +92,28 @@ def emit(tag: str, data: dict[str, Any]) -> None:
 
 def watch_announcements(service: Service) -> None:
     """Report each phase announcement and each applied default *after commit*: ``_finish``
-    runs only for committed transactions, and a phase message is the one public entry that
-    carries a table image job."""
-    original = service._finish
+    runs only for committed transactions, and a phase announcement is a post made by
+    ``_public_phase`` (remembered here; a retried transaction's posts never reach
+    ``_finish``)."""
+    made: dict[int, Any] = {}  # id → post (the reference keeps the id from being reused)
+    public_phase = service._public_phase
+    finish = service._finish
 
-    async def finish(draft: Any) -> Any:
-        for channel, text, _mentions, _buttons, _selects, job in draft.public:
-            if job is not None:
-                emit("ANNOUNCE", {"channel": channel})
-            if DEFAULTED_MARK in text:
-                emit("DEFAULTED", {"channel": channel})
-        return await original(draft)
+    def watched_phase(draft: Any, *args: Any, **kwargs: Any) -> None:
+        before = len(draft.public)
+        public_phase(draft, *args, **kwargs)
+        made.update((id(post), post) for post in draft.public[before:])
 
-    service._finish = finish  # type: ignore[method-assign]
+    async def watched_finish(draft: Any) -> Any:
+        for post in draft.public:
+            if made.pop(id(post), None) is not None:
+                emit("ANNOUNCE", {"channel": post.channel_id})
+            if DEFAULTED_MARK in post.text:
+                emit("DEFAULTED", {"channel": post.channel_id})
+        return await finish(draft)
+
+    service._public_phase = watched_phase  # type: ignore[method-assign]
+    service._finish = watched_finish  # type: ignore[method-assign]
 
 
 class Clock:

@@ -159,7 +159,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
         original = service._finish
 
         async def finish(draft: Any) -> Reply:
-            jobs.extend(job for *_rest, job in draft.public if job is not None)
+            jobs.extend(post.picture for post in draft.public if post.picture is not None)
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
