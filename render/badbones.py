@@ -306,7 +306,11 @@ def draw_trap(draw: Draw, trap: dict[str, Any], x: float, y: float, c: float) ->
         if kind == "labyrinth":
             ink = INK if trap.get("orientation") != "black" else (245, 245, 245)
         draw.text(
-            (x + c / 2, y + c * 0.44), glyph, font=font(int(c * 0.52), True), fill=ink, anchor="mm"
+            (x + c / 2, y + c * 0.44),
+            glyph,
+            font=font(int(c * (0.85 if kind == "hearse" else 0.52)), True),
+            fill=ink,
+            anchor="mm",
         )
     if damaged:
         draw.line(
@@ -703,6 +707,8 @@ def draw_panel(
     # footer: cemetery and supply
     fy = y + head + bh + 10
     cem = "☠ " + t("badbones.render.cemetery", lang, count=board["cemetery"])
+    if board.get("weapon"):  # room for the weapon's name: the cemetery as a bare count
+        cem = f"☠ {board['cemetery']}"
     draw.text((x + pad, fy + 24), cem, font=font(21, True), fill=TEXT, anchor="lm")
     tile = 40
     sx = x + width - pad - len(board["supply"]) * (tile + 6)
