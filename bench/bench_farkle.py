@@ -75,7 +75,8 @@ def scoring_calls(budget: float) -> dict[str, float]:
         return len(rolls)
 
     def options_cold() -> int:
-        scoring._OPTIONS.clear()
+        for cache in scoring._OPTIONS.values():
+            cache.clear()
         for r in rolls[:5000]:
             scoring.options(r)
         return 5000

@@ -62,6 +62,25 @@ TURN_STAGES = frozenset(
 
 E = Event
 
+# Stages of a run of rolls: the roller (the defender's run once it started) owes the input.
+_RUN_STAGES = frozenset({"roll", "dragon", "dodge", "farkle", "rally", "next"})
+_DEADLINE_STAGES = ROLL_STAGES | {"rally", "next"}  # a defender's own clock runs in these
+
+# Shared instances of the immutable actions that legal_actions and pending hand out.
+_RECRUIT = Recruit()
+_ENTER = Enter()
+_ROLL = Roll()
+_STOP = Stop()
+_DOUBLE = Double()
+_DRAW = Draw()
+_USE_COMPANION = UseCompanion()
+_FIGHT = Fight()
+_BONUS = Bonus()
+_ACCEPT_FARKLE = AcceptFarkle()
+_BRAWL = tuple(Brawl(t) for t in range(5))
+_SCARE = tuple(Scare(t) for t in range(5))
+_USE_ITEM = {item: UseItem(item) for item in ITEMS}
+
 
 def _down50(amount: int) -> int:
     """Half of ``amount``, rounded down to a multiple of 50 (soldiers come in fifties)."""
@@ -80,6 +99,8 @@ def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
 
 
 _TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
+_REROLL = [[Reroll(token) for token in row] for row in _TOKENS]  # Lucky Squire, by die and face
+_LOADED = [[UseItem("loaded", token) for token in row] for row in _TOKENS]  # Loaded Die
 
 
 def tokens(roll: list[int], mask: int) -> str:
@@ -208,6 +229,19 @@ class DragonFarkle(Game[FarkleState]):
 
     def pending(self, state: FarkleState) -> dict[int, Pending]:
         stage = state.stage
+        if stage in _RUN_STAGES:  # the usual case first: somebody's run of rolls
+            defence = state.defence
+            if defence is not None:
+                attack = state.attack
+                args: dict[str, Any] = {"score": defence.score}
+                if attack is not None:
+                    args["attack"] = attack.score
+                default = self._default(state, defence, True)
+                return {defence.seat: Pending(stage, default, state.deadline, args)}
+            roller = state.attack
+            assert roller is not None
+            default = self._default(state, roller, False)
+            return {roller.seat: Pending(stage, default, None, {"score": roller.score})}
         if stage == "over":
             return {}
         if stage == "discard":
@@ -222,27 +256,17 @@ class DragonFarkle(Game[FarkleState]):
             # dragon: so even a table of absent players finishes the game.
             me = state.players[state.turn]
             ready = me.in_keep or me.army >= KEEP_ARMY
-            return {state.turn: Pending("choose", Enter() if ready else Recruit())}
+            return {state.turn: Pending("choose", _ENTER if ready else _RECRUIT)}
         if stage == "respond":
             return {
                 state.defender: Pending(
-                    "respond", Fight(), state.deadline, {"attacker_seat": state.turn}
+                    "respond", _FIGHT, state.deadline, {"attacker_seat": state.turn}
                 )
             }
         if stage == "pickpocket":
-            return {state.thief: Pending("pickpocket", Bonus())}
-        if stage in ("battle", "review"):
-            return {state.turn: Pending(stage, Roll())}
-        roller = state.roller()
-        assert roller is not None
-        defending = roller is state.defence
-        deadline = state.deadline if defending else None
-        args: dict[str, Any] = {"score": roller.score}
-        if defending and state.attack is not None:
-            args["attack"] = state.attack.score
-        return {
-            roller.seat: Pending(stage, self._default(state, roller, defending), deadline, args)
-        }
+            return {state.thief: Pending("pickpocket", _BONUS)}
+        # battle, review
+        return {state.turn: Pending(stage, _ROLL)}
 
     def _default(self, state: FarkleState, r: Roller, defending: bool) -> Action:
         """The action taken for an absent roller. A recruiter or attacker banks at the first
@@ -252,25 +276,29 @@ class DragonFarkle(Game[FarkleState]):
         if stage == "roll":
             return _keeps(r.roll, state.four_pair)[1]
         if stage == "farkle":
-            return AcceptFarkle()
+            return _ACCEPT_FARKLE
         if stage == "rally":
-            return Double()
+            return _DOUBLE
+        if not defending or state.attack is None:
+            return _STOP
         left = r.dice - len(r.aside)
         if stage == "dragon":
             left -= scoring.all_scoring_mask(r.roll, state.four_pair).bit_count()
         elif stage == "dodge":
             left = len(r.roll)
-        if defending and state.attack is not None:
-            behind = r.score <= state.attack.score
-            if behind and (left >= 2 or left == 0):
-                return Roll()
-        return Stop()
+        behind = r.score <= state.attack.score
+        if behind and (left >= 2 or left == 0):
+            return _ROLL
+        return _STOP
 
     # ------------------------------------------------------------------ legal actions
 
     def _awaited(self, state: FarkleState, seat: int) -> bool:
         """Whether ``seat`` owes input now (``pending`` without building the defaults)."""
         stage = state.stage
+        if stage in _RUN_STAGES:
+            r = state.defence if state.defence is not None else state.attack
+            return r is not None and r.seat == seat
         if stage in ("choose", "battle", "review"):
             return seat == state.turn
         if stage == "respond":
@@ -279,64 +307,63 @@ class DragonFarkle(Game[FarkleState]):
             return seat == state.thief
         if stage == "discard":
             return 0 <= seat < state.seats and bool(self._discard_candidates(state, seat))
-        if stage == "over":
-            return False
-        r = state.roller()
-        return r is not None and r.seat == seat
+        return False  # over
 
     def legal_actions(self, state: FarkleState, seat: int) -> list[Action]:
         if not self._awaited(state, seat):
             return []
         stage = state.stage
         me = state.players[seat]
-        out: list[Action] = []
-        if stage == "discard":
-            return [Discard(i) for i in dict.fromkeys(self._discard_candidates(state, seat))]
-        if stage == "respond":
-            out.append(Fight())
-            if "cloak" in me.items:
-                out.append(UseItem("cloak"))
-            return out
-        if stage == "pickpocket":
-            return [UseCompanion(), Bonus()]
-        if stage == "choose":
-            out.append(Recruit())
-            out += [
-                Brawl(t) for t in range(state.seats) if t != seat and not state.players[t].in_keep
-            ]
-            if me.in_keep or me.army >= KEEP_ARMY:
-                out.append(Enter())
-        roller = state.roller()
-        if stage in ROLL_STAGES and roller is not None:
-            r = roller
+        out: list[Action]
+        # The actions are immutable: the argument-less ones (and the per-seat, per-die ones)
+        # are shared instances rather than built anew on every call.
+        if stage == "next":
+            out = [_ROLL, _STOP]
+        elif stage in ROLL_STAGES:
+            r = state.defence if state.defence is not None else state.attack
+            assert r is not None
             if stage == "roll":
-                out += _keeps(r.roll, state.four_pair)[0]
-            elif stage in ("dragon", "dodge", "next"):
-                out += [Roll(), Stop()]
-            else:
-                out.append(AcceptFarkle())
+                out = list(_keeps(r.roll, state.four_pair)[0])
+            elif stage == "farkle":
+                out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
-                    out.append(UseCompanion())
+                    out.append(_USE_COMPANION)
+            else:  # dragon, dodge
+                out = [_ROLL, _STOP]
             if me.companion == "squire" and not r.squire:
-                out += [Reroll(f"{DIE_LETTERS[i]}{r.roll[i]}") for i in range(len(r.roll))]
-            for item in dict.fromkeys(me.items):
-                if item == "loaded":
-                    out += [UseItem("loaded", _TOKENS[i][r.roll[i]]) for i in range(len(r.roll))]
-                elif item in PLAYABLE and self._item_timing(state, r, item) is None:
-                    out.append(UseItem(item))
+                out += [_REROLL[i][d] for i, d in enumerate(r.roll)]
+            if me.items:
+                for item in dict.fromkeys(me.items):
+                    if item == "loaded":
+                        out += [_LOADED[i][d] for i, d in enumerate(r.roll)]
+                    elif item in PLAYABLE and self._item_timing(state, r, item) is None:
+                        out.append(_USE_ITEM[item])
+        elif stage == "choose":
+            out = [_RECRUIT]
+            players = state.players
+            out += [_BRAWL[t] for t in range(state.seats) if t != seat and not players[t].in_keep]
+            if me.in_keep or me.army >= KEEP_ARMY:
+                out.append(_ENTER)
         elif stage == "rally":
-            out += [Double(), Draw()]
-        elif stage == "next":
-            out += [Roll(), Stop()]
-        elif stage in ("battle", "review"):
-            out.append(Roll())
+            out = [_DOUBLE, _DRAW]
+        elif stage == "respond":
+            out = [_FIGHT]
+            if "cloak" in me.items:
+                out.append(_USE_ITEM["cloak"])
+            return out
+        elif stage == "discard":
+            return [Discard(i) for i in dict.fromkeys(self._discard_candidates(state, seat))]
+        elif stage == "pickpocket":
+            return [_USE_COMPANION, _BONUS]
+        else:  # battle, review
+            out = [_ROLL]
             if stage == "review":
-                out.append(UseCompanion())
+                out.append(_USE_COMPANION)
             if "arrow" in me.items:
-                out.append(UseItem("arrow"))
+                out.append(_USE_ITEM["arrow"])
         if stage in TURN_STAGES and seat == state.turn and state.defence is None:
             if me.companion == "skree" and not me.skree_used:
-                out += [Scare(t) for t in range(state.seats) if t != seat]
+                out += [_SCARE[t] for t in range(state.seats) if t != seat]
         return out
 
     # ------------------------------------------------------------------ commands
@@ -438,7 +465,7 @@ class DragonFarkle(Game[FarkleState]):
 
     def _set_deadline(self, state: FarkleState, now: float) -> None:
         defending = state.stage == "respond" or (
-            state.defence is not None and state.stage in ROLL_STAGES | {"rally", "next"}
+            state.defence is not None and state.stage in _DEADLINE_STAGES
         )
         state.deadline = now + state.defend_time if defending and state.defend_time else None
 
@@ -1281,25 +1308,41 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-_KEEPS: dict[tuple[bool, tuple[int, ...]], tuple[list[Keep], Keep, dict[str, tuple[int, int]]]] = {}
+_KEEPS: dict[bool, dict[tuple[int, ...], tuple[list[Keep], Keep, dict[str, tuple[int, int]]]]] = {
+    True: {},
+    False: {},
+}
+_BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))  # set bits of a mask
+_NO_KEEP = Keep("")  # a Farkle's "best" selection: nothing (never legal, never offered)
 
 
 def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep, dict[str, tuple[int, int]]]:
     """Every legal ``keep`` of ``roll``, the one an absent player makes, and each legal
     selection's tokens -> (mask, value). Cached: legal actions are asked for often, and the
     actions are immutable."""
-    key = (four_pair, tuple(roll))
-    found = _KEEPS.get(key)
+    key = tuple(roll)
+    cache = _KEEPS[four_pair]
+    found = cache.get(key)
     if found is None:
-        opts = scoring.options(roll, four_pair)
-        found = (
-            [Keep(tokens(roll, m)) for m, _ in opts],
-            Keep(tokens(roll, scoring.best_mask(roll, four_pair))),
-            {tokens(roll, m): (m, v) for m, v in opts},
-        )
-        if len(_KEEPS) > 100_000:
-            _KEEPS.clear()
-        _KEEPS[key] = found
+        opts = scoring.options(key, four_pair)
+        toks = [_TOKENS[i][d] for i, d in enumerate(key)]
+        keeps: list[Keep] = []
+        by_tokens: dict[str, tuple[int, int]] = {}
+        # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
+        # dice, then the lowest mask (masks come in increasing order: the first one stays).
+        best, best_value, best_count = _NO_KEEP, 0, 0
+        for m, v in opts:
+            text = " ".join([toks[i] for i in _BITS[m]])
+            keep = Keep(text)
+            keeps.append(keep)
+            by_tokens[text] = (m, v)
+            count = len(_BITS[m])
+            if v > best_value or (v == best_value and count < best_count):
+                best, best_value, best_count = keep, v, count
+        found = (keeps, best, by_tokens)
+        if len(cache) > 100_000:
+            cache.clear()
+        cache[key] = found
     return found
 
 

@@ -103,31 +103,53 @@ for _n in range(1, 7):
         for _fp in (True, False):
             _TABLE[_fp][sum(_WEIGHT[d] for d in _combo)] = selection_value(_combo, _fp)
 
-# Per ordered roll: the legal selections as (bitmask of positions, value), cached.
-_OPTIONS: dict[tuple[bool, tuple[int, ...]], list[tuple[int, int]]] = {}
+# Per ordered roll: the legal selections as (bitmask of positions, value), cached (one cache per
+# setting of D2, keyed by the roll as a tuple).
+_OPTIONS: dict[bool, dict[tuple[int, ...], list[tuple[int, int]]]] = {True: {}, False: {}}
+_LOW_BIT = tuple((m & -m).bit_length() - 1 for m in range(64))  # index of the lowest set bit
 
 
 def options(roll: Sequence[int], four_pair: bool = True) -> list[tuple[int, int]]:
     """Every legal selection of ``roll`` as ``(mask, value)``: bit ``i`` of ``mask`` is die
     ``i``. Ordered by mask. Empty exactly when the roll is a Farkle."""
-    key = (four_pair, tuple(roll))
-    found = _OPTIONS.get(key)
+    key = tuple(roll)
+    cache = _OPTIONS[four_pair]
+    found = cache.get(key)
     if found is not None:
         return found
+    # Only a 1, a 5 or a die whose face shows three times or more can be part of a selection
+    # of fewer than six dice (any other die would idle); a six-dice selection (straight, three
+    # pairs, four of a kind plus a pair) is the whole roll. So the search runs over the subsets
+    # of those candidate dice (a handful in a usual roll, not all 63 subsets) plus the whole
+    # roll; submasks come out in increasing order, so the list stays ordered by mask.
+    counts = [0] * 7
+    for d in key:
+        counts[d] += 1
+    weights = [_WEIGHT[d] for d in key]
+    cand = 0
+    for i, d in enumerate(key):
+        if d == 1 or d == 5 or counts[d] >= 3:
+            cand |= 1 << i
     table = _TABLE[four_pair]
-    weights = [_WEIGHT[d] for d in roll]
-    keys = [0] * (1 << len(roll))
+    keys = {0: 0}
     out: list[tuple[int, int]] = []
-    for mask in range(1, 1 << len(roll)):
-        low = mask & -mask
-        k = keys[mask ^ low] + weights[low.bit_length() - 1]
-        keys[mask] = k
+    sub = (0 - cand) & cand
+    while sub:
+        low = _LOW_BIT[sub]
+        k = keys[sub & (sub - 1)] + weights[low]
+        keys[sub] = k
         value = table[k]
         if value is not None:
-            out.append((mask, value))
-    if len(_OPTIONS) > 200_000:  # bounded (6^6 ordered rolls fit), never grows without end
-        _OPTIONS.clear()
-    _OPTIONS[key] = out
+            out.append((sub, value))
+        sub = (sub - cand) & cand
+    full = (1 << len(key)) - 1
+    if len(key) == 6 and cand != full:
+        value = table[sum(weights)]
+        if value is not None:
+            out.append((full, value))
+    if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
+        cache.clear()
+    cache[key] = out
     return out
 
 
