@@ -24,7 +24,7 @@ import random
 import sys
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import func, select
@@ -45,6 +45,18 @@ class GameSpec:
     kind: str
     seats: int
     channel: int
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def short_options(kind: str) -> dict[str, Any]:
+    """Options for a short game, so tests can play whole games: every int option about rounds
+    (``rounds``, ``round_limit``, ``solo_rounds``…) at 3, within its bounds."""
+    out: dict[str, Any] = {}
+    for spec in get_game(kind).option_specs:
+        if spec.type == "int" and "round" in spec.name:
+            value = max(3, spec.min if spec.min is not None else 3)
+            out[spec.name] = min(value, spec.max) if spec.max is not None else value
+    return out
 
 
 def all_games() -> list[str]:
@@ -72,7 +84,7 @@ async def setup_games(service: Service, specs: Iterable[GameSpec]) -> dict[int, 
     ids: dict[int, int] = {}
     for spec in specs:
         place = Place(spec.channel, 1)
-        reply = await service.new_game(actor_for(spec.channel, 0), place, spec.kind, {})
+        reply = await service.new_game(actor_for(spec.channel, 0), place, spec.kind, spec.options)
         assert reply.ok, reply.private
         for seat in range(1, spec.seats):
             assert (await service.join(actor_for(spec.channel, seat), place)).ok
@@ -215,6 +227,23 @@ def parse_output(text: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+async def deadlines_only(url: str, start_at: float, days: float) -> int:
+    """Wait until the wall clock reaches ``start_at`` (so that two processes start together),
+    then, with the clock ``days`` ahead, run the deadlines until none is due."""
+    install()
+    clock = Clock(days * 86400.0)
+    service = await Service.open(url, render=False, migrate=False, clock=clock)
+    watch_announcements(service)
+    emit("READY", {})
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    rounds = 0
+    while await service.run_deadlines():
+        rounds += 1
+    await service.close()
+    emit("DONE", {"rounds": rounds})
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
@@ -222,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--deadline-every", type=int, default=0)
     parser.add_argument("--until-done", action="store_true")
+    parser.add_argument("--deadlines-only", type=float, metavar="START_AT", default=None)
+    parser.add_argument("--days", type=float, default=30.0)
     args = parser.parse_args(argv)
+    if args.deadlines_only is not None:
+        return asyncio.run(deadlines_only(args.url, args.deadlines_only, args.days))
     return asyncio.run(play(args.url, args.seed, args.steps, args.deadline_every, args.until_done))
 
 

@@ -1,7 +1,8 @@
 """SIGKILL the bot at random points while it plays, restart it, and lose nothing acknowledged.
 
-The bot is ``tests/reliability/driver.py`` in its own process on a SQLite file (the default
-deployment). It prints ``TRY`` before each submission and ``ACK`` once the service answered
+The bot is ``tests/reliability/driver.py`` in its own process, on a SQLite file (the default
+deployment) and on PostgreSQL (the killed process's connections die with it; the server rolls
+their transactions back). It prints ``TRY`` before each submission and ``ACK`` once the service answered
 "✅ Recorded", flushing each line, so after a kill the test knows exactly what the players were
 told. After every kill:
 
@@ -28,18 +29,29 @@ from typing import Any
 from bot.service import Service
 from bot.store import repository as repo
 from bot.store.models import FINISHED
-from tests.reliability.driver import GameSpec, all_games, parse_output, seat_count, setup_games
+from tests.reliability.driver import (
+    GameSpec,
+    all_games,
+    parse_output,
+    seat_count,
+    setup_games,
+    short_options,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
-MIN_KILLS = 8
+MIN_KILLS = 6
 MAX_KILLS = 24
 
 
-async def _setup(url: str) -> dict[int, int]:
+async def _setup(url: str, base: int = 10) -> dict[int, int]:
+    """One short game of each kind (and a 3-seat tiny game) in channels from ``base`` on."""
     service = await Service.open(url, render=False)
     try:
-        specs = [GameSpec(k, seat_count(k), 10 + i) for i, k in enumerate(all_games())]
-        specs.append(GameSpec("tiny", 3, 40))
+        kinds = all_games()
+        specs = [
+            GameSpec(k, seat_count(k), base + i, short_options(k)) for i, k in enumerate(kinds)
+        ]
+        specs.append(GameSpec("tiny", 3, base + len(kinds)))
         return await setup_games(service, specs)
     finally:
         await service.close()
@@ -77,8 +89,8 @@ def _driver(url: str, seed: int, *extra: str) -> subprocess.Popen[str]:
     )
 
 
-def test_sigkill_at_random_points_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'crash.db'}"
+def test_sigkill_at_random_points_loses_no_acknowledged_move(database_url: str) -> None:
+    url = database_url
     ids = asyncio.run(_setup(url))
     rng = random.Random(20261129)
     acks: list[dict[str, Any]] = []
@@ -101,7 +113,8 @@ def test_sigkill_at_random_points_loses_no_acknowledged_move(tmp_path: Path) -> 
             mid_resolution += 1
         statuses = asyncio.run(_check(url, ids, acks))
         if all(s == FINISHED for s in statuses.values()):
-            break
+            # Everything ended before a kill hit a resolution: more games, keep killing.
+            ids.update(asyncio.run(_setup(url, base=100 * (kills + 1))))
     assert acks, "the driver never got to acknowledge anything before the kills"
     assert mid_resolution >= 1, f"no kill hit a phase resolution in {kills} kills"
 

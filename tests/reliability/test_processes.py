@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -118,3 +119,60 @@ async def test_two_processes_never_resolve_twice_or_lose_a_move(database_url: st
         assert totals["acks"] > 100 and totals["defaults"] > 0
     finally:
         await service.close()
+
+
+async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> None:
+    """Every game's first deadlines fall due at once in two processes that start together: each
+    default is applied by exactly one of them (and the next phase's deadlines, a day after the
+    new clock, are not due)."""
+    service = await Service.open(database_url, render=False)
+    try:
+        kinds = all_games()
+        specs = [GameSpec(k, seat_count(k, 3), 10 + i) for i, k in enumerate(kinds * 3)]
+        ids = await setup_games(service, specs)
+        due = 0
+        for game_id in ids.values():
+            async with service.sessions() as session:
+                row = await repo.game_by_id(session, game_id)
+                assert row is not None and row.state is not None
+            due += len(get_game(row.kind).pending(get_game(row.kind).load(row.state)))
+        start_at = f"{time.time() + 2.5:.3f}"
+        results = await asyncio.gather(
+            *(run_driver(database_url, "--deadlines-only", start_at) for _ in range(2))
+        )
+        for code, _out, err in results:
+            assert code == 0 and "Traceback" not in err, err[-3000:]
+        outputs = [parse_output(out) for _code, out, _err in results]
+        applied = [sum(tag == "DEFAULTED" for tag, _ in lines) for lines in outputs]
+        assert sum(applied) == due, f"{applied} defaults announced for {due} due deadlines"
+        print("defaults applied by each process:", applied)
+        async with service.sessions() as session:
+            logged = 0
+            for game_id in ids.values():
+                log = await repo.action_log(session, game_id)
+                logged += sum(e.by_default for e in log)
+                assert all(e.by_default for e in log)
+        assert logged == due, f"{logged} defaults in the log for {due} due deadlines"
+        await check_log_against_outputs(service, ids, outputs[0] + outputs[1])
+    finally:
+        await service.close()
+
+
+def test_deadlocks_and_serialization_failures_are_retried() -> None:
+    """PostgreSQL aborts one side of a deadlock (40P01) or a serialization failure (40001);
+    the service retries those like a version conflict instead of failing the command."""
+    from sqlalchemy.exc import DBAPIError, OperationalError
+
+    from bot.service.core import _retryable
+
+    class Orig(Exception):
+        def __init__(self, sqlstate: str) -> None:
+            super().__init__(sqlstate)
+            self.sqlstate = sqlstate
+
+    assert _retryable(DBAPIError("INSERT", {}, Orig("40P01")))
+    assert _retryable(DBAPIError("UPDATE", {}, Orig("40001")))
+    assert not _retryable(DBAPIError("UPDATE", {}, Orig("42P01")))
+    assert _retryable(OperationalError("UPDATE", {}, Exception("database is locked")))
+    assert not _retryable(OperationalError("UPDATE", {}, Exception("disk I/O error")))
+    assert not _retryable(RuntimeError("bug"))
