@@ -93,4 +93,12 @@ class Skip(Action):
     kind = "skip"
 
 
-ACTIONS = (*ACTIONS, Buy, Pass, Weapon, Skip)
+@dataclass(frozen=True)
+class Start(Action):
+    """Cooperative setup: the tower your hero starts on."""
+
+    kind = "start"
+    square: str
+
+
+ACTIONS = (*ACTIONS, Buy, Pass, Weapon, Skip, Start)

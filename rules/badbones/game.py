@@ -22,6 +22,7 @@ from rules.badbones.actions import (
     Prefer,
     Retrieve,
     Skip,
+    Start,
     Weapon,
 )
 from rules.badbones.board import (
@@ -42,6 +43,7 @@ from rules.badbones.state import (
     OVER,
     SKELETONS,
     SQ,
+    START,
     TRAP,
     WEAPON,
     BadBonesState,
@@ -242,6 +244,7 @@ class BadBones(Game[BadBonesState]):
             (Param("target", autocomplete=True), Param("to", required=False, autocomplete=True)),
         ),
         Command("skip", button=True),
+        Command("start", (Param("square", autocomplete=True),), button=True),
     )
 
     # ----------------------------------------------------------------- lifecycle
@@ -307,6 +310,12 @@ class BadBones(Game[BadBonesState]):
                 for s in phases.heroes(state)
                 if s not in state.subs
             }
+        if state.stage == START:
+            return {
+                s: Pending("start", Start(square_name(phases.COOP_HERO_START)))
+                for s in range(state.seats)
+                if s not in state.subs
+            }
         if state.stage == MARKET:
             return {
                 s: Pending("market", _PASS, args={"coins": market.coins(state, s)})
@@ -367,6 +376,10 @@ class BadBones(Game[BadBonesState]):
         board = state.boards[seat]
         if state.stage == HERO:
             return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+        if state.stage == START:
+            if seat in state.subs:
+                return []
+            return [Start(square_name(t)) for t in phases.layout(state).towers]
         if state.stage == MARKET:
             if seat not in market.buyers(state):
                 return []
@@ -436,6 +449,8 @@ class BadBones(Game[BadBonesState]):
                 Event("badbones.event.answered", {"answer": action.answer}, to=seat),
                 *phases.answer(state, seat, action.answer),
             ]
+        if isinstance(action, Start):
+            return phases.start_on(state, seat, parse_square(action.square))
         if isinstance(action, Buy):
             return market.buy(state, seat, action.item)
         if isinstance(action, Pass):
@@ -516,6 +531,13 @@ class BadBones(Game[BadBonesState]):
                 raise RulesError("badbones.error.blast_area", square=action.square)
         elif isinstance(action, Nothing):
             self._need_stage(state, TRAP)
+        elif isinstance(action, Start):
+            sq = parse_square(action.square)
+            self._need_stage(state, START)
+            if seat in state.subs:
+                raise RulesError("badbones.error.already_started")
+            if sq not in phases.layout(state).towers or square_name(sq) != action.square:
+                raise RulesError("badbones.error.start_on_tower", square=shown(action.square))
         elif isinstance(action, Buy):
             item = normalize_item(action.item)
             if item != action.item:
@@ -592,6 +614,8 @@ class BadBones(Game[BadBonesState]):
             return "weapon", wargs
         if isinstance(action, Skip):
             return "skip", {}
+        if isinstance(action, Start):
+            return "start", {"square": action.square}
         return None
 
     def parse(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
@@ -629,6 +653,8 @@ class BadBones(Game[BadBonesState]):
             return Pass()
         if command == "skip":
             return Skip()
+        if command == "start":
+            return Start(square_name(parse_square(args.get("square"))))
         if command == "weapon":
             return self._weapon_action(state, args)
         raise RulesError("core.error.unknown_command", command=shown(command, 32))

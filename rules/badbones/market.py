@@ -16,7 +16,7 @@ snake order.
 
 from __future__ import annotations
 
-from rules.badbones.state import HERO, MARKET, BadBonesState
+from rules.badbones.state import HERO, MARKET, START, BadBonesState
 from rules.badbones.traps import COOP_MARKET_COINS, MARKET_COINS, WEAPONS, market_stock, price
 from rules.core import Event, Rng, RulesError
 
@@ -157,6 +157,9 @@ def _next(state: BadBonesState) -> list[Event]:
 
 def close_market(state: BadBonesState) -> list[Event]:
     state.market = None
+    if state.coop:
+        state.stage = START  # the heroes pick their towers after the shopping
+        return [Event("badbones.event.market_closed", {})]
     state.stage = HERO
     return [Event("badbones.event.market_closed", {}), Event("badbones.event.round", {"round": 1})]
 

@@ -34,6 +34,7 @@ from rules.badbones.state import (
     OVER,
     SKELETONS,
     SQ,
+    START,
     TOKENS_PER_MODEL,
     TRAP,
     WEAPON,
@@ -136,11 +137,25 @@ def setup(seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
         if not advanced:
             state.pool = [k for k in BASIC_TRAPS[:3] for _ in range(seats)]
         state.pool.append("treasure")
+        state.stage = START
     if advanced:
         from rules.badbones.market import open_market
 
         open_market(state)
     return state
+
+
+def start_on(state: BadBonesState, seat: int, square: int) -> list[Event]:
+    """Cooperative setup: a hero starts on the tower its player picks; round 1 begins once
+    every hero stands on one."""
+    state.boards[seat].hero = square
+    state.subs[seat] = {"type": "start"}
+    events = [Event("badbones.event.hero_started", {"seat": seat, "square": square_name(square)})]
+    if len(state.subs) == state.seats:
+        state.subs = {}
+        state.stage = HERO
+        events.append(Event("badbones.event.round", {"round": 1}))
+    return events
 
 
 def scores_now(state: BadBonesState) -> list[int]:

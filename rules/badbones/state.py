@@ -187,6 +187,7 @@ TRAP = "trap"  # phase 2, simultaneous hidden submissions
 LANDING = "landing"  # phase 2 resolving: the dragon's landing may ask its owner (D5, D8)
 SKELETONS = "skeletons"  # phase 3 resolving: owners may be asked (D5)
 MARKET = "market"  # advanced: the Market before round 1
+START = "start"  # cooperative: each hero picks the tower it starts on
 WEAPON = "weapon"  # advanced: owners whose hero killed 3+ at once may use their weapon
 OVER = "over"
 

@@ -49,6 +49,23 @@ def test_cooperative_setup() -> None:
     assert view["capital"] == 3 and view["pool"]
 
 
+def test_each_hero_picks_its_starting_tower() -> None:
+    from rules.badbones.actions import Start
+    from rules.badbones.state import START
+
+    state = GAME.new_game(2, COOP, 2)
+    assert state.stage == START and sorted(GAME.pending(state)) == [0, 1]
+    assert GAME.pending(state)[0].default == Start("B2")
+    assert set(GAME.legal_actions(state, 0)) == {Start(sq) for sq in ("B2", "D2", "B4", "D4")}
+    assert refused(state, 0, Start("C3")) == "badbones.error.start_on_tower"
+    assert refused(state, 0, Move("N")) == "badbones.error.not_now"
+    state, _ = GAME.apply(state, 0, GAME.parse("start", {"square": "d4"}, state, 0))
+    assert refused(state, 0, Start("B2")) == "badbones.error.already_started"
+    state, events = GAME.apply(state, 1, Start("B4"))
+    assert state.stage == HERO and "badbones.event.round" in keys(events)
+    assert [b.hero for b in state.boards] == [parse_name("D4"), parse_name("B4")]
+
+
 def test_cooperative_needs_two_players() -> None:
     with pytest.raises(RulesError) as err:
         GAME.new_game(1, COOP, 1)
