@@ -241,7 +241,11 @@ def maybe_resolve_heroes(state: BadBonesState) -> list[Event]:
 
 
 def weapons_or(state: BadBonesState, then: str) -> list[Event]:
-    """Owners whose hero killed 3+ at once may use their weapon before ``then``."""
+    """Owners whose hero killed 3+ at once may use their weapon before ``then`` (only when it
+    has something to act on: no prompt for a crossbow on an empty board)."""
+    from rules.badbones.weapons import uses
+
+    state.weapons = {s: w for s, w in state.weapons.items() if uses(state, s)}
     if state.weapons:
         state.stage = WEAPON
         state.after_weapons = then

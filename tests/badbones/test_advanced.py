@@ -384,3 +384,13 @@ def test_weapon_commands_parse_with_autocomplete() -> None:
     state = armed("rapier", "A1 S")
     assert GAME.suggestions(state, 0, "weapon", "target", {}) == ["A1"]
     assert GAME.parse("weapon", {"target": "a1", "to": "o"}, state, 0) == Weapon("A1", "W")
+
+
+def test_a_weapon_with_nothing_to_act_on_does_not_ask() -> None:
+    state = position("weapon crossbow\nB2 S*3", "", options=ADV)
+    state, _ = GAME.apply(state, 0, Move("NW"))
+    state, _ = GAME.apply(state, 1, Move("N"))
+    assert state.stage == TRAP  # the board is empty now: nothing to shoot
+    solo = position("weapon deathwand\nB2 S*3", options=ADV)
+    solo, _ = GAME.apply(solo, 0, Move("NW"))
+    assert solo.stage == TRAP  # no opponent to send them to
