@@ -24,3 +24,20 @@ def test_game_from_text_keeps_every_token() -> None:
     token_counts(state)
     assert sum(state.bag) == 180 - 6
     assert state.boards[1].skeletons[0] & (1 << 6), "'!' marks a skeleton that already moved"
+
+
+def test_notation_round_trips_with_every_option() -> None:
+    for options in (
+        {"advanced": True, "chiefs": True},
+        {"advanced": True, "cooperative": True, "chiefs": True},
+    ):
+        coop = bool(options.get("cooperative"))
+        for seed in range(10):
+            state, _, _ = random_game(GAME, 3, seed, options)
+            for board in state.boards:
+                text = board_to_text(board)
+                again = board_from_text(text, coop=coop)
+                assert board_to_text(again) == text
+                assert again.traps == board.traps and again.weapon == board.weapon
+                assert sorted(again.ruins) == sorted(board.ruins)
+                assert again.floors == board.floors and again.hero == board.hero
