@@ -91,7 +91,7 @@ ALL = {"advanced": True, "cooperative": True, "chiefs": True}
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 6])
 def test_all_options_on(seats: int) -> None:
-    for seed in range(12):
+    for seed in range(40):
         play_checked(seats, seed, ALL)
 
 
@@ -105,7 +105,7 @@ def test_all_options_on(seats: int) -> None:
     ],
 )
 def test_each_variant(options: dict[str, Any]) -> None:
-    for seed in range(10):
+    for seed in range(25):
         for seats in (2, 4) if options.get("cooperative") else (1, 3, 5):
             play_checked(seats, seed, {**options, "choices": "auto" if seed % 2 else "ask"})
 
