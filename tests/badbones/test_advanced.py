@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Move, Nothing, Pass, Place, Retrieve, Skip, Weapon
@@ -394,3 +396,52 @@ def test_a_weapon_with_nothing_to_act_on_does_not_ask() -> None:
     solo = position("weapon deathwand\nB2 S*3", options=ADV)
     solo, _ = GAME.apply(solo, 0, Move("NW"))
     assert solo.stage == TRAP  # no opponent to send them to
+
+
+# ----------------------------------------------------------------------------- fuzzing
+
+_TEXT = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["dragon", "Ballesta", "A1", "e5", "W", "pink", "2", "white", "crossbow"]),
+    st.integers(),
+    st.none(),
+)
+_PARAMS = {
+    "buy": ("item",),
+    "weapon": ("target", "to"),
+    "start": ("square",),
+    "place": ("trap", "square", "orientation"),
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    command=st.sampled_from(["buy", "pass", "weapon", "skip", "start", "place"]),
+    a=_TEXT,
+    b=_TEXT,
+    c=_TEXT,
+)
+def test_any_typed_variant_input_is_an_action_or_a_rules_error(
+    command: str, a: Any, b: Any, c: Any
+) -> None:
+    market = GAME.new_game(2, ADV, 1)
+    states = [
+        market,
+        armed("rapier", "A1 S"),
+        GAME.new_game(2, {"cooperative": True}, 1),
+        position("supply labyrinth bomb\nB2 S", "", stage=TRAP, options=ADV),
+    ]
+    names = _PARAMS.get(command, ())
+    args = dict(zip(names, (a, b, c), strict=False))
+    for state in states:
+        for seat in (0, 1):
+            before = GAME.dump(state)
+            try:
+                action = GAME.parse(command, args, state, seat)
+            except RulesError as err:
+                assert err.key in catalogue("en")
+                assert GAME.dump(state) == before
+                assert GAME.explain(state, seat, command, args).key == err.key
+            else:
+                assert action in GAME.legal_actions(state, seat)
+                GAME.apply(state, seat, action)
