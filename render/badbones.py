@@ -742,6 +742,8 @@ def draw_panel(
 
 
 def _title(view: dict[str, Any], lang: str) -> str:
+    if view["stage"] in ("market", "start"):  # before round 1
+        return f"Bad Bones · {t('badbones.stage.' + view['stage'], lang)}"
     if view.get("cooperative"):
         rnd = t(
             "badbones.render.coop_round",
