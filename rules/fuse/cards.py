@@ -243,6 +243,9 @@ class BombCard:
     _slots_memo: dict[tuple[int, ...], tuple[int, ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _values_memo: dict[tuple[int, ...], list[int]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @property
     def high(self) -> bool:
@@ -298,6 +301,43 @@ class BombCard:
                 self._slots_memo.clear()
             self._slots_memo[key] = self._slots_memo[raw] = known
         return known
+
+    def placeable(self, filled: tuple[int, ...], values: int) -> int:
+        """Of the die values in the bit mask ``values`` (bit ``v``: value ``v``), those that
+        have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each.
+        Memoised per position, value by value as they are asked: a table asks it for every
+        hand after every placement, and the positions of a card recur."""
+        entry = self._values_memo.get(filled)
+        if entry is None:
+            # The answer depends only on the canonical form of the position (the search memo
+            # of can_place is keyed by it too): positions that share it share one entry.
+            if len(self._values_memo) > 100_000:
+                self._values_memo.clear()
+            key = (-3, *self.canonical(filled))
+            entry = self._values_memo.get(key)
+            if entry is None:
+                entry = self._values_memo[key] = [0, 0]  # [placeable, already asked]
+            self._values_memo[filled] = entry
+        todo = values & ~entry[1]
+        if todo:
+            open_slots = [
+                (s, self.slots[s].domain)
+                for s, v in enumerate(filled)
+                if v < 0 and self.supported(filled, s)
+            ]
+            found = 0
+            while todo:
+                bit = todo & -todo
+                todo ^= bit
+                value = bit.bit_length() - 1
+                # only an empty, supported slot whose icon accepts the die can take it
+                for s, domain in open_slots:
+                    if value in domain and self.can_place(filled, s, value):
+                        found |= bit
+                        break
+            entry[0] |= found
+            entry[1] |= values
+        return entry[0] & values
 
     def completable(self, filled: tuple[int, ...]) -> bool:
         """Whether some dice on the empty slots satisfy every icon and relation (an exact

@@ -118,6 +118,22 @@ class Return(Action):
     slot: int
 
 
+# Shared instances of the immutable actions legal_actions hands out (built once, not per call).
+_PASS = Pass()
+
+
+class _PlaceActions(dict[str, tuple["Place", ...]]):
+    """card id -> its Place actions by slot index, built on first use."""
+
+    def __missing__(self, card_id: str) -> tuple[Place, ...]:
+        places = tuple(Place(card_id, s + 1) for s in range(len(_bomb(card_id).slots)))
+        self[card_id] = places
+        return places
+
+
+_PLACES = _PlaceActions()
+
+
 # ---------------------------------------------------------------------------- state
 
 
@@ -218,6 +234,7 @@ def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
 # die id -> its value code minus its face (so value = _BASE[d] + face)
 _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 _TOKENS = [die_name(v) for v in range(30)]
+_CLAIMS = [Claim(token) for token in _TOKENS]  # by die value
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -361,16 +378,25 @@ class Fuse(Game[FuseState]):
             value = _BASE[held] + faces[held]
             seen.add(value)
             for card, filled in hand:
-                actions.extend(Place(card.id, s + 1) for s in card.legal_slots(filled, value))
+                places = _PLACES[card.id]
+                actions += [places[s] for s in card.legal_slots(filled, value)]
         taken = state.claims.values()
+        offered: list[int] = []  # die values that may be claimed if some card takes them
         for d in state.loose:
             value = _BASE[d] + faces[d]
             if value in seen or d in taken:
                 continue
             seen.add(value)
-            if any(card.legal_slots(filled, value) for card, filled in hand):
-                actions.append(Claim(_TOKENS[value]))
-        actions.append(Pass())
+            offered.append(value)
+        if offered:
+            asked = 0
+            for value in offered:
+                asked |= 1 << value
+            placeable = 0  # of those, the values with a legal slot on one of the seat's cards
+            for card, filled in hand:
+                placeable |= card.placeable(filled, asked)
+            actions += [_CLAIMS[value] for value in offered if placeable >> value & 1]
+        actions.append(_PASS)
         return actions
 
     def _hand(self, state: FuseState, seat: int) -> list[tuple[BombCard, tuple[int, ...]]]:
@@ -378,11 +404,17 @@ class Fuse(Game[FuseState]):
         return [(_bomb(c), _filled(state, c)) for c in state.hands[seat]]
 
     def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
-        value = _value(state, d)
-        return any(
-            _bomb(card_id).legal_slots(_filled(state, card_id), value)
-            for card_id in state.hands[seat]
-        )
+        return bool(self._hand_values(state, seat, 1 << _value(state, d)))
+
+    def _hand_values(self, state: FuseState, seat: int, values: int) -> int:
+        """Of the die values in the bit mask ``values``, those the seat could place now on one
+        of its cards."""
+        found = 0
+        for card_id in state.hands[seat]:
+            found |= _bomb(card_id).placeable(_filled(state, card_id), values)
+            if found == values:
+                break
+        return found
 
     def _takeable(self, state: FuseState, seat: int) -> list[str]:
         """Centre cards the seat may take: not a second level 3/4 (or hard) card."""
@@ -581,15 +613,17 @@ class Fuse(Game[FuseState]):
 
     def _after_choice(self, state: FuseState, events: list[Event]) -> None:
         """Seats that can place none of the dice left are done; when all are, resolve."""
-        values = {_value(state, d) for d in state.loose}
+        faces = state.faces
+        values = 0  # the loose dice's values, as a bit mask
+        for d in state.loose:
+            values |= 1 << (_BASE[d] + faces[d])
         for seat in range(state.seats):
             if state.done[seat] or state.taking[seat] or seat in state.claims:
                 continue
             if state.used[seat] >= self.quota(state):
                 state.done[seat] = True
                 continue
-            hand = self._hand(state, seat)
-            if not any(card.legal_slots(filled, v) for v in values for card, filled in hand):
+            if not self._hand_values(state, seat, values):
                 state.done[seat] = True
         if all(state.done) and not any(state.taking):
             self._end_choose(state, events)
