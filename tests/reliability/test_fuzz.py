@@ -153,7 +153,7 @@ def actors(seats: int) -> st.SearchStrategy[Actor]:
         st.just(Actor(actor_for(CHANNEL, 0).user_id, "Same id, other server")),
         st.builds(
             Actor,
-            st.integers(-(2**63), 2**63),
+            st.integers(-(2**63), 2**63 - 1),
             st.text(max_size=60),
             st.sampled_from(["en", "es-ES", "es-419", "xx", "", "🙂"]),
             st.booleans(),
@@ -165,7 +165,9 @@ places = st.one_of(
     st.just(PLACE),
     st.just(PLACE),
     st.just(Place(CHANNEL, 999, "es-ES")),  # the same channel id seen from another guild
-    st.builds(Place, st.integers(-(2**63), 2**63), st.none() | st.integers(), st.text(max_size=6)),
+    st.builds(
+        Place, st.integers(-(2**63), 2**63 - 1), st.none() | st.integers(), st.text(max_size=6)
+    ),
 )
 
 
