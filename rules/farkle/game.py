@@ -7,6 +7,7 @@ lists them all.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any
 
 from rules.core import (
@@ -43,7 +44,14 @@ from rules.farkle.actions import (
     UseItem,
 )
 from rules.farkle.cards import COMPANIONS, CURSED, ITEMS, PLAYABLE
-from rules.farkle.state import DIE_LETTERS, EVENT_FACES, FarkleState, Player, Roller
+from rules.farkle.state import (
+    DIE_LETTERS,
+    EVENT_FACES,
+    FarkleState,
+    Player,
+    Roller,
+    thaw,
+)
 
 KEEP_ARMY = 5000  # soldiers needed to enter the Dragon's Keep
 BRAWL_BONUS = 500
@@ -1213,7 +1221,9 @@ class DragonFarkle(Game[FarkleState]):
 
     def _next_turn(self, state: FarkleState, ev: list[Event]) -> None:
         # The picture after a turn still shows how it ended: its last rolls.
-        state.last["runs"] = [_run_view(r) for r in (state.attack, state.defence) if r is not None]
+        state.last["runs"] = tuple(
+            [_frozen_run_view(r) for r in (state.attack, state.defence) if r is not None]
+        )
         state.damage = 0
         state.attack = state.defence = None
         state.action = ""
@@ -1288,7 +1298,7 @@ class DragonFarkle(Game[FarkleState]):
             ],
             "attack": _run_view(state.attack),
             "defence": _run_view(state.defence),
-            "last": dict(state.last),
+            "last": thaw(state.last),
             "decks": {
                 "companions": len(state.companion_deck),
                 "items": len(state.item_deck),
@@ -1344,6 +1354,22 @@ def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep, dict[str
             cache.clear()
         cache[key] = found
     return found
+
+
+def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
+    """``_run_view`` in the immutable form ``FarkleState.last`` keeps (see ``state.freeze``)."""
+    return MappingProxyType(
+        {
+            "seat": r.seat,
+            "dice": r.dice,
+            "roll": tuple(r.roll),
+            "event": r.event,
+            "kept": tuple([bool(r.kept >> i & 1) for i in range(len(r.roll))]),
+            "aside": tuple(r.aside),
+            "score": r.score,
+            "gained": len(r.gained),
+        }
+    )
 
 
 def _run_view(r: Roller | None) -> dict[str, Any] | None:

@@ -21,6 +21,7 @@ Stages (``FarkleState.stage``; stable names, saved games refer to them):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from rules.core import Rng
@@ -29,7 +30,7 @@ DIE_LETTERS = "abcdef"
 EVENT_FACES = ("dragon", "rally", "blank", "blank", "blank", "blank")
 
 
-@dataclass
+@dataclass(slots=True)  # slots: a copy per action, and attribute reads all through play
 class Player:
     army: int
     companion: str
@@ -41,7 +42,7 @@ class Player:
         return Player(self.army, self.companion, list(self.items), self.in_keep, self.skree_used)
 
 
-@dataclass
+@dataclass(slots=True)
 class Roller:
     """One wannabe's run of rolls: a Recruit, a brawl attack or defence, or a Final Battle."""
 
@@ -107,6 +108,26 @@ class Roller:
 SCHEMA = 1
 
 
+def freeze(value: Any) -> Any:
+    """JSON-like data made immutable (dicts -> read-only mappings, lists -> tuples): the
+    previous turn's summary (``FarkleState.last``) holds its runs this way, so that a copy of
+    the state may share them and still be a true deep copy (nothing in them can change)."""
+    if isinstance(value, dict | MappingProxyType):
+        return MappingProxyType({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """The JSON form of :func:`freeze`'s data (for ``dump`` and ``view``)."""
+    if isinstance(value, dict | MappingProxyType):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [thaw(v) for v in value]
+    return value
+
+
 @dataclass
 class FarkleState:
     seats: int
@@ -133,7 +154,8 @@ class FarkleState:
     loser: int = -1
     deadline: float | None = None  # the brawl defender's own deadline
     winner: int = -1
-    last: dict[str, Any] = field(default_factory=dict)  # the previous turn, for the picture
+    # The previous turn, for the picture: a dict of scalars and of frozen values (``freeze``).
+    last: dict[str, Any] = field(default_factory=dict)
     step: int = 0  # actions applied (phase token)
 
     def copy(self) -> FarkleState:
@@ -143,7 +165,10 @@ class FarkleState:
             self.four_pair,
             self.defend_time,
             Rng(self.rng.state),
-            [p.copy() for p in self.players],
+            [
+                Player(p.army, p.companion, p.items[:], p.in_keep, p.skree_used)
+                for p in self.players
+            ],
             list(self.companion_deck),
             list(self.companion_discard),
             list(self.item_deck),
@@ -162,7 +187,7 @@ class FarkleState:
             self.loser,
             self.deadline,
             self.winner,
-            dict(self.last),
+            dict(self.last),  # its values are immutable (see freeze)
             self.step,
         )
 
@@ -202,7 +227,7 @@ class FarkleState:
             "loser": self.loser,
             "deadline": self.deadline,
             "winner": self.winner,
-            "last": dict(self.last),
+            "last": thaw(self.last),
             "step": self.step,
         }
 
@@ -236,7 +261,7 @@ class FarkleState:
             data["loser"],
             data["deadline"],
             data["winner"],
-            dict(data["last"]),
+            {k: freeze(v) for k, v in data["last"].items()},
             data["step"],
         )
 
