@@ -158,8 +158,12 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
         jobs: list[Any] = []
         original = service._finish
 
+        private_jobs: list[Any] = []
+
         async def finish(draft: Any) -> Reply:
             jobs.extend(post.picture for post in draft.public if post.picture is not None)
+            if draft.private_image is not None:
+                private_jobs.append(draft.private_image)
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
@@ -200,6 +204,19 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
                 assert job.view == engine.view(engine.load(after.state), None), (
                     f"{kind}: a public image drawn from more than the public view"
                 )
+        # /game board: a spectator gets the table, each player their own board, nothing more.
+        row = svc.run(load())
+        if row.status == "active":
+            state = engine.load(row.state)
+            askers = [(Actor(99, "Spectator"), None)] + [
+                (Actor(s.user_id, s.display_name), s.seat) for s in row.seats
+            ]
+            for asker, seat in askers:
+                private_jobs.clear()
+                assert svc.run(service.board(asker, place)).ok
+                (job,) = private_jobs
+                assert job.view == engine.view(state, seat), f"{kind}: board for {seat}"
+                assert job.private == (seat is not None)
     logged = logs.getvalue()
     assert logged, "the bot logged nothing at DEBUG?"
     for secret in secrets:
