@@ -213,7 +213,10 @@ def _copy(s: FuseState) -> FuseState:
 
 
 def _bomb(card_id: str) -> BombCard:
-    return house_deck().bombs[card_id]
+    return _BOMBS[card_id]
+
+
+_BOMBS = house_deck().bombs  # read once at import (house_deck is cached)
 
 
 def die_token(state: FuseState, d: int) -> str:
@@ -330,7 +333,8 @@ class Fuse(Game[FuseState]):
 
     def quota(self, state: FuseState) -> int:
         """Dice a seat may place per round: 1, two each with 2 players, solo per D1."""
-        return {1: state.solo_dice, 2: 2}.get(state.seats, 1)
+        seats = state.seats
+        return 1 if seats > 2 else 2 if seats == 2 else state.solo_dice
 
     def pending(self, state: FuseState) -> dict[int, Pending]:
         deadline = state.clock_end
@@ -338,16 +342,20 @@ class Fuse(Game[FuseState]):
             return {0: Pending("start", Draw())}
         if state.stage == "choose":
             out: dict[int, Pending] = {}
+            taking, done, claims = state.taking, state.done, state.claims
             for seat in range(state.seats):
-                if state.taking[seat]:
+                if taking[seat]:
                     out[seat] = Pending("take", Take(self._takeable(state, seat)[0]), deadline)
-                elif not state.done[seat]:
-                    held = state.claims.get(seat)
+                elif not done[seat]:
+                    held = claims.get(seat)
                     if held is None:
-                        out[seat] = Pending("claim", Pass(), deadline)
+                        out[seat] = Pending("claim", _PASS, deadline)
                     else:
                         out[seat] = Pending(
-                            "place", Pass(), deadline, {"die": die_token(state, held)}
+                            "place",
+                            _PASS,
+                            deadline,
+                            {"die": _TOKENS[_BASE[held] + state.faces[held]]},
                         )
             return out
         if state.stage == "return":
@@ -401,7 +409,14 @@ class Fuse(Game[FuseState]):
 
     def _hand(self, state: FuseState, seat: int) -> list[tuple[BombCard, tuple[int, ...]]]:
         """The seat's cards with their dice as values (computed once per question)."""
-        return [(_bomb(c), _filled(state, c)) for c in state.hands[seat]]
+        faces, dice = state.faces, state.dice
+        return [
+            (
+                _BOMBS[c],
+                tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[c]]),
+            )
+            for c in state.hands[seat]
+        ]
 
     def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
         return bool(self._hand_values(state, seat, 1 << _value(state, d)))
@@ -410,8 +425,10 @@ class Fuse(Game[FuseState]):
         """Of the die values in the bit mask ``values``, those the seat could place now on one
         of its cards."""
         found = 0
+        faces, dice = state.faces, state.dice
         for card_id in state.hands[seat]:
-            found |= _bomb(card_id).placeable(_filled(state, card_id), values)
+            filled = tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[card_id]])
+            found |= _BOMBS[card_id].placeable(filled, values)
             if found == values:
                 break
         return found
@@ -759,15 +776,17 @@ class Fuse(Game[FuseState]):
         self, state: FuseState, seat: int, colour: int | None, number: int | None
     ) -> list[tuple[str, int]]:
         out: list[tuple[str, int]] = []
+        faces = state.faces
         for card_id in state.hands[seat]:
-            card = _bomb(card_id)
             slots = state.dice[card_id]
-            filled = _filled(state, card_id)
+            above = _BOMBS[card_id].above
             for s, d in enumerate(slots):
-                if d < 0 or card.safe(filled, s):
+                if d < 0 or (d // DICE_PER_COLOUR != colour and faces[d] != number):
                     continue
-                if die_colour(d) == colour or state.faces[d] == number:
-                    out.append((card_id, s))
+                # a die under another die of a stack or pyramid is safe (BombCard.safe)
+                if any(slots[a] >= 0 for a in above[s]):
+                    continue
+                out.append((card_id, s))
         return out
 
     def _return_die(
