@@ -13,6 +13,10 @@ told. After every kill:
 and at the end, a run without kills finishes every game. The kills are timed at random; the test
 keeps going until at least one kill landed between the ``TRY`` of a phase-resolving submission
 and its ``ACK`` (the middle of a resolution), within a cap.
+
+The console (``python -m bot.cli console``), fed a script on stdin, is killed the same way: it
+handles one line at a time, so after a kill the log holds every "✅ Recorded." it printed and at
+most one more (the command in flight when it died).
 """
 
 from __future__ import annotations
@@ -125,3 +129,91 @@ def test_sigkill_at_random_points_loses_no_acknowledged_move(database_url: str) 
     acks += [d for tag, d in parse_output(out) if tag == "ACK"]
     statuses = asyncio.run(_check(url, ids, acks))
     assert all(s == FINISHED for s in statuses.values()), statuses
+
+
+CONSOLE_ROUND = [
+    "@alice /game new tiny rounds:2",
+    "@bob /game join",
+    "@alice /game start",
+    "@alice /tiny bid 3",
+    "@bob /tiny bid 2",
+    "@alice /tiny take",
+    "@bob /tiny take",
+    "@alice /tiny pass",
+    "@bob /tiny pass",
+    "/wait 25h",
+]
+CONSOLE_KILLS = 4
+
+
+async def _console_totals(url: str) -> tuple[int, int, int]:
+    """(acknowledgeable log entries, finished games, games checked) for the console channel;
+    every game's state is checked against its replay."""
+    from sqlalchemy import select
+
+    from bot.store.models import ActionRow, GameRow
+
+    service = await Service.open(url, render=False, migrate=False)
+    try:
+        async with service.sessions() as session:
+            games = (await session.execute(select(GameRow))).unique().scalars().all()
+            by_hand = (
+                (await session.execute(select(ActionRow).where(ActionRow.by_default.is_(False))))
+                .scalars()
+                .all()
+            )
+        for game in games:
+            if game.status != "lobby" and game.state is not None:
+                assert await service.replay(game.id) == game.state, f"game {game.id} != replay"
+        return len(by_hand), sum(g.status == FINISHED for g in games), len(games)
+    finally:
+        await service.close()
+
+
+def _console(url: str, folder: Path, script: str) -> subprocess.Popen[str]:
+    """``partida console`` reading a script file, as a user would run it (with the test game
+    registered first: it is not part of the product)."""
+    path = folder / f"script-{len(script)}.txt"
+    path.write_text(script, encoding="utf-8")
+    argv = ["console", "--database", url, "--images", str(folder / "img"), str(path)]
+    code = (
+        "import sys; from tests.support.tiny import install; install(); "
+        f"from bot.cli import main; sys.exit(main({argv!r}))"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_sigkill_the_console_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    from tests.support.tiny import install
+
+    install()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
+    script = "\n".join(CONSOLE_ROUND * 60) + "\n"
+    rng = random.Random(7)
+    logged = 0
+    for _ in range(CONSOLE_KILLS):
+        process = _console(url, tmp_path, script)
+        time.sleep(rng.uniform(1.0, 2.0))  # start-up (imports, migrations) is about a second
+        process.send_signal(signal.SIGKILL)
+        out, err = process.communicate(timeout=30)
+        assert "Traceback" not in err, err[-3000:]
+        acks = out.count("✅ Recorded.")
+        if not (tmp_path / "console.db").exists():
+            continue  # killed before it created the database
+        now, _finished, _games = asyncio.run(_console_totals(url))
+        assert acks <= now - logged <= acks + 1, f"{acks} acknowledged, {now - logged} logged"
+        print(f"console killed after {acks} acknowledged moves ({now - logged} logged)")
+        logged = now
+    # A last run to the end of the script: its games finish, nothing is lost.
+    process = _console(url, tmp_path, "\n".join(CONSOLE_ROUND * 4) + "\n")
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 0, err[-3000:]
+    now, finished, games = asyncio.run(_console_totals(url))
+    assert now - logged == out.count("✅ Recorded.")
+    assert finished >= 2 and games - finished <= 1, (finished, games)
