@@ -240,10 +240,7 @@ class BombCard:
     hard: bool = False
     _memo: dict[tuple[int, ...], bool] = field(default_factory=dict, compare=False, repr=False)
     _plan: list[Any] = field(default_factory=list, compare=False, repr=False)
-    _slots_memo: dict[tuple[int, ...], tuple[int, ...]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
-    _values_memo: dict[tuple[int, ...], list[int]] = field(
+    _positions: dict[tuple[int, ...], list[Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -288,18 +285,12 @@ class BombCard:
     def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
         """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
         the end-of-round checks ask this for every card and die, again and again)."""
-        raw = (*filled, value)
-        known = self._slots_memo.get(raw)
+        by_value = self._position(filled)[2]
+        known = by_value.get(value)
         if known is None:
-            # positions recur both exactly (the same table asked again) and up to what matters
-            # (another die with the same number on a number slot): try both keys
-            key = (-2, *self.canonical(filled), value)
-            known = self._slots_memo.get(key)
-            if known is None:
-                known = tuple(s for s in range(len(filled)) if self.can_place(filled, s, value))
-            if len(self._slots_memo) > 100_000:
-                self._slots_memo.clear()
-            self._slots_memo[key] = self._slots_memo[raw] = known
+            known = by_value[value] = tuple(
+                s for s in range(len(filled)) if self.can_place(filled, s, value)
+            )
         return known
 
     def placeable(self, filled: tuple[int, ...], values: int) -> int:
@@ -307,17 +298,7 @@ class BombCard:
         have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each.
         Memoised per position, value by value as they are asked: a table asks it for every
         hand after every placement, and the positions of a card recur."""
-        entry = self._values_memo.get(filled)
-        if entry is None:
-            # The answer depends only on the canonical form of the position (the search memo
-            # of can_place is keyed by it too): positions that share it share one entry.
-            if len(self._values_memo) > 100_000:
-                self._values_memo.clear()
-            key = (-3, *self.canonical(filled))
-            entry = self._values_memo.get(key)
-            if entry is None:
-                entry = self._values_memo[key] = [0, 0]  # [placeable, already asked]
-            self._values_memo[filled] = entry
+        entry = self._position(filled)
         todo = values & ~entry[1]
         if todo:
             open_slots = [
@@ -338,6 +319,22 @@ class BombCard:
             entry[0] |= found
             entry[1] |= values
         return entry[0] & values
+
+    def _position(self, filled: tuple[int, ...]) -> list[Any]:
+        """The memo entry of a position: [placeable values, values asked (bit masks), slots by
+        value]. Where a die may go depends only on the canonical form of the position (the
+        search memo of can_place is keyed by it too): positions that share it share one entry,
+        found by the exact position first (cheaper than working out the canonical form)."""
+        entry = self._positions.get(filled)
+        if entry is None:
+            if len(self._positions) > 100_000:  # bounded, never grows without end
+                self._positions.clear()
+            key = (-3, *self.canonical(filled))
+            entry = self._positions.get(key)
+            if entry is None:
+                entry = self._positions[key] = [0, 0, {}]
+            self._positions[filled] = entry
+        return entry
 
     def completable(self, filled: tuple[int, ...]) -> bool:
         """Whether some dice on the empty slots satisfy every icon and relation (an exact
