@@ -202,7 +202,7 @@ def _check_option(spec: OptionSpec, value: Any) -> Any:
             raise bad
         try:
             number = int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: int(float("inf"))
             raise bad from None
         if (spec.min is not None and number < spec.min) or (
             spec.max is not None and number > spec.max

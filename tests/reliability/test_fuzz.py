@@ -74,6 +74,7 @@ hostile_value = st.one_of(
     st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
     st.sampled_from(WEIRD),
+    st.sampled_from([float("inf"), float("-inf"), float("nan"), -0.0, 2**63, -(2**63) - 1]),
 )
 
 
@@ -252,8 +253,27 @@ def test_hostile_commands_change_nothing_and_answer_in_words(
                 assert isinstance(values, list) and len(values) <= 25
                 assert all(isinstance(v, str) for v in values)
             elif what == "lobby":
-                call = data.draw(st.sampled_from(["kick", "settings", "join", "start", "leave"]))
-                if call == "kick":
+                call = data.draw(
+                    st.sampled_from(["kick", "settings", "join", "start", "leave", "new"])
+                )
+                if call == "new":
+                    # Options for a new game: the game's own names with hostile values, and
+                    # unknown names; here (refused: a game exists) or in a free channel.
+                    names = [o.name for o in engine.option_specs]
+                    options = data.draw(
+                        st.dictionaries(
+                            st.sampled_from(names or ["x"]) | st.text(max_size=12),
+                            hostile_value,
+                            max_size=4,
+                        ),
+                        "options",
+                    )
+                    where = data.draw(st.sampled_from([PLACE, Place(CHANNEL + 1, 1)]), "where")
+                    game = data.draw(st.sampled_from([kind, "tiny", "nope", ""]), "new game")
+                    reply = svc.run(fuzzer.service.new_game(actor, where, game, options))
+                    if reply.ok:
+                        svc.run(fuzzer.service.cancel(actor, where))
+                elif call == "kick":
                     target = data.draw(
                         st.integers(0, fuzzer.seats - 1).map(
                             lambda s: actor_for(CHANNEL, s).user_id
@@ -291,3 +311,60 @@ def test_hostile_commands_change_nothing_and_answer_in_words(
             check_key(key)
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, caplog.text[-3000:]
+
+
+HOSTILE_OPTION_VALUES: list[Any] = [
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+    1e300,
+    -(2**70),
+    2**70,
+    "",
+    "🙂" * 500,
+    None,
+    [1],
+    {"a": 1},
+    "1e309",
+    "\x00",
+]
+
+
+@pytest.mark.parametrize("kind", game_params())
+async def test_every_option_with_hostile_values_is_refused_in_words(
+    kind: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``/game new`` with each of the game's options set to each hostile value, and with an
+    unknown option: refused with a translated message, and no game is opened."""
+    caplog.set_level(logging.WARNING, logger="partida")
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'o.db'}", render=False)
+    try:
+        engine = get_game(kind)
+        keys: list[str] = []
+        original = service._refused
+
+        def refused(error: Any, lang: str) -> Reply:
+            keys.append(error.key)
+            return original(error, lang)
+
+        service._refused = refused  # type: ignore[method-assign]
+        cases: list[dict[str, Any]] = [{"no_such_option": 1}]
+        for spec in engine.option_specs:
+            for value in HOSTILE_OPTION_VALUES:
+                if spec.type == "bool" and value in ("", None):
+                    continue
+                cases.append({spec.name: value})
+        for options in cases:
+            reply = await service.new_game(Actor(1, "Host"), PLACE, kind, options)
+            if reply.ok:  # a value the option accepts (e.g. a huge number clamped): fine
+                assert (await service.cancel(Actor(1, "Host"), PLACE)).ok
+                continue
+            body = check_refusal_text(reply)
+            assert "went wrong on our side" not in body, f"{options}: {caplog.text[-2000:]}"
+            async with service.sessions() as session:
+                assert await repo.open_game(session, CHANNEL) is None
+        for key in set(keys):
+            check_key(key)
+    finally:
+        await service.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
