@@ -107,18 +107,21 @@ def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
 
 
 _TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
+_BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))  # set bits of a mask
+_FULL = tuple((1 << n) - 1 for n in range(7))  # the mask of a whole roll of n dice
+_FACE_KEYS = {face: f"farkle.face.{face}" for face in EVENT_FACES}
 _REROLL = [[Reroll(token) for token in row] for row in _TOKENS]  # Lucky Squire, by die and face
 _LOADED = [[UseItem("loaded", token) for token in row] for row in _TOKENS]  # Loaded Die
 
 
 def tokens(roll: list[int], mask: int) -> str:
     """The dice of ``mask`` as command tokens: ``a5 c1``."""
-    return " ".join([_TOKENS[i][roll[i]] for i in range(len(roll)) if mask >> i & 1])
+    return " ".join([_TOKENS[i][roll[i]] for i in _BITS[mask & _FULL[len(roll)]]])
 
 
 def faces(roll: list[int]) -> str:
     """A roll written for messages: ``a5 b2 c1``."""
-    return tokens(roll, (1 << len(roll)) - 1)
+    return " ".join([_TOKENS[i][d] for i, d in enumerate(roll)])
 
 
 def _echo(text: object) -> str:
@@ -556,7 +559,7 @@ class DragonFarkle(Game[FarkleState]):
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": faces(r.roll), "face_key": f"farkle.face.{r.event}"},
+                {"seat": r.seat, "dice": faces(r.roll), "face_key": _FACE_KEYS[r.event]},
             )
         )
         self._settle(state, r, ev)
@@ -628,7 +631,8 @@ class DragonFarkle(Game[FarkleState]):
         r.kept = mask
         r.last = value
         r.score += value
-        r.aside += [r.roll[i] for i in range(len(r.roll)) if mask >> i & 1]
+        roll = r.roll
+        r.aside += [roll[i] for i in _BITS[mask & _FULL[len(roll)]]]
         if len(r.aside) >= r.dice:
             ev.append(E("farkle.event.hot_dice", {"seat": r.seat}))
             if self._recruiting(state, r) and state.players[r.seat].companion == "berserker":
@@ -873,7 +877,7 @@ class DragonFarkle(Game[FarkleState]):
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": faces(r.roll), "face_key": f"farkle.face.{r.event}"},
+                {"seat": r.seat, "dice": faces(r.roll), "face_key": _FACE_KEYS[r.event]},
             )
         )
         if state.players[r.seat].companion == "engineer" and not state.engineer_used:
@@ -978,9 +982,7 @@ class DragonFarkle(Game[FarkleState]):
             assert r is not None
             state.engineer_used = True
             r.event = EVENT_FACES[state.rng.below(6)]
-            ev.append(
-                E("farkle.event.engineer", {"seat": seat, "face_key": f"farkle.face.{r.event}"})
-            )
+            ev.append(E("farkle.event.engineer", {"seat": seat, "face_key": _FACE_KEYS[r.event]}))
             self._keep_resolve(state, ev)
             return
         if stage == "farkle" and me.companion == "medic":
@@ -1322,7 +1324,6 @@ _KEEPS: dict[bool, dict[tuple[int, ...], tuple[list[Keep], Keep, dict[str, tuple
     True: {},
     False: {},
 }
-_BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))  # set bits of a mask
 _NO_KEEP = Keep("")  # a Farkle's "best" selection: nothing (never legal, never offered)
 
 

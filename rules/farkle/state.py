@@ -128,7 +128,7 @@ def thaw(value: Any) -> Any:
     return value
 
 
-@dataclass
+@dataclass(slots=True)
 class FarkleState:
     seats: int
     target: int  # dragon damage that wins (3; 4 or 5 with the Dragon of Legend)
