@@ -623,7 +623,7 @@ class Service:
     ) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             row, engine, state, seat = self._seated(row, actor, game)
-            action = engine.parse(str(command), dict(args), state, seat)
+            action = engine.parse(str(command), _command_args(args), state, seat)
             return await self._apply(
                 session, row, engine, state, seat, action, place, lang, by_default=False
             )
@@ -1092,6 +1092,16 @@ def _int(value: Any) -> int:
     if not -(2**63) < number < 2**63:
         raise Refusal("lobby.error.number", value=str(value)[:30])
     return number
+
+
+def _command_args(args: CommandArgs) -> CommandArgs:
+    """Arguments as adapters should send them: text, whole numbers and booleans (``None``:
+    not given). Anything else (a float, a list…) becomes its text, which the engine then
+    refuses in words, rather than reaching an engine's ``int()`` as ``inf``."""
+    return {
+        str(k): v if v is None or isinstance(v, str | int | bool) else str(v)
+        for k, v in dict(args).items()
+    }
 
 
 def _log_safe(text: str) -> str:

@@ -368,3 +368,37 @@ async def test_every_option_with_hostile_values_is_refused_in_words(
     finally:
         await service.close()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
+
+
+@pytest.mark.parametrize("kind", game_params())
+async def test_every_command_parameter_with_hostile_values(
+    kind: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each parameter of each command, typed by a pending seat with each hostile value (the
+    others left out): accepted, or refused in words; never an internal error."""
+    caplog.set_level(logging.WARNING, logger="partida")
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'p.db'}", render=False)
+    try:
+        engine = get_game(kind)
+        ids = await setup_games(service, [GameSpec(kind, seat_count(kind), CHANNEL)])
+        for command in engine.commands:
+            for param in command.params or (None,):
+                for value in [*HOSTILE_OPTION_VALUES, "-1", "0", "999999"]:
+                    async with service.sessions() as session:
+                        row = await repo.game_by_id(session, ids[CHANNEL])
+                    assert row is not None
+                    if row.status != "active" or row.state is None:
+                        return
+                    seat = min(engine.pending(engine.load(row.state)))
+                    args = {} if param is None else {param.name: value}
+                    reply = await service.act(
+                        actor_for(CHANNEL, seat), PLACE, kind, command.name, args
+                    )
+                    if not reply.ok:
+                        body = check_refusal_text(reply)
+                        assert "went wrong on our side" not in body, (
+                            f"{command.name} {args}: {caplog.text[-2000:]}"
+                        )
+    finally:
+        await service.close()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text[-3000:]
