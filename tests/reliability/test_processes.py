@@ -116,6 +116,7 @@ async def test_two_processes_never_resolve_twice_or_lose_a_move(database_url: st
             *({d["channel"] for tag, d in lines if tag == "ACK"} for lines in outputs)
         )
         assert both, "the two processes never acted in the same game"
+        print("totals:", totals)
         assert totals["acks"] > 100 and totals["defaults"] > 0
     finally:
         await service.close()
