@@ -285,7 +285,7 @@ class DragonFarkle(Game[FarkleState]):
         attacker and at least two dice (or hot dice) remain, otherwise stop."""
         stage = state.stage
         if stage == "roll":
-            return _keeps(r.roll, state.four_pair)[1]
+            return Keep(_keeps(r.roll, state.four_pair)[1])
         if stage == "farkle":
             return _ACCEPT_FARKLE
         if stage == "rally":
@@ -334,7 +334,7 @@ class DragonFarkle(Game[FarkleState]):
             r = state.defence if state.defence is not None else state.attack
             assert r is not None
             if stage == "roll":
-                out = list(_keeps(r.roll, state.four_pair)[0])
+                out = [Keep(text) for text in _keeps(r.roll, state.four_pair)[0]]
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
@@ -1320,37 +1320,40 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-_KEEPS: dict[bool, dict[tuple[int, ...], tuple[list[Keep], Keep, dict[str, tuple[int, int]]]]] = {
+# Strings and tuples only (the Keep actions are made when asked): the garbage collector leaves
+# such values alone, so the tens of thousands of cached rolls do not slow its full passes.
+_KEEPS: dict[
+    bool, dict[tuple[int, ...], tuple[tuple[str, ...], str, dict[str, tuple[int, int]]]]
+] = {
     True: {},
     False: {},
 }
-_NO_KEEP = Keep("")  # a Farkle's "best" selection: nothing (never legal, never offered)
 
 
-def _keeps(roll: list[int], four_pair: bool) -> tuple[list[Keep], Keep, dict[str, tuple[int, int]]]:
-    """Every legal ``keep`` of ``roll``, the one an absent player makes, and each legal
-    selection's tokens -> (mask, value). Cached: legal actions are asked for often, and the
-    actions are immutable."""
+def _keeps(
+    roll: list[int], four_pair: bool
+) -> tuple[tuple[str, ...], str, dict[str, tuple[int, int]]]:
+    """The dice of every legal ``keep`` of ``roll`` (as ``Keep.dice``), those of the keep an
+    absent player makes ("" for a Farkle: nothing), and each legal selection's dice ->
+    (mask, value). Cached: legal actions are asked for often."""
     key = tuple(roll)
     cache = _KEEPS[four_pair]
     found = cache.get(key)
     if found is None:
-        opts = scoring.options(key, four_pair)
         toks = [_TOKENS[i][d] for i, d in enumerate(key)]
-        keeps: list[Keep] = []
+        texts: list[str] = []
         by_tokens: dict[str, tuple[int, int]] = {}
         # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
         # dice, then the lowest mask (masks come in increasing order: the first one stays).
-        best, best_value, best_count = _NO_KEEP, 0, 0
-        for m, v in opts:
+        best, best_value, best_count = "", 0, 0
+        for m, v in scoring.options(key, four_pair):
             text = " ".join([toks[i] for i in _BITS[m]])
-            keep = Keep(text)
-            keeps.append(keep)
+            texts.append(text)
             by_tokens[text] = (m, v)
             count = len(_BITS[m])
             if v > best_value or (v == best_value and count < best_count):
-                best, best_value, best_count = keep, v, count
-        found = (keeps, best, by_tokens)
+                best, best_value, best_count = text, v, count
+        found = (tuple(texts), best, by_tokens)
         if len(cache) > 100_000:
             cache.clear()
         cache[key] = found

@@ -105,11 +105,13 @@ for _n in range(1, 7):
 
 # Per ordered roll: the legal selections as (bitmask of positions, value), cached (one cache per
 # setting of D2, keyed by the roll as a tuple).
-_OPTIONS: dict[bool, dict[tuple[int, ...], list[tuple[int, int]]]] = {True: {}, False: {}}
+# Tuples, not lists: immutable (callers share them), and a tuple of ints is left alone by the
+# garbage collector, so the tens of thousands of cached rolls do not slow its full passes.
+_OPTIONS: dict[bool, dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {True: {}, False: {}}
 _LOW_BIT = tuple((m & -m).bit_length() - 1 for m in range(64))  # index of the lowest set bit
 
 
-def options(roll: Sequence[int], four_pair: bool = True) -> list[tuple[int, int]]:
+def options(roll: Sequence[int], four_pair: bool = True) -> tuple[tuple[int, int], ...]:
     """Every legal selection of ``roll`` as ``(mask, value)``: bit ``i`` of ``mask`` is die
     ``i``. Ordered by mask. Empty exactly when the roll is a Farkle."""
     key = tuple(roll)
@@ -149,8 +151,8 @@ def options(roll: Sequence[int], four_pair: bool = True) -> list[tuple[int, int]
             out.append((full, value))
     if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
         cache.clear()
-    cache[key] = out
-    return out
+    found = cache[key] = tuple(out)
+    return found
 
 
 def best_score(roll: Sequence[int], four_pair: bool = True) -> int:
