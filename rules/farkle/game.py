@@ -109,6 +109,10 @@ def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
 _TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
 _BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))  # set bits of a mask
 _FULL = tuple((1 << n) - 1 for n in range(7))  # the mask of a whole roll of n dice
+# _KEPT_FLAGS[n][mask]: which of n dice the mask sets aside, as booleans
+_KEPT_FLAGS = tuple(
+    tuple(tuple(bool(m >> i & 1) for i in range(n)) for m in range(1 << n)) for n in range(7)
+)
 _FACE_KEYS = {face: f"farkle.face.{face}" for face in EVENT_FACES}
 _REROLL = [[Reroll(token) for token in row] for row in _TOKENS]  # Lucky Squire, by die and face
 _LOADED = [[UseItem("loaded", token) for token in row] for row in _TOKENS]  # Loaded Die
@@ -1215,7 +1219,12 @@ class DragonFarkle(Game[FarkleState]):
     # ------------------------------------------------------------------ turns
 
     def _end_turn(self, state: FarkleState, ev: list[Event]) -> None:
-        crowded = state.restrict or any(len(p.items) > 1 for p in state.players)
+        crowded = bool(state.restrict)
+        if not crowded:
+            for p in state.players:
+                if len(p.items) > 1:
+                    crowded = True
+                    break
         if crowded and any(self._discard_candidates(state, s) for s in range(state.seats)):
             state.stage = "discard"
             return
@@ -1368,7 +1377,7 @@ def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
             "dice": r.dice,
             "roll": tuple(r.roll),
             "event": r.event,
-            "kept": tuple([bool(r.kept >> i & 1) for i in range(len(r.roll))]),
+            "kept": _KEPT_FLAGS[len(r.roll)][r.kept & _FULL[len(r.roll)]],
             "aside": tuple(r.aside),
             "score": r.score,
             "gained": len(r.gained),
