@@ -159,6 +159,8 @@ class FarkleState:
     step: int = 0  # actions applied (phase token)
 
     def copy(self) -> FarkleState:
+        """A deep copy (``apply`` makes one per action): every list, dict and object is new;
+        ``last`` is copied at the top only, its values being immutable (see ``freeze``)."""
         return FarkleState(
             self.seats,
             self.target,
@@ -169,20 +171,20 @@ class FarkleState:
                 Player(p.army, p.companion, p.items[:], p.in_keep, p.skree_used)
                 for p in self.players
             ],
-            list(self.companion_deck),
-            list(self.companion_discard),
-            list(self.item_deck),
-            list(self.item_discard),
+            self.companion_deck[:],
+            self.companion_discard[:],
+            self.item_deck[:],
+            self.item_discard[:],
             self.turn,
             self.turn_no,
             self.stage,
             self.action,
             self.defender,
-            self.attack.copy() if self.attack else None,
-            self.defence.copy() if self.defence else None,
+            None if self.attack is None else self.attack.copy(),
+            None if self.defence is None else self.defence.copy(),
             self.damage,
             self.engineer_used,
-            {k: list(v) for k, v in self.restrict.items()},
+            {k: v[:] for k, v in self.restrict.items()} if self.restrict else {},
             self.thief,
             self.loser,
             self.deadline,

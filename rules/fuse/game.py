@@ -238,6 +238,7 @@ def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
 _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 _TOKENS = [die_name(v) for v in range(30)]
 _CLAIMS = [Claim(token) for token in _TOKENS]  # by die value
+_COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -504,7 +505,8 @@ class Fuse(Game[FuseState]):
 
     def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
         token = str(token).strip().upper()
-        drawn = [d for d in state.drawn if die_token(state, d) == token]
+        faces = state.faces
+        drawn = [d for d in state.drawn if _TOKENS[_BASE[d] + faces[d]] == token]
         if not drawn:
             raise RulesError("fuse.error.no_such_die", die=token[:10])
         held = state.claims.get(seat)
@@ -664,14 +666,14 @@ class Fuse(Game[FuseState]):
                 "fuse.event.placed",
                 {
                     "seat": seat,
-                    "colour_key": f"fuse.colour.{COLOURS[die_colour(d)]}",
+                    "colour_key": _COLOUR_KEYS[die_colour(d)],
                     "number": state.faces[d],
                     "card": card_id,
                     "slot": s + 1,
                 },
             )
         )
-        if all(x >= 0 for x in state.dice[card_id]):
+        if min(state.dice[card_id]) >= 0:  # every slot holds a die
             self._defuse(state, seat, card_id, events, now)
         if state.used[seat] >= self.quota(state):
             state.done[seat] = True
@@ -747,7 +749,7 @@ class Fuse(Game[FuseState]):
                 events.append(
                     Event(
                         "fuse.event.rerolled",
-                        {"colour_key": f"fuse.colour.{COLOURS[colour]}", "number": number},
+                        {"colour_key": _COLOUR_KEYS[colour], "number": number},
                     )
                 )
             state.current = item
@@ -800,7 +802,7 @@ class Fuse(Game[FuseState]):
                 "fuse.event.returned",
                 {
                     "seat": seat,
-                    "colour_key": f"fuse.colour.{COLOURS[die_colour(d)]}",
+                    "colour_key": _COLOUR_KEYS[die_colour(d)],
                     "number": state.faces[d],
                     "card": card_id,
                 },
