@@ -15,7 +15,7 @@ game always ends).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.core import (
@@ -137,7 +137,7 @@ _PLACES = _PlaceActions()
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass
+@dataclass(slots=True)  # slots: a copy per action, and attribute reads all through play
 class FuseState:
     seats: int
     difficulty: str
@@ -210,6 +210,9 @@ def _copy(s: FuseState) -> FuseState:
         s.seconds_left,
         s.last_now,
     )
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(FuseState))
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -892,8 +895,7 @@ class Fuse(Game[FuseState]):
     # ------------------------------------------------------------------ serialisation
 
     def dump(self, state: FuseState) -> dict[str, Any]:
-        data = dict(vars(state))
-        data = {k: v for k, v in data.items()}
+        data = {name: getattr(state, name) for name in _FIELD_NAMES}
         data["hands"] = [h[:] for h in state.hands]
         data["dice"] = {k: v[:] for k, v in state.dice.items()}
         data["claims"] = {str(k): v for k, v in state.claims.items()}
