@@ -609,9 +609,9 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.nothing_scores")
         self._need_stage(state, "roll")
         r = self._roller_for(state, seat)
-        known = _keeps(r.roll, state.four_pair)[2].get(action.dice)
-        if known is not None:  # the canonical form of a legal selection (the usual case)
-            mask, value = known
+        texts, _, opts = _keeps(r.roll, state.four_pair)
+        if action.dice in texts:  # the canonical form of a legal selection (the usual case)
+            mask, value = opts[texts.index(action.dice)]
         else:
             mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
             if mask == 0:
@@ -1332,7 +1332,7 @@ class DragonFarkle(Game[FarkleState]):
 # Strings and tuples only (the Keep actions are made when asked): the garbage collector leaves
 # such values alone, so the tens of thousands of cached rolls do not slow its full passes.
 _KEEPS: dict[
-    bool, dict[tuple[int, ...], tuple[tuple[str, ...], str, dict[str, tuple[int, int]]]]
+    bool, dict[tuple[int, ...], tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]]
 ] = {
     True: {},
     False: {},
@@ -1341,28 +1341,27 @@ _KEEPS: dict[
 
 def _keeps(
     roll: list[int], four_pair: bool
-) -> tuple[tuple[str, ...], str, dict[str, tuple[int, int]]]:
+) -> tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]:
     """The dice of every legal ``keep`` of ``roll`` (as ``Keep.dice``), those of the keep an
-    absent player makes ("" for a Farkle: nothing), and each legal selection's dice ->
-    (mask, value). Cached: legal actions are asked for often."""
+    absent player makes ("" for a Farkle: nothing), and the legal selections as (mask, value)
+    in the same order as the dice. Cached: legal actions are asked for often."""
     key = tuple(roll)
     cache = _KEEPS[four_pair]
     found = cache.get(key)
     if found is None:
         toks = [_TOKENS[i][d] for i, d in enumerate(key)]
+        opts = scoring.options(key, four_pair)
         texts: list[str] = []
-        by_tokens: dict[str, tuple[int, int]] = {}
         # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
         # dice, then the lowest mask (masks come in increasing order: the first one stays).
         best, best_value, best_count = "", 0, 0
-        for m, v in scoring.options(key, four_pair):
+        for m, v in opts:
             text = " ".join([toks[i] for i in _BITS[m]])
             texts.append(text)
-            by_tokens[text] = (m, v)
             count = len(_BITS[m])
             if v > best_value or (v == best_value and count < best_count):
                 best, best_value, best_count = text, v, count
-        found = (tuple(texts), best, by_tokens)
+        found = (tuple(texts), best, opts)
         if len(cache) > 100_000:
             cache.clear()
         cache[key] = found
