@@ -243,6 +243,7 @@ class BombCard:
     _positions: dict[tuple[int, ...], list[Any]] = field(
         default_factory=dict, compare=False, repr=False
     )
+    _vclass: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def high(self) -> bool:
@@ -285,10 +286,11 @@ class BombCard:
     def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
         """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
         the end-of-round checks ask this for every card and die, again and again)."""
-        by_value = self._position(filled)[2]
-        known = by_value.get(value)
+        by_class = self._position(filled)[2]
+        cls = (self._vclass or self._value_classes())[value]
+        known = by_class.get(cls)
         if known is None:
-            known = by_value[value] = tuple(
+            known = by_class[cls] = tuple(
                 s for s in range(len(filled)) if self.can_place(filled, s, value)
             )
         return known
@@ -301,28 +303,34 @@ class BombCard:
         entry = self._position(filled)
         todo = values & ~entry[1]
         if todo:
-            open_slots = [
-                (s, self.slots[s].domain)
-                for s, v in enumerate(filled)
-                if v < 0 and self.supported(filled, s)
-            ]
             found = 0
             while todo:
                 bit = todo & -todo
                 todo ^= bit
-                value = bit.bit_length() - 1
-                # only an empty, supported slot whose icon accepts the die can take it
-                for s, domain in open_slots:
-                    if value in domain and self.can_place(filled, s, value):
-                        found |= bit
-                        break
+                if self.legal_slots(filled, bit.bit_length() - 1):
+                    found |= bit
             entry[0] |= found
             entry[1] |= values
         return entry[0] & values
 
+    def _value_classes(self) -> list[int]:
+        """Die values that no placement on this card can tell apart share a class: where a
+        die may go depends on the value only through whether each slot's icon accepts it and
+        what the canonical form keeps of it in each slot (see ``canonical``). The memo of
+        ``legal_slots`` is kept per class, so a value asked once answers for its class."""
+        if not self._vclass:
+            canon = _search_plan(self)[4]
+            seen: dict[tuple[tuple[bool, int], ...], int] = {}
+            for v in ALL_VALUES:
+                signature = tuple(
+                    (slot.accepts(v), canon[s][v]) for s, slot in enumerate(self.slots)
+                )
+                self._vclass.append(seen.setdefault(signature, len(seen)))
+        return self._vclass
+
     def _position(self, filled: tuple[int, ...]) -> list[Any]:
         """The memo entry of a position: [placeable values, values asked (bit masks), slots by
-        value]. Where a die may go depends only on the canonical form of the position (the
+        value class]. Where a die may go depends only on the canonical form of the position (the
         search memo of can_place is keyed by it too): positions that share it share one entry,
         found by the exact position first (cheaper than working out the canonical form)."""
         entry = self._positions.get(filled)
