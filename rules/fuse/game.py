@@ -549,7 +549,7 @@ class Fuse(Game[FuseState]):
         if not card.supported(filled, s):
             layout = "pyramid" if len(card.below[s]) == 2 else "stack"
             raise RulesError(f"fuse.error.{layout}_order", card=card_id, slot=slot)
-        if not card.can_place(filled, s, _value(state, d)):
+        if s not in card.legal_slots(filled, _value(state, d)):  # = can_place, memoised
             raise RulesError("fuse.error.cannot_complete", card=card_id, slot=slot, die=token)
         return d
 
