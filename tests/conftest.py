@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -11,6 +12,10 @@ import pytest
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
 from tests.support.tiny import install
+
+# Tests draw in a thread, where they can replace a renderer; tests/test_drawing.py checks the
+# worker process itself.
+os.environ.setdefault("RENDER_WORKERS", "0")
 
 
 class Clock:

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.service import buttons as button_ids
+from bot.service import drawing
 from bot.service.errors import Refusal
 from bot.service.narrate import clip, events_text, fill_args, safe_name
 from bot.service.replies import Actor, Button, Image, Message, Outgoing, Place, Reply, Select
@@ -218,10 +219,7 @@ class Service:
         if job is None or not self.render_images:
             return None
         try:
-            from render import render_board, render_table
-
-            draw = render_board if job.private else render_table
-            data = await asyncio.to_thread(draw, job.kind, job.view, job.names, job.lang)
+            data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
         except ModuleNotFoundError:
             return None  # a game without a renderer (the test game): text only
         except Exception:
