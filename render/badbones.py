@@ -1082,7 +1082,10 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     prefs = view.get("prefs") or {}
     if prefs:
         lines.append(
-            " · ".join(f"{t('badbones.choice.' + k, lang)}: {v}" for k, v in sorted(prefs.items()))
+            " · ".join(
+                f"{t('badbones.choice.' + k, lang)}: {_pref_value(v, lang)}"
+                for k, v in sorted(prefs.items())
+            )
         )
     for k, line in enumerate(lines):
         draw.text(
@@ -1093,3 +1096,10 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             anchor="lm",
         )
     return encode(img)
+
+
+def _pref_value(value: object, lang: str) -> str:
+    """A standing preference as the player reads it: "ask"/"auto" translated, seats and
+    directions as they are."""
+    text = str(value)
+    return t(f"badbones.pref_value.{text}", lang) if text in ("ask", "auto") else text
