@@ -47,7 +47,9 @@ def get_game(name: str) -> Game[Any]:
     try:
         return _games[name]
     except KeyError:
-        raise RulesError("core.error.unknown_game", game=str(name)[:50]) from None
+        raise RulesError(
+            "core.error.unknown_game", game=str(name)[:50], games=", ".join(_games)
+        ) from None
 
 
 def game_names() -> list[str]:
