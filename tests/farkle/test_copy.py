@@ -4,45 +4,14 @@ copy plays on exactly like the original (replay determinism)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from types import MappingProxyType
-from typing import Any
 
 import pytest
 
 from rules.core import Rng
 from rules.farkle import GAME
 from rules.farkle.state import FarkleState
-
-
-def _mutables(root: Any) -> dict[int, Any]:
-    """Every mutable object reachable from ``root`` (lists, dicts, sets, non-frozen objects),
-    by id; immutable containers (tuples, read-only mappings) are looked through."""
-    found: dict[int, Any] = {}
-    todo = [root]
-    while todo:
-        obj = todo.pop()
-        if isinstance(obj, str | int | float | bool | type(None)):
-            continue
-        if isinstance(obj, list | dict | set):
-            if id(obj) in found:
-                continue
-            found[id(obj)] = obj
-        if isinstance(obj, dict | MappingProxyType):
-            todo += list(obj.keys()) + list(obj.values())
-        elif isinstance(obj, list | tuple | set | frozenset):
-            todo += list(obj)
-        elif dataclasses.is_dataclass(obj):
-            if not obj.__dataclass_params__.frozen:  # type: ignore[attr-defined,union-attr]
-                if id(obj) in found:
-                    continue
-                found[id(obj)] = obj
-            todo += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
-        elif hasattr(obj, "__slots__"):  # Rng
-            found.setdefault(id(obj), obj)
-            todo += [getattr(obj, s) for s in obj.__slots__ if hasattr(obj, s)]
-    return found
+from tests.support.copies import mutables
 
 
 def _states(seed: int, seats: int) -> list[FarkleState]:
@@ -87,8 +56,8 @@ def test_a_copy_shares_nothing_mutable_with_its_original(seed: int) -> None:
         copy = GAME.copy(state)
         assert copy is not state
         assert GAME.dump(copy) == GAME.dump(state)
-        shared = _mutables(state).keys() & _mutables(copy).keys()
-        assert not shared, [type(_mutables(state)[i]).__name__ for i in shared]
+        shared = mutables(state).keys() & mutables(copy).keys()
+        assert not shared, [type(mutables(state)[i]).__name__ for i in shared]
 
 
 @pytest.mark.parametrize("seed", [4, 5])

@@ -5,9 +5,7 @@ copy plays on exactly like the original (replay determinism). Also: the bit-mask
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -16,35 +14,7 @@ from rules.core import Rng
 from rules.fuse import FUSE
 from rules.fuse.cards import ALL_VALUES, house_deck
 from rules.fuse.game import FuseState, _filled
-
-
-def _mutables(root: Any) -> dict[int, Any]:
-    """Every mutable object reachable from ``root`` (lists, dicts, sets, non-frozen objects),
-    by id; immutable containers (tuples, read-only mappings) are looked through."""
-    found: dict[int, Any] = {}
-    todo = [root]
-    while todo:
-        obj = todo.pop()
-        if isinstance(obj, str | int | float | bool | type(None)):
-            continue
-        if isinstance(obj, list | dict | set):
-            if id(obj) in found:
-                continue
-            found[id(obj)] = obj
-        if isinstance(obj, dict | MappingProxyType):
-            todo += list(obj.keys()) + list(obj.values())
-        elif isinstance(obj, list | tuple | set | frozenset):
-            todo += list(obj)
-        elif dataclasses.is_dataclass(obj):
-            if not obj.__dataclass_params__.frozen:  # type: ignore[attr-defined,union-attr]
-                if id(obj) in found:
-                    continue
-                found[id(obj)] = obj
-            todo += [getattr(obj, f.name) for f in dataclasses.fields(obj)]
-        elif hasattr(obj, "__slots__"):  # Rng
-            found.setdefault(id(obj), obj)
-            todo += [getattr(obj, s) for s in obj.__slots__ if hasattr(obj, s)]
-    return found
+from tests.support.copies import mutables
 
 
 def _states(seed: int, seats: int, options: dict[str, Any] | None = None) -> list[FuseState]:
@@ -85,8 +55,8 @@ def test_a_copy_shares_nothing_mutable_with_its_original(seats: int) -> None:
     for state in _states(seats, seats)[::17]:
         copy = FUSE.copy(state)
         assert copy is not state and copy == state
-        shared = _mutables(state).keys() & _mutables(copy).keys()
-        assert not shared, [type(_mutables(state)[i]).__name__ for i in shared]
+        shared = mutables(state).keys() & mutables(copy).keys()
+        assert not shared, [type(mutables(state)[i]).__name__ for i in shared]
 
 
 def test_mutating_a_copy_never_changes_the_original() -> None:
