@@ -710,8 +710,15 @@ def draw_panel(
     if board.get("weapon"):  # room for the weapon's name: the cemetery as a bare count
         cem = f"☠ {board['cemetery']}"
     draw.text((x + pad, fy + 24), cem, font=font(21, True), fill=TEXT, anchor="lm")
-    tile = 40
-    sx = x + width - pad - len(board["supply"]) * (tile + 6)
+    # The supply sits right of the cemetery; a long supply (6 basic tiles, or the advanced
+    # game's purchases) squeezes its tiles, then overlaps them, rather than run over the
+    # cemetery's count (play-test: "Cemetery 0" was hidden under six tiles).
+    supply_n = len(board["supply"])
+    room = width - 2 * pad - text_width(draw, cem, 21, True) - 14
+    if board.get("weapon"):
+        room -= 90  # at least a few letters of the weapon's name
+    tile, step = supply_layout(supply_n, room)
+    sx = x + width - pad - (supply_n - 1) * step - tile
     if board.get("weapon"):
         wx = x + pad + text_width(draw, cem, 21, True) + 14
         weapon = "⚔ " + t(f"badbones.weapon.{board['weapon']}", lang)
@@ -726,8 +733,8 @@ def draw_panel(
         paste_trap(
             img,
             {"trap": kind, "side": "intact", "orientation": "\\", "stars": 0},
-            sx + k * (tile + 6),
-            fy + 4,
+            sx + k * step,
+            fy + 4 + (40 - tile) // 2,
             tile,
         )
     if board["eliminated"]:
@@ -739,6 +746,17 @@ def draw_panel(
         draw.rectangle((x + 3, fy, x + width - 3, fy + 48), fill=INK)
         draw.text((x + width / 2, fy + 24), banner, font=font(30, True), fill=DANGER, anchor="mm")
     return width, height
+
+
+def supply_layout(count: int, room: int) -> tuple[int, int]:
+    """(tile size, step between tiles) for ``count`` supply tiles in ``room`` pixels: 40 px tiles
+    6 px apart when they fit, else squeezed down to 28 px, then overlapping."""
+    tile, step = 40, 46
+    if count and (count - 1) * step + tile > room:
+        step = max(8, (room - tile) // max(1, count - 1))
+        tile = max(28, min(40, step - 4))
+        step = max(8, (room - tile) // max(1, count - 1))
+    return tile, step
 
 
 def _title(view: dict[str, Any], lang: str) -> str:

@@ -382,6 +382,18 @@ def _draw_panel(
         )
         draw_pawn(d, bx + 50, by + box_h // 2, 32, str(view["kinds"][seat]), seat_colour(seat))
         label = _name(names, seat) + (" ★" if you == seat else "")
+        # "Locked" goes on the name line, left of the arrow: the pip line has no room for it.
+        locked = ""
+        if seat in view.get("locked", []):
+            locked = fit_text(d, t("zvv.render.locked", lang), 20, 150, bold=True)
+            d.text(
+                (bx + col_w - 62, by + 26),
+                locked,
+                font=font(20, bold=True),
+                fill=DANGER,
+                anchor="rm",
+            )
+        name_room = col_w - 170 - (text_width(d, locked, 20, True) + 12 if locked else 0)
         # The way this player races (start corner → target corner), at the box's right.
         arrow = ARROWS.get(str(view["target"][seat]), "")
         d.text(
@@ -393,7 +405,7 @@ def _draw_panel(
         )
         d.text(
             (bx + 96, by + 26),
-            fit_text(d, label, 26, col_w - 170, bold=True),
+            fit_text(d, label, 26, max(60, name_room), bold=True),
             font=font(26, bold=True),
             fill=TEXT,
             anchor="lm",
@@ -404,10 +416,9 @@ def _draw_panel(
             py = by + 60
             fill = seat_colour(seat) if k < home else PANEL_LIGHT
             d.ellipse((px - 9, py - 9, px + 9, py + 9), fill=fill, outline=BLACK, width=2)
-        note = t("zvv.render.home", lang, home=home)
-        if seat in view.get("locked", []):
-            note += " · " + t("zvv.render.locked", lang)
-        d.text((bx + 100 + 9 * 26 + 4, by + 60), note, font=font(20), fill=TEXT_DIM, anchor="lm")
+        note_x = bx + 100 + 9 * 26 + 4
+        note = fit_text(d, t("zvv.render.home", lang, home=home), 20, bx + col_w - 14 - note_x)
+        d.text((note_x, by + 60), note, font=font(20), fill=TEXT_DIM, anchor="lm")
     # Walls left in the supply, by length.
     y += ((seats + 1) // 2) * (box_h + 10) + 4
     supply = list(view["supply"])

@@ -104,6 +104,18 @@ _WEAPON_ALIASES = {
     "two-handed sword": "sword",
     "varita de la muerte": "deathwand",
     "death wand": "deathwand",
+    "teleportationwand": "teleport",
+    "teleportwand": "teleport",
+    "twohandedsword": "sword",
+    "battle axe": "battleaxe",
+    "varitadehielo": "icewand",
+    "varitadelamuerte": "deathwand",
+    "varitadeteletransporte": "teleport",
+    "espadon": "sword",
+    "espadonadosmanos": "sword",
+    "espadónadosmanos": "sword",
+    "hachadebatalla": "battleaxe",
+    "lucerodelalba": "morningstar",
 }
 _COLOUR_ALIASES = {"WHITE": "white", "BLACK": "black", "BLANCO": "white", "NEGRO": "black"}
 _SYMBOL_ALIASES = {
@@ -143,8 +155,13 @@ def normalize_trap(text: object) -> str:
 
 
 def normalize_item(text: object) -> str:
-    raw = str(text if text is not None else "").strip().lower()
+    # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card (play-test:
+    # "ice_wand" was refused as not sold).
+    raw = " ".join(str(text if text is not None else "").replace("_", " ").lower().split())
     raw = _WEAPON_ALIASES.get(raw, _TRAP_ALIASES.get(raw, raw))
+    if raw not in TRAPS and raw not in WEAPONS:
+        raw = raw.replace(" ", "").replace("-", "")
+        raw = _WEAPON_ALIASES.get(raw, raw)
     if raw not in TRAPS and raw not in WEAPONS:
         raise RulesError("badbones.error.unknown_item", item=shown(text))
     return raw
@@ -279,6 +296,9 @@ class BadBones(Game[BadBonesState]):
         return f"{state.round}.{state.stage}"
 
     def picture_key(self, state: BadBonesState) -> str:
+        if state.stage == MARKET:
+            # Issue 5: the channel sees the Market after each purchase (and pass).
+            return self.phase(state)
         # A picture per phase; answers to the owner's questions inside a phase are text only.
         return f"{state.round}.{state.stage}"
 

@@ -659,7 +659,10 @@ class ZombiesVsVampires(Game[ZvvState]):
         if state.phase != "over":
             return None
         scores = {s: _home_count(state, s) for s in range(state.seats)}
-        return Result(tuple(state.winners), scores, self._summary(state))
+        # No summary: the move that ends the game already narrates the end (``_summary`` is
+        # appended to its events), and the service prints a result's summary after those events,
+        # so a summary here printed "… wins!" twice in the channel (play-test).
+        return Result(tuple(state.winners), scores, None)
 
     # ----------------------------------------------------------------- persistence
 

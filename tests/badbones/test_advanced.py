@@ -445,3 +445,42 @@ def test_any_typed_variant_input_is_an_action_or_a_rules_error(
             else:
                 assert action in GAME.legal_actions(state, seat)
                 GAME.apply(state, seat, action)
+
+
+def test_weapon_names_are_understood_however_they_are_written() -> None:
+    # Play-test: "/badbones buy item:ice_wand" was refused as "not sold at the Market".
+    state = GAME.new_game(2, {"advanced": True}, 3)
+    seat = next(iter(GAME.pending(state)))
+    typings = (
+        "ice_wand",
+        "Ice-Wand",
+        "ice wand",
+        "icewand",
+        "varita_de_hielo",
+        "VARITA DE HIELO",
+    )
+    for typed in typings:
+        assert GAME.parse("buy", {"item": typed}, state, seat) == Buy("icewand")
+    for typed, item in (
+        ("morning_star", "morningstar"),
+        ("two_handed_sword", "sword"),
+        ("teleportation_wand", "teleport"),
+        ("death_wand", "deathwand"),
+        ("battle_axe", "battleaxe"),
+        ("hacha_de_batalla", "battleaxe"),
+    ):
+        assert GAME.parse("buy", {"item": typed}, state, seat) == Buy(item)
+    assert refused_command(state, seat, "buy", item="ice_cream") == "badbones.error.unknown_item"
+
+
+def test_every_purchase_gets_a_new_market_picture() -> None:
+    # Issue 5: "the channel sees the Market after each purchase" (the picture key stayed the
+    # same for the whole Market, so only its opening picture was posted).
+    state = GAME.new_game(3, {"advanced": True}, 3)
+    before = GAME.picture_key(state)
+    seat = next(iter(GAME.pending(state)))
+    state, _ = GAME.apply(state, seat, Buy("wall"))
+    after = GAME.picture_key(state)
+    assert after != before
+    state, _ = GAME.apply(state, next(iter(GAME.pending(state))), Pass())
+    assert GAME.picture_key(state) != after

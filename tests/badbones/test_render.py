@@ -78,3 +78,16 @@ def test_variants_render_as_png() -> None:
     assert render_table(GAME.view(coop, None), NAMES[:2], "en").startswith(PNG)
     state, _, _ = random_game(GAME, 3, 4, {"advanced": True, "cooperative": True, "chiefs": True})
     assert render_table(GAME.view(state, None), NAMES[:3], "en").startswith(PNG)
+
+
+def test_a_long_supply_never_runs_over_the_cemetery() -> None:
+    # Play-test: with 3 boards a player who kept all six basic tiles hid "Cemetery 0" under them.
+    from render.badbones import supply_layout
+
+    for count in range(0, 30):
+        for room in (120, 200, 252, 300, 420):
+            tile, step = supply_layout(count, room)
+            if count:
+                assert 28 <= tile <= 40 and step >= 8
+                assert (count - 1) * step + tile <= room or step == 8
+    assert supply_layout(6, 400) == (40, 46), "room enough: the usual look"

@@ -53,3 +53,14 @@ def test_mid_turn_and_finished_pictures() -> None:
     done = _played(2, 4, 100_000, {"size": 9})
     assert GAME.is_over(done)
     _check(render_table(GAME.view(done, None), ["x" * 80, "y"], "es"), "over")
+
+
+def test_a_locked_player_with_a_long_name_stays_inside_the_box() -> None:
+    # Play-test: "home 7/9 · locked" ran past the player's box; "locked" is now on the name line.
+    state = _played(4, 7, 60)
+    state.locked = [0, 2]
+    view = GAME.view(state, None)
+    assert view["locked"] == [0, 2]
+    for lang in ("en", "es"):
+        names = ["Maximiliana de la Cruz", "Bartolomé", "Chen", "Dolores"]
+        _check(render_table(view, names, lang), f"locked-{lang}")

@@ -377,3 +377,14 @@ def test_house_bonus_roll_after_the_action() -> None:
 def test_diagram_shows_pawns_and_walls() -> None:
     text = diagram(position(size=9, pawns={0: ["E5"]}, walls=["E5 W", "E5 S"]))
     assert "|Z" in text and "_" in text
+
+
+def test_the_end_is_narrated_once() -> None:
+    # Play-test: "dave has all nine pawns home and wins!" appeared twice in the channel, once
+    # from the last move's events and once from the result's summary printed after them.
+    home = ["I9", "I10", "I11", "J9", "J10", "J11", "K10", "K11"]
+    state = position(pawns={0: home + ["K8"], 1: AWAY}, face="2")
+    new, keys = act(state, Move("K8", "K9"))
+    assert keys.count("won") == 1
+    result = GAME.result(new)
+    assert result is not None and result.summary is None
