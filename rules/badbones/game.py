@@ -305,23 +305,17 @@ class BadBones(Game[BadBonesState]):
     def result(self, state: BadBonesState) -> Result | None:
         if state.stage != OVER:
             return None
+        # No summary event: ``phases.finish`` already narrates the end in the last action's
+        # events, and the service prints a summary after them (play-test: "Game over. Winner(s):
+        # alice." appeared twice).
         scores = {s: (v if v is not None else 0) for s, v in state.scores.items()}
         if state.coop:
             everyone = tuple(range(state.seats))
-            summary = Event(
-                f"badbones.event.coop_{state.outcome}",
-                {"seats": list(everyone), "round": state.round},
-            )
-            return Result(everyone if state.outcome == "won" else (), {}, summary)
+            return Result(everyone if state.outcome == "won" else (), {}, None)
         if state.solo:
             won = state.outcome in ("won", "heroic")
-            summary = Event(
-                f"badbones.event.solo_{state.outcome}", {"seat": 0, "round": state.round}
-            )
-            return Result((0,) if won else (), scores, summary)
-        best = winners(state.boards, state.scores)
-        summary = Event("badbones.event.game_over", {"seats": list(best)})
-        return Result(best, scores, summary)
+            return Result((0,) if won else (), scores, None)
+        return Result(winners(state.boards, state.scores), scores, None)
 
     # ----------------------------------------------------------------- who owes what
 

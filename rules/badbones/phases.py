@@ -25,7 +25,7 @@ from rules.badbones.board import (
     square_name,
 )
 from rules.badbones.choices import CHOICES
-from rules.badbones.scoring import final_scores, score, winners
+from rules.badbones.scoring import FLOOR_POINTS, HOUSE_POINTS, final_scores, score, winners
 from rules.badbones.skeletons import NeedChoice, Resolver
 from rules.badbones.state import (
     CHIEF_IDS,
@@ -598,7 +598,25 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
     if state.solo:
         return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": state.round})]
     best = winners(state.boards, state.scores)
-    return [
+    # Everyone standing hears their score and where it comes from (play-test: the channel only
+    # learnt who won, never by how much).
+    scored = [
+        Event(
+            "badbones.event.final_score",
+            {
+                "seat": s,
+                "points": points,
+                "floors": state.boards[s].floors,
+                "houses": state.boards[s].houses,
+                "stars": points
+                - FLOOR_POINTS * state.boards[s].floors
+                - HOUSE_POINTS * state.boards[s].houses,
+            },
+        )
+        for s, points in sorted(state.scores.items())
+        if points is not None
+    ]
+    return scored + [
         Event(
             "badbones.event.game_over",
             {

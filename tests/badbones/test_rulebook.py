@@ -417,3 +417,38 @@ def test_nothing_is_the_default_of_phase_two_and_pending_defaults_are_legal() ->
     state, _ = GAME.apply(state, 1, Move("N"))
     state, _ = GAME.apply(state, 2, Move("N"))
     assert all(p.default == Nothing() for p in GAME.pending(state).values())
+
+
+def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
+    # Play-test: "Game over. Winner(s): alice." appeared twice (the last events and the result's
+    # summary), and the channel never learnt the scores.
+    from rules.core.i18n import t
+    from rules.core.play import random_game
+
+    for seats, options in ((3, {}), (1, {}), (2, {"cooperative": True})):
+        state, _, events = random_game(GAME, seats, 5, options)
+        result = GAME.result(state)
+        assert result is not None and result.summary is None
+        ends = [
+            e
+            for e in events
+            if e.key.split(".")[-1]
+            in (
+                "game_over",
+                "solo_won",
+                "solo_lost",
+                "solo_heroic",
+                "solo_scored",
+                "coop_won",
+                "coop_lost",
+            )
+        ]
+        assert len(ends) == 1
+        if seats == 3:
+            scored = [e for e in events if e.key == "badbones.event.final_score"]
+            alive = [s for s, v in state.scores.items() if v is not None]
+            assert [e.args["seat"] for e in scored] == alive
+            for e in scored:
+                assert e.args["points"] == state.scores[e.args["seat"]]
+                for lang in ("en", "es"):
+                    assert "{" not in t(e.key, lang, **{**e.args, "seat": "Ana"})
