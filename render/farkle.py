@@ -213,7 +213,8 @@ def _header(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: int) 
         )
         if hit:
             d.text((cx, y + 30), "✕", font=font(22, True), fill=WHITE, anchor="mm")
-    label = t("farkle.label.damage", lang, damage=shown, target=target)
+    # Damage past the target (a rally on the last blow) is still a slain dragon: show n/n.
+    label = t("farkle.label.damage", lang, damage=min(shown, target), target=target)
     d.text((WIDTH - MARGIN, y + 70), label, font=font(20), fill=TEXT_DIM, anchor="rm")
     return y + 96
 

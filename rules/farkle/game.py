@@ -729,9 +729,9 @@ class DragonFarkle(Game[FarkleState]):
 
     def _lose_run(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
         """A Farkle: the run's soldiers and the items it drew are lost."""
-        ev.append(
-            E("farkle.event.farkle", {"seat": r.seat, "lost": r.score, "items": len(r.gained)})
-        )
+        # Name the lost items only when the run drew some ("and 0 item(s)" read badly).
+        key = "farkle.event.farkle_items" if r.gained else "farkle.event.farkle"
+        ev.append(E(key, {"seat": r.seat, "lost": r.score, "items": len(r.gained)}))
         state.item_discard += r.gained
         r.gained = []
         r.score = 0
@@ -902,7 +902,12 @@ class DragonFarkle(Game[FarkleState]):
             ev.append(
                 E(
                     "farkle.event.damage",
-                    {"seat": r.seat, "amount": hit, "damage": state.damage, "target": state.target},
+                    {
+                        "seat": r.seat,
+                        "amount": hit,
+                        "damage": min(state.damage, state.target),
+                        "target": state.target,
+                    },
                 )
             )
         lost = min(value, me.army)
@@ -1125,7 +1130,12 @@ class DragonFarkle(Game[FarkleState]):
             ev.append(
                 E(
                     "farkle.event.damage",
-                    {"seat": seat, "amount": 1, "damage": state.damage, "target": state.target},
+                    {
+                        "seat": seat,
+                        "amount": 1,
+                        "damage": min(state.damage, state.target),
+                        "target": state.target,
+                    },
                 )
             )
             self._check_slain(state, ev)

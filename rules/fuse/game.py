@@ -889,8 +889,13 @@ class Fuse(Game[FuseState]):
             return None
         score = self.score(state)
         winners = tuple(range(state.seats)) if state.outcome == "won" else ()
-        key = "fuse.event.won" if state.outcome == "won" else f"fuse.event.lost_{state.reason}"
-        return Result(winners, {s: score for s in range(state.seats)}, Event(key, {"score": score}))
+        # The end itself was narrated by the last move's event (won / lost_*): the summary adds
+        # how the score is made up, so the closing message does not say the same line twice.
+        summary = Event(
+            "fuse.event.final_score",
+            {"score": score, "bombs": len(state.defused), "fuses": len(state.fuses)},
+        )
+        return Result(winners, {s: score for s in range(state.seats)}, summary)
 
     # ------------------------------------------------------------------ serialisation
 

@@ -1,0 +1,47 @@
+"""Regressions found by play-testing through the console (what a player reads)."""
+
+from __future__ import annotations
+
+from rules.core.i18n import t
+from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll
+from tests.farkle.support import new, play, rig, stack
+
+
+def test_a_farkle_without_items_does_not_mention_zero_items() -> None:
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"), ([2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Roll())
+    events = play(s, 0, AcceptFarkle())
+    farkle = [e for e in events if e.key.startswith("farkle.event.farkle")]
+    assert [e.key for e in farkle] == ["farkle.event.farkle"]
+    for lang in ("en", "es"):
+        text = t(farkle[0].key, lang, **{**farkle[0].args, "seat": "ana"})
+        assert "item" not in text and "objeto" not in text and "100" in text
+
+
+def test_a_farkle_that_loses_drawn_items_names_them() -> None:
+    s = new()
+    stack(s, "potion")
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"), ([2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Draw())
+    play(s, 0, Roll())
+    events = play(s, 0, AcceptFarkle())
+    farkle = [e for e in events if e.key.startswith("farkle.event.farkle")]
+    assert [e.key for e in farkle] == ["farkle.event.farkle_items"]
+    assert farkle[0].args["items"] == 1
+
+
+def test_damage_past_the_target_is_reported_as_the_target() -> None:
+    # A rally on the last blow deals 2 with 1 missing: "(3/3)", never "(4/3)".
+    s = new(armies=[5000, 0, 0])
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"), ([2, 3, 4, 6, 2], "rally"))
+    play(s, 0, Enter())
+    assert s.damage == 2
+    events = play(s, 0, Roll())
+    damage = [e for e in events if e.key == "farkle.event.damage"]
+    assert damage and damage[-1].args["damage"] == 3 and damage[-1].args["target"] == 3
+    assert s.winner == 0
