@@ -1038,8 +1038,9 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     c = 120
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
-    extra = 124
     width = pw + 40
+    pref_lines = _pref_lines(view, lang, width - 40)
+    extra = 124 + 34 * max(0, len(pref_lines) - 1)
     top = 92 + extras_height(view, width)
     img = canvas(width, top + ph + extra, BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -1097,23 +1098,49 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
         }
         lines.append(t(f"badbones.pending.choose_{question['choice']}", lang, **args))
-    prefs = view.get("prefs") or {}
-    if prefs:
-        lines.append(
-            " · ".join(
-                f"{t('badbones.choice.' + k, lang)}: {_pref_value(v, lang)}"
-                for k, v in sorted(prefs.items())
-            )
-        )
-    for k, line in enumerate(lines):
+    for k, line in enumerate(lines + pref_lines):
         draw.text(
             (20, y + 14 + k * 34),
             fit_text(draw, line, 22, width - 40),
             font=font(22),
-            fill=ACCENT if k < len(lines) - 1 else TEXT_DIM,
+            fill=ACCENT if k < len(lines) else TEXT_DIM,
             anchor="lm",
         )
     return encode(img)
+
+
+def relevant_prefs(view: dict[str, Any]) -> list[str]:
+    """The standing preferences that can matter in this game (play-test: the solo and basic
+    boards listed the hearse and the instructor, which only exist with ``advanced``/``chiefs``,
+    and the solo game's exits and catapults never ask)."""
+    prefs = view.get("prefs") or {}
+    shown = []
+    for choice in sorted(prefs):
+        if choice == "hearse" and not view.get("advanced"):
+            continue
+        if choice == "instructor" and not view.get("chiefs"):
+            continue
+        if choice in ("top", "catapult", "hearse") and view.get("solo"):
+            continue
+        shown.append(choice)
+    return shown
+
+
+def _pref_lines(view: dict[str, Any], lang: str, room: int) -> list[str]:
+    """The preferences as one line, or as few lines as fit ``room`` pixels."""
+    prefs = view.get("prefs") or {}
+    parts = [
+        f"{t('badbones.choice.' + k, lang)}: {_pref_value(prefs[k], lang)}"
+        for k in relevant_prefs(view)
+    ]
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    lines: list[str] = []
+    for part in parts:
+        if lines and text_width(draw, lines[-1] + " · " + part, 22) <= room:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part)
+    return lines
 
 
 def _pref_value(value: object, lang: str) -> str:

@@ -91,3 +91,18 @@ def test_a_long_supply_never_runs_over_the_cemetery() -> None:
                 assert 28 <= tile <= 40 and step >= 8
                 assert (count - 1) * step + tile <= room or step == 8
     assert supply_layout(6, 400) == (40, 46), "room enough: the usual look"
+
+
+def test_the_board_lists_only_the_preferences_that_can_matter() -> None:
+    # Play-test: the solo board listed "hearse: ask · instructor: ask…" (cut off): choices that
+    # do not exist without the advanced game or the chiefs.
+    from render.badbones import relevant_prefs, render_board
+
+    solo = GAME.view(GAME.new_game(1, {}, 2), 0)
+    assert relevant_prefs(solo) == ["dragon"]
+    basic = GAME.view(GAME.new_game(3, {}, 2), 0)
+    assert relevant_prefs(basic) == ["catapult", "dragon", "top"]
+    everything = GAME.view(GAME.new_game(3, {"advanced": True, "chiefs": True}, 2), 0)
+    assert relevant_prefs(everything) == ["catapult", "dragon", "hearse", "instructor", "top"]
+    for lang in ("en", "es"):
+        assert render_board(everything, NAMES[:3], lang).startswith(PNG)
