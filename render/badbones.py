@@ -776,17 +776,28 @@ def _title(view: dict[str, Any], lang: str) -> str:
     return f"Bad Bones · {rnd} · {t('badbones.stage.' + view['stage'], lang)}"
 
 
+def _fitted_title(draw: Draw, title: str, room: int) -> tuple[str, int]:
+    """The title and its font size: smaller type, then without the game's name, before it is
+    cut (play-test: the narrow solo table read "Round 3 of 3 · Move your …")."""
+    short = title.removeprefix("Bad Bones · ")
+    for text in (title, short):
+        for size in (30, 28, 26, 24, 22):
+            if text_width(draw, text, size, True) <= room:
+                return text, size
+    return short, 22
+
+
 def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, width: int) -> None:
     """Round and phase on the first line; who is awaited (or the outcome) on the second, with
     the bag on the right of whichever line has room for it."""
     bag = t("badbones.render.bag", lang, count=view["bag"])
     bag_w = text_width(draw, bag, 24, True)
-    title = _title(view, lang)
-    title_fits = text_width(draw, title, 30, True) <= width - 60 - bag_w
+    title, size = _fitted_title(draw, _title(view, lang), width - 40)
+    title_fits = text_width(draw, title, size, True) <= width - 60 - bag_w
     draw.text(
         (20, 30),
-        fit_text(draw, title, 30, width - 40 - (bag_w + 20 if title_fits else 0), True),
-        font=font(30, True),
+        fit_text(draw, title, size, width - 40 - (bag_w + 20 if title_fits else 0), True),
+        font=font(size, True),
         fill=TEXT,
         anchor="lm",
     )

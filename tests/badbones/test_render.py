@@ -106,3 +106,17 @@ def test_the_board_lists_only_the_preferences_that_can_matter() -> None:
     assert relevant_prefs(everything) == ["catapult", "dragon", "hearse", "instructor", "top"]
     for lang in ("en", "es"):
         assert render_board(everything, NAMES[:3], lang).startswith(PNG)
+
+
+def test_a_long_title_shrinks_before_it_is_cut() -> None:
+    # Play-test: the solo table's title read "Bad Bones · Round 3 of 3 · Move your …".
+    from PIL import Image, ImageDraw
+
+    from render.badbones import _fitted_title
+    from render.common import text_width
+
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    title = "Bad Bones · Round 3 of 3 · Move your hero"
+    text, size = _fitted_title(draw, title, 676)
+    assert text.endswith("Move your hero") and text_width(draw, text, size, True) <= 676
+    assert _fitted_title(draw, title, 2000) == (title, 30)
