@@ -245,21 +245,21 @@ def _player_row(
     comp = t(f"farkle.companion.{p['companion']}", lang)
     if p["companion"] == "skree" and p["skree_used"]:
         comp += " ✓"
-    d.text((x, y + 50), fit_text(d, comp, 22, 330), font=font(22), fill=TEXT)
-    # Items: face-down cards, only how many.
+    d.text((x, y + 46), fit_text(d, comp, 22, 330), font=font(22), fill=TEXT)
+    # Items: face-down cards, only how many (below the companion's descenders, not on them).
     ix = x
     for i in range(min(p["items"], 4)):
-        draw_card_back(d, ix + i * 30, y + 78 - 6, 22, 30)
+        draw_card_back(d, ix + i * 30, y + 77, 20, 27)
     if p["items"]:
         d.text(
-            (ix + min(p["items"], 4) * 30 + 6, y + 86),
+            (ix + min(p["items"], 4) * 30 + 6, y + 91),
             f"×{p['items']}",
             font=font(20, True),
             fill=TEXT,
             anchor="lm",
         )
     else:
-        d.text((ix, y + 86), "—", font=font(20), fill=TEXT_DIM, anchor="lm")
+        d.text((ix, y + 91), "—", font=font(20), fill=TEXT_DIM, anchor="lm")
     # The army and its bar towards the Keep.
     ax = 400
     d.text((ax, y + 8), _num(p["army"], lang), font=font(40, True), fill=WHITE)

@@ -620,23 +620,25 @@ class DragonFarkle(Game[FarkleState]):
             if found is None:
                 raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
             value = found
-        self._set_aside(state, r, mask, value, ev)
+        self._set_aside(state, r, mask, value)
         ev.append(
             E(
                 "farkle.event.kept",
                 {"seat": seat, "dice": tokens(r.roll, mask), "value": value, "total": r.score},
             )
         )
+        self._hot_dice(state, r, ev)
         state.stage = "rally" if r.event == "rally" else "next"
 
-    def _set_aside(
-        self, state: FarkleState, r: Roller, mask: int, value: int, ev: list[Event]
-    ) -> None:
+    def _set_aside(self, state: FarkleState, r: Roller, mask: int, value: int) -> None:
         r.kept = mask
         r.last = value
         r.score += value
         roll = r.roll
         r.aside += [roll[i] for i in _BITS[mask & _FULL[len(roll)]]]
+
+    def _hot_dice(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+        """Told after the set-aside that caused it (the messages read in order)."""
         if len(r.aside) >= r.dice:
             ev.append(E("farkle.event.hot_dice", {"seat": r.seat}))
             if self._recruiting(state, r) and state.players[r.seat].companion == "berserker":
@@ -649,7 +651,7 @@ class DragonFarkle(Game[FarkleState]):
         kept = 0
         if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
             kept = value - _down50(value)
-        self._set_aside(state, r, mask, kept, ev)
+        self._set_aside(state, r, mask, kept)
         ev.append(
             E(
                 "farkle.event.eaten",
@@ -661,6 +663,7 @@ class DragonFarkle(Game[FarkleState]):
                 },
             )
         )
+        self._hot_dice(state, r, ev)
 
     def _on_roll(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float

@@ -45,3 +45,18 @@ def test_damage_past_the_target_is_reported_as_the_target() -> None:
     damage = [e for e in events if e.key == "farkle.event.damage"]
     assert damage and damage[-1].args["damage"] == 3 and damage[-1].args["target"] == 3
     assert s.winner == 0
+
+
+def test_hot_dice_and_berserker_are_told_after_the_set_aside() -> None:
+    s = new()
+    s.players[0].companion = "berserker"
+    rig(s, ([1, 5, 2, 2, 2, 3], "blank"), ([5], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1 b5 c2 d2 e2"))
+    play(s, 0, Roll())
+    events = play(s, 0, Keep("a5"))
+    keys = [e.key for e in events]
+    assert keys == ["farkle.event.kept", "farkle.event.hot_dice", "farkle.event.berserker"]
+    # the kept line's total is before the bonus that the next line announces
+    assert events[0].args["total"] == 350 + 50
+    assert s.attack is not None and s.attack.score == 350 + 50 + 250
