@@ -334,7 +334,13 @@ class BadBones(Game[BadBonesState]):
             }
         if state.stage == MARKET:
             return {
-                s: Pending("market", _PASS, args={"coins": market.coins(state, s)})
+                # Cooperative: no turns, one purse (play-test: "Your turn" to everyone at once
+                # read wrong).
+                s: Pending(
+                    "market_shared" if state.coop else "market",
+                    _PASS,
+                    args={"coins": market.coins(state, s)},
+                )
                 for s in market.buyers(state)
             }
         if state.stage == WEAPON:

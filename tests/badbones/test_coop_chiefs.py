@@ -277,3 +277,18 @@ def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
     state, _ = trap_phase(state)
     assert state.outcome == "lost"
     assert state.stage == OVER and TRAP != state.stage
+
+
+def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
+    # Play-test: the cooperative Market asked every player "Your turn at the Market" at once.
+    from rules.core.i18n import t
+
+    state = GAME.new_game(3, {"cooperative": True, "advanced": True}, 4)
+    pending = GAME.pending(state)
+    assert sorted(pending) == [0, 1, 2]
+    assert {p.kind for p in pending.values()} == {"market_shared"}
+    for lang in ("en", "es"):
+        text = t("badbones.pending.market_shared", lang, **pending[0].args)
+        assert "36" in text and "{" not in text
+    solo_market = GAME.pending(GAME.new_game(2, {"advanced": True}, 4))
+    assert {p.kind for p in solo_market.values()} == {"market"}
