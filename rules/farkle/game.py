@@ -654,7 +654,8 @@ class DragonFarkle(Game[FarkleState]):
         self._set_aside(state, r, mask, kept)
         ev.append(
             E(
-                "farkle.event.eaten",
+                # "keeps 0" only confused: say what is kept when the Dragon Whisperer saves some
+                "farkle.event.eaten_kept" if kept else "farkle.event.eaten",
                 {
                     "seat": r.seat,
                     "dice": tokens(r.roll, mask),
@@ -1186,7 +1187,8 @@ class DragonFarkle(Game[FarkleState]):
                 me.items = [i for i in me.items if i == "bag"]
                 state.item_discard += gone
                 state.restrict.pop(seat, None)
-                ev.append(E("farkle.event.mimic", {"seat": seat, "count": len(gone)}))
+                key = "farkle.event.mimic" if gone else "farkle.event.mimic_none"
+                ev.append(E(key, {"seat": seat, "count": len(gone)}))
             return
         into.append(item)
         ev.append(E("farkle.event.drew_item", {"seat": seat}))
@@ -1278,10 +1280,12 @@ class DragonFarkle(Game[FarkleState]):
                     {"seat": seat, "companion_key": f"farkle.companion.{me.companion}"},
                 )
             )
+        ev.append(E("farkle.event.turn", {"seat": seat}))
+        # Told after "x's turn." (it happens at the start of that turn); the draw itself is
+        # told by _draw_item, so the hunter line only says why.
         if me.companion == "hunter" and not me.items:
             ev.append(E("farkle.event.hunter", {"seat": seat}))
             self._draw_item(state, seat, me.items, ev)
-        ev.append(E("farkle.event.turn", {"seat": seat}))
 
     # ------------------------------------------------------------------ helpers
 

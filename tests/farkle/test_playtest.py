@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.core.i18n import t
-from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll
+from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll, Stop
 from tests.farkle.support import new, play, rig, stack
 
 
@@ -60,3 +60,50 @@ def test_hot_dice_and_berserker_are_told_after_the_set_aside() -> None:
     # the kept line's total is before the bonus that the next line announces
     assert events[0].args["total"] == 350 + 50
     assert s.attack is not None and s.attack.score == 350 + 50 + 250
+
+
+def test_treasure_hunter_is_told_once_after_the_turn_starts() -> None:
+    s = new()
+    s.players[1].companion = "hunter"
+    stack(s, "horn")
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    keys = [e.key for e in play(s, 0, Stop()) if e.to is None]
+    start = keys.index("farkle.event.turn")
+    assert keys[start:] == ["farkle.event.turn", "farkle.event.hunter", "farkle.event.drew_item"]
+    for lang in ("en", "es"):  # the hunter line says why; the draw line says what happened
+        assert t("farkle.event.hunter", lang, seat="ana") != t(
+            "farkle.event.drew_item", lang, seat="ana"
+        )
+
+
+def test_the_dragon_eating_everything_does_not_say_keeps_zero() -> None:
+    s = new()
+    rig(s, ([1, 5, 2, 3, 4, 6], "dragon"))
+    play(s, 0, Recruit())
+    events = play(s, 0, Stop())
+    eaten = [e for e in events if e.key.startswith("farkle.event.eaten")]
+    assert [e.key for e in eaten] == ["farkle.event.eaten"]
+    assert "keeps" not in t("farkle.event.eaten", "en", **{**eaten[0].args, "seat": "ana"})
+
+
+def test_the_dragon_whisperer_says_what_is_kept() -> None:
+    s = new()
+    s.players[0].companion = "whisperer"
+    rig(s, ([1, 5, 2, 3, 4, 6], "dragon"))
+    play(s, 0, Recruit())
+    events = play(s, 0, Stop())
+    eaten = [e for e in events if e.key.startswith("farkle.event.eaten")]
+    assert [e.key for e in eaten] == ["farkle.event.eaten_kept"] and eaten[0].args["value"] > 0
+
+
+def test_a_mimic_with_nothing_to_take_says_so() -> None:
+    s = new()
+    stack(s, "mimic")
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    events = play(s, 0, Draw())
+    assert "farkle.event.mimic_none" in [e.key for e in events]
+    assert "farkle.event.mimic" not in [e.key for e in events]
