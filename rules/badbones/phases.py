@@ -616,6 +616,8 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         for s, points in sorted(state.scores.items())
         if points is not None
     ]
+    if not best:  # everyone fell in the same round (play-test: "Winner(s):  with 0 points")
+        return [Event("badbones.event.game_over_none", {})]
     return scored + [
         Event(
             "badbones.event.game_over",

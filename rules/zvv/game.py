@@ -368,7 +368,8 @@ class ZombiesVsVampires(Game[ZvvState]):
         state.current.append({"type": "move", "seat": seat, "path": [b.names[s] for s in path]})
         events.append(
             Event(
-                "zvv.event.moved",
+                # "(1 steps)" read wrong (play-test): one step has its own text.
+                "zvv.event.moved" if len(path) > 2 else "zvv.event.moved_one",
                 {"seat": seat, "from": b.names[start], "to": b.names[dest], "steps": len(path) - 1},
             )
         )

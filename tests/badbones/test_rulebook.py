@@ -452,3 +452,19 @@ def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
                 assert e.args["points"] == state.scores[e.args["seat"]]
                 for lang in ("en", "es"):
                     assert "{" not in t(e.key, lang, **{**e.args, "seat": "Ana"})
+
+
+def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
+    # Play-test: "Fin de la partida. Gana(n):  con 0 puntos." with every board eliminated.
+    from rules.badbones import phases
+    from rules.core.i18n import t
+
+    state = GAME.new_game(3, {}, 1)
+    for board in state.boards:
+        board.floors = 0
+    events = phases.finish(state, "scored")
+    assert [e.key for e in events] == ["badbones.event.game_over_none"]
+    for lang in ("en", "es"):
+        assert "{" not in t(events[0].key, lang)
+    result = GAME.result(state)
+    assert result is not None and result.winners == ()

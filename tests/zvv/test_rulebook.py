@@ -84,7 +84,7 @@ def test_a_pawn_moves_up_to_the_roll_orthogonally() -> None:
 def test_stopping_early_is_allowed_and_the_move_is_recorded() -> None:
     state = position(pawns={0: ["F6"]}, face="6")
     new, keys = act(state, Move("F6", "F7"))
-    assert keys[0] == "moved" and "F7" in GAME.view(new, None)["pawns"][0]
+    assert keys[0] == "moved_one" and "F7" in GAME.view(new, None)["pawns"][0]
     assert new.last[0]["path"] == ["F6", "F7"] and new.turn == 1 and new.phase == "roll"
 
 
@@ -388,3 +388,14 @@ def test_the_end_is_narrated_once() -> None:
     assert keys.count("won") == 1
     result = GAME.result(new)
     assert result is not None and result.summary is None
+
+
+def test_messages_read_well_for_one_step_and_the_2_star_face() -> None:
+    # Play-test: "(1 steps)" / "(1 pasos)", and "**2***" which Discord's markdown garbles.
+    from rules.core.i18n import t
+
+    for lang in ("en", "es"):
+        one = t("zvv.event.moved_one", lang, seat="Ana", **{"from": "A1", "to": "A2"})
+        assert "1 step)" in one or "1 paso)" in one
+        rolled = t("zvv.event.rolled", lang, seat="Ana", face="2*")
+        assert "**" not in rolled
