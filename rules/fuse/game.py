@@ -35,6 +35,7 @@ from rules.fuse.cards import (
     COLOURS,
     EMPTY,
     BombCard,
+    Slot,
     die,
     die_name,
     fuse_target,
@@ -242,6 +243,25 @@ _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 _TOKENS = [die_name(v) for v in range(30)]
 _CLAIMS = [Claim(token) for token in _TOKENS]  # by die value
 _COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
+
+
+def _rejects(icon: Slot, card_id: str, slot: int, die: str) -> RulesError:
+    """Why a die does not match an icon, in words ("takes a black die") rather than the deck
+    file's notation ("[K]"); a split icon, whose halves are read as codes, keeps its code."""
+    args: dict[str, Any] = {"card": card_id, "slot": slot, "die": die}
+    if len(icon.alts) == 1:
+        colour, number = icon.alts[0]
+        if colour is not None and number is not None:
+            return RulesError(
+                "fuse.error.slot_wants_both", colour_key=_COLOUR_KEYS[colour], number=number, **args
+            )
+        if colour is not None:
+            return RulesError(
+                "fuse.error.slot_wants_colour", colour_key=_COLOUR_KEYS[colour], **args
+            )
+        if number is not None:
+            return RulesError("fuse.error.slot_wants_number", number=number, **args)
+    return RulesError("fuse.error.slot_rejects", icon=icon.text.strip("[]"), **args)
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -539,13 +559,7 @@ class Fuse(Game[FuseState]):
         if filled[s] >= 0:
             raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
         if not card.fits(s, _value(state, d)):
-            raise RulesError(
-                "fuse.error.slot_rejects",
-                card=card_id,
-                slot=slot,
-                die=token,
-                icon=card.slots[s].text,
-            )
+            raise _rejects(card.slots[s], card_id, slot, token)
         if not card.supported(filled, s):
             layout = "pyramid" if len(card.below[s]) == 2 else "stack"
             raise RulesError(f"fuse.error.{layout}_order", card=card_id, slot=slot)

@@ -128,7 +128,7 @@ def test_a_claimed_die_is_placed_on_a_legal_slot_only() -> None:
     state, _ = act(state, 0, Claim("R4"))
     legal = FUSE.legal_actions(state, 0)
     assert Place("2-06", 1) in legal and Place("2-06", 2) not in legal
-    refused(state, 0, Place("2-06", 2), "fuse.error.slot_rejects")
+    refused(state, 0, Place("2-06", 2), "fuse.error.slot_wants_colour")
     refused(state, 0, Place("1-09", 1), "fuse.error.not_your_card")
     refused(state, 0, Place("2-06", 9), "fuse.error.bad_slot")
     state, events = act(state, 0, Place("2-06", 1))

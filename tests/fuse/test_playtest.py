@@ -1,0 +1,49 @@
+"""Regressions found by play-testing through the console (what a player reads)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core import RulesError
+from rules.core.i18n import t
+from rules.fuse import FUSE
+from rules.fuse.game import Claim, Place
+from tests.fuse.support import position
+
+NOW = 1000.0
+
+
+def _refusal(card: str, slot: int, die: str) -> RulesError:
+    state = position(2, [[card], ["1-01"]], roll=[die, "B2", "G3", "Y5"])
+    state, _ = FUSE.apply(state, 0, Claim(die), NOW + 1)
+    before = FUSE.dump(state)
+    with pytest.raises(RulesError) as err:
+        FUSE.apply(state, 0, Place(card, slot), NOW + 2)
+    assert FUSE.dump(state) == before
+    return err.value
+
+
+@pytest.mark.parametrize(
+    ("card", "slot", "die", "key", "words"),
+    [
+        ("1-07", 3, "R4", "fuse.error.slot_wants_colour", ("black die", "dado negro")),
+        ("3-09", 1, "R4", "fuse.error.slot_wants_number", ("takes a 1,", "pide un 1,")),
+        ("4-08", 1, "R6", "fuse.error.slot_wants_both", ("black 6", "negro de 6")),
+    ],
+)
+def test_a_die_that_does_not_match_is_told_what_the_icon_wants_in_words(
+    card: str, slot: int, die: str, key: str, words: tuple[str, str]
+) -> None:
+    err = _refusal(card, slot, die)
+    assert err.key == key
+    for lang, word in zip(("en", "es"), words, strict=True):
+        args = dict(err.args_map)
+        if "colour_key" in args:
+            args["colour"] = t(args["colour_key"], lang)
+        text = t(err.key, lang, **args)
+        assert word in text and "[" not in text and die in text
+
+
+def test_a_split_icon_keeps_its_code_without_brackets() -> None:
+    err = _refusal("3-09", 2, "R6")
+    assert err.key == "fuse.error.slot_rejects" and err.args_map["icon"] == "3|4"
