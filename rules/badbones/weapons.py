@@ -108,29 +108,54 @@ def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
     weapon = state.boards[seat].weapon
     if seat not in state.weapons or not weapon:
         raise RulesError("badbones.error.no_weapon_now")
-    if (target, to) not in uses(state, seat):
+    legal = uses(state, seat)
+    if weapon in ("morningstar", "rapier") and not to and any(t == target for t, _ in legal):
+        raise RulesError(
+            "badbones.error.weapon_needs_to",
+            weapon_key=f"badbones.weapon.{weapon}",
+            hint_key=f"badbones.weapon_hint.{weapon}",
+        )
+    if (target, to) not in legal:
+        # Say which half is wrong and what the weapon wants (play-test: a good morning-star
+        # target with a bad destination was reported as a bad target, with no hint).
+        if any(t == target for t, _ in legal):
+            raise RulesError(
+                "badbones.error.bad_weapon_to",
+                weapon_key=f"badbones.weapon.{weapon}",
+                target=target[:12],
+                to=to[:12],
+                hint_key=f"badbones.weapon_hint.{weapon}",
+            )
         raise RulesError(
             "badbones.error.bad_weapon_target",
             weapon_key=f"badbones.weapon.{weapon}",
             target=target[:12],
+            hint_key=f"badbones.weapon_hint.{weapon}",
         )
+
+
+def _used(seat: int, weapon: str, target: str, to: str) -> Event:
+    """The channel's line for a weapon used (play-test: "uses the crossbow: A1 ." read badly)."""
+    args: dict[str, object] = {"seat": seat, "weapon_key": f"badbones.weapon.{weapon}"}
+    if weapon == "deathwand":
+        return Event(
+            "badbones.event.weapon_used_deathwand", {**args, "target_seat": int(target) - 1}
+        )
+    if weapon == "crossbow" and to:
+        return Event(
+            "badbones.event.weapon_used_crossbow_chief",
+            {**args, "target": target, "chief_key": f"badbones.chief.{to}"},
+        )
+    if weapon == "battleaxe":
+        args["symbol_key"] = f"badbones.symbol.{target}"
+    return Event(f"badbones.event.weapon_used_{weapon}", {**args, "target": target, "to": to})
 
 
 def use(state: BadBonesState, seat: int, target: str, to: str) -> list[Event]:
     """Apply the weapon (already checked)."""
     board = state.boards[seat]
     weapon = board.weapon
-    events = [
-        Event(
-            "badbones.event.weapon_used",
-            {
-                "seat": seat,
-                "weapon_key": f"badbones.weapon.{weapon}",
-                "target": target,
-                "to": to,
-            },
-        )
-    ]
+    events = [_used(seat, str(weapon), target, to)]
     due = state.weapons.get(seat, {})
     if weapon in ("crossbow", "icewand", "morningstar", "rapier"):
         sq = _square(target)

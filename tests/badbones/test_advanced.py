@@ -352,7 +352,9 @@ def test_battleaxe_kills_one_symbol_around_the_hero() -> None:
 
 def test_morning_star_moves_a_square_next_to_the_hero() -> None:
     state = armed("morningstar", "A1 S*2\nC1 wall/")
-    assert refused(state, 0, Weapon("A1", "C1")) == "badbones.error.bad_weapon_target"
+    # A1 is a good target; C1 (a trap) a bad destination: the message says which.
+    assert refused(state, 0, Weapon("A1", "C1")) == "badbones.error.bad_weapon_to"
+    assert refused(state, 0, Weapon("E5", "A3")) == "badbones.error.bad_weapon_target"
     state, _ = GAME.apply(state, 0, Weapon("A1", "A3"))
     assert where(state, 0) == {"A3": ["S", "S"]}
 
@@ -484,3 +486,57 @@ def test_every_purchase_gets_a_new_market_picture() -> None:
     assert after != before
     state, _ = GAME.apply(state, next(iter(GAME.pending(state))), Pass())
     assert GAME.picture_key(state) != after
+
+
+def test_weapon_messages_say_what_the_weapon_wants_and_read_well() -> None:
+    # Play-test: "uses the crossbow: A1 ." and "cannot target “B1”" for a good target with a bad
+    # destination, with no word on what the weapon wants.
+    from rules.core.i18n import t
+
+    names = ["Ana", "Bob"]
+
+    def text_of(key: str, args: dict[str, Any], lang: str) -> str:
+        # As the service fills them: seats become names, ``*_key`` args are translated.
+        filled: dict[str, Any] = {}
+        for name, value in args.items():
+            if name == "seat" or name.endswith("_seat"):
+                filled[name] = names[value]
+            elif name.endswith("_key"):
+                filled[name[:-4]] = t(value, lang)
+            else:
+                filled[name] = value
+        return t(key, lang, **filled)
+
+    for weapon, good, bad in (
+        ("crossbow", Weapon("A1"), Weapon("Z9")),
+        ("deathwand", Weapon("2"), Weapon("1")),
+        ("morningstar", Weapon("A1", "A3"), Weapon("A1", "E5")),
+        ("rapier", Weapon("A1", "E"), Weapon("E5", "N")),
+        ("sword", Weapon("N"), Weapon("X")),
+    ):
+        state = armed(weapon, "A1 S*2")
+        with pytest.raises(RulesError) as err:
+            GAME.apply(state, 0, bad)
+        for lang in ("en", "es"):
+            text = text_of(err.value.key, err.value.args_map, lang)
+            assert "{" not in text and "weapon_hint" not in text and ": " in text, text
+        _, events = GAME.apply(state, 0, good)
+        used = events[0]
+        assert used.key.startswith("badbones.event.weapon_used")
+        for lang in ("en", "es"):
+            text = text_of(used.key, dict(used.args), lang)
+            assert " ." not in text and "{" not in text, text
+            if weapon == "deathwand":
+                assert "Bob" in text
+
+
+def test_every_weapon_has_its_used_line_and_hint_in_both_languages() -> None:
+    from rules.badbones.board import SYMBOLS
+
+    for lang in ("en", "es"):
+        cat = catalogue(lang)
+        for weapon in WEAPONS:
+            assert f"badbones.event.weapon_used_{weapon}" in cat
+            assert f"badbones.weapon_hint.{weapon}" in cat
+        for symbol in SYMBOLS:
+            assert f"badbones.symbol.{symbol}" in cat
