@@ -47,3 +47,9 @@ def test_a_die_that_does_not_match_is_told_what_the_icon_wants_in_words(
 def test_a_split_icon_keeps_its_code_without_brackets() -> None:
     err = _refusal("3-09", 2, "R6")
     assert err.key == "fuse.error.slot_rejects" and err.args_map["icon"] == "3|4"
+
+
+def test_pictures_show_names_as_typed_not_markdown_escaped() -> None:
+    from render.fuse import plain_names
+
+    assert plain_names(["Bart\\_the\\_XIV", "x\\-y \\(z\\)"]) == ["Bart_the_XIV", "x-y (z)"]
