@@ -27,6 +27,7 @@ from render.common import (
     font,
     seat_colour,
     text_width,
+    wrap,
 )
 from rules.core.i18n import t
 
@@ -1050,14 +1051,21 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
     width = pw + 40
-    pref_lines = _pref_lines(view, lang, width - 40)
-    extra = 124 + 34 * max(0, len(pref_lines) - 1)
+    # Every note is wrapped, never cut (play-test: "…you can still ch…"); the picture grows.
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    mine = view.get("my_submission") or {}
+    notes = [
+        (part, False)
+        for line in _note_lines(view, mine, names, lang)
+        for part in wrap(scratch, line, 22, width - 40)
+    ]
+    notes += [(line, True) for line in _pref_lines(view, lang, width - 40)]
+    extra = max(124, 34 * len(notes) + 30)
     top = 92 + extras_height(view, width)
     img = canvas(width, top + ph + extra, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
-    mine = view.get("my_submission") or {}
     if mine.get("type") == "place":
         # Your own hidden choice, shown only on your private board (D13).
         ghost = {k: mine[k] for k in ("trap", "square", "orientation")}
@@ -1080,6 +1088,21 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
         draw.line((x0 + 10, y0 + 10, x0 + c - 10, y0 + c - 10), fill=ACCENT, width=8)
         draw.line((x0 + c - 10, y0 + 10, x0 + 10, y0 + c - 10), fill=ACCENT, width=8)
     y = top + ph + 16
+    for k, (line, dim) in enumerate(notes):
+        draw.text(
+            (20, y + 14 + k * 34),
+            line,
+            font=font(22),
+            fill=TEXT_DIM if dim else ACCENT,
+            anchor="lm",
+        )
+    return encode(img)
+
+
+def _note_lines(
+    view: dict[str, Any], mine: dict[str, Any], names: list[str], lang: str
+) -> list[str]:
+    """Your hidden choice and your open question, as sentences (wrapped by the caller)."""
     question = view.get("question")
     lines = []
     if mine:
@@ -1109,15 +1132,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
         }
         lines.append(t(f"badbones.pending.choose_{question['choice']}", lang, **args))
-    for k, line in enumerate(lines + pref_lines):
-        draw.text(
-            (20, y + 14 + k * 34),
-            fit_text(draw, line, 22, width - 40),
-            font=font(22),
-            fill=ACCENT if k < len(lines) else TEXT_DIM,
-            anchor="lm",
-        )
-    return encode(img)
+    return lines
 
 
 def relevant_prefs(view: dict[str, Any]) -> list[str]:

@@ -120,3 +120,19 @@ def test_a_long_title_shrinks_before_it_is_cut() -> None:
     text, size = _fitted_title(draw, title, 676)
     assert text.endswith("Move your hero") and text_width(draw, text, size, True) <= 676
     assert _fitted_title(draw, title, 2000) == (title, 30)
+
+
+def test_the_boards_notes_are_wrapped_not_cut() -> None:
+    # Play-test: "Saved: bomb on A1. Hidden until everyone has chosen; you can still ch…".
+    import io
+
+    from PIL import Image
+
+    from render.badbones import render_board
+
+    state = position("", "", stage=TRAP)
+    plain = render_board(GAME.view(state, 0), NAMES[:2], "es")
+    state, _ = GAME.apply(state, 0, Place("catapult", "B2"))
+    saved = render_board(GAME.view(state, 0), NAMES[:2], "es")
+    height = Image.open(io.BytesIO(saved)).height
+    assert height > Image.open(io.BytesIO(plain)).height, "the wrapped note needs more room"
