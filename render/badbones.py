@@ -1131,7 +1131,10 @@ def _note_lines(
             "options": ", ".join(question["options"]),
             "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
         }
-        lines.append(t(f"badbones.pending.choose_{question['choice']}", lang, **args))
+        choice = question["choice"]
+        if choice == "top" and view.get("cooperative"):
+            choice = "top_coop"
+        lines.append(t(f"badbones.pending.choose_{choice}", lang, **args))
     return lines
 
 

@@ -117,6 +117,26 @@ _WEAPON_ALIASES = {
     "hachadebatalla": "battleaxe",
     "lucerodelalba": "morningstar",
 }
+# Spanish players type the names the bot shows them (play-test: "catapulta" and "preguntar"
+# were refused).
+_CHOICE_ALIASES = {
+    "salida": "top",
+    "arriba": "top",
+    "salida por arriba": "top",
+    "top exit": "top",
+    "catapulta": "catapult",
+    "dragón": "dragon",
+    "carroza": "hearse",
+    "carroza fúnebre": "hearse",
+}
+_MODE_ALIASES = {
+    "ask": "ask",
+    "auto": "auto",
+    "preguntar": "ask",
+    "pregunta": "ask",
+    "automático": "auto",
+    "automatico": "auto",
+}
 _COLOUR_ALIASES = {"WHITE": "white", "BLACK": "black", "BLANCO": "white", "NEGRO": "black"}
 _SYMBOL_ALIASES = {
     "rosa": "pink",
@@ -359,7 +379,10 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             return {
                 s: Pending(
-                    f"choose_{q['choice']}", Choose(q["default"]), args=self._question_args(q)
+                    # The cooperative "top" forest is the bottom one: its own question text.
+                    f"choose_{q['choice']}{'_coop' if state.coop and q['choice'] == 'top' else ''}",
+                    Choose(q["default"]),
+                    args=self._question_args(q),
                 )
                 for s, q in sorted(state.questions.items())
             }
@@ -458,7 +481,15 @@ class BadBones(Game[BadBonesState]):
             events = [
                 Event(
                     "badbones.event.preference",
-                    {"choice_key": f"badbones.choice.{action.choice}", "value": action.value},
+                    {
+                        "choice_key": f"badbones.choice.{action.choice}",
+                        # "ask"/"auto" in the reader's language (was "salida por arriba: ask").
+                        **(
+                            {"value_key": f"badbones.pref_value.{action.value}"}
+                            if action.value in ("ask", "auto")
+                            else {"value": action.value}
+                        ),
+                    },
                     to=seat,
                 )
             ]
@@ -661,8 +692,9 @@ class BadBones(Game[BadBonesState]):
             return Nothing()
         if command == "prefer":
             choice = str(args.get("choice", "")).strip().lower()
+            choice = _CHOICE_ALIASES.get(choice, choice)
             value = str(args.get("value", "")).strip()
-            value = value.lower() if value.lower() in ("ask", "auto") else value.upper()
+            value = _MODE_ALIASES.get(value.lower(), value.upper())
             if choice in DIRECTION_CHOICES:
                 value = _DIRECTION_ALIASES.get(value, value)
             return Prefer(choice, value)

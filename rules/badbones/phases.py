@@ -454,6 +454,8 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
     if r.hero_died:
         events.append(Event("badbones.event.hero_died", {"seat": seat}))
     for (to, way), count in sorted(r.sent.items()):
+        if way == "top" and r.coop:
+            way = "top_coop"  # the cooperative side's "top" forest lies below the board
         events.append(
             Event(
                 "badbones.event.sent",

@@ -287,3 +287,34 @@ def test_catalogue_texts_respect_discord_limits() -> None:
             assert f"badbones.button.{command.name}" in texts
             for param in command.params:
                 assert f"badbones.param.{param.name}" in texts
+
+
+def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
+    # Play-test: "/badbones prefer choice:catapulta value:preguntar" was refused, the answer
+    # read "salida por arriba: ask" in Spanish, and "quédate" was echoed "qu?date".
+    from rules.core.i18n import t
+
+    state = GAME.new_game(3, {}, 1)
+    assert GAME.parse("prefer", {"choice": "catapulta", "value": "preguntar"}, state, 0) == Prefer(
+        "catapult", "ask"
+    )
+    assert GAME.parse("prefer", {"choice": "salida", "value": "Automático"}, state, 0) == Prefer(
+        "top", "auto"
+    )
+    _, events = GAME.apply(state, 0, Prefer("top", "ask"))
+    (said,) = events
+    assert said.args["value_key"] == "badbones.pref_value.ask"
+    err = refused(state, 0, "move", direction="quédate")
+    assert err.args_map["direction"] == "quédate"
+    assert refused(state, 0, "move", direction="🙂").args_map["direction"] == "?"
+    assert t("badbones.error.bad_colour", "es", colour="rojo").count("blanco") == 1
+
+
+def test_the_top_exit_reads_right_in_each_game() -> None:
+    # Play-test: "…through the top forest (cooperative: bottom)…" in a basic game.
+    from rules.core.i18n import t
+
+    for lang in ("en", "es"):
+        assert "(" not in t("badbones.way.top", lang)
+        assert t("badbones.way.top_coop", lang) != t("badbones.way.top", lang)
+        assert "pending.choose_top_coop" not in t("badbones.pending.choose_top_coop", lang)
