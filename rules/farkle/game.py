@@ -95,6 +95,26 @@ def _down50(amount: int) -> int:
     return (amount // 2) // 50 * 50
 
 
+# Stages with a "farkle.now.<stage>" text: what the game waits for, told when a command comes
+# at the wrong moment.
+_STAGE_HINTS = frozenset(
+    (
+        "choose",
+        "respond",
+        "roll",
+        "dragon",
+        "dodge",
+        "farkle",
+        "rally",
+        "next",
+        "battle",
+        "review",
+        "pickpocket",
+        "discard",
+    )
+)
+
+
 def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
     """Roll ``dice`` soldier dice and (``event``) the event die with one draw of the generator:
     the faces are the base-6 digits of a uniform number below 6^(dice + 1)."""
@@ -421,10 +441,17 @@ class DragonFarkle(Game[FarkleState]):
         """The specific reason: build the action the command names and let ``play`` refuse it."""
         action = self._action_from_command(command, args)
         if action is None:
+            if command in ("brawl", "scare"):  # a target that is not a number (or none at all)
+                return RulesError(
+                    "farkle.error.bad_target", target=str(args.get("target", ""))[:10]
+                )
             return RulesError("core.error.illegal", command=command[:50])
         try:
             self.apply(state, seat, action)
         except RulesError as err:
+            if err.key == "core.error.wrong_phase" and state.stage in _STAGE_HINTS:
+                # "not possible in this phase" left players guessing: say what the moment asks
+                return RulesError("farkle.error.not_now", now_key=f"farkle.now.{state.stage}")
             return err
         return RulesError("core.error.illegal", command=command[:50])
 

@@ -528,6 +528,8 @@ class Fuse(Game[FuseState]):
 
     def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
         token = str(token).strip().upper()
+        if not token:
+            raise RulesError("fuse.error.no_die_named")
         faces = state.faces
         drawn = [d for d in state.drawn if _TOKENS[_BASE[d] + faces[d]] == token]
         if not drawn:
@@ -581,8 +583,11 @@ class Fuse(Game[FuseState]):
                 return RulesError(
                     "fuse.error.time_up" if state.reason == "clock" else "core.error.game_over"
                 )
-            if command == "draw" or (state.stage == "start"):
-                return RulesError("core.error.wrong_phase")
+            # Say what to do instead of "not possible in this phase" (found by play-testing).
+            if state.stage == "start":
+                return RulesError("fuse.error.not_started")
+            if command == "draw":
+                return RulesError("fuse.error.already_drawn")
             if command == "return":
                 if seat not in state.owing:
                     return RulesError("fuse.error.nothing_to_return")

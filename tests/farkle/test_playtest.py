@@ -118,3 +118,27 @@ def test_pictures_show_names_as_typed_not_markdown_escaped() -> None:
         "a*b",
         "@everyone",
     ]
+
+
+def test_a_command_at_the_wrong_moment_says_what_the_moment_asks() -> None:
+    from rules.farkle import GAME
+
+    s = new()
+    err = GAME.explain(s, 0, "keep", {"dice": "a"})
+    assert err.key == "farkle.error.not_now" and err.args_map["now_key"] == "farkle.now.choose"
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"))
+    play(s, 0, Recruit())
+    assert GAME.explain(s, 0, "roll", {}).key == "farkle.error.keep_first"  # already specific
+    assert GAME.explain(s, 0, "double", {}).args_map["now_key"] == "farkle.now.roll"
+    for lang in ("en", "es"):
+        text = t("farkle.error.not_now", lang, now=t("farkle.now.roll", lang))
+        assert "{" not in text and "farkle." not in text
+
+
+def test_a_brawl_target_that_is_not_a_number_is_named() -> None:
+    from rules.farkle import GAME
+
+    s = new()
+    for args in ({"target": "x"}, {}):
+        err = GAME.explain(s, 0, "brawl", args)
+        assert err.key == "farkle.error.bad_target"

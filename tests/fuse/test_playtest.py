@@ -53,3 +53,17 @@ def test_pictures_show_names_as_typed_not_markdown_escaped() -> None:
     from render.fuse import plain_names
 
     assert plain_names(["Bart\\_the\\_XIV", "x\\-y \\(z\\)"]) == ["Bart_the_XIV", "x-y (z)"]
+
+
+def test_acting_before_the_first_draw_says_to_draw() -> None:
+    state = FUSE.new_game(2, {}, seed=1)
+    for command, args in (("claim", {"die": "R1"}), ("pass", {}), ("take", {"card": "1-01"})):
+        assert FUSE.explain(state, 0, command, args).key == "fuse.error.not_started"
+
+
+def test_drawing_again_and_claiming_nothing_are_explained() -> None:
+    state = position(2, [["1-07"], ["1-01"]], roll=["R4", "B2", "G3", "Y5"])
+    assert FUSE.explain(state, 0, "draw", {}).key == "fuse.error.already_drawn"
+    assert FUSE.explain(state, 0, "claim", {"die": " "}).key == "fuse.error.no_die_named"
+    for lang in ("en", "es"):
+        assert "R4" in t("fuse.error.no_die_named", lang)
