@@ -284,3 +284,33 @@ async def test_echoed_input_and_huge_ids_are_refused_in_words(service: Service) 
     assert not braces.ok and "{" not in private(braces) and "(_)" in private(braces)
     huge = await service.kick(ALICE, HERE, 2**70)
     assert not huge.ok and "whole number" in private(huge)
+
+
+async def test_pictures_get_names_as_typed_and_messages_get_them_escaped(
+    service: Service, monkeypatch: object
+) -> None:
+    """A picture cannot ping or render markdown: it shows the name as typed. Text escapes it."""
+    import pytest
+
+    from bot.service import drawing
+
+    seen: list[list[str]] = []
+
+    async def fake_draw(
+        kind: str, view: object, names: list[str], lang: str, private: bool
+    ) -> bytes:
+        seen.append(names)
+        return b"\x89PNG"
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(drawing, "draw", fake_draw)
+    service.render_images = True
+    odd = Actor(7, "Bart_the_*XIV*\u202e")
+    await service.new_game(odd, HERE, "tiny", {})
+    await service.join(BOB, HERE)
+    reply = await service.start(odd, HERE)
+    patch.undo()
+    assert seen == [["Bart_the_*XIV*", "Bob"]]
+    assert "Bart\\_the\\_\\*XIV\\*" in reply.public[0].message.text or "Bart\\_the" in private(
+        await service.status(BOB, HERE)
+    )

@@ -26,7 +26,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.service import buttons as button_ids
 from bot.service import drawing
 from bot.service.errors import Refusal
-from bot.service.narrate import clip, events_text, fill_args, safe_name
+from bot.service.narrate import clip, events_text, fill_args, plain_name, safe_name
 from bot.service.replies import Actor, Button, Image, Message, Outgoing, Place, Reply, Select
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
@@ -552,12 +552,12 @@ class Service:
             draft = _Draft()
             if seat is None:
                 draft.private_image = _RenderJob(
-                    row.kind, engine.view(state, None), _names(row), lang, private=False
+                    row.kind, engine.view(state, None), _plain_names(row), lang, private=False
                 )
                 draft.private_lines.append(t("lobby.board.spectator", lang))
             else:
                 draft.private_image = _RenderJob(
-                    row.kind, engine.view(state, seat.seat), _names(row), lang, private=True
+                    row.kind, engine.view(state, seat.seat), _plain_names(row), lang, private=True
                 )
                 draft.private_lines.append(t("lobby.board.yours", lang))
                 draft.private_buttons = self._buttons(row, engine, state, [seat.seat], lang)
@@ -818,7 +818,7 @@ class Service:
             if selects:
                 buttons = buttons[:20]  # a select takes one of the five rows
         job = (
-            _RenderJob(row.kind, engine.view(state, None), names, lang, private=False)
+            _RenderJob(row.kind, engine.view(state, None), _plain_names(row), lang, private=False)
             if picture
             else None
         )
@@ -1074,6 +1074,11 @@ def _seat_of(row: GameRow, user_id: int) -> SeatRow | None:
 
 def _names(row: GameRow) -> list[str]:
     return [safe_name(s.display_name) for s in sorted(row.seats, key=lambda s: s.seat)]
+
+
+def _plain_names(row: GameRow) -> list[str]:
+    """Names for pictures: as typed (an image needs no markdown escaping)."""
+    return [plain_name(s.display_name) for s in sorted(row.seats, key=lambda s: s.seat)]
 
 
 def _close(row: GameRow, status: str) -> None:

@@ -19,10 +19,16 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
 
 
+def plain_name(name: str, limit: int = 32) -> str:
+    """A display name as a picture shows it: as typed, less control and bidi characters,
+    bounded length (an image cannot ping anyone or render markdown)."""
+    return _CONTROL.sub("", str(name)).strip()[:limit] or "?"
+
+
 def safe_name(name: str, limit: int = 32) -> str:
     """A display name made safe to put in a message: no control or bidi characters, no
     markdown, no way to form a mention (``@everyone``, ``<@123>``), bounded length."""
-    text = _CONTROL.sub("", str(name)).strip()[:limit] or "?"
+    text = plain_name(name, limit)
     text = _MARKDOWN.sub(r"\\\1", text)
     return text.replace("@", "@\u200b").replace("<", "‹").replace(">", "›")
 
