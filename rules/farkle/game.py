@@ -439,9 +439,11 @@ class DragonFarkle(Game[FarkleState]):
 
     def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
         """The specific reason: build the action the command names and let ``play`` refuse it."""
+        if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
+            return RulesError("farkle.error.no_target")
         action = self._action_from_command(command, args)
         if action is None:
-            if command in ("brawl", "scare"):  # a target that is not a number (or none at all)
+            if command in ("brawl", "scare"):  # a target that is not a number
                 return RulesError(
                     "farkle.error.bad_target", target=str(args.get("target", ""))[:10]
                 )

@@ -139,6 +139,6 @@ def test_a_brawl_target_that_is_not_a_number_is_named() -> None:
     from rules.farkle import GAME
 
     s = new()
-    for args in ({"target": "x"}, {}):
-        err = GAME.explain(s, 0, "brawl", args)
-        assert err.key == "farkle.error.bad_target"
+    assert GAME.explain(s, 0, "brawl", {"target": "x"}).key == "farkle.error.bad_target"
+    assert GAME.explain(s, 0, "brawl", {}).key == "farkle.error.no_target"
+    assert GAME.explain(s, 0, "scare", {"target": " "}).key == "farkle.error.no_target"
