@@ -1174,22 +1174,31 @@ class DragonFarkle(Game[FarkleState]):
             self._check_slain(state, ev)
             return
         assert r is not None
+        # The message tells what the item changed (the new dice, the new event face): the
+        # picture alone left players reading "plays Potion of Courage." and guessing.
+        key = "farkle.event.item_used"
         if item == "potion":
             r.roll = throw(state.rng, len(r.roll), event=False)[0]
             args["dice"] = faces(r.roll)
+            key = "farkle.event.item_dice"
         elif item == "loaded":
             i = parse_tokens(action.die, r.roll, "farkle.error.bad_die").bit_length() - 1
             r.roll[i] = 5
             args["dice"] = faces(r.roll)
+            key = "farkle.event.item_dice"
         elif item == "repellent":
             r.event = "blank"
+            args["face_key"] = _FACE_KEYS["blank"]
+            key = "farkle.event.item_face"
         elif item == "horn":
             r.event = "rally"
+            args["face_key"] = _FACE_KEYS["rally"]
+            key = "farkle.event.item_face"
         elif item == "draught":
             ev.append(E("farkle.event.item_used", args))
             self._bank(state, r, _down50(r.score), ev, rescued=True)
             return
-        ev.append(E("farkle.event.item_used", args))
+        ev.append(E(key, args))
         self._settle(state, r, ev)
 
     def _draw_item(self, state: FarkleState, seat: int, into: list[str], ev: list[Event]) -> None:

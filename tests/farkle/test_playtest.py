@@ -142,3 +142,27 @@ def test_a_brawl_target_that_is_not_a_number_is_named() -> None:
     assert GAME.explain(s, 0, "brawl", {"target": "x"}).key == "farkle.error.bad_target"
     assert GAME.explain(s, 0, "brawl", {}).key == "farkle.error.no_target"
     assert GAME.explain(s, 0, "scare", {"target": " "}).key == "farkle.error.no_target"
+
+
+def test_items_that_change_the_roll_say_what_it_became() -> None:
+    from rules.farkle.actions import UseItem
+    from tests.farkle.support import give
+
+    s = new(armies=[1000, 1000, 0])
+    give(s, 0, "potion")
+    rig(s, ([2, 3, 4, 6, 6, 2], "blank"), ([1, 1, 1, 2, 3, 4], None))
+    play(s, 0, Recruit())
+    events = play(s, 0, UseItem("potion"))
+    used = [e for e in events if e.key.startswith("farkle.event.item")]
+    assert [e.key for e in used] == ["farkle.event.item_dice"]
+    text = t(used[0].key, "es", **{**used[0].args, "seat": "ana", "item": "Poción"})
+    assert "a1 b1 c1 d2 e3 f4" in text
+
+    s = new(armies=[1000, 1000, 0])
+    give(s, 0, "horn")
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    events = play(s, 0, UseItem("horn"))
+    used = [e for e in events if e.key.startswith("farkle.event.item")]
+    assert [e.key for e in used] == ["farkle.event.item_face"]
+    assert used[0].args["face_key"] == "farkle.face.rally"

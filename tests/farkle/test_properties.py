@@ -18,7 +18,12 @@ from rules.farkle.cards import COMPANIONS, ITEMS
 from rules.farkle.state import FarkleState
 
 ITEM_WORD = re.compile(r'"(' + "|".join(sorted(set(ITEMS))) + r')"')
-PUBLIC_ITEM_EVENTS = {"farkle.event.item_used", "farkle.event.medic"}  # a played item is shown
+PUBLIC_ITEM_EVENTS = {  # a played item is shown
+    "farkle.event.item_used",
+    "farkle.event.item_dice",
+    "farkle.event.item_face",
+    "farkle.event.medic",
+}
 
 
 def check(state: FarkleState) -> None:
