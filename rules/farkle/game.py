@@ -854,7 +854,8 @@ class DragonFarkle(Game[FarkleState]):
         state.players[win.seat].army += moved
         ev.append(
             E(
-                "farkle.event.brawl_won",
+                # "takes 0 soldiers" read like a bug: say the loser had none
+                "farkle.event.brawl_won" if moved else "farkle.event.brawl_won_empty",
                 {
                     "seat": win.seat,
                     "loser_seat": lose.seat,

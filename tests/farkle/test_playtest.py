@@ -166,3 +166,18 @@ def test_items_that_change_the_roll_say_what_it_became() -> None:
     used = [e for e in events if e.key.startswith("farkle.event.item")]
     assert [e.key for e in used] == ["farkle.event.item_face"]
     assert used[0].args["face_key"] == "farkle.face.rally"
+
+
+def test_a_brawl_won_against_an_empty_army_does_not_say_takes_0() -> None:
+    from rules.farkle.actions import Brawl, Fight
+
+    s = new(armies=[0, 0, 0])
+    rig(s, ([1, 1, 1, 2, 3, 4], "blank"), ([5, 2, 3, 4, 6], "blank"))
+    play(s, 0, Brawl(1))
+    play(s, 1, Fight())
+    play(s, 0, Keep("a1 b1 c1"))
+    play(s, 0, Stop())
+    play(s, 1, Keep("a5"))
+    keys = [e.key for e in play(s, 1, Stop())]
+    assert "farkle.event.brawl_won_empty" in keys and "farkle.event.brawl_won" not in keys
+    assert s.players[0].army == 500
