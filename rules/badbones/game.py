@@ -39,6 +39,7 @@ from rules.badbones.board import (
 from rules.badbones.choices import CHOICES, DIRECTION_CHOICES, preference_values
 from rules.badbones.scoring import score, winners
 from rules.badbones.state import (
+    CHIEF_KINDS,
     HERO,
     LANDING,
     MARKET,
@@ -136,6 +137,14 @@ _MODE_ALIASES = {
     "pregunta": "ask",
     "automático": "auto",
     "automatico": "auto",
+}
+_CHIEF_ALIASES = {
+    "artificiero": "artificer",
+    "nigromante": "necromancer",
+    "amable": "nice",
+    "espectral": "spectral",
+    "saboteador": "saboteur",
+    "emperador": "emperor",
 }
 _COLOUR_ALIASES = {"WHITE": "white", "BLACK": "black", "BLANCO": "white", "NEGRO": "black"}
 _SYMBOL_ALIASES = {
@@ -674,7 +683,15 @@ class BadBones(Game[BadBonesState]):
     def parse(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
         """Typed command → action, with a specific error for every way it can be wrong."""
         action = self._build(command, args, state)
-        self.check(state, seat, action)
+        try:
+            self.check(state, seat, action)
+        except RulesError as err:
+            if command == "weapon":
+                # Echo what was typed, not its canonical form («azul», not «blue»).
+                for name in ("target", "to"):
+                    if name in err.args_map:
+                        err.args_map[name] = shown(args.get(name) or "")
+            raise
         return action
 
     def _build(self, command: str, args: CommandArgs, state: BadBonesState) -> Action:
@@ -726,12 +743,8 @@ class BadBones(Game[BadBonesState]):
         else:
             target = up
         to_up = _DIRECTION_ALIASES.get(to.upper(), to.upper())
-        to = (
-            to.lower()
-            if to.lower()
-            in ("artificer", "necromancer", "nice", "instructor", "spectral", "saboteur", "emperor")
-            else to_up
-        )
+        kind = _CHIEF_ALIASES.get(to.lower(), to.lower())
+        to = kind if kind in CHIEF_KINDS else to_up
         return Weapon(target, to)
 
     def explain(

@@ -540,3 +540,14 @@ def test_every_weapon_has_its_used_line_and_hint_in_both_languages() -> None:
             assert f"badbones.weapon_hint.{weapon}" in cat
         for symbol in SYMBOLS:
             assert f"badbones.symbol.{symbol}" in cat
+
+
+def test_weapon_errors_echo_what_was_typed_and_spanish_chief_names_work() -> None:
+    # Play-test: "/badbones weapon target:azul" was refused as «blue» in a Spanish message.
+    state = armed("battleaxe", "A2 S")
+    with pytest.raises(RulesError) as err:
+        GAME.parse("weapon", {"target": "azul"}, state, 0)
+    assert err.value.args_map["target"] == "azul"
+    assert GAME._weapon_action(state, {"target": "a1", "to": "Nigromante"}) == Weapon(
+        "A1", "necromancer"
+    )
