@@ -579,7 +579,16 @@ class ZombiesVsVampires(Game[ZvvState]):
             action = Remove(b.wall_name(wall))
         else:
             action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
-        self._validate(state, seat, action)
+        try:
+            self._validate(state, seat, action)
+        except RulesError as err:
+            typed = " ".join(given.get(k, "") for k in ("square", "side")).upper()
+            wall = err.args_map.get("wall")
+            if command == "build" and isinstance(wall, str) and not wall.startswith(typed):
+                # The wall is named from its canonical side; say it is the one typed (play-test:
+                # "B2 E" was refused as "the wall C2 W…", which reads as someone else's wall).
+                err.args_map["wall"] = f"{wall} (= {typed[:12]})"
+            raise
         return action
 
     def _build_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:

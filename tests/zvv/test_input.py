@@ -220,3 +220,15 @@ def test_turn_and_phase_errors_come_before_argument_errors() -> None:
     refused(plus, 1, "remove", {"wall": "junk"}, "core.error.not_your_turn")
     refused(position(), 0, "remove", {"wall": "junk"}, "zvv.error.roll_first")
     refused(position(face="2"), 0, "build", {"square": "Q1", "side": "N"}, "zvv.error.not_a_build")
+
+
+def test_a_refused_wall_typed_from_its_other_side_is_recognisable() -> None:
+    # Play-test: "/zvv build square:B2 side:E" was refused as "The wall C2 W would lie inside a
+    # corner zone", naming a wall the player never typed.
+    from rules.zvv.notation import position
+
+    state = position(face="build", wall_len=1)
+    with pytest.raises(RulesError) as err:
+        GAME.parse("build", {"square": "B2", "side": "E"}, state, state.turn)
+    assert err.value.key == "zvv.error.wall_in_zone"
+    assert err.value.args_map["wall"] == "C2 W (= B2 E)"
