@@ -437,6 +437,23 @@ class DragonFarkle(Game[FarkleState]):
             args = fixed
         return super().parse(command, args, state, seat)
 
+    def suggestions(
+        self, state: FarkleState, seat: int, command: str, param: str, args: CommandArgs
+    ) -> list[str]:
+        found = super().suggestions(state, seat, command, param, args)
+        roller = state.roller()
+        if command != "keep" or roller is None or len(found) < 2:
+            return found
+        # "All the scoring dice" first: autocomplete offers the biggest set aside, and the
+        # dice menu (built from these values, token by token) lists the dice a, b, c… in order
+        # instead of in the order of the selections' bitmasks ("d5 a2 b2 e2").
+        mask = scoring.all_scoring_mask(roller.roll, state.four_pair)
+        first = tokens(roller.roll, mask)
+        if first in found:
+            found.remove(first)
+            found.insert(0, first)
+        return found
+
     def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
         """The specific reason: build the action the command names and let ``play`` refuse it."""
         if command in ("brawl", "scare") and not str(args.get("target", "")).strip():

@@ -181,3 +181,18 @@ def test_a_brawl_won_against_an_empty_army_does_not_say_takes_0() -> None:
     keys = [e.key for e in play(s, 1, Stop())]
     assert "farkle.event.brawl_won_empty" in keys and "farkle.event.brawl_won" not in keys
     assert s.players[0].army == 500
+
+
+def test_the_dice_menu_lists_the_dice_in_letter_order() -> None:
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([2, 2, 4, 5, 2, 4], "blank"))
+    play(s, 0, Recruit())
+    found = GAME.suggestions(s, 0, "keep", "dice", {})
+    assert found[0] == "a2 b2 d5 e2"
+    tokens: dict[str, None] = {}
+    for value in found:  # how the service builds the multi-select
+        for token in value.split():
+            tokens.setdefault(token, None)
+    assert list(tokens) == ["a2", "b2", "d5", "e2"]
