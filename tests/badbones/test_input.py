@@ -318,3 +318,11 @@ def test_the_top_exit_reads_right_in_each_game() -> None:
         assert "(" not in t("badbones.way.top", lang)
         assert t("badbones.way.top_coop", lang) != t("badbones.way.top", lang)
         assert "pending.choose_top_coop" not in t("badbones.pending.choose_top_coop", lang)
+
+
+def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
+    # Play-test: the Spanish texts mixed "reserva" and "suministro" (the glossary's word).
+    from rules.core.i18n import catalogue
+
+    texts = [v for k, v in catalogue("es").items() if k.startswith("badbones.")]
+    assert not [v for v in texts if "reserva" in v]
