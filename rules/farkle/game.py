@@ -820,7 +820,8 @@ class DragonFarkle(Game[FarkleState]):
         else:
             state.item_discard += r.gained
         r.gained = []
-        ev.append(E("farkle.event.banked", {"seat": r.seat, "amount": amount, "army": me.army}))
+        key = "farkle.event.banked" if amount else "farkle.event.banked_none"  # not "0 soldiers"
+        ev.append(E(key, {"seat": r.seat, "amount": amount, "army": me.army}))
         state.last = {"seat": r.seat, "action": "recruit", "outcome": "banked", "amount": amount}
         self._end_turn(state, ev)
 

@@ -196,3 +196,11 @@ def test_the_dice_menu_lists_the_dice_in_letter_order() -> None:
         for token in value.split():
             tokens.setdefault(token, None)
     assert list(tokens) == ["a2", "b2", "d5", "e2"]
+
+
+def test_stopping_with_nothing_says_no_soldiers() -> None:
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "dragon"))
+    play(s, 0, Recruit())
+    keys = [e.key for e in play(s, 0, Stop())]
+    assert "farkle.event.banked_none" in keys and "farkle.event.banked" not in keys
