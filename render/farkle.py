@@ -424,7 +424,9 @@ def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: in
         return y
     name = _name(names, last["seat"])
     outcome = last.get("outcome")
-    if outcome == "banked":
+    if outcome == "banked" and not last.get("amount"):
+        text = t("farkle.label.last_banked_none", lang, name=name)
+    elif outcome == "banked":
         text = t(
             "farkle.label.last_banked", lang, name=name, amount=_num(last.get("amount", 0), lang)
         )

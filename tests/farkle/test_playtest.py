@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.core.i18n import t
 from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll, Stop
 from tests.farkle.support import new, play, rig, stack
@@ -204,3 +206,27 @@ def test_stopping_with_nothing_says_no_soldiers() -> None:
     play(s, 0, Recruit())
     keys = [e.key for e in play(s, 0, Stop())]
     assert "farkle.event.banked_none" in keys and "farkle.event.banked" not in keys
+
+
+def test_the_picture_of_a_turn_that_recruited_nothing_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from PIL import Image, ImageDraw
+
+    import render.farkle as rf
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "dragon"))
+    play(s, 0, Recruit())
+    play(s, 0, Stop())
+    seen: list[str] = []
+
+    def spy(key: str, lang: str = "en", /, **args: object) -> str:
+        seen.append(key)
+        return t(key, lang, **args)
+
+    monkeypatch.setattr(rf, "t", spy)
+    draw = ImageDraw.Draw(Image.new("RGB", (1200, 200)))
+    rf._last_line(draw, GAME.view(s, None), ["ana", "bea", "cid"], "es", 0)
+    assert "farkle.label.last_banked_none" in seen
