@@ -927,15 +927,12 @@ def draw_extras(
         ink = TEXT if not sold_out else TEXT_DIM
         if item in market.get("weapons", []):
             # A weapon card: its name on up to two lines, the price below.
-            words = t(f"badbones.weapon.{item}", lang).split()
-            lines = [" ".join(words[: max(1, len(words) // 2)]), " ".join(words[len(words) // 2 :])]
-            if len(words) == 1:
-                lines = [words[0]]
+            lines, size = card_lines(draw, t(f"badbones.weapon.{item}", lang), cw - 20, 2)
             for k2, line in enumerate(lines):
                 draw.text(
                     (x0 + 8, y0 + 16 + k2 * 22),
-                    fit_text(draw, line, 18, cw - 26, True),
-                    font=font(18, True),
+                    fit_text(draw, line, size, cw - 20, True),
+                    font=font(size, True),
                     fill=ink,
                     anchor="lm",
                 )
@@ -960,15 +957,35 @@ def draw_extras(
                 fill=TEXT if not sold_out else DANGER,
                 anchor="lm",
             )
+            (label,), size = card_lines(draw, t(f"badbones.trap.{item}", lang), cw - 20, 1)
             draw.text(
                 (x0 + 8, y0 + 68),
-                fit_text(draw, t(f"badbones.trap.{item}", lang), 18, cw - 26, True),
-                font=font(18, True),
+                fit_text(draw, label, size, cw - 20, True),
+                font=font(size, True),
                 fill=ink,
                 anchor="lm",
             )
         if sold_out:
             draw.text((x0 + cw - 18, y0 + 42), "✗", font=font(26, True), fill=DANGER, anchor="rm")
+
+
+def card_lines(draw: Draw, name: str, room: int, most: int) -> tuple[list[str], int]:
+    """A Market card's name in at most ``most`` lines of ``room`` pixels: word-wrapped at 18 px,
+    else 16 or 14 px, else cut (play-test: "teleportat… wand", "carroza fú…")."""
+    for size in (18, 16, 14):
+        lines: list[str] = []
+        for word in name.split():
+            trial = f"{lines[-1]} {word}" if lines else word
+            if lines and text_width(draw, trial, size, True) <= room:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        if len(lines) <= most and all(text_width(draw, x, size, True) <= room for x in lines):
+            return lines, size
+    if most == 1:
+        return [name], 16
+    words = name.split()
+    return [" ".join(words[:1]), " ".join(words[1:])] if len(words) > 1 else [name], 16
 
 
 # ----------------------------------------------------------------------------- encoding

@@ -136,3 +136,23 @@ def test_the_boards_notes_are_wrapped_not_cut() -> None:
     saved = render_board(GAME.view(state, 0), NAMES[:2], "es")
     height = Image.open(io.BytesIO(saved)).height
     assert height > Image.open(io.BytesIO(plain)).height, "the wrapped note needs more room"
+
+
+def test_market_card_names_fit_without_being_cut() -> None:
+    # Play-test: "teleportat… wand", "varita de teletran…", "carroza fún…" on the Market cards.
+    from PIL import Image, ImageDraw
+
+    from render.badbones import MARKET_CELL, card_lines
+    from render.common import text_width
+    from rules.badbones.traps import TRAPS, WEAPONS
+    from rules.core.i18n import t
+
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    room = MARKET_CELL[0] - 20  # what a Market card leaves for its name
+    for lang in ("en", "es"):
+        for weapon in WEAPONS:
+            lines, size = card_lines(draw, t(f"badbones.weapon.{weapon}", lang), room, 2)
+            assert len(lines) <= 2 and all(text_width(draw, x, size, True) <= room for x in lines)
+        for trap in TRAPS:
+            lines, size = card_lines(draw, t(f"badbones.trap.{trap}", lang), room, 1)
+            assert len(lines) == 1 and text_width(draw, lines[0], size, True) <= room
