@@ -517,7 +517,11 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
     heroic = bool(state.options.get("heroic", False))
     if eliminated:
         if state.solo and state.round > rounds:
-            return events + finish(state, "won")  # lost during the heroic ending: still a win
+            # Lost during the heroic ending: still the normal win. Said so, rather than "is
+            # eliminated!" followed by "victory!" (play-test).
+            events = [e for e in events if e.key != "badbones.event.eliminated"]
+            events.append(Event("badbones.event.solo_heroic_failed", {"round": state.round}))
+            return events + finish(state, "won")
         return events + finish(state, "lost" if state.solo else "scored")
     if state.solo and state.round >= rounds:
         board = state.boards[0]
@@ -598,7 +602,10 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         ]
     state.scores = final_scores(state.boards)
     if state.solo:
-        return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": state.round})]
+        # A win is surviving the rounds asked for, whatever the heroic ending added.
+        rounds = int(state.options.get("solo_rounds", 10))
+        shown = min(state.round, rounds) if outcome == "won" else state.round
+        return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": shown})]
     best = winners(state.boards, state.scores)
     # Everyone standing hears their score and where it comes from (play-test: the channel only
     # learnt who won, never by how much).

@@ -468,3 +468,15 @@ def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
         assert "{" not in t(events[0].key, lang)
     result = GAME.result(state)
     assert result is not None and result.winners == ()
+
+
+def test_falling_during_the_heroic_ending_reads_as_the_normal_victory() -> None:
+    # Play-test: "p0 is eliminated!" then "You survived 4 rounds: victory!" with solo_rounds 2.
+    options = {"solo_rounds": 3, "heroic": True}
+    state = position("C2 S", stage=TRAP, round=4, options=options)
+    state, events = trap_phase(state)
+    assert state.outcome == "won"
+    assert "badbones.event.eliminated" not in keys(events)
+    assert "badbones.event.solo_heroic_failed" in keys(events)
+    (won,) = [e for e in events if e.key == "badbones.event.solo_won"]
+    assert won.args["round"] == 3
