@@ -466,12 +466,18 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.lost_in_maze", {"seat": seat, "count": r.lost}))
     if r.blown:
         events.append(Event("badbones.event.blown", {"seat": seat, "count": r.blown}))
-    if r.floors_lost:
-        key = "badbones.event.towers_hit" if r.coop else "badbones.event.tower_hit"
-        events.append(Event(key, {"seat": seat, "count": r.floors_lost, "floors": r.board.floors}))
+    # Rebuilt before lost: the loss line ends on the count left after both (play-test: "loses 2
+    # floors: 1 left" then "rebuilds 1 floor" read as 2 left).
     if r.floors_rebuilt:
         events.append(
             Event("badbones.event.floor_rebuilt", {"seat": seat, "count": r.floors_rebuilt})
+        )
+    if r.floors_lost:
+        key = "badbones.event.towers_hit" if r.coop else "badbones.event.tower_hit"
+        events.append(Event(key, {"seat": seat, "count": r.floors_lost, "floors": r.board.floors}))
+    if r.houses_rebuilt:
+        events.append(
+            Event("badbones.event.house_rebuilt", {"seat": seat, "count": r.houses_rebuilt})
         )
     if r.houses_lost:
         events.append(
@@ -479,10 +485,6 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
                 "badbones.event.houses_burnt",
                 {"seat": seat, "count": r.houses_lost, "houses": r.board.houses},
             )
-        )
-    if r.houses_rebuilt:
-        events.append(
-            Event("badbones.event.house_rebuilt", {"seat": seat, "count": r.houses_rebuilt})
         )
     if r.emperor:
         events.append(Event("badbones.event.emperor", {"seat": seat}))

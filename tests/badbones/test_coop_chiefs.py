@@ -292,3 +292,30 @@ def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
         assert "36" in text and "{" not in text
     solo_market = GAME.pending(GAME.new_game(2, {"advanced": True}, 4))
     assert {p.kind for p in solo_market.values()} == {"market"}
+
+
+def test_a_rebuild_is_told_before_the_loss_whose_count_includes_it() -> None:
+    # Play-test: "p3's tower loses 2 floor(s): 1 left." then "A nice chief rebuilds 1 floor(s)".
+    from types import SimpleNamespace
+
+    from rules.badbones.phases import board_events
+
+    board = SimpleNamespace(floors=1, houses=4)
+    r = SimpleNamespace(
+        landed=0,
+        killed=0,
+        hero_died=False,
+        sent={},
+        lost=0,
+        blown=0,
+        floors_lost=2,
+        floors_rebuilt=1,
+        houses_lost=1,
+        houses_rebuilt=1,
+        emperor=False,
+        changes=[],
+        coop=False,
+        board=board,
+    )
+    names = [e.key.split(".")[-1] for e in board_events(0, r)]  # type: ignore[arg-type]
+    assert names == ["floor_rebuilt", "tower_hit", "house_rebuilt", "houses_burnt"]
