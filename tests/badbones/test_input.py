@@ -301,6 +301,9 @@ def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
     assert GAME.parse("prefer", {"choice": "salida", "value": "Automático"}, state, 0) == Prefer(
         "top", "auto"
     )
+    assert GAME.parse("prefer", {"choice": "dragón", "value": "o"}, state, 0) == Prefer(
+        "dragon", "W"
+    )
     _, events = GAME.apply(state, 0, Prefer("top", "ask"))
     (said,) = events
     assert said.args["value_key"] == "badbones.pref_value.ask"
