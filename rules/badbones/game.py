@@ -507,10 +507,15 @@ class BadBones(Game[BadBonesState]):
                 events += phases.answer(state, seat, None)
             return events
         if isinstance(action, Choose):
-            return [
-                Event("badbones.event.answered", {"answer": action.answer}, to=seat),
-                *phases.answer(state, seat, action.answer),
-            ]
+            # A seat number is confirmed with the player's name ("Answer: 1" said little).
+            said = (
+                Event(
+                    "badbones.event.answered_seat", {"answer_seat": int(action.answer) - 1}, to=seat
+                )
+                if action.answer.isdigit()
+                else Event("badbones.event.answered", {"answer": action.answer}, to=seat)
+            )
+            return [said, *phases.answer(state, seat, action.answer)]
         if isinstance(action, Start):
             return phases.start_on(state, seat, parse_square(action.square))
         if isinstance(action, Buy):

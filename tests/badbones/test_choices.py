@@ -88,3 +88,12 @@ def test_autocomplete_and_buttons() -> None:
         command = GAME.to_command(action)
         assert command is not None
         assert GAME.parse(command[0], dict(command[1]), state, 0) == action
+
+
+def test_a_seat_answer_is_confirmed_with_the_seat_not_a_bare_number() -> None:
+    # Play-test: "Answer: 1." after choosing whose cemetery; now the service shows the name.
+    state = position("", "B1 N", "floors 2", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    state, events = GAME.apply(state, 1, Choose("3"))
+    assert events[0].key == "badbones.event.answered_seat"
+    assert events[0].args["answer_seat"] == 2 and events[0].to == 1
