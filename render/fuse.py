@@ -360,7 +360,7 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     name_w = 0
     # heights first, then one canvas
     player_heights = [max(_flow_height(p["cards"], slot_p, inner), 40) + 44 for p in players]
-    centre_h = _flow_height(view["centre"], slot_c, inner) + 44 if view["centre"] else 60
+    centre_h = _flow_height(view["centre"], slot_c, inner) + 44 if view["centre"] else 80
     height = 96 + 110 + sum(player_heights) + centre_h + 90
     if view["stage"] == "over":
         height += 80
@@ -439,6 +439,8 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     d.text((MARGIN, y + 6), t("fuse.label.centre", lang), font=font(24, bold=True), fill=TEXT)
     if view["centre"]:
         _flow(img, MARGIN, y + 40, inner, view["centre"], slot_c)
+    else:  # an empty row said so, not a heading over nothing
+        d.text((MARGIN + 4, y + 40), t("fuse.label.empty", lang), font=font(20), fill=TEXT_DIM)
     y += centre_h
 
     # footer: deck, bag (by colour), defused, fuse cards, score

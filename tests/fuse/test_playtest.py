@@ -67,3 +67,27 @@ def test_drawing_again_and_claiming_nothing_are_explained() -> None:
     assert FUSE.explain(state, 0, "claim", {"die": " "}).key == "fuse.error.no_die_named"
     for lang in ("en", "es"):
         assert "R4" in t("fuse.error.no_die_named", lang)
+
+
+def test_an_empty_centre_row_is_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    import render.fuse as rf
+    from rules.fuse.game import Claim, Place
+
+    state = position(
+        1, [["1-07"]], roll=["B4", "K2", "R3"], placed={"1-07": ["G1", "Y2", None]}, centre=[]
+    )
+    state.deck = []
+    state, _ = FUSE.apply(state, 0, Claim("K2"), NOW + 1)
+    state, _ = FUSE.apply(state, 0, Place("1-07", 3), NOW + 2)
+    assert FUSE.is_over(state)
+    seen: list[str] = []
+
+    def spy(key: str, lang: str = "en", /, **args: object) -> str:
+        seen.append(key)
+        return t(key, lang, **args)
+
+    monkeypatch.setattr(rf, "t", spy)
+    png = rf.render_table(FUSE.view(state, None), ["ana"], "es")
+    assert png[:4] == b"\x89PNG"
+    # once for the player without cards, once for the empty centre row
+    assert seen.count("fuse.label.empty") == 2
