@@ -31,6 +31,7 @@ from render.common import (
     wrap,
 )
 from rules.core.i18n import t
+from rules.farkle import scoring
 
 _ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()-])")
 
@@ -319,7 +320,9 @@ def _run(
     y: int,
     title: str,
     width: int,
+    prey: int = 0,
 ) -> None:
+    """``prey``: the dice the dragon is about to eat (a bitmask), ringed in red."""
     colour = seat_colour(run["seat"])
     d.text(
         (x, y),
@@ -333,6 +336,13 @@ def _run(
     for i, face in enumerate(run["roll"]):
         kept = run["kept"][i] if i < len(run["kept"]) else False
         draw_die(d, cx, dy, size, face, dim=kept)
+        if prey >> i & 1:
+            d.rounded_rectangle(
+                (cx - 5, dy - 5, cx + size + 5, dy + size + 5),
+                radius=14,
+                outline=DRAGON_RED,
+                width=5,
+            )
         letter = "abcdef"[i]
         d.text(
             (cx + size // 2, dy + size + 16),
@@ -413,7 +423,12 @@ def _roll_panel(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: i
             "keep": t("farkle.label.battle", lang),
             "defence": t("farkle.label.brawl", lang) + " · " + t("farkle.label.defence", lang),
         }.get(what, "")
-        _run(d, run, names, lang, MARGIN + 20, yy, title, WIDTH - 2 * MARGIN - 40)
+        # The dragon stage: the roll waits for "roll again / stop" and the dragon will eat
+        # every scoring die of it; ring them, as the text lists them.
+        prey = 0
+        if not past and view["stage"] == "dragon" and run["seat"] in view.get("pending", []):
+            prey = scoring.all_scoring_mask(list(run["roll"]), view["options"]["four_pair"])
+        _run(d, run, names, lang, MARGIN + 20, yy, title, WIDTH - 2 * MARGIN - 40, prey)
         yy += 190
     return y + h + 12
 

@@ -230,3 +230,17 @@ def test_the_picture_of_a_turn_that_recruited_nothing_says_so(
     draw = ImageDraw.Draw(Image.new("RGB", (1200, 200)))
     rf._last_line(draw, GAME.view(s, None), ["ana", "bea", "cid"], "es", 0)
     assert "farkle.label.last_banked_none" in seen
+
+
+def test_the_picture_rings_the_dice_the_dragon_will_eat() -> None:
+    from render.farkle import render_table
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([1, 3, 1, 5, 5, 2], "dragon"))
+    play(s, 0, Recruit())
+    view = GAME.view(s, None)
+    assert view["stage"] == "dragon"
+    ringed = render_table(view, ["ana", "bea", "cid"], "en")
+    plain = render_table({**view, "stage": "roll"}, ["ana", "bea", "cid"], "en")
+    assert ringed != plain  # the only difference: the red rings
