@@ -1141,6 +1141,8 @@ def _note_lines(
         )
         if "trap" in args:
             args["trap"] = t(f"badbones.trap.{args['trap']}", lang)
+        if "direction" in args:
+            args["direction"] = t(f"badbones.dir.{args['direction']}", lang)
         lines.append(t(f"badbones.event.submitted_{kind}", lang, **args))
     if question:
         args = {

@@ -236,7 +236,8 @@ def _places(kind: str, square: int) -> tuple[Place, ...]:
 
 def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
-        return {"direction": action.direction}
+        # In the reader's language: Spanish says NO/SO/O for NW/SW/W (play-test: "va al NW").
+        return {"direction_key": f"badbones.dir.{action.direction}"}
     if isinstance(action, Place):
         return {
             "trap_key": f"badbones.trap.{action.trap}",

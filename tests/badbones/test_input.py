@@ -329,3 +329,16 @@ def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
 
     texts = [v for k, v in catalogue("es").items() if k.startswith("badbones.")]
     assert not [v for v in texts if "reserva" in v]
+
+
+def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
+    # Play-test: a Spanish player typed "NO" and was told "tu héroe va al NW".
+    from rules.core.i18n import t
+
+    state = GAME.new_game(2, {}, 1)
+    move = GAME.parse("move", {"direction": "NO"}, state, 0)
+    _, events = GAME.apply(state, 0, move)
+    saved = events[0]
+    assert saved.args["direction_key"] == "badbones.dir.NW"
+    assert t(saved.args["direction_key"], "es") == "NO"
+    assert t(saved.args["direction_key"], "en") == "NW"
