@@ -342,3 +342,15 @@ def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
     assert saved.args["direction_key"] == "badbones.dir.NW"
     assert t(saved.args["direction_key"], "es") == "NO"
     assert t(saved.args["direction_key"], "en") == "NW"
+
+
+def test_spanish_placement_lines_have_their_article() -> None:
+    # Play-test: "Ana coloca barricada en C4." beside "Ana coloca un laberinto en A5…".
+    from rules.core.i18n import t
+
+    line = t("badbones.event.placed", "es", seat="Ana", trap="barricada", square="C4")
+    assert line == "Ana coloca la trampa barricada en C4."
+    wall = t(
+        "badbones.event.placed_wall", "es", seat="Ana", trap="muro", square="A1", orientation="/"
+    )
+    assert wall.startswith("Ana coloca un muro")
