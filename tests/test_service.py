@@ -314,3 +314,25 @@ async def test_pictures_get_names_as_typed_and_messages_get_them_escaped(
     assert "Bart\\_the\\_\\*XIV\\*" in reply.public[0].message.text or "Bart\\_the" in private(
         await service.status(BOB, HERE)
     )
+
+
+async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Service) -> None:
+    """An event only one other seat may read (a card drawn at the start of their turn) is
+    announced as "private news" to the channel, without its content."""
+    import pytest
+
+    from rules.core import Event
+
+    await started(service, ALICE, BOB)
+    patch = pytest.MonkeyPatch()
+    real = TINY.play
+
+    def play(state, seat, action, now):  # type: ignore[no-untyped-def]
+        return [*real(state, seat, action, now), Event("tiny.event.secret", {"card": "ace"}, to=1)]
+
+    patch.setattr(TINY, "play", play)
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
+    patch.undo()
+    text = "\n".join(o.message.text for o in reply.public)
+    assert "Bob: something only you may see happened" in text
+    assert "ace" not in text and "ace" not in private(reply)

@@ -732,6 +732,14 @@ class Service:
         if not by_default:
             draft.private_lines.append(t("lobby.act.recorded", lang))
             draft.private_lines.extend(events_text(mine, names, lang))
+        # Private news for anyone but the actor (an item drawn at the start of a turn) cannot
+        # go in the actor's reply: the channel is told *that* there is news, never what it is,
+        # and /game board shows it to its owner.
+        others = sorted({e.to for e in events if e.to is not None and (by_default or e.to != seat)})
+        told = public(events) + (
+            [Event("lobby.act.private_news", {"seats": others})] if others else []
+        )
+        timeout_key = "lobby.deadline.defaulted"
         if changed:
             self._public_phase(
                 draft,
@@ -739,8 +747,8 @@ class Service:
                 engine,
                 new_state,
                 place,
-                public(events),
-                timed_out=seat if by_default else None,
+                told,
+                timed_out=(seat, timeout_key) if by_default else None,
                 picture=engine.is_over(new_state) or engine.picture_key(new_state) != old_picture,
             )
         else:
@@ -748,8 +756,8 @@ class Service:
             public_lang = language_for(place.locale)
             lines = []
             if by_default:
-                lines.append(t("lobby.deadline.defaulted", public_lang, player=names[seat]))
-            lines.extend(events_text(public(events), names, public_lang))
+                lines.append(t(timeout_key, public_lang, player=names[seat]))
+            lines.extend(events_text(told, names, public_lang))
             if seat in was_pending and seat not in still and still:
                 lines.append(
                     t(
@@ -773,7 +781,7 @@ class Service:
         state: Any,
         place: Place,
         events: list[Event],
-        timed_out: int | None = None,
+        timed_out: tuple[int, str] | None = None,
         picture: bool = True,
     ) -> None:
         """The one public message of a resolved phase: events, who is awaited (mentioned once
@@ -783,7 +791,7 @@ class Service:
         names = _names(row)
         lines: list[str] = []
         if timed_out is not None:
-            lines.append(t("lobby.deadline.defaulted", lang, player=names[timed_out]))
+            lines.append(t(timed_out[1], lang, player=names[timed_out[0]]))
         lines.extend(events_text(events, names, lang))
         mentions: list[int] = []
         selects: tuple[Select, ...] = ()
@@ -839,6 +847,9 @@ class Service:
             for item in engine.buttons(state, seat):
                 if item not in seen:
                     seen.append(item)
+        # Several seats' buttons in the game's own command order (claims before "pass").
+        order = {c.name: i for i, c in enumerate(engine.commands)}
+        seen.sort(key=lambda item: order.get(item[0], len(order)))
         out: list[Button] = []
         for command, args in seen[:MAX_BUTTONS]:
             custom_id = button_ids.button_id(row.id, row.phase, command, args)

@@ -188,7 +188,15 @@ class Game(ABC, Generic[S]):
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:
-    bad = RulesError("core.error.bad_option", option=spec.name, value=str(value)[:50])
+    if spec.type == "bool":
+        allowed = "true, false"
+    elif spec.type == "int":
+        allowed = f"{spec.min if spec.min is not None else '…'}–{spec.max if spec.max is not None else '…'}"
+    else:
+        allowed = ", ".join(spec.choices)
+    bad = RulesError(
+        "core.error.bad_option", option=spec.name, value=str(value)[:50], allowed=allowed
+    )
     if spec.type == "bool":
         if isinstance(value, bool):
             return value
