@@ -8,7 +8,6 @@ dice set aside and the event die. The board adds the seat's own items with their
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -32,15 +31,6 @@ from render.common import (
 )
 from rules.core.i18n import t
 from rules.farkle import scoring
-
-_ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()-])")
-
-
-def plain_names(names: list[str]) -> list[str]:
-    """The names as drawn: the service hands renderers the names it made safe for Discord
-    markdown (``a\\_b``, ``@`` + zero-width space); a picture shows them as typed."""
-    return [_ESCAPED.sub(r"\1", n).replace("\u200b", "") for n in names]
-
 
 WIDTH = 1200
 MARGIN = 24
@@ -491,14 +481,13 @@ def _draw(
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture, from the public view."""
-    img, _, _ = _draw(view, plain_names(names), lang, 0)
+    img, _, _ = _draw(view, names, lang, 0)
     return to_png(img)
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """One wannabe's picture: the table, their own magic items with their texts, and what
     every companion at the table does (house texts, public)."""
-    names = plain_names(names)
     probe = ImageDraw.Draw(canvas(10, 10))
     text_w = WIDTH - 2 * MARGIN - 80
     items: list[tuple[str, list[str], bool]] = []

@@ -10,7 +10,6 @@ pyramids drawn as 3 / 2 / 1.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -30,15 +29,6 @@ from render.common import (
     to_png,
 )
 from rules.core.i18n import t
-
-_ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()-])")
-
-
-def plain_names(names: list[str]) -> list[str]:
-    """The names as drawn: the service hands renderers the names it made safe for Discord
-    markdown (``a\\_b``, ``@`` + zero-width space); a picture shows them as typed."""
-    return [_ESCAPED.sub(r"\1", n).replace("\u200b", "") for n in names]
-
 
 Colour = tuple[int, int, int]
 
@@ -352,7 +342,6 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
 
 
 def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
-    names = plain_names(names)
     players = view["players"]
     inner = WIDTH - 2 * MARGIN
     slot_p = 56 if len(players) <= 3 else 50

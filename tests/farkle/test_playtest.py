@@ -111,17 +111,6 @@ def test_a_mimic_with_nothing_to_take_says_so() -> None:
     assert "farkle.event.mimic" not in [e.key for e in events]
 
 
-def test_pictures_show_names_as_typed_not_markdown_escaped() -> None:
-    from render.farkle import plain_names
-
-    # the service passes names escaped for Discord text (bot/service/narrate.safe_name)
-    assert plain_names(["Bart\\_the\\_XIV", "a\\*b", "@\u200beveryone"]) == [
-        "Bart_the_XIV",
-        "a*b",
-        "@everyone",
-    ]
-
-
 def test_a_command_at_the_wrong_moment_says_what_the_moment_asks() -> None:
     from rules.farkle import GAME
 

@@ -49,12 +49,6 @@ def test_a_split_icon_keeps_its_code_without_brackets() -> None:
     assert err.key == "fuse.error.slot_rejects" and err.args_map["icon"] == "3|4"
 
 
-def test_pictures_show_names_as_typed_not_markdown_escaped() -> None:
-    from render.fuse import plain_names
-
-    assert plain_names(["Bart\\_the\\_XIV", "x\\-y \\(z\\)"]) == ["Bart_the_XIV", "x-y (z)"]
-
-
 def test_acting_before_the_first_draw_says_to_draw() -> None:
     state = FUSE.new_game(2, {}, seed=1)
     for command, args in (("claim", {"die": "R1"}), ("pass", {}), ("take", {"card": "1-01"})):
