@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     console.add_argument(
         "--database", default=None, help="database URL (default: DATABASE_URL or partida.db)"
     )
+    console.add_argument("--locale", default="en", help="the server's language (en or es)")
     console.add_argument("script", nargs="?", help="a file of commands to play (default: stdin)")
     sub.add_parser("migrate", help="upgrade the database to the newest schema")
     backup = sub.add_parser(
@@ -104,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
         from bot.console import run_console
 
         stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
-        return asyncio.run(run_console(args.database, Path(args.images), stream))
+        return asyncio.run(
+            run_console(args.database, Path(args.images), stream, locale=args.locale)
+        )
     if args.command == "migrate":
         asyncio.run(upgrade(database_url()))
         print("database is at the newest schema")

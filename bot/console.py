@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
 from rules.core import get_game
-from rules.core.i18n import language_for
+from rules.core.i18n import language_for, t
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
 _MENTION = re.compile(r"<@(\d+)>")
@@ -54,6 +54,7 @@ class Console:
     images: Path
     out: TextIO = sys.stdout
     channel: int = 1
+    locale: str = "en"  # the server's language: public messages
     users: dict[str, Actor] = field(default_factory=dict)
     last_buttons: list[str] = field(default_factory=list)
     last_select: str | None = None
@@ -83,7 +84,7 @@ class Console:
             return
         actor = self.actor(match["user"], match["locale"])
         try:
-            words = shlex.split(match["rest"])
+            words = _words(match["rest"])
         except ValueError:
             self.say("? Unbalanced quotes.")
             return
@@ -96,7 +97,7 @@ class Console:
         self.show_outgoing(await self.service.run_deadlines())
 
     async def dispatch(self, actor: Actor, group: str, words: list[str]) -> Reply | None:
-        place = Place(self.channel, 1, "en")
+        place = Place(self.channel, 1, self.locale)
         svc = self.service
         if group == "press":
             return await svc.press(actor, place, self._button(words[0] if words else ""))
@@ -149,12 +150,15 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
-        command = next((c for c in engine.commands if c.name == words[0]), None)
+        name = _command_named(group, engine.commands, words[0])
+        command = next((c for c in engine.commands if c.name == name), None)
         named, positional = _split(words[1:])
+        if command is not None:
+            named = {_param_named(group, command.params, k): v for k, v in named.items()}
         if command is not None:
             for param, value in zip(command.params, positional, strict=False):
                 named.setdefault(param.name, value)
-        return await svc.act(actor, place, group, words[0], dict(named))
+        return await svc.act(actor, place, group, name, dict(named))
 
     def _button(self, ref: str) -> str:
         if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
@@ -211,7 +215,8 @@ class Console:
             delta = int(int(m[1]) - self.clock())
             minutes = abs(delta) // 60
             span = f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
-            return f"in {span}" if delta >= 0 else f"{span} ago"
+            # Neutral marks, since the line around it may be in either language.
+            return f"(+{span})" if delta >= 0 else f"(−{span})"
 
         return _TIMESTAMP.sub(when, text)
 
@@ -219,27 +224,61 @@ class Console:
         print(text, file=self.out, flush=True)
 
 
+def _command_named(game: str, commands: Any, typed: str) -> str:
+    """A game command by its name or its Spanish name (``/fuse sacar``), as on Discord."""
+    for command in commands:
+        if typed in (command.name, t(f"{game}.command_name.{command.name}", "es")):
+            return str(command.name)
+    return typed
+
+
+def _param_named(game: str, params: Any, typed: str) -> str:
+    for param in params:
+        if typed in (param.name, t(f"{game}.param_name.{param.name}", "es")):
+            return str(param.name)
+    return typed
+
+
+def _words(text: str) -> list[str]:
+    """Split like a shell (quotes group words) but keep backslashes as typed: a wall's
+    orientation is ``\\``."""
+    lexer = shlex.shlex(text, posix=True)
+    lexer.whitespace_split = True
+    lexer.escape = ""
+    return list(lexer)
+
+
 def _split(words: list[str]) -> tuple[dict[str, Any], list[str]]:
+    """``key:value`` (or ``key=value``) words and positional words. Words after a
+    ``key:value`` belong to its value until the next key (``dice:a c d``), as Discord reads
+    one option's text."""
     named: dict[str, Any] = {}
     positional: list[str] = []
+    last: str | None = None
     for word in words:
         key, sep, value = word.partition(":")
+        if not (sep and key and re.fullmatch(r"[a-z0-9_-]{1,32}", key)):
+            key, sep, value = word.partition("=")
         if sep and key and re.fullmatch(r"[a-z0-9_-]{1,32}", key):
             named[key] = value
-        elif "=" in word:
-            key, _, value = word.partition("=")
-            named[key] = value
+            last = key
+        elif last is not None:
+            named[last] = f"{named[last]} {word}"
         else:
             positional.append(word)
     return named, positional
 
 
 async def run_console(
-    database: str | None, images: Path, stream: TextIO, out: TextIO = sys.stdout
+    database: str | None,
+    images: Path,
+    stream: TextIO,
+    out: TextIO = sys.stdout,
+    locale: str = "en",
 ) -> int:
     clock = ConsoleClock()
     service = await Service.open(database, clock=clock)
-    console = Console(service, clock, images, out)
+    console = Console(service, clock, images, out, locale=locale)
     interactive = stream.isatty()
     if interactive:
         console.say(
