@@ -336,3 +336,24 @@ async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Ser
     text = "\n".join(o.message.text for o in reply.public)
     assert "Bob: something only you may see happened" in text
     assert "ace" not in text and "ace" not in private(reply)
+
+
+async def test_a_refusal_naming_a_seat_names_the_player(service: Service) -> None:
+    import pytest
+
+    from rules.core import RulesError
+
+    await started(service, ALICE, BOB)
+    patch = pytest.MonkeyPatch()
+
+    def parse(*args: object) -> None:
+        raise RulesError("core.error.illegal", command="x", owner_seat=1)
+
+    patch.setattr(TINY, "parse", parse)
+    patch.setattr(TINY, "explain", lambda *a: RulesError("core.error.illegal", command="x"))
+    from rules.core.i18n import catalogue
+
+    patch.setitem(catalogue("en"), "core.error.illegal", "That belongs to {owner_seat}.")
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 1})
+    patch.undo()
+    assert private(reply) == "⚠️ That belongs to Bob."

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -621,10 +621,11 @@ class Service:
     ) -> Reply:
         async def work(session: AsyncSession, row: GameRow | None, lang: str) -> _Draft:
             row, engine, state, seat = self._seated(row, actor, game)
-            action = engine.parse(str(command), _command_args(args), state, seat)
-            return await self._apply(
-                session, row, engine, state, seat, action, place, lang, by_default=False
-            )
+            with _seat_names(row, lang):
+                action = engine.parse(str(command), _command_args(args), state, seat)
+                return await self._apply(
+                    session, row, engine, state, seat, action, place, lang, by_default=False
+                )
 
         return await self._run(actor, place, work, f"{game}.{command}")
 
@@ -642,10 +643,11 @@ class Service:
             row, engine, state, seat = self._seated(row, actor, None)
             if button_ids.phase_hash(row.phase) != press.phase:
                 raise Refusal("lobby.error.stale_button")
-            action = engine.parse(press.command, dict(press.args), state, seat)
-            return await self._apply(
-                session, row, engine, state, seat, action, place, lang, by_default=False
-            )
+            with _seat_names(row, lang):
+                action = engine.parse(press.command, dict(press.args), state, seat)
+                return await self._apply(
+                    session, row, engine, state, seat, action, place, lang, by_default=False
+                )
 
         return await self._run(actor, place, work, f"press.{press.command}" if press else "press")
 
@@ -1085,6 +1087,16 @@ def _seat_of(row: GameRow, user_id: int) -> SeatRow | None:
 
 def _names(row: GameRow) -> list[str]:
     return [safe_name(s.display_name) for s in sorted(row.seats, key=lambda s: s.seat)]
+
+
+@contextlib.contextmanager
+def _seat_names(row: GameRow, lang: str) -> Iterator[None]:
+    """A rules error that names a seat ("the pawn on G1 belongs to {seat}") names the player:
+    the refusal is worded after the transaction, when the seats are no longer at hand."""
+    try:
+        yield
+    except RulesError as error:
+        raise RulesError(error.key, **fill_args(error.args_map, _names(row), lang)) from error
 
 
 def _plain_names(row: GameRow) -> list[str]:
