@@ -22,8 +22,9 @@ from typing import Any
 
 from render.fuse import render_table
 from rules.core import Rng
-from rules.core.play import random_game
+from rules.core.play import position_after, random_game
 from rules.fuse import FUSE
+from rules.fuse.game import FuseState
 
 NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
@@ -67,20 +68,8 @@ def _lean_games(seconds: float) -> tuple[float, float]:
     return games / elapsed, steps / elapsed
 
 
-def _mid_game(seats: int, seed: int, steps: int):  # type: ignore[no-untyped-def]
-    rng = Rng(seed)
-    state = FUSE.new_game(seats, {"hard": True}, seed)
-    now = 1e6
-    for _ in range(steps):
-        if FUSE.is_over(state):
-            break
-        pending = FUSE.pending(state)
-        seat = rng.choice(sorted(pending))
-        actions = FUSE.legal_actions(state, seat)
-        useful = [a for a in actions if a.kind != "pass"]
-        state, _ = FUSE.apply(state, seat, rng.choice(useful or actions), now)
-        now += 1
-    return state
+def _mid_game(seats: int, seed: int, steps: int) -> FuseState:
+    return position_after(FUSE, seats, seed, steps, {"hard": True})  # type: ignore[no-any-return]
 
 
 def main() -> None:

@@ -41,3 +41,28 @@ def random_game(
         steps += 1
         assert steps <= max_steps, f"{game.name}: no end after {max_steps} steps"
     return state, steps, events
+
+
+def position_after(
+    game: Game[Any],
+    num_seats: int,
+    seed: int,
+    steps: int,
+    options: Mapping[str, Any] | None = None,
+    avoid: tuple[str, ...] = ("pass",),
+) -> Any:
+    """A mid-game position: up to ``steps`` random legal actions, preferring actions whose kind
+    is not in ``avoid`` (so tables fill up), one second of clock per action. For pictures in
+    tests and render benchmarks."""
+    rng = Rng(seed)
+    state = game.new_game(num_seats, options, seed)
+    now = 1_000_000.0
+    for _ in range(steps):
+        if game.is_over(state):
+            break
+        seat = rng.choice(sorted(game.pending(state)))
+        actions = game.legal_actions(state, seat)
+        useful = [a for a in actions if a.kind not in avoid]
+        state, _ = game.apply(state, seat, rng.choice(useful or actions), now)
+        now += 1.0
+    return state

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from render.fuse import render_board, render_table
-from rules.core import Rng
+from rules.core.play import position_after
 from rules.fuse import FUSE
 from rules.fuse.game import FuseState
 
@@ -13,19 +13,7 @@ NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
 
 def _played(seats: int, seed: int, steps: int) -> FuseState:
-    rng = Rng(seed)
-    state = FUSE.new_game(seats, {"hard": True}, seed)
-    now = 1e6
-    for _ in range(steps):
-        if FUSE.is_over(state):
-            break
-        pending = FUSE.pending(state)
-        seat = rng.choice(sorted(pending))
-        actions = FUSE.legal_actions(state, seat)
-        useful = [a for a in actions if a.kind != "pass"]
-        state, _ = FUSE.apply(state, seat, rng.choice(useful or actions), now)
-        now += 1
-    return state
+    return position_after(FUSE, seats, seed, steps, {"hard": True})  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("seats", [1, 2, 5])
