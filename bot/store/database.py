@@ -37,7 +37,9 @@ def create_engine(url: str) -> AsyncEngine:
     """An async engine. For SQLite: WAL (readers never block the writer), a busy timeout
     (concurrent writers wait instead of failing), and foreign keys on."""
     if not is_sqlite(url):
-        return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+        # DB_POOL_SIZE: connections kept open per bot process (twice as many may open at peaks).
+        size = int(os.environ.get("DB_POOL_SIZE", "10") or 10)
+        return create_async_engine(url, pool_size=size, max_overflow=2 * size, pool_pre_ping=True)
     engine = create_async_engine(url, connect_args={"timeout": 30})
 
     @event.listens_for(engine.sync_engine, "connect")
