@@ -31,7 +31,16 @@ from bot.service.replies import Actor, Button, Image, Message, Outgoing, Place, 
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlineRow, GameRow, SeatRow
-from rules.core import Action, CommandArgs, Event, Game, RulesError, get_game, public
+from rules.core import (
+    Action,
+    CommandArgs,
+    Event,
+    Game,
+    Pending,
+    RulesError,
+    get_game,
+    public,
+)
 from rules.core.i18n import LANGUAGES, language_for, t
 
 log = logging.getLogger("partida.service")
@@ -703,6 +712,8 @@ class Service:
         was_pending = set(engine.pending(state))
         old_picture = engine.picture_key(state)
         new_state, events = engine.apply(state, seat, action, now)
+        # Who owes what now: asked once, used by the deadlines and by the replies.
+        pending_now = engine.pending(new_state)
         # The row's version grows with every save, so it numbers the log without a MAX() query.
         repo.append_action(session, row.id, row.version, seat, action.to_json(), now, by_default)
         row.state = engine.dump(new_state)
@@ -722,7 +733,14 @@ class Service:
             await repo.clear_deadlines(session, row.id)
         else:
             await self._schedule(
-                session, row, engine, new_state, now, phase_changed=changed, was_pending=was_pending
+                session,
+                row,
+                engine,
+                new_state,
+                now,
+                phase_changed=changed,
+                was_pending=was_pending,
+                pending=pending_now,
             )
         await (
             session.flush()
@@ -752,9 +770,10 @@ class Service:
                 told,
                 timed_out=(seat, timeout_key) if by_default else None,
                 picture=engine.is_over(new_state) or engine.picture_key(new_state) != old_picture,
+                pending=pending_now,
             )
         else:
-            still = set(engine.pending(new_state))
+            still = set(pending_now)
             public_lang = language_for(place.locale)
             lines = []
             if by_default:
@@ -785,6 +804,7 @@ class Service:
         events: list[Event],
         timed_out: tuple[int, str] | None = None,
         picture: bool = True,
+        pending: dict[int, Pending] | None = None,
     ) -> None:
         """The one public message of a resolved phase: events, who is awaited (mentioned once
         per phase), buttons, and the image of the table (when the game's ``picture_key`` says
@@ -809,7 +829,8 @@ class Service:
                 else t("lobby.over.nobody", lang)
             )
         else:
-            pending = engine.pending(state)
+            if pending is None:
+                pending = engine.pending(state)
             by_seat = {s.seat: s for s in row.seats}
             for seat_no, item in sorted(pending.items()):
                 user = by_seat[seat_no]
@@ -905,6 +926,7 @@ class Service:
         *,
         phase_changed: bool,
         was_pending: set[int] | None = None,
+        pending: dict[int, Pending] | None = None,
     ) -> None:
         """Keep the deadline rows in step with who is pending.
 
@@ -916,7 +938,8 @@ class Service:
         if state is None:
             state = engine.load(row.state or {})
         settings = {**DEFAULT_SETTINGS, **row.settings}
-        pending = engine.pending(state)
+        if pending is None:
+            pending = engine.pending(state)
         left = {s.seat for s in row.seats if s.left}
         if phase_changed:
             await repo.clear_deadlines(session, row.id)
