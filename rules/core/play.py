@@ -23,6 +23,10 @@ def random_game(
     Each step picks a random pending seat and one of its legal actions. Time advances by
     ``clock_step`` seconds a step (for games with a clock). Raises ``AssertionError`` if the game
     does not end within ``max_steps`` or a pending seat has no legal action (a stalled game).
+
+    The loop owns its state and never needs an earlier one, so it plays each action in place
+    (``play``) rather than through ``apply``, whose copy only protects a caller that keeps the
+    old state (the service's state is loaded fresh for every command anyway).
     """
     rng = Rng(seed ^ 0x5EED)
     state = game.new_game(num_seats, options, seed)
@@ -35,8 +39,7 @@ def random_game(
         seat = rng.choice(sorted(pending))
         actions = game.legal_actions(state, seat)
         assert actions, f"{game.name}: seat {seat} is pending with no legal action"
-        state, new = game.apply(state, seat, rng.choice(actions), now)
-        events.extend(new)
+        events.extend(game.play(state, seat, rng.choice(actions), now))
         now += clock_step
         steps += 1
         assert steps <= max_steps, f"{game.name}: no end after {max_steps} steps"
