@@ -1,0 +1,129 @@
+"""aiosqlite connections that cross to their thread once per statement, not four times.
+
+aiosqlite runs each sqlite3 call on the connection's own thread and wakes the event loop with
+the result. SQLAlchemy's aiosqlite adapter makes four such calls per statement (open a cursor,
+execute, fetch the rows, close the cursor), and a command of the service runs five statements:
+about twenty thread crossings, each a queue put, a thread switch under the GIL and an event-loop
+wake-up. With 1,000 games playing at once those crossings, not SQLite, were the largest cost of
+a command. Here a statement is one crossing: the thread executes it, fetches its rows and closes
+the cursor, and hands back plain values (the rows, ``description``, ``rowcount``,
+``lastrowid``). The cursor faces SQLAlchemy with the methods it calls on an aiosqlite cursor.
+
+A rollback when no transaction is open (the pool's reset of every connection it takes back,
+after a commit) is skipped: it would do nothing but cross to the thread.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import aiosqlite
+
+_Row = tuple[Any, ...]
+
+
+def _run(
+    connection: sqlite3.Connection, sql: str, parameters: Sequence[Any] | dict[str, Any]
+) -> tuple[Any, int, int | None, list[_Row]]:
+    """On the connection's thread: execute, fetch everything, close the cursor."""
+    cursor = connection.execute(sql, parameters)
+    try:
+        rows = cursor.fetchall() if cursor.description is not None else []
+        return cursor.description, cursor.rowcount, cursor.lastrowid, rows
+    finally:
+        cursor.close()
+
+
+def _run_many(
+    connection: sqlite3.Connection, sql: str, parameters: Iterable[Any]
+) -> tuple[int, int | None]:
+    cursor = connection.executemany(sql, parameters)
+    try:
+        return cursor.rowcount, cursor.lastrowid
+    finally:
+        cursor.close()
+
+
+class OneHopCursor:
+    """What SQLAlchemy's adapter uses of an aiosqlite cursor, with results fetched eagerly
+    (the service never streams: every result it reads is small)."""
+
+    arraysize = 1
+
+    def __init__(self, connection: OneHopConnection) -> None:
+        self._connection = connection
+        self.description: Any = None
+        self.rowcount = -1
+        self.lastrowid: int | None = None
+        self._rows: deque[_Row] = deque()
+
+    async def __aenter__(self) -> OneHopCursor:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def execute(
+        self, sql: str, parameters: Sequence[Any] | dict[str, Any] | None = None
+    ) -> OneHopCursor:
+        description, self.rowcount, self.lastrowid, rows = await self._connection._execute(
+            _run, self._connection._conn, sql, () if parameters is None else parameters
+        )
+        self.description = description
+        self._rows = deque(rows)
+        return self
+
+    async def executemany(self, sql: str, parameters: Iterable[Any]) -> OneHopCursor:
+        self.rowcount, self.lastrowid = await self._connection._execute(
+            _run_many, self._connection._conn, sql, parameters
+        )
+        self.description = None
+        self._rows = deque()
+        return self
+
+    async def fetchone(self) -> _Row | None:
+        return self._rows.popleft() if self._rows else None
+
+    async def fetchmany(self, size: int | None = None) -> list[_Row]:
+        count = self.arraysize if size is None else size
+        return [self._rows.popleft() for _ in range(min(count, len(self._rows)))]
+
+    async def fetchall(self) -> list[_Row]:
+        rows = list(self._rows)
+        self._rows.clear()
+        return rows
+
+    async def close(self) -> None:
+        self._rows.clear()  # the sqlite3 cursor was closed on the thread already
+
+    async def setinputsizes(self, *sizes: Any) -> None:
+        return None
+
+    def setoutputsize(self, size: Any, column: Any = None) -> None:
+        return None
+
+
+class OneHopConnection(aiosqlite.Connection):
+    def cursor(self) -> OneHopCursor:  # type: ignore[override]
+        return OneHopCursor(self)
+
+    async def rollback(self) -> None:
+        # ``in_transaction`` is a plain read of SQLite's autocommit flag, safe from any thread.
+        if self._connection is not None and self._connection.in_transaction:
+            await super().rollback()
+
+
+def connect(path: str, **kwargs: Any) -> OneHopConnection:
+    """Like ``aiosqlite.connect``, for SQLAlchemy's ``async_creator`` (awaiting it opens the
+    connection on its thread). The thread is a daemon, as SQLAlchemy's own adapter makes it, so
+    an unclosed engine never keeps the process alive."""
+
+    def connector() -> sqlite3.Connection:
+        return sqlite3.connect(path, **kwargs)
+
+    connection = OneHopConnection(connector, iter_chunk_size=64)
+    connection._thread.daemon = True
+    return connection

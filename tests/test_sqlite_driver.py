@@ -1,0 +1,80 @@
+"""The one-crossing aiosqlite connection under SQLAlchemy: same results, fewer thread hops."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from bot.store import sqlite_driver
+from bot.store.database import create_engine
+
+
+@pytest.fixture
+def hops(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Records every call that crosses to a connection's thread."""
+    seen: list[str] = []
+    original = sqlite_driver.OneHopConnection._execute
+
+    async def counted(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(getattr(fn, "__name__", repr(fn)))
+        return await original(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlite_driver.OneHopConnection, "_execute", counted)
+    return seen
+
+
+async def test_a_statement_is_one_crossing_with_its_rows(tmp_path: Path, hops: list[str]) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    async with engine.begin() as connection:
+        await connection.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+        hops.clear()
+        inserted = await connection.execute(text("INSERT INTO t (v) VALUES ('a'), ('b'), ('c')"))
+        assert inserted.rowcount == 3
+        rows = (await connection.execute(text("SELECT id, v FROM t ORDER BY id"))).all()
+        assert [tuple(r) for r in rows] == [(1, "a"), (2, "b"), (3, "c")]
+        updated = await connection.execute(text("UPDATE t SET v = 'z' WHERE id >= 2"))
+        assert updated.rowcount == 2
+        assert hops == ["_run", "_run", "_run"]  # three statements, three crossings
+    await engine.dispose()
+
+
+async def test_rows_of_an_insert_returning_and_lastrowid(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    async with engine.begin() as connection:
+        await connection.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)"))
+        result = await connection.execute(text("INSERT INTO t (v) VALUES ('a') RETURNING id, v"))
+        assert [tuple(r) for r in result.all()] == [(1, "a")]
+        second = await connection.execute(text("INSERT INTO t (v) VALUES ('b')"))
+        assert second.lastrowid == 2
+    await engine.dispose()
+
+
+async def test_a_failed_statement_raises_and_rolls_back(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    async with engine.begin() as connection:
+        await connection.execute(text("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)"))
+        await connection.execute(text("INSERT INTO t (v) VALUES ('a')"))
+    with pytest.raises(Exception, match="UNIQUE"):
+        async with engine.begin() as connection:
+            await connection.execute(text("INSERT INTO t (v) VALUES ('b')"))
+            await connection.execute(text("INSERT INTO t (v) VALUES ('a')"))
+    async with engine.connect() as connection:
+        values = (await connection.execute(text("SELECT v FROM t"))).scalars().all()
+    assert values == ["a"]  # the whole transaction rolled back, 'b' with it
+    await engine.dispose()
+
+
+async def test_no_crossing_to_roll_back_when_nothing_is_open(
+    tmp_path: Path, hops: list[str]
+) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}")
+    async with engine.connect() as connection:
+        await connection.execute(text("SELECT 1"))
+    hops.clear()
+    async with engine.connect() as connection:  # the pool resets it on return: no crossing
+        await connection.execute(text("SELECT 1"))
+    assert hops == ["_run"]
+    await engine.dispose()
