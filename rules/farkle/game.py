@@ -309,7 +309,7 @@ class DragonFarkle(Game[FarkleState]):
         attacker and at least two dice (or hot dice) remain, otherwise stop."""
         stage = state.stage
         if stage == "roll":
-            return Keep(_keeps(r.roll, state.four_pair)[1])
+            return _KEEP_ACTIONS[facts(r.roll, state.four_pair)[3]]
         if stage == "farkle":
             return _ACCEPT_FARKLE
         if stage == "rally":
@@ -318,7 +318,7 @@ class DragonFarkle(Game[FarkleState]):
             return _STOP
         left = r.dice - len(r.aside)
         if stage == "dragon":
-            left -= scoring.all_scoring_mask(r.roll, state.four_pair).bit_count()
+            left -= facts(r.roll, state.four_pair)[4][0].bit_count()
         elif stage == "dodge":
             left = len(r.roll)
         behind = r.score <= state.attack.score
@@ -358,7 +358,7 @@ class DragonFarkle(Game[FarkleState]):
             r = state.defence if state.defence is not None else state.attack
             assert r is not None
             if stage == "roll":
-                out = [Keep(text) for text in _keeps(r.roll, state.four_pair)[0]]
+                out = [_KEEP_ACTIONS[text] for text in facts(r.roll, state.four_pair)[2]]
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
@@ -606,18 +606,20 @@ class DragonFarkle(Game[FarkleState]):
         r.kept = 0
         r.last = 0
         r.rolls += 1
+        found = facts(r.roll, state.four_pair)
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": faces(r.roll), "face_key": _FACE_KEYS[r.event]},
+                {"seat": r.seat, "dice": found[0], "face_key": _FACE_KEYS[r.event]},
             )
         )
-        self._settle(state, r, ev)
+        self._settle(state, r, ev, found)
 
-    def _settle(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
+    def _settle(self, state: FarkleState, r: Roller, ev: list[Event], found: RollFacts) -> None:
         """Which decision the roll now asks for (after a roll, or after an item or companion
-        changed its dice or event die)."""
-        scores = bool(scoring.options(r.roll, state.four_pair))
+        changed its dice or event die); ``found``: the facts of the roll as it now is."""
+        _, opts, _, _, (_, eat_dice, eat_value) = found
+        scores = bool(opts)
         if r.event == "dragon":
             state.stage = "dragon" if scores else "dodge"
         else:
@@ -627,15 +629,10 @@ class DragonFarkle(Game[FarkleState]):
         elif state.stage == "dodge":
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
-            mask = scoring.all_scoring_mask(r.roll, state.four_pair)
             ev.append(
                 E(
                     "farkle.event.dragon_comes",
-                    {
-                        "seat": r.seat,
-                        "dice": tokens(r.roll, mask),
-                        "value": scoring.mask_value(r.roll, mask, state.four_pair) or 0,
-                    },
+                    {"seat": r.seat, "dice": eat_dice, "value": eat_value},
                 )
             )
 
@@ -655,23 +652,22 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.nothing_scores")
         self._need_stage(state, "roll")
         r = self._roller_for(state, seat)
-        texts, _, opts = _keeps(r.roll, state.four_pair)
-        if action.dice in texts:  # the canonical form of a legal selection (the usual case)
-            mask, value = opts[texts.index(action.dice)]
+        _, opts, texts, _, _ = facts(r.roll, state.four_pair)
+        dice = action.dice
+        if dice in texts:  # the canonical form of a legal selection (the usual case)
+            mask, value = opts[texts.index(dice)]
         else:
-            mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
+            mask = parse_tokens(dice, r.roll, "farkle.error.bad_die")
             if mask == 0:
                 raise RulesError("farkle.error.empty_selection")
-            found = scoring.mask_value(r.roll, mask, state.four_pair)
-            if found is None:
-                raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
-            value = found
+            dice = tokens(r.roll, mask)
+            worth = scoring.mask_value(r.roll, mask, state.four_pair)
+            if worth is None:
+                raise RulesError("farkle.error.not_scoring", dice=dice)
+            value = worth
         self._set_aside(state, r, mask, value)
         ev.append(
-            E(
-                "farkle.event.kept",
-                {"seat": seat, "dice": tokens(r.roll, mask), "value": value, "total": r.score},
-            )
+            E("farkle.event.kept", {"seat": seat, "dice": dice, "value": value, "total": r.score})
         )
         self._hot_dice(state, r, ev)
         state.stage = "rally" if r.event == "rally" else "next"
@@ -692,8 +688,7 @@ class DragonFarkle(Game[FarkleState]):
                 ev.append(E("farkle.event.berserker", {"seat": r.seat, "amount": BERSERKER_BONUS}))
 
     def _dragon_eats(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
-        mask = scoring.all_scoring_mask(r.roll, state.four_pair)
-        value = scoring.mask_value(r.roll, mask, state.four_pair) or 0
+        mask, dice, value = facts(r.roll, state.four_pair)[4]
         kept = 0
         if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
             kept = value - _down50(value)
@@ -704,7 +699,7 @@ class DragonFarkle(Game[FarkleState]):
                 "farkle.event.eaten_kept" if kept else "farkle.event.eaten",
                 {
                     "seat": r.seat,
-                    "dice": tokens(r.roll, mask),
+                    "dice": dice,
                     "eaten": value - kept,
                     "value": kept,
                 },
@@ -933,7 +928,11 @@ class DragonFarkle(Game[FarkleState]):
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": faces(r.roll), "face_key": _FACE_KEYS[r.event]},
+                {
+                    "seat": r.seat,
+                    "dice": facts(r.roll, state.four_pair)[0],
+                    "face_key": _FACE_KEYS[r.event],
+                },
             )
         )
         if state.players[r.seat].companion == "engineer" and not state.engineer_used:
@@ -946,8 +945,7 @@ class DragonFarkle(Game[FarkleState]):
         r = state.attack
         assert r is not None
         me = state.players[r.seat]
-        mask = scoring.all_scoring_mask(r.roll, state.four_pair)
-        value = scoring.mask_value(r.roll, mask, state.four_pair) or 0
+        mask, dice, value = facts(r.roll, state.four_pair)[4]
         hit = {"dragon": 1, "rally": 2}.get(r.event, 0)
         if hit:
             state.damage += hit
@@ -971,7 +969,7 @@ class DragonFarkle(Game[FarkleState]):
             ev.append(
                 E(
                     "farkle.event.keep_loss",
-                    {"seat": r.seat, "dice": tokens(r.roll, mask), "lost": lost, "army": me.army},
+                    {"seat": r.seat, "dice": dice, "lost": lost, "army": me.army},
                 )
             )
         if self._check_slain(state, ev):
@@ -1117,7 +1115,7 @@ class DragonFarkle(Game[FarkleState]):
                 {"seat": seat, "die": DIE_LETTERS[i], "old": old, "new": r.roll[i]},
             )
         )
-        self._settle(state, r, ev)
+        self._settle(state, r, ev, facts(r.roll, state.four_pair))
 
     # ------------------------------------------------------------------ items
 
@@ -1218,7 +1216,7 @@ class DragonFarkle(Game[FarkleState]):
             self._bank(state, r, _down50(r.score), ev, rescued=True)
             return
         ev.append(E(key, args))
-        self._settle(state, r, ev)
+        self._settle(state, r, ev, facts(r.roll, state.four_pair))
 
     def _draw_item(self, state: FarkleState, seat: int, into: list[str], ev: list[Event]) -> None:
         """Draw a magic item into ``into`` (a hand, or a run's face-down pile). Cursed items
@@ -1403,43 +1401,57 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-# Strings and tuples only (the Keep actions are made when asked): the garbage collector leaves
-# such values alone, so the tens of thousands of cached rolls do not slow its full passes.
-_KEEPS: dict[
-    bool, dict[tuple[int, ...], tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]]
-] = {
-    True: {},
-    False: {},
-}
+# What the engine derives from one ordered roll, for one setting of D2 (see ``facts``):
+# - faces: the roll as messages write it ("a5 b2 c1");
+# - opts: its legal selections as (mask, value), ordered by mask (empty for a Farkle);
+# - texts: their dice as ``Keep.dice``, in the same order (``keep_actions`` has their Keeps);
+# - default: the dice an absent player keeps ("" for a Farkle);
+# - eaten: "all the scoring dice" (the dragon eats them; the Final Battle loses them) as
+#   (mask, dice as tokens, value): (0, "", 0) for a Farkle.
+RollFacts = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], str, tuple[int, str, int]]
+
+# One plain tuple of strings and ints per distinct roll, and never objects: the garbage
+# collector stops tracking such tuples, so the tens of thousands of cached rolls cost its full
+# passes nothing (caching an object per roll, or a Keep per selection, made each full pass
+# walk 100,000+ more objects: about 0.1 s, several times a minute of play).
+_FACTS: dict[bool, dict[tuple[int, ...], RollFacts]] = {True: {}, False: {}}
+# The Keep actions legal_actions and pending hand out: one shared, immutable instance per dice
+# text (6,372 texts over every roll). ``facts`` puts those of a roll here before returning it.
+_KEEP_ACTIONS: dict[str, Keep] = {"": Keep("")}
 
 
-def _keeps(
-    roll: list[int], four_pair: bool
-) -> tuple[tuple[str, ...], str, tuple[tuple[int, int], ...]]:
-    """The dice of every legal ``keep`` of ``roll`` (as ``Keep.dice``), those of the keep an
-    absent player makes ("" for a Farkle: nothing), and the legal selections as (mask, value)
-    in the same order as the dice. Cached: legal actions are asked for often."""
+def facts(roll: list[int], four_pair: bool) -> RollFacts:
+    """The :data:`RollFacts` of ``roll``: a step asks several of these questions about the roll
+    it just threw (does it score? which keeps are legal? which one would an absent player make?
+    what would the dragon eat?); answering them once per distinct roll, not once per question,
+    is much of the engine's speed. Keyed by the faces, and immutable: it cannot go stale."""
     key = tuple(roll)
-    cache = _KEEPS[four_pair]
+    cache = _FACTS[four_pair]
     found = cache.get(key)
     if found is None:
-        toks = [_TOKENS[i][d] for i, d in enumerate(key)]
-        opts = scoring.options(key, four_pair)
-        texts: list[str] = []
-        # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
-        # dice, then the lowest mask (masks come in increasing order: the first one stays).
-        best, best_value, best_count = "", 0, 0
-        for m, v in opts:
-            text = " ".join([toks[i] for i in _BITS[m]])
-            texts.append(text)
-            count = len(_BITS[m])
-            if v > best_value or (v == best_value and count < best_count):
-                best, best_value, best_count = text, v, count
-        found = (tuple(texts), best, opts)
-        if len(cache) > 100_000:
+        if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
             cache.clear()
-        cache[key] = found
+        found = cache[key] = _roll_facts(key, four_pair)
     return found
+
+
+def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
+    toks = [_TOKENS[i][d] for i, d in enumerate(roll)]
+    opts = scoring.options(roll, four_pair)
+    texts = tuple([" ".join([toks[i] for i in _BITS[m]]) for m, _ in opts])
+    for text in texts:
+        if text not in _KEEP_ACTIONS:
+            _KEEP_ACTIONS[text] = Keep(text)
+    # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
+    # dice, then the lowest mask (masks come in increasing order: the first one stays).
+    default, best_value, best_count = "", 0, 0
+    for text, (m, v) in zip(texts, opts, strict=True):
+        count = len(_BITS[m])
+        if v > best_value or (v == best_value and count < best_count):
+            default, best_value, best_count = text, v, count
+    eat = scoring.all_scoring_mask(roll, four_pair)
+    eaten = (eat, tokens(list(roll), eat), scoring.mask_value(roll, eat, four_pair) or 0)
+    return " ".join(toks), opts, texts, default, eaten
 
 
 def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
