@@ -8,7 +8,7 @@ lists them all.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from rules.core import (
     Action,
@@ -115,15 +115,19 @@ _STAGE_HINTS = frozenset(
 )
 
 
+# _THREE[v]: the faces of three dice whose base-6 digits are those of v (< 216), lowest first.
+_THREE = tuple((v % 6 + 1, v // 6 % 6 + 1, v // 36 + 1) for v in range(216))
+_POW6 = tuple(6**n for n in range(8))
+
+
 def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
-    """Roll ``dice`` soldier dice and (``event``) the event die with one draw of the generator:
-    the faces are the base-6 digits of a uniform number below 6^(dice + 1)."""
-    value = rng.below(6 ** (dice + event))
-    faces: list[int] = []
-    for _ in range(dice):
-        value, face = divmod(value, 6)
-        faces.append(face + 1)
-    return faces, EVENT_FACES[value % 6] if event else ""
+    """Roll ``dice`` soldier dice (at most 6) and (``event``) the event die with one draw of the
+    generator: the faces are the base-6 digits of a uniform number below 6^(dice + 1), the
+    lowest digit the first die's, the digit above the last die the event die's. (The digits
+    are read three at a time from a table: this runs for every roll of every game.)"""
+    value = rng.below(_POW6[dice + event])
+    faces = list((_THREE[value % 216] + _THREE[value // 216 % 216])[:dice])
+    return faces, EVENT_FACES[value // _POW6[dice] % 6] if event else ""
 
 
 _TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
@@ -309,7 +313,7 @@ class DragonFarkle(Game[FarkleState]):
         attacker and at least two dice (or hot dice) remain, otherwise stop."""
         stage = state.stage
         if stage == "roll":
-            return _KEEP_ACTIONS[facts(r.roll, state.four_pair)[3]]
+            return _KEEP_ACTIONS[facts(r.roll, state.four_pair)[DEFAULT]]
         if stage == "farkle":
             return _ACCEPT_FARKLE
         if stage == "rally":
@@ -318,7 +322,7 @@ class DragonFarkle(Game[FarkleState]):
             return _STOP
         left = r.dice - len(r.aside)
         if stage == "dragon":
-            left -= facts(r.roll, state.four_pair)[4][0].bit_count()
+            left -= len(facts(r.roll, state.four_pair)[EATEN][2])
         elif stage == "dodge":
             left = len(r.roll)
         behind = r.score <= state.attack.score
@@ -358,7 +362,7 @@ class DragonFarkle(Game[FarkleState]):
             r = state.defence if state.defence is not None else state.attack
             assert r is not None
             if stage == "roll":
-                out = [_KEEP_ACTIONS[text] for text in facts(r.roll, state.four_pair)[2]]
+                out = [_KEEP_ACTIONS[text] for text in facts(r.roll, state.four_pair)[TEXTS]]
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
@@ -610,7 +614,7 @@ class DragonFarkle(Game[FarkleState]):
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": found[0], "face_key": _FACE_KEYS[r.event]},
+                {"seat": r.seat, "dice": found[FACES], "face_key": _FACE_KEYS[r.event]},
             )
         )
         self._settle(state, r, ev, found)
@@ -618,8 +622,7 @@ class DragonFarkle(Game[FarkleState]):
     def _settle(self, state: FarkleState, r: Roller, ev: list[Event], found: RollFacts) -> None:
         """Which decision the roll now asks for (after a roll, or after an item or companion
         changed its dice or event die); ``found``: the facts of the roll as it now is."""
-        _, opts, _, _, (_, eat_dice, eat_value) = found
-        scores = bool(opts)
+        scores = bool(found[TEXTS])
         if r.event == "dragon":
             state.stage = "dragon" if scores else "dodge"
         else:
@@ -629,10 +632,11 @@ class DragonFarkle(Game[FarkleState]):
         elif state.stage == "dodge":
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
+            eaten = found[EATEN]
             ev.append(
                 E(
                     "farkle.event.dragon_comes",
-                    {"seat": r.seat, "dice": eat_dice, "value": eat_value},
+                    {"seat": r.seat, "dice": eaten[3], "value": eaten[1]},
                 )
             )
 
@@ -652,10 +656,10 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.nothing_scores")
         self._need_stage(state, "roll")
         r = self._roller_for(state, seat)
-        _, opts, texts, _, _ = facts(r.roll, state.four_pair)
+        found = facts(r.roll, state.four_pair)
         dice = action.dice
-        if dice in texts:  # the canonical form of a legal selection (the usual case)
-            mask, value = opts[texts.index(dice)]
+        if dice in found[TEXTS]:  # the canonical form of a legal selection (the usual case)
+            mask, value, faces_aside = found[SELECTIONS][found[TEXTS].index(dice)]
         else:
             mask = parse_tokens(dice, r.roll, "farkle.error.bad_die")
             if mask == 0:
@@ -665,19 +669,20 @@ class DragonFarkle(Game[FarkleState]):
             if worth is None:
                 raise RulesError("farkle.error.not_scoring", dice=dice)
             value = worth
-        self._set_aside(state, r, mask, value)
+            faces_aside = tuple([r.roll[i] for i in _BITS[mask]])
+        self._set_aside(r, mask, value, faces_aside)
         ev.append(
             E("farkle.event.kept", {"seat": seat, "dice": dice, "value": value, "total": r.score})
         )
         self._hot_dice(state, r, ev)
         state.stage = "rally" if r.event == "rally" else "next"
 
-    def _set_aside(self, state: FarkleState, r: Roller, mask: int, value: int) -> None:
+    @staticmethod
+    def _set_aside(r: Roller, mask: int, value: int, faces_aside: tuple[int, ...]) -> None:
         r.kept = mask
         r.last = value
         r.score += value
-        roll = r.roll
-        r.aside += [roll[i] for i in _BITS[mask & _FULL[len(roll)]]]
+        r.aside += faces_aside
 
     def _hot_dice(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
         """Told after the set-aside that caused it (the messages read in order)."""
@@ -688,11 +693,11 @@ class DragonFarkle(Game[FarkleState]):
                 ev.append(E("farkle.event.berserker", {"seat": r.seat, "amount": BERSERKER_BONUS}))
 
     def _dragon_eats(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
-        mask, dice, value = facts(r.roll, state.four_pair)[4]
+        mask, value, faces_aside, dice = facts(r.roll, state.four_pair)[EATEN]
         kept = 0
         if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
             kept = value - _down50(value)
-        self._set_aside(state, r, mask, kept)
+        self._set_aside(r, mask, kept, faces_aside)
         ev.append(
             E(
                 # "keeps 0" only confused: say what is kept when the Dragon Whisperer saves some
@@ -930,7 +935,7 @@ class DragonFarkle(Game[FarkleState]):
                 "farkle.event.rolled",
                 {
                     "seat": r.seat,
-                    "dice": facts(r.roll, state.four_pair)[0],
+                    "dice": facts(r.roll, state.four_pair)[FACES],
                     "face_key": _FACE_KEYS[r.event],
                 },
             )
@@ -945,7 +950,7 @@ class DragonFarkle(Game[FarkleState]):
         r = state.attack
         assert r is not None
         me = state.players[r.seat]
-        mask, dice, value = facts(r.roll, state.four_pair)[4]
+        mask, value, faces_aside, dice = facts(r.roll, state.four_pair)[EATEN]
         hit = {"dragon": 1, "rally": 2}.get(r.event, 0)
         if hit:
             state.damage += hit
@@ -963,7 +968,7 @@ class DragonFarkle(Game[FarkleState]):
         lost = min(value, me.army)
         if mask:
             r.kept = mask
-            r.aside += [r.roll[i] for i in range(len(r.roll)) if mask >> i & 1]
+            r.aside += faces_aside
             me.army -= lost
             r.score += lost
             ev.append(
@@ -1401,14 +1406,25 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-# What the engine derives from one ordered roll, for one setting of D2 (see ``facts``):
-# - faces: the roll as messages write it ("a5 b2 c1");
-# - opts: its legal selections as (mask, value), ordered by mask (empty for a Farkle);
-# - texts: their dice as ``Keep.dice``, in the same order (``keep_actions`` has their Keeps);
-# - default: the dice an absent player keeps ("" for a Farkle);
-# - eaten: "all the scoring dice" (the dragon eats them; the Final Battle loses them) as
-#   (mask, dice as tokens, value): (0, "", 0) for a Farkle.
-RollFacts = tuple[str, tuple[tuple[int, int], ...], tuple[str, ...], str, tuple[int, str, int]]
+# A legal selection of a roll: (mask of its dice, value, their faces in roll order).
+Selection = tuple[int, int, tuple[int, ...]]
+# What the engine derives from one ordered roll, for one setting of D2 (see ``facts``), by
+# position:
+# - FACES: the roll as messages write it ("a5 b2 c1");
+# - TEXTS: the dice of each legal selection as ``Keep.dice``, ordered by mask (none for a
+#   Farkle); ``_KEEP_ACTIONS`` holds their Keep actions;
+# - SELECTIONS: those selections, in the same order;
+# - DEFAULT: the dice an absent player keeps ("" for a Farkle);
+# - EATEN: "all the scoring dice" (the dragon eats them, the Final Battle loses them), with
+#   their dice as tokens: (0, 0, (), "") for a Farkle.
+RollFacts = tuple[
+    str, tuple[str, ...], tuple[Selection, ...], str, tuple[int, int, tuple[int, ...], str]
+]
+FACES: Final = 0
+TEXTS: Final = 1
+SELECTIONS: Final = 2
+DEFAULT: Final = 3
+EATEN: Final = 4
 
 # One plain tuple of strings and ints per distinct roll, and never objects: the garbage
 # collector stops tracking such tuples, so the tens of thousands of cached rolls cost its full
@@ -1442,6 +1458,7 @@ def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
     for text in texts:
         if text not in _KEEP_ACTIONS:
             _KEEP_ACTIONS[text] = Keep(text)
+    selections = tuple([(m, v, tuple([roll[i] for i in _BITS[m]])) for m, v in opts])
     # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
     # dice, then the lowest mask (masks come in increasing order: the first one stays).
     default, best_value, best_count = "", 0, 0
@@ -1450,8 +1467,13 @@ def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
         if v > best_value or (v == best_value and count < best_count):
             default, best_value, best_count = text, v, count
     eat = scoring.all_scoring_mask(roll, four_pair)
-    eaten = (eat, tokens(list(roll), eat), scoring.mask_value(roll, eat, four_pair) or 0)
-    return " ".join(toks), opts, texts, default, eaten
+    eaten = (
+        eat,
+        scoring.mask_value(roll, eat, four_pair) or 0,
+        tuple([roll[i] for i in _BITS[eat]]),
+        tokens(list(roll), eat),
+    )
+    return " ".join(toks), texts, selections, default, eaten
 
 
 def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
