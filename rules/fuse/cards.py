@@ -286,7 +286,8 @@ class BombCard:
     def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
         """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
         the end-of-round checks ask this for every card and die, again and again)."""
-        by_class = self._position(filled)[2]
+        # (the memo hit inline: _position is the slower way for a position not met yet)
+        by_class = (self._positions.get(filled) or self._position(filled))[2]
         cls = (self._vclass or self._value_classes())[value]
         known = by_class.get(cls)
         if known is None:
@@ -300,7 +301,7 @@ class BombCard:
         have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each.
         Memoised per position, value by value as they are asked: a table asks it for every
         hand after every placement, and the positions of a card recur."""
-        entry = self._position(filled)
+        entry = self._positions.get(filled) or self._position(filled)  # (see legal_slots)
         todo = values & ~entry[1]
         if todo:
             found = 0

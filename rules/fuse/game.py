@@ -36,7 +36,6 @@ from rules.fuse.cards import (
     EMPTY,
     BombCard,
     Slot,
-    die,
     die_name,
     fuse_target,
     house_deck,
@@ -228,10 +227,6 @@ def die_token(state: FuseState, d: int) -> str:
     return _TOKENS[_BASE[d] + state.faces[d]]
 
 
-def _value(state: FuseState, d: int) -> int:
-    return die(die_colour(d), state.faces[d])
-
-
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
     """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key."""
     faces = state.faces
@@ -242,6 +237,7 @@ def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
 _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 _TOKENS = [die_name(v) for v in range(30)]
 _CLAIMS = [Claim(token) for token in _TOKENS]  # by die value
+_VALUE_OF = {token: value for value, token in enumerate(_TOKENS)}
 _COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
 
 
@@ -366,21 +362,15 @@ class Fuse(Game[FuseState]):
             return {0: Pending("start", Draw())}
         if state.stage == "choose":
             out: dict[int, Pending] = {}
-            taking, done, claims = state.taking, state.done, state.claims
+            taking, done, claims, faces = state.taking, state.done, state.claims, state.faces
+            choosing = _CHOICE_PENDINGS.get(deadline) or _choice_pendings(deadline)
             for seat in range(state.seats):
                 if taking[seat]:
                     out[seat] = Pending("take", Take(self._takeable(state, seat)[0]), deadline)
                 elif not done[seat]:
                     held = claims.get(seat)
-                    if held is None:
-                        out[seat] = Pending("claim", _PASS, deadline)
-                    else:
-                        out[seat] = Pending(
-                            "place",
-                            _PASS,
-                            deadline,
-                            {"die": _TOKENS[_BASE[held] + state.faces[held]]},
-                        )
+                    # EMPTY (-1) indexes the claim, a held die's value its place
+                    out[seat] = choosing[EMPTY if held is None else _BASE[held] + faces[held]]
             return out
         if state.stage == "return":
             kind, args = _match_args(self._match_text(state))
@@ -404,30 +394,27 @@ class Fuse(Game[FuseState]):
         actions: list[Action] = []
         hand = self._hand(state, seat)
         faces = state.faces
+        taken = state.claims.values()
+        free = [(d, _BASE[d] + faces[d]) for d in state.loose if d not in taken]
+        wanted = 0  # the values of those dice, as a bit mask
+        for _, value in free:
+            wanted |= 1 << value
         held = state.claims.get(seat)
-        seen: set[int] = set()  # die values already offered (identical dice: one claim)
         if held is not None:
             value = _BASE[held] + faces[held]
-            seen.add(value)
+            wanted &= ~(1 << value)  # no claim of a die just like the one held
             for card, filled in hand:
                 places = _PLACES[card.id]
                 actions += [places[s] for s in card.legal_slots(filled, value)]
-        taken = state.claims.values()
-        offered: list[int] = []  # die values that may be claimed if some card takes them
-        for d in state.loose:
-            value = _BASE[d] + faces[d]
-            if value in seen or d in taken:
-                continue
-            seen.add(value)
-            offered.append(value)
-        if offered:
-            asked = 0
-            for value in offered:
-                asked |= 1 << value
-            placeable = 0  # of those, the values with a legal slot on one of the seat's cards
+        if wanted:
+            placeable = 0  # of those values, the ones with a legal slot on one of the cards
             for card, filled in hand:
-                placeable |= card.placeable(filled, asked)
-            actions += [_CLAIMS[value] for value in offered if placeable >> value & 1]
+                placeable |= card.placeable(filled, wanted)
+            # One claim per value (identical dice: one claim), in the order of the loose dice.
+            for _, value in free:
+                if placeable >> value & 1:
+                    actions.append(_CLAIMS[value])
+                    placeable ^= 1 << value
         actions.append(_PASS)
         return actions
 
@@ -441,9 +428,6 @@ class Fuse(Game[FuseState]):
             )
             for c in state.hands[seat]
         ]
-
-    def _placeable(self, state: FuseState, seat: int, d: int) -> bool:
-        return bool(self._hand_values(state, seat, 1 << _value(state, d)))
 
     def _hand_values(self, state: FuseState, seat: int, values: int) -> int:
         """Of the die values in the bit mask ``values``, those the seat could place now on one
@@ -527,22 +511,28 @@ class Fuse(Game[FuseState]):
     # checks shared by play() and explain(): each raises the specific reason
 
     def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
-        token = str(token).strip().upper()
-        if not token:
-            raise RulesError("fuse.error.no_die_named")
+        # A claim from a button or legal_actions names the die exactly as _TOKENS spells it:
+        # only typed text needs normalising.
+        value = _VALUE_OF.get(token) if isinstance(token, str) else None
+        if value is None:
+            token = str(token).strip().upper()
+            if not token:
+                raise RulesError("fuse.error.no_die_named")
+            value = _VALUE_OF.get(token, EMPTY)
         faces = state.faces
-        drawn = [d for d in state.drawn if _TOKENS[_BASE[d] + faces[d]] == token]
+        drawn = [d for d in state.drawn if _BASE[d] + faces[d] == value]
         if not drawn:
             raise RulesError("fuse.error.no_such_die", die=token[:10])
         held = state.claims.get(seat)
-        if held is not None and die_token(state, held) == token:
+        if held is not None and _BASE[held] + faces[held] == value:
             raise RulesError("fuse.error.already_holding", die=token)
-        free = [d for d in drawn if d in state.loose and d not in state.claims.values()]
+        loose, taken = state.loose, state.claims.values()
+        free = [d for d in drawn if d in loose and d not in taken]
         if not free:
             raise RulesError("fuse.error.die_taken", die=token)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
-        if not self._placeable(state, seat, free[0]):
+        if not self._hand_values(state, seat, 1 << value):
             raise RulesError("fuse.error.no_place", die=token)
         return free[0]
 
@@ -552,22 +542,25 @@ class Fuse(Game[FuseState]):
             raise RulesError("fuse.error.no_die")
         if card_id not in state.hands[seat]:
             raise RulesError("fuse.error.not_your_card", card=str(card_id)[:10])
-        card = _bomb(card_id)
+        card = _BOMBS[card_id]
         if not isinstance(slot, int) or not 1 <= slot <= len(card.slots):
             raise RulesError("fuse.error.bad_slot", card=card_id, count=len(card.slots))
         s = slot - 1
         filled = _filled(state, card_id)
-        token = die_token(state, d)
+        value = _BASE[d] + state.faces[d]
+        # legal_slots (memoised) holds exactly the slots that pass every check below: a legal
+        # placement needs no more; a refused one goes through them in order for its reason.
+        if s in card.legal_slots(filled, value):
+            return d
+        token = _TOKENS[value]
         if filled[s] >= 0:
             raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
-        if not card.fits(s, _value(state, d)):
+        if not card.fits(s, value):
             raise _rejects(card.slots[s], card_id, slot, token)
         if not card.supported(filled, s):
             layout = "pyramid" if len(card.below[s]) == 2 else "stack"
             raise RulesError(f"fuse.error.{layout}_order", card=card_id, slot=slot)
-        if s not in card.legal_slots(filled, _value(state, d)):  # = can_place, memoised
-            raise RulesError("fuse.error.cannot_complete", card=card_id, slot=slot, die=token)
-        return d
+        raise RulesError("fuse.error.cannot_complete", card=card_id, slot=slot, die=token)
 
     def _check_take(self, state: FuseState, seat: int, card_id: str) -> None:
         if not state.taking[seat]:
@@ -647,7 +640,7 @@ class Fuse(Game[FuseState]):
         events.append(
             Event(
                 "fuse.event.round",
-                {"round": state.round, "dice": " ".join(die_token(state, d) for d in drawn)},
+                {"round": state.round, "dice": " ".join([die_token(state, d) for d in drawn])},
             )
         )
         self._after_choice(state, events)
@@ -658,15 +651,14 @@ class Fuse(Game[FuseState]):
         values = 0  # the loose dice's values, as a bit mask
         for d in state.loose:
             values |= 1 << (_BASE[d] + faces[d])
+        done, taking, claims, used = state.done, state.taking, state.claims, state.used
+        quota = self.quota(state)
         for seat in range(state.seats):
-            if state.done[seat] or state.taking[seat] or seat in state.claims:
+            if done[seat] or taking[seat] or seat in claims:
                 continue
-            if state.used[seat] >= self.quota(state):
-                state.done[seat] = True
-                continue
-            if not self._hand_values(state, seat, values):
-                state.done[seat] = True
-        if all(state.done) and not any(state.taking):
+            if used[seat] >= quota or not self._hand_values(state, seat, values):
+                done[seat] = True
+        if all(done) and not any(taking):
             self._end_choose(state, events)
 
     def _place(
@@ -1049,6 +1041,23 @@ class Fuse(Game[FuseState]):
         if isinstance(action, Take):
             return "take", {"card": action.card}
         return action.kind, {}
+
+
+# deadline -> the pending input of a seat choosing, by the value of the die it holds (a place;
+# the last entry: holding none, a claim). Every action asks pending for every choosing seat
+# anew, and building a frozen dataclass costs more than the rest of pending: seats and states
+# with the same deadline share these (immutable) instances. One entry per live game's clock
+# (relaxed games share None's), bounded like the cards' memos.
+_CHOICE_PENDINGS: dict[float | None, list[Pending]] = {}
+
+
+def _choice_pendings(deadline: float | None) -> list[Pending]:
+    if len(_CHOICE_PENDINGS) > 1_000:
+        _CHOICE_PENDINGS.clear()
+    pendings = [Pending("place", _PASS, deadline, {"die": token}) for token in _TOKENS]
+    pendings.append(Pending("claim", _PASS, deadline))
+    _CHOICE_PENDINGS[deadline] = pendings
+    return pendings
 
 
 def _match_args(match: str) -> tuple[str, dict[str, Any]]:
