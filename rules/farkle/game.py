@@ -73,6 +73,7 @@ E = Event
 # Stages of a run of rolls: the roller (the defender's run once it started) owes the input.
 _RUN_STAGES = frozenset({"roll", "dragon", "dodge", "farkle", "rally", "next"})
 _DEADLINE_STAGES = ROLL_STAGES | {"rally", "next"}  # a defender's own clock runs in these
+_ROLL_ON_STAGES = ("next", "dragon", "dodge")  # stages where the roller may roll on or stop
 
 # Shared instances of the immutable actions that legal_actions and pending hand out.
 _RECRUIT = Recruit()
@@ -362,7 +363,7 @@ class DragonFarkle(Game[FarkleState]):
             r = state.defence if state.defence is not None else state.attack
             assert r is not None
             if stage == "roll":
-                out = [_KEEP_ACTIONS[text] for text in facts(r.roll, state.four_pair)[TEXTS]]
+                out = list(map(_KEEP_ACTIONS.__getitem__, facts(r.roll, state.four_pair)[TEXTS]))
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
@@ -400,8 +401,9 @@ class DragonFarkle(Game[FarkleState]):
                 out.append(_USE_COMPANION)
             if "arrow" in me.items:
                 out.append(_USE_ITEM["arrow"])
-        if stage in TURN_STAGES and seat == state.turn and state.defence is None:
-            if me.companion == "skree" and not me.skree_used:
+        # The companion first: the rest is asked only of the rare unused Skree.
+        if me.companion == "skree" and not me.skree_used:
+            if stage in TURN_STAGES and seat == state.turn and state.defence is None:
                 out += [_SCARE[t] for t in range(state.seats) if t != seat]
         return out
 
@@ -640,8 +642,9 @@ class DragonFarkle(Game[FarkleState]):
                 )
             )
 
-    def _roller_for(self, state: FarkleState, seat: int) -> Roller:
-        r = state.roller()
+    @staticmethod
+    def _roller_for(state: FarkleState, seat: int) -> Roller:
+        r = state.defence if state.defence is not None else state.attack  # state.roller()
         if r is None or r.seat != seat:
             raise RulesError("core.error.not_your_turn")
         return r
@@ -650,11 +653,13 @@ class DragonFarkle(Game[FarkleState]):
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         assert isinstance(action, Keep)
-        if state.stage == "dragon":
-            raise RulesError("farkle.error.dragon_eats")
-        if state.stage in ("farkle", "dodge"):
-            raise RulesError("farkle.error.nothing_scores")
-        self._need_stage(state, "roll")
+        stage = state.stage
+        if stage != "roll":
+            if stage == "dragon":
+                raise RulesError("farkle.error.dragon_eats")
+            if stage in ("farkle", "dodge"):
+                raise RulesError("farkle.error.nothing_scores")
+            raise RulesError("core.error.wrong_phase")
         r = self._roller_for(state, seat)
         found = facts(r.roll, state.four_pair)
         dice = action.dice
@@ -716,7 +721,12 @@ class DragonFarkle(Game[FarkleState]):
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         stage = state.stage
-        if stage in ("battle", "review"):
+        if stage in _ROLL_ON_STAGES:  # the usual case first
+            r = self._roller_for(state, seat)
+            if stage == "dragon":
+                self._dragon_eats(state, r, ev)
+            self._roll(state, r, ev)
+        elif stage in ("battle", "review"):
             if seat != state.turn:
                 raise RulesError("core.error.not_your_turn")
             if stage == "review":
@@ -724,34 +734,30 @@ class DragonFarkle(Game[FarkleState]):
                     self._keep_roll(state, ev)
             else:
                 self._keep_roll(state, ev)
-            return
-        if stage == "roll":
+        elif stage == "roll":
             raise RulesError("farkle.error.keep_first")
-        if stage == "farkle":
+        elif stage == "farkle":
             raise RulesError("farkle.error.nothing_scores")
-        if stage not in ("dragon", "dodge", "next"):
+        else:
             raise RulesError("core.error.wrong_phase")
-        r = self._roller_for(state, seat)
-        if stage == "dragon":
-            self._dragon_eats(state, r, ev)
-        self._roll(state, r, ev)
 
     def _on_stop(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         stage = state.stage
-        if stage == "roll":
+        if stage in _ROLL_ON_STAGES:  # the usual case first
+            r = self._roller_for(state, seat)
+            if stage == "dragon":
+                self._dragon_eats(state, r, ev)
+            self._stop(state, r, ev)
+        elif stage == "roll":
             raise RulesError("farkle.error.keep_first")
-        if stage == "farkle":
+        elif stage == "farkle":
             raise RulesError("farkle.error.nothing_scores")
-        if stage in ("battle", "review"):
+        elif stage in ("battle", "review"):
             raise RulesError("farkle.error.keep_no_stop")
-        if stage not in ("dragon", "dodge", "next"):
+        else:
             raise RulesError("core.error.wrong_phase")
-        r = self._roller_for(state, seat)
-        if stage == "dragon":
-            self._dragon_eats(state, r, ev)
-        self._stop(state, r, ev)
 
     def _on_double(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
@@ -1452,28 +1458,43 @@ def facts(roll: list[int], four_pair: bool) -> RollFacts:
 
 
 def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
-    toks = [_TOKENS[i][d] for i, d in enumerate(roll)]
-    opts = scoring.options(roll, four_pair)
-    texts = tuple([" ".join([toks[i] for i in _BITS[m]]) for m, _ in opts])
-    for text in texts:
+    """Work out a roll's facts (once per distinct roll: a fresh process meets tens of thousands
+    of them in its first games, so this is kept lean: the texts come from per-mask templates,
+    "all the scoring dice" from the selections already listed)."""
+    texts: list[str] = []
+    selections: list[Selection] = []
+    get = roll.__getitem__
+    # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
+    # dice, then the lowest mask; "all the scoring dice" as in scoring.all_scoring_mask: the
+    # most dice, then the highest value, then the lowest mask. Masks come in increasing
+    # order, so on a tie the first one stays.
+    default, best_value, best_count = "", 0, 0
+    eaten: tuple[int, int, tuple[int, ...], str] = (0, 0, (), "")
+    eat_count = eat_value = 0
+    for m, v in scoring.search_options(roll, four_pair):
+        text = _TEMPLATES[m].format(*roll)
         if text not in _KEEP_ACTIONS:
             _KEEP_ACTIONS[text] = Keep(text)
-    selections = tuple([(m, v, tuple([roll[i] for i in _BITS[m]])) for m, v in opts])
-    # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
-    # dice, then the lowest mask (masks come in increasing order: the first one stays).
-    default, best_value, best_count = "", 0, 0
-    for text, (m, v) in zip(texts, opts, strict=True):
-        count = len(_BITS[m])
+        aside = tuple(map(get, _BITS[m]))
+        texts.append(text)
+        selections.append((m, v, aside))
+        count = len(aside)
         if v > best_value or (v == best_value and count < best_count):
             default, best_value, best_count = text, v, count
-    eat = scoring.all_scoring_mask(roll, four_pair)
-    eaten = (
-        eat,
-        scoring.mask_value(roll, eat, four_pair) or 0,
-        tuple([roll[i] for i in _BITS[eat]]),
-        tokens(list(roll), eat),
+        if count > eat_count or (count == eat_count and v > eat_value):
+            eaten, eat_count, eat_value = (m, v, aside, text), count, v
+    return (
+        _TEMPLATES[_FULL[len(roll)]].format(*roll),
+        tuple(texts),
+        tuple(selections),
+        default,
+        eaten,
     )
-    return " ".join(toks), texts, selections, default, eaten
+
+
+# _TEMPLATES[mask]: the dice of ``mask`` as a str.format template over the faces of the roll
+# ("a{0} c{2}"): the tokens of a selection in one call.
+_TEMPLATES = tuple(" ".join([f"{DIE_LETTERS[i]}{{{i}}}" for i in _BITS[m]]) for m in range(64))
 
 
 def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:

@@ -117,8 +117,16 @@ def options(roll: Sequence[int], four_pair: bool = True) -> tuple[tuple[int, int
     key = tuple(roll)
     cache = _OPTIONS[four_pair]
     found = cache.get(key)
-    if found is not None:
-        return found
+    if found is None:
+        if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
+            cache.clear()
+        found = cache[key] = search_options(key, four_pair)
+    return found
+
+
+def search_options(key: tuple[int, ...], four_pair: bool = True) -> tuple[tuple[int, int], ...]:
+    """:func:`options` worked out afresh, for a caller that caches what it derives from them
+    (the engine's per-roll facts) and so needs no second cache of its own here."""
     # Only a 1, a 5 or a die whose face shows three times or more can be part of a selection
     # of fewer than six dice (any other die would idle); a six-dice selection (straight, three
     # pairs, four of a kind plus a pair) is the whole roll. So the search runs over the subsets
@@ -149,10 +157,7 @@ def options(roll: Sequence[int], four_pair: bool = True) -> tuple[tuple[int, int
         value = table[sum(weights)]
         if value is not None:
             out.append((full, value))
-    if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
-        cache.clear()
-    found = cache[key] = tuple(out)
-    return found
+    return tuple(out)
 
 
 def best_score(roll: Sequence[int], four_pair: bool = True) -> int:
