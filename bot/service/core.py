@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.pool import QueuePool
 
 from bot.service import buttons as button_ids
 from bot.service import drawing
@@ -96,6 +97,32 @@ class _Draft:
         self.public.append(_Post(channel_id, text, mentions, buttons, selects, picture))
 
 
+class _Writer:
+    """One transaction's hold on SQLite's single writer (``Service._writer``; PostgreSQL has
+    none): taken at most once, at the transaction's first write, and released after it ends."""
+
+    KEY = "partida.writer"  # where the transaction's hold lives in ``session.info``
+
+    def __init__(self, lock: asyncio.Lock | None) -> None:
+        self._lock = lock
+        self._held = False
+
+    @classmethod
+    def of(cls, session: AsyncSession) -> _Writer:
+        writer: _Writer = session.info[cls.KEY]
+        return writer
+
+    async def take(self) -> None:
+        if self._lock is not None and not self._held:
+            await self._lock.acquire()
+            self._held = True
+
+    def release(self) -> None:
+        if self._lock is not None and self._held:
+            self._held = False
+            self._lock.release()
+
+
 class Service:
     def __init__(
         self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time
@@ -110,8 +137,16 @@ class Service:
         # SQLite has one writer at a time. Queueing write transactions here is much faster than
         # letting them collide in SQLite, whose busy handler sleeps in steps of up to 100 ms.
         # PostgreSQL takes concurrent writers (rows conflict only per game: the version check).
-        self._writer: asyncio.Lock | contextlib.nullcontext[None] = (
-            asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        self._writer: asyncio.Lock | None = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        )
+        # Transactions in flight at once; past these, commands queue here, in a cheap FIFO,
+        # rather than in the connection pool, whose waiters cost far more CPU with a thousand
+        # games playing at once. SQLite: two, so that one move computes while another writes
+        # (more only add aiosqlite threads fighting for the GIL); PostgreSQL: the pool's size.
+        pool = engine.sync_engine.pool
+        self._slots = asyncio.Semaphore(
+            2 if self._writer is not None else pool.size() if isinstance(pool, QueuePool) else 10
         )
         # Users' chosen languages, read once per process (a change made through another process
         # shows here after a restart; a language choice is rare and harmless to lag).
@@ -142,7 +177,15 @@ class Service:
         place: Place,
         work: Callable[[AsyncSession, GameRow | None, str], Awaitable[_Draft]],
         command: str = "?",
+        *,
+        write_late: bool = False,
     ) -> Reply:
+        """Run ``work`` in one transaction under the channel's lock, retrying on conflicts.
+
+        ``write_late``: ``work`` takes SQLite's writer itself, just before its first write
+        (``_Writer.of(session).take()``), instead of for the whole transaction. Moves use it:
+        their load, engine and replies then run while other games write, which is most of a
+        move's time. Anything else writes early and often (lobby) and holds it throughout."""
         lang = language_for(actor.locale if actor else place.locale)
         started = time.perf_counter()
         game_id: int | None = None
@@ -153,8 +196,12 @@ class Service:
         )
         async with self._locks[place.channel_id]:
             for attempt in range(RETRIES):
+                writer = _Writer(self._writer)
                 try:
-                    async with self._writer, self.sessions() as session, session.begin():
+                    async with self._slots, self.sessions() as session, session.begin():
+                        session.info[_Writer.KEY] = writer
+                        if not write_late:
+                            await writer.take()
                         if actor is not None:
                             lang = await self._language(session, actor)
                         row = await repo.open_game(session, place.channel_id, lock=True)
@@ -180,6 +227,8 @@ class Service:
                         attempt,
                     )
                     await asyncio.sleep(0.005 * (attempt + 1))
+                finally:
+                    writer.release()  # after the commit or the rollback
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
                 return self._refused(Refusal("lobby.error.busy"), lang)
@@ -636,7 +685,7 @@ class Service:
                     session, row, engine, state, seat, action, place, lang, by_default=False
                 )
 
-        return await self._run(actor, place, work, f"{game}.{command}")
+        return await self._run(actor, place, work, f"{game}.{command}", write_late=True)
 
     async def press(
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
@@ -658,7 +707,13 @@ class Service:
                     session, row, engine, state, seat, action, place, lang, by_default=False
                 )
 
-        return await self._run(actor, place, work, f"press.{press.command}" if press else "press")
+        return await self._run(
+            actor,
+            place,
+            work,
+            f"press.{press.command}" if press else "press",
+            write_late=True,
+        )
 
     async def suggest(
         self,
@@ -711,41 +766,81 @@ class Service:
         now = self.clock()
         was_pending = set(engine.pending(state))
         old_picture = engine.picture_key(state)
-        new_state, events = engine.apply(state, seat, action, now)
-        # Who owes what now: asked once, used by the deadlines and by the replies.
-        pending_now = engine.pending(new_state)
+        # ``state`` is this command's own load: play in place (``apply`` would copy it first).
+        events = engine.play(state, seat, action, now)
+        # Who owes what now: asked once, used by the replies and by the deadlines.
+        pending_now = engine.pending(state)
+        over = engine.is_over(state)
         # The row's version grows with every save, so it numbers the log without a MAX() query.
-        repo.append_action(session, row.id, row.version, seat, action.to_json(), now, by_default)
-        row.state = engine.dump(new_state)
-        row.updated_at = now
-        phase = engine.phase(new_state)
-        changed = phase != row.phase or engine.is_over(new_state)
+        seen = row.version
+        phase = engine.phase(state)
+        changed = phase != row.phase or over
+        saved: dict[str, Any] = {"state": engine.dump(state), "updated_at": now}
         if changed:
-            row.phase = phase
-            row.phase_started_at = now
-        if engine.is_over(new_state):
-            result = engine.result(new_state)
-            _close(row, FINISHED)
-            row.result = {
-                "winners": list(result.winners) if result else [],
-                "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
-            }
+            saved.update(phase=phase, phase_started_at=now)
+        if over:
+            result = engine.result(state)
+            saved.update(
+                status=FINISHED,
+                open_channel_id=None,  # the channel is free for a new game (see GameRow)
+                result={
+                    "winners": list(result.winners) if result else [],
+                    "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
+                },
+            )
+        repo.show(row, saved)  # the replies below read the new phase; save_game writes it
+        draft = self._move_draft(
+            row,
+            engine,
+            state,
+            seat,
+            events,
+            place,
+            lang,
+            changed=changed,
+            picture=over or engine.picture_key(state) != old_picture,
+            was_pending=was_pending,
+            pending=pending_now,
+            by_default=by_default,
+        )
+
+        # The writes come last: on SQLite, other games' moves run while this one only computes.
+        await _Writer.of(session).take()
+        await repo.save_game(session, row, seen, saved)
+        await repo.append_action(session, row.id, seen, seat, action.to_json(), now, by_default)
+        if over:
             await repo.clear_deadlines(session, row.id)
         else:
             await self._schedule(
                 session,
                 row,
                 engine,
-                new_state,
+                state,
                 now,
                 phase_changed=changed,
                 was_pending=was_pending,
                 pending=pending_now,
             )
-        await (
-            session.flush()
-        )  # the version check happens here: a conflict retries from a fresh load
+        return draft
 
+    def _move_draft(
+        self,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any,
+        seat: int,
+        events: list[Event],
+        place: Place,
+        lang: str,
+        *,
+        changed: bool,
+        picture: bool,
+        was_pending: set[int],
+        pending: dict[int, Pending],
+        by_default: bool,
+    ) -> _Draft:
+        """The replies to a move: the mover's private lines and buttons, and the channel's
+        message (the whole phase message with its picture when the phase changed)."""
         draft = _Draft()
         names = _names(row)
         mine = [e for e in events if e.to == seat]
@@ -765,15 +860,15 @@ class Service:
                 draft,
                 row,
                 engine,
-                new_state,
+                state,
                 place,
                 told,
                 timed_out=(seat, timeout_key) if by_default else None,
-                picture=engine.is_over(new_state) or engine.picture_key(new_state) != old_picture,
-                pending=pending_now,
+                picture=picture,
+                pending=pending,
             )
         else:
-            still = set(pending_now)
+            still = set(pending)
             public_lang = language_for(place.locale)
             lines = []
             if by_default:
@@ -791,7 +886,7 @@ class Service:
             if lines:
                 draft.post(row.channel_id, "\n".join(lines))
             if not by_default and seat in still:
-                draft.private_buttons = self._buttons(row, engine, new_state, [seat], lang)
+                draft.private_buttons = self._buttons(row, engine, state, [seat], lang)
         return draft
 
     def _public_phase(
@@ -955,6 +1050,7 @@ class Service:
             if seat not in pending:
                 await session.delete(dl)
                 del existing[(seat, kind)]
+        new: list[dict[str, Any]] = []
         for seat, item in pending.items():
             # The channel's deadline, or the game's own clock if that runs out sooner (FUSE
             # live): an absent player must not hold a real-time round up until the bomb blows.
@@ -965,10 +1061,14 @@ class Service:
                 due = min(due, now)
             current = existing.get((seat, "default"))
             if current is None:
-                session.add(
-                    DeadlineRow(
-                        game_id=row.id, seat=seat, kind="default", due_at=due, phase=row.phase
-                    )
+                new.append(
+                    {
+                        "game_id": row.id,
+                        "seat": seat,
+                        "kind": "default",
+                        "due_at": due,
+                        "phase": row.phase,
+                    }
                 )
             elif current.due_at != due and seat in left:
                 current.due_at = due
@@ -979,11 +1079,16 @@ class Service:
                 and reminder > now
                 and seat not in left
             ):
-                session.add(
-                    DeadlineRow(
-                        game_id=row.id, seat=seat, kind="reminder", due_at=reminder, phase=row.phase
-                    )
+                new.append(
+                    {
+                        "game_id": row.id,
+                        "seat": seat,
+                        "kind": "reminder",
+                        "due_at": reminder,
+                        "phase": row.phase,
+                    }
                 )
+        await repo.add_deadlines(session, new)
 
     async def next_deadline(self) -> float | None:
         async with self.sessions() as session:

@@ -7,10 +7,12 @@ All functions take an open ``AsyncSession``; the caller owns the transaction (th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import Table, bindparam, delete, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import StaleDataError
 
 from bot.store.models import (
     FINISHED,
@@ -19,6 +21,21 @@ from bot.store.models import (
     DeadlineRow,
     GameRow,
     PlayerRow,
+)
+
+# The statements of every move, built once: building a statement (and its cache key) costs
+# more than running it on SQLite. They take their values as bound parameters.
+_OPEN_GAME = select(GameRow).where(GameRow.open_channel_id == bindparam("channel_id"))
+_OPEN_GAME_LOCKED = _OPEN_GAME.with_for_update(of=GameRow)
+# No session objects to keep in step (``synchronize_session=False``): a move never holds the
+# deadline rows it deletes, and looking for them in the session cost more than the DELETE.
+_CLEAR_DEADLINES = (
+    delete(DeadlineRow)
+    .where(DeadlineRow.game_id == bindparam("game_id"))
+    .execution_options(synchronize_session=False)
+)
+_CLEAR_DEADLINES_EXCEPT = _CLEAR_DEADLINES.where(
+    DeadlineRow.seat.not_in(bindparam("keep", expanding=True))
 )
 
 
@@ -32,10 +49,8 @@ async def open_game(
     two processes can deadlock (one holds a deadline row and waits for the action log, the other
     the reverse) and PostgreSQL only breaks that after a second. SQLite ignores it (it has one
     writer at a time anyway)."""
-    query = select(GameRow).where(GameRow.open_channel_id == channel_id)
-    if lock:
-        query = query.with_for_update(of=GameRow)
-    result = await session.execute(query)
+    query = _OPEN_GAME_LOCKED if lock else _OPEN_GAME
+    result = await session.execute(query, {"channel_id": channel_id})
     return result.unique().scalar_one_or_none()
 
 
@@ -55,7 +70,36 @@ async def finished_games(
     return result.unique().scalars().all()
 
 
-def append_action(
+# A move's save is Core statements on the tables, not the ORM's unit of work: the unit of work
+# cost more CPU than everything else in a move (see docs/service.md, "Throughput").
+_GAMES = cast(Table, GameRow.__table__)
+_SAVE_GAME = _GAMES.update().where(
+    _GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_seen")
+)
+_LOG = insert(cast(Table, ActionRow.__table__))
+_ADD_DEADLINES = insert(cast(Table, DeadlineRow.__table__))
+
+
+def show(row: GameRow, values: dict[str, Any]) -> None:
+    """Set loaded attributes of ``row`` without marking them changed, for values that a Core
+    statement saves (``save_game``): the ORM would otherwise save them a second time."""
+    for key, value in values.items():
+        set_committed_value(row, key, value)
+
+
+async def save_game(session: AsyncSession, row: GameRow, seen: int, values: dict[str, Any]) -> None:
+    """Save ``values`` of a game loaded at version ``seen``, if no other writer saved it since:
+    ``UPDATE … WHERE version = seen`` (raises ``StaleDataError``, which the service retries
+    from a fresh load, when another writer got there first). ``row`` shows the new version."""
+    result = await session.execute(
+        _SAVE_GAME, {**values, "version": seen + 1, "_id": row.id, "_seen": seen}
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleDataError(f"game {row.id} was saved by another writer since version {seen}")
+    show(row, {"version": seen + 1})
+
+
+async def append_action(
     session: AsyncSession,
     game_id: int,
     seq: int,
@@ -66,9 +110,23 @@ def append_action(
 ) -> None:
     """Add an entry to the log. ``seq`` must grow with each entry of the game (the service uses
     the game row's version, which is unique per save)."""
-    session.add(
-        ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, at=at, by_default=by_default)
+    await session.execute(
+        _LOG,
+        {
+            "game_id": game_id,
+            "seq": seq,
+            "seat": seat,
+            "action": action,
+            "at": at,
+            "by_default": by_default,
+        },
     )
+
+
+async def add_deadlines(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
+    """Insert deadline rows (``game_id``, ``seat``, ``kind``, ``due_at``, ``phase``)."""
+    if rows:
+        await session.execute(_ADD_DEADLINES, rows)
 
 
 async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]:
@@ -87,10 +145,12 @@ async def clear_deadlines(
     session: AsyncSession, game_id: int, keep_seats: set[int] | None = None
 ) -> None:
     """Delete a game's deadlines, except those of ``keep_seats``."""
-    query = delete(DeadlineRow).where(DeadlineRow.game_id == game_id)
     if keep_seats:
-        query = query.where(DeadlineRow.seat.not_in(sorted(keep_seats)))
-    await session.execute(query)
+        await session.execute(
+            _CLEAR_DEADLINES_EXCEPT, {"game_id": game_id, "keep": sorted(keep_seats)}
+        )
+    else:
+        await session.execute(_CLEAR_DEADLINES, {"game_id": game_id})
 
 
 async def due_deadlines(

@@ -9,8 +9,8 @@ a command. Here a statement is one crossing: the thread executes it, fetches its
 the cursor, and hands back plain values (the rows, ``description``, ``rowcount``,
 ``lastrowid``). The cursor faces SQLAlchemy with the methods it calls on an aiosqlite cursor.
 
-A rollback when no transaction is open (the pool's reset of every connection it takes back,
-after a commit) is skipped: it would do nothing but cross to the thread.
+A commit or rollback when no transaction is open (a read-only command's commit, the pool's reset
+of every connection it takes back) is skipped: it would do nothing but cross to the thread.
 """
 
 from __future__ import annotations
@@ -110,9 +110,16 @@ class OneHopConnection(aiosqlite.Connection):
     def cursor(self) -> OneHopCursor:  # type: ignore[override]
         return OneHopCursor(self)
 
+    def _in_transaction(self) -> bool:
+        # A plain read of SQLite's autocommit flag, safe from any thread.
+        return self._connection is not None and self._connection.in_transaction
+
+    async def commit(self) -> None:
+        if self._in_transaction():
+            await super().commit()
+
     async def rollback(self) -> None:
-        # ``in_transaction`` is a plain read of SQLite's autocommit flag, safe from any thread.
-        if self._connection is not None and self._connection.in_transaction:
+        if self._in_transaction():
             await super().rollback()
 
 

@@ -1,0 +1,85 @@
+"""A move's save: Core statements guarded by the game's version, and SQLite's one writer held
+only while a move writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy.orm.exc import StaleDataError
+
+from bot.service import Service
+from bot.store import repository as repo
+from tests.conftest import ALICE, BOB, HERE
+from tests.support.tiny import TINY
+from tests.test_service import started
+
+
+async def test_a_save_over_a_newer_version_is_refused(service: Service) -> None:
+    await started(service, ALICE, BOB)
+    async with service.sessions() as late:
+        stale = await repo.open_game(late, HERE.channel_id)
+        assert stale is not None
+        seen = stale.version
+        # Another writer saves the game first.
+        async with service.sessions() as first, first.begin():
+            fresh = await repo.open_game(first, HERE.channel_id)
+            assert fresh is not None
+            await repo.save_game(first, fresh, seen, {"updated_at": 123.0})
+            assert fresh.version == seen + 1
+        with pytest.raises(StaleDataError):
+            await repo.save_game(late, stale, seen, {"updated_at": 456.0})
+        await late.rollback()
+    async with service.sessions() as check:
+        row = await repo.open_game(check, HERE.channel_id)
+        assert row is not None and row.updated_at == 123.0 and row.version == seen + 1
+
+
+async def test_a_move_is_retried_when_another_writer_saved_first(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that slips in between a move's load and its save (another bot process) makes
+    the save fail its version check; the move starts again from the newer game and counts."""
+    if service._writer is None:
+        pytest.skip("PostgreSQL locks the game row at load (FOR UPDATE): nobody slips in")
+    await started(service, ALICE, BOB)
+    original = repo.save_game
+    interfered: list[int] = []
+
+    async def save_after_another(session: Any, row: Any, seen: int, values: Any) -> None:
+        if not interfered:
+            interfered.append(seen)
+            async with service.sessions() as other, other.begin():
+                theirs = await repo.open_game(other, HERE.channel_id)
+                assert theirs is not None
+                await original(other, theirs, theirs.version, {"updated_at": 1.0})
+        await original(session, row, seen, values)
+
+    monkeypatch.setattr(repo, "save_game", save_after_another)
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+    assert reply.ok, reply
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.state is not None
+        assert row.version == interfered[0] + 2  # theirs, then ours
+        assert len(await repo.action_log(session, row.id)) == 1  # the move once, not twice
+
+
+async def test_a_move_computes_without_holding_sqlites_writer(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await started(service, ALICE, BOB)
+    writer = service._writer
+    if writer is None:
+        pytest.skip("PostgreSQL takes concurrent writers: there is no writer to hold")
+    held: list[bool] = []
+    play = TINY.play
+
+    def watched(state: Any, seat: int, action: Any, now: float) -> Any:
+        held.append(writer.locked())
+        return play(state, seat, action, now)
+
+    monkeypatch.setattr(TINY, "play", watched)
+    assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})).ok
+    assert held == [False]  # the engine ran while other games could write
+    assert not writer.locked()  # and the writer was given back after the commit
