@@ -518,7 +518,7 @@ class DragonFarkle(Game[FarkleState]):
     def play(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
         if state.stage == "over":
             raise RulesError("core.error.game_over")
-        if not 0 <= seat < state.seats or not self._awaited(state, seat):
+        if not self._awaited(state, seat):  # a seat out of range is never awaited either
             raise RulesError("core.error.not_your_turn")
         events: list[Event] = []
         handler = _HANDLERS.get(type(action))
@@ -526,15 +526,14 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("core.error.bad_action")
         handler(self, state, seat, action, events, now)
         state.step += 1
-        if state.defence is not None or state.deadline is not None or state.stage == "respond":
-            self._set_deadline(state, now)
+        # The brawl defender's own clock: restarted on each of their inputs while they owe one,
+        # cleared otherwise.
+        stage = state.stage
+        if stage == "respond" or (state.defence is not None and stage in _DEADLINE_STAGES):
+            state.deadline = now + state.defend_time if state.defend_time else None
+        elif state.deadline is not None:
+            state.deadline = None
         return events
-
-    def _set_deadline(self, state: FarkleState, now: float) -> None:
-        defending = state.stage == "respond" or (
-            state.defence is not None and state.stage in _DEADLINE_STAGES
-        )
-        state.deadline = now + state.defend_time if defending and state.defend_time else None
 
     # ------------------------------------------------------------------ choose
 
