@@ -429,17 +429,15 @@ class Fuse(Game[FuseState]):
             for c in state.hands[seat]
         ]
 
-    def _hand_values(self, state: FuseState, seat: int, values: int) -> int:
-        """Of the die values in the bit mask ``values``, those the seat could place now on one
-        of its cards."""
-        found = 0
+    def _can_place(self, state: FuseState, seat: int, values: int) -> bool:
+        """Whether the seat could place now one of the die values in the bit mask ``values``
+        on one of its cards (the first card that takes one answers)."""
         faces, dice = state.faces, state.dice
         for card_id in state.hands[seat]:
             filled = tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[card_id]])
-            found |= _BOMBS[card_id].placeable(filled, values)
-            if found == values:
-                break
-        return found
+            if _BOMBS[card_id].placeable(filled, values):
+                return True
+        return False
 
     def _takeable(self, state: FuseState, seat: int) -> list[str]:
         """Centre cards the seat may take: not a second level 3/4 (or hard) card."""
@@ -532,7 +530,7 @@ class Fuse(Game[FuseState]):
             raise RulesError("fuse.error.die_taken", die=token)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
-        if not self._hand_values(state, seat, 1 << value):
+        if not self._can_place(state, seat, 1 << value):
             raise RulesError("fuse.error.no_place", die=token)
         return free[0]
 
@@ -656,7 +654,7 @@ class Fuse(Game[FuseState]):
         for seat in range(state.seats):
             if done[seat] or taking[seat] or seat in claims:
                 continue
-            if used[seat] >= quota or not self._hand_values(state, seat, values):
+            if used[seat] >= quota or not self._can_place(state, seat, values):
                 done[seat] = True
         if all(done) and not any(taking):
             self._end_choose(state, events)
@@ -747,6 +745,7 @@ class Fuse(Game[FuseState]):
 
     def _advance(self, state: FuseState, events: list[Event]) -> None:
         """Resolve the return queue item by item; stop where a player has a choice."""
+        placed = self._placed(state) if state.queue else []
         while state.queue:
             item = state.queue.pop(0)
             state.step += 1
@@ -768,11 +767,24 @@ class Fuse(Game[FuseState]):
                 )
             state.current = item
             state.owing = {}
-            for seat in range(state.seats):
-                options = self._returnable(state, seat, colour, number)
+            # Each seat's dice of that colour or number that are not safe, in the order of its
+            # cards and slots: one is returned at once, several are the player's choice.
+            returnable: dict[int, list[tuple[str, int]]] = {}
+            faces, dice = state.faces, state.dice
+            for seat, card_id, s, d in placed:
+                slots = dice[card_id]
+                if slots[s] != d:  # returned by an earlier item
+                    continue
+                if d // DICE_PER_COLOUR != colour and faces[d] != number:
+                    continue
+                # a die under another die of a stack or pyramid is safe (BombCard.safe)
+                if any(slots[a] >= 0 for a in _BOMBS[card_id].above[s]):
+                    continue
+                returnable.setdefault(seat, []).append((card_id, s))
+            for seat, options in returnable.items():
                 if len(options) == 1:
                     self._return_die(state, seat, *options[0], events)
-                elif options:
+                else:
                     state.owing[seat] = options
             if state.owing:
                 state.stage = "return"
@@ -788,22 +800,17 @@ class Fuse(Game[FuseState]):
             state.bag.append(d)
         state.current = ""
 
-    def _returnable(
-        self, state: FuseState, seat: int, colour: int | None, number: int | None
-    ) -> list[tuple[str, int]]:
-        out: list[tuple[str, int]] = []
-        faces = state.faces
-        for card_id in state.hands[seat]:
-            slots = state.dice[card_id]
-            above = _BOMBS[card_id].above
-            for s, d in enumerate(slots):
-                if d < 0 or (d // DICE_PER_COLOUR != colour and faces[d] != number):
-                    continue
-                # a die under another die of a stack or pyramid is safe (BombCard.safe)
-                if any(slots[a] >= 0 for a in above[s]):
-                    continue
-                out.append((card_id, s))
-        return out
+    def _placed(self, state: FuseState) -> list[tuple[int, str, int, int]]:
+        """Every die on a card as (seat, card, slot, die), by seat, card and slot: what the
+        return queue looks through (dice leave cards while it is resolved, none arrive)."""
+        dice = state.dice
+        return [
+            (seat, card_id, s, d)
+            for seat in range(state.seats)
+            for card_id in state.hands[seat]
+            for s, d in enumerate(dice[card_id])
+            if d >= 0
+        ]
 
     def _return_die(
         self, state: FuseState, seat: int, card_id: str, s: int, events: list[Event]
