@@ -3,10 +3,14 @@
 Figures:
 - p50/p99 of a submission that does not resolve a phase, and of one that does (with rendering),
   against the cost of one bare SQLite ``UPDATE`` + commit measured in the same run;
-- sustained commands/s with 1,000 games receiving commands concurrently;
+- sustained commands/s with 1,000 games receiving commands concurrently, three ways: the
+  service alone (the test game: the platform's own cost), Bad Bones (a real game's rules,
+  buttons and replies), and Bad Bones with its pictures drawn (every phase, in the render
+  worker: bounded by the drawing, so the pictures/s are printed too);
 - peak memory (max RSS) of the run.
 
 Targets on a 2-core machine: p99 ≤ 20 ms (no resolution), ≤ 150 ms (resolution), ≥ 300 cmd/s.
+The figures are wall-clock: on a machine shared with other work they drop with its load.
 """
 
 from __future__ import annotations
@@ -105,40 +109,56 @@ def _bare_update(path: Path, n: int = 300) -> float:
     return statistics.median(times)
 
 
+def _script(
+    game: Game[Any], seats: int, options: dict[str, Any] | None
+) -> list[tuple[int, str, dict[str, Any]]]:
+    """The commands of one game whose players always make their first legal typed move. Every
+    populated game is this same game (same seed, same options), so each worker replays it:
+    the harness costs nothing per command, and the figure counts the service's work."""
+    state = game.new_game(seats, options, 1)
+    script: list[tuple[int, str, dict[str, Any]]] = []
+    now = time.time()
+    while not game.is_over(state):
+        seat = min(game.pending(state))
+        action = next(a for a in game.legal_actions(state, seat) if game.to_command(a))
+        mapped = game.to_command(action)
+        assert mapped is not None
+        script.append((seat, mapped[0], dict(mapped[1])))
+        state, _ = game.apply(state, seat, action, now)
+    return script
+
+
 async def _throughput(
     service: Service,
     game: Game[Any],
     seats: int,
     games: list[int],
     options: dict[str, Any] | None = None,
-) -> tuple[float, int]:
+) -> tuple[float, int, float]:
     """Commands per second with every game in ``games`` (indices of populated channels)
-    receiving commands at once, and how many were refused."""
-    done = errors = 0
+    receiving commands at once; how many were refused; pictures drawn per second."""
+    done = errors = pictures = 0
+    script = _script(game, seats, options)
     deadline = time.perf_counter() + THROUGHPUT_SECONDS
 
     async def worker(i: int) -> None:
-        """One game: its players act in turn with their first legal command. The worker keeps
-        a mirror of the game (same seed, same actions) instead of reading the database, so the
-        figure counts the service's work, not the harness's."""
-        nonlocal done, errors
+        """One game: its players play the script in turn, each waiting for the reply."""
+        nonlocal done, errors, pictures
         place = Place(10_000 + i, 1)
-        current = game.new_game(seats, options, 1)
-        while time.perf_counter() < deadline and not game.is_over(current):
-            seat = min(game.pending(current))
-            action = next(a for a in game.legal_actions(current, seat) if game.to_command(a))
-            mapped = game.to_command(action)
-            assert mapped is not None
-            reply = await service.act(Actor(1 + seat, f"P{seat}"), place, game.name, *mapped)
+        for seat, command, args in script:
+            if time.perf_counter() >= deadline:
+                return
+            reply = await service.act(Actor(1 + seat, f"P{seat}"), place, game.name, command, args)
             done += 1
+            pictures += sum(1 for out in reply.public if out.message.image is not None)
             if not reply.ok:
                 errors += 1
                 return
-            current, _ = game.apply(current, seat, action, time.time())
 
     started = time.perf_counter()
     await asyncio.gather(*(worker(i) for i in games))
-    return done / (time.perf_counter() - started), errors
+    elapsed = time.perf_counter() - started
+    return done / elapsed, errors, pictures / elapsed
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -175,9 +195,13 @@ async def run() -> None:
         resolving.append(t2 - t1)
     bare = _bare_update(path)
 
-    # Throughput: CONCURRENT games at once, with the real game (phases resolve and are drawn)
-    # and with the test game (no picture: the service's own cost).
-    with_pictures = await _throughput(service, game, seats, order[SAMPLES : SAMPLES + CONCURRENT])
+    # Throughput: CONCURRENT games at once: the real game without and with its pictures, each
+    # on games of its own, then the test game (no pictures: the service's own cost).
+    fresh = order[SAMPLES:]
+    service.render_images = False
+    moves_only = await _throughput(service, game, seats, fresh[:CONCURRENT])
+    service.render_images = True
+    with_pictures = await _throughput(service, game, seats, fresh[CONCURRENT : 2 * CONCURRENT])
     from tests.support.tiny import install
 
     tiny = install()
@@ -201,12 +225,15 @@ async def run() -> None:
         f"{'submission resolving + render, p99 (ms)':<44}{_pct(resolving, 0.99) * ms:>12.2f}{'<= 150':>12}"
     )
     print(f"{'  ratio p99 / bare update':<44}{_pct(resolving, 0.99) / bare:>12.1f}")
-    for label, (rate, errors) in (
-        (f"throughput, {game.name} + pictures (cmd/s)", with_pictures),
-        ("throughput, service alone (cmd/s)", service_only),
+    for label, (rate, errors, pictures), target in (
+        ("throughput, service alone (cmd/s)", service_only, ">= 300"),
+        (f"throughput, {game.name} (cmd/s)", moves_only, ">= 300"),
+        (f"throughput, {game.name} + pictures (cmd/s)", with_pictures, ""),
     ):
-        print(f"{label:<44}{rate:>12.0f}{'>= 300':>12}")
+        print(f"{label:<44}{rate:>12.0f}{target:>12}")
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
+        if pictures:
+            print(f"{'  pictures drawn (per s)':<44}{pictures:>12.0f}")
     print(f"{'peak memory, max RSS (MB)':<44}{peak:>12.0f}")
 
 
