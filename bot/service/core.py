@@ -1040,9 +1040,9 @@ class Service:
             await repo.clear_deadlines(session, row.id)
             existing = {}
         elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
-            # The common case, a submission inside a phase: only drop the rows of seats that
-            # are no longer pending, in one statement, without reading the table.
-            await repo.clear_deadlines(session, row.id, keep_seats=set(pending))
+            # The common case, a submission inside a phase: only drop the rows of the seats
+            # that are no longer pending (usually the mover's), without reading the table.
+            await repo.clear_deadlines(session, row.id, seats=was_pending - set(pending))
             return
         else:
             existing = await repo.deadlines_of(session, row.id)

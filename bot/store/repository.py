@@ -6,7 +6,7 @@ All functions take an open ``AsyncSession``; the caller owns the transaction (th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select
@@ -27,16 +27,11 @@ from bot.store.models import (
 # more than running it on SQLite. They take their values as bound parameters.
 _OPEN_GAME = select(GameRow).where(GameRow.open_channel_id == bindparam("channel_id"))
 _OPEN_GAME_LOCKED = _OPEN_GAME.with_for_update(of=GameRow)
-# No session objects to keep in step (``synchronize_session=False``): a move never holds the
-# deadline rows it deletes, and looking for them in the session cost more than the DELETE.
-_CLEAR_DEADLINES = (
-    delete(DeadlineRow)
-    .where(DeadlineRow.game_id == bindparam("game_id"))
-    .execution_options(synchronize_session=False)
-)
-_CLEAR_DEADLINES_EXCEPT = _CLEAR_DEADLINES.where(
-    DeadlineRow.seat.not_in(bindparam("keep", expanding=True))
-)
+# Deadlines are deleted with Core statements on the table: the ORM would look for the rows in
+# the session to keep it in step, which cost more than the DELETE (a move holds none of them).
+_DEADLINES = cast(Table, DeadlineRow.__table__)
+_CLEAR_DEADLINES = _DEADLINES.delete().where(_DEADLINES.c.game_id == bindparam("_game"))
+_CLEAR_SEAT_DEADLINES = _CLEAR_DEADLINES.where(_DEADLINES.c.seat == bindparam("_seat"))
 
 
 async def open_game(
@@ -77,7 +72,7 @@ _SAVE_GAME = _GAMES.update().where(
     _GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_seen")
 )
 _LOG = insert(cast(Table, ActionRow.__table__))
-_ADD_DEADLINES = insert(cast(Table, DeadlineRow.__table__))
+_ADD_DEADLINES = insert(_DEADLINES)
 
 
 def show(row: GameRow, values: dict[str, Any]) -> None:
@@ -142,15 +137,15 @@ async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, s
 
 
 async def clear_deadlines(
-    session: AsyncSession, game_id: int, keep_seats: set[int] | None = None
+    session: AsyncSession, game_id: int, seats: Iterable[int] | None = None
 ) -> None:
-    """Delete a game's deadlines, except those of ``keep_seats``."""
-    if keep_seats:
-        await session.execute(
-            _CLEAR_DEADLINES_EXCEPT, {"game_id": game_id, "keep": sorted(keep_seats)}
-        )
-    else:
-        await session.execute(_CLEAR_DEADLINES, {"game_id": game_id})
+    """Delete a game's deadlines: all of them, or those of ``seats`` (none: no statement)."""
+    if seats is None:
+        await session.execute(_CLEAR_DEADLINES, {"_game": game_id})
+        return
+    params = [{"_game": game_id, "_seat": seat} for seat in sorted(seats)]
+    if params:
+        await session.execute(_CLEAR_SEAT_DEADLINES, params)
 
 
 async def due_deadlines(
