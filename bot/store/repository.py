@@ -66,7 +66,7 @@ async def finished_games(
 
 
 # A move's save is Core statements on the tables, not the ORM's unit of work: the unit of work
-# cost more CPU than everything else in a move (see docs/service.md, "Throughput").
+# cost more CPU than everything else in a move (see docs/service.md, "A move's save").
 _GAMES = cast(Table, GameRow.__table__)
 _SAVE_GAME = _GAMES.update().where(
     _GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_seen")
