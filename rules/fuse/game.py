@@ -239,6 +239,17 @@ _TOKENS = [die_name(v) for v in range(30)]
 _CLAIMS = [Claim(token) for token in _TOKENS]  # by die value
 _VALUE_OF = {token: value for value, token in enumerate(_TOKENS)}
 _COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
+# The events every round repeats, built once: events are immutable, so handing out the same
+# instance again is the same as building an equal one (and a frozen dataclass is slow to build).
+_PASSED = [Event("fuse.event.passed", {"seat": seat}, to=seat) for seat in range(5)]
+_CLAIMED = [  # by seat, then die value
+    [Event("fuse.event.claimed", {"seat": seat, "die": token}, to=seat) for token in _TOKENS]
+    for seat in range(5)
+]
+_REROLLED = [  # by die value
+    Event("fuse.event.rerolled", {"colour_key": _COLOUR_KEYS[v // 6], "number": v % 6 + 1})
+    for v in range(30)
+]
 
 
 def _rejects(icon: Slot, card_id: str, slot: int, die: str) -> RulesError:
@@ -381,53 +392,47 @@ class Fuse(Game[FuseState]):
         return {}
 
     def legal_actions(self, state: FuseState, seat: int) -> list[Action]:
-        if state.stage == "start":
-            return [Draw()]
-        if state.stage == "return":
-            return [Return(c, s + 1) for c, s in state.owing.get(seat, [])]
-        if state.stage != "choose":
+        stage = state.stage
+        if stage != "choose":
+            if stage == "start":
+                return [Draw()]
+            if stage == "return":
+                return [Return(c, s + 1) for c, s in state.owing.get(seat, [])]
             return []
         if state.taking[seat]:
             return [Take(c) for c in self._takeable(state, seat)]
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        hand = self._hand(state, seat)
-        faces = state.faces
-        taken = state.claims.values()
-        free = [(d, _BASE[d] + faces[d]) for d in state.loose if d not in taken]
-        wanted = 0  # the values of those dice, as a bit mask
-        for _, value in free:
+        faces, dice, claims = state.faces, state.dice, state.claims
+        # the seat's cards with their dice as values (the cards' memo key)
+        hand = [
+            (c, tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[c]]))
+            for c in state.hands[seat]
+        ]
+        taken = claims.values()
+        free = [_BASE[d] + faces[d] for d in state.loose if d not in taken]  # their values
+        wanted = 0  # the same, as a bit mask
+        for value in free:
             wanted |= 1 << value
-        held = state.claims.get(seat)
+        held = claims.get(seat)
         if held is not None:
             value = _BASE[held] + faces[held]
             wanted &= ~(1 << value)  # no claim of a die just like the one held
-            for card, filled in hand:
-                places = _PLACES[card.id]
-                actions += [places[s] for s in card.legal_slots(filled, value)]
+            for c, filled in hand:
+                places = _PLACES[c]
+                actions += [places[s] for s in _BOMBS[c].legal_slots(filled, value)]
         if wanted:
             placeable = 0  # of those values, the ones with a legal slot on one of the cards
-            for card, filled in hand:
-                placeable |= card.placeable(filled, wanted)
+            for c, filled in hand:
+                placeable |= _BOMBS[c].placeable(filled, wanted)
             # One claim per value (identical dice: one claim), in the order of the loose dice.
-            for _, value in free:
+            for value in free:
                 if placeable >> value & 1:
                     actions.append(_CLAIMS[value])
                     placeable ^= 1 << value
         actions.append(_PASS)
         return actions
-
-    def _hand(self, state: FuseState, seat: int) -> list[tuple[BombCard, tuple[int, ...]]]:
-        """The seat's cards with their dice as values (computed once per question)."""
-        faces, dice = state.faces, state.dice
-        return [
-            (
-                _BOMBS[c],
-                tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[c]]),
-            )
-            for c in state.hands[seat]
-        ]
 
     def _can_place(self, state: FuseState, seat: int, values: int) -> bool:
         """Whether the seat could place now one of the die values in the bit mask ``values``
@@ -484,9 +489,7 @@ class Fuse(Game[FuseState]):
         elif isinstance(action, Claim):
             d = self._check_claim(state, seat, action.die)
             state.claims[seat] = d
-            events.append(
-                Event("fuse.event.claimed", {"seat": seat, "die": die_token(state, d)}, to=seat)
-            )
+            events.append(_CLAIMED[seat][_BASE[d] + state.faces[d]])
             # a claim changes nobody's options: no need to look for finished seats
             return events
         elif isinstance(action, Place):
@@ -495,7 +498,7 @@ class Fuse(Game[FuseState]):
         elif isinstance(action, Pass):
             state.claims.pop(seat, None)
             state.done[seat] = True
-            events.append(Event("fuse.event.passed", {"seat": seat}, to=seat))
+            events.append(_PASSED[seat])
             # the dice on the table did not change: only the end of the round may have come
             if all(state.done) and not any(state.taking):
                 self._end_choose(state, events)
@@ -517,22 +520,27 @@ class Fuse(Game[FuseState]):
             if not token:
                 raise RulesError("fuse.error.no_die_named")
             value = _VALUE_OF.get(token, EMPTY)
-        faces = state.faces
-        drawn = [d for d in state.drawn if _BASE[d] + faces[d] == value]
+        faces, loose, taken = state.faces, state.loose, state.claims.values()
+        drawn = False  # a die showing it was drawn this round
+        free = EMPTY  # the first of those still on the table and held by nobody
+        for d in state.drawn:
+            if _BASE[d] + faces[d] == value:
+                drawn = True
+                if d in loose and d not in taken:
+                    free = d
+                    break
         if not drawn:
             raise RulesError("fuse.error.no_such_die", die=token[:10])
         held = state.claims.get(seat)
         if held is not None and _BASE[held] + faces[held] == value:
             raise RulesError("fuse.error.already_holding", die=token)
-        loose, taken = state.loose, state.claims.values()
-        free = [d for d in drawn if d in loose and d not in taken]
-        if not free:
+        if free == EMPTY:
             raise RulesError("fuse.error.die_taken", die=token)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
         if not self._can_place(state, seat, 1 << value):
             raise RulesError("fuse.error.no_place", die=token)
-        return free[0]
+        return free
 
     def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> int:
         d = state.claims.get(seat)
@@ -620,8 +628,9 @@ class Fuse(Game[FuseState]):
         drawn = [
             rng.draw(state.bag) for _ in range(min(dice_per_round(state.seats), len(state.bag)))
         ]
+        faces = state.faces
         for d in drawn:
-            state.faces[d] = rng.randint(1, 6)
+            faces[d] = rng.randint(1, 6)
         state.rng = rng.state
         state.drawn = drawn
         state.loose = drawn[:]
@@ -638,7 +647,10 @@ class Fuse(Game[FuseState]):
         events.append(
             Event(
                 "fuse.event.round",
-                {"round": state.round, "dice": " ".join([die_token(state, d) for d in drawn])},
+                {
+                    "round": state.round,
+                    "dice": " ".join([_TOKENS[_BASE[d] + faces[d]] for d in drawn]),
+                },
             )
         )
         self._after_choice(state, events)
@@ -759,12 +771,7 @@ class Fuse(Game[FuseState]):
                 state.faces[d] = rng.randint(1, 6)
                 state.rng = rng.state
                 colour, number = die_colour(d), state.faces[d]
-                events.append(
-                    Event(
-                        "fuse.event.rerolled",
-                        {"colour_key": _COLOUR_KEYS[colour], "number": number},
-                    )
-                )
+                events.append(_REROLLED[_BASE[d] + number])
             state.current = item
             state.owing = {}
             # Each seat's dice of that colour or number that are not safe, in the order of its
