@@ -5,9 +5,10 @@ scoring calls per second, and the time to draw a table. Run:
 The headline is whole random games through ``rules.core.play.random_game`` (the function the
 tests use; it plays each action in place), in steady state: the engine caches what it works out
 about each ordered roll (``rules.farkle.game.facts``: 55,986 rolls of 1–6 dice, ~0.7 s to work
-out per setting of D2), so the bench fills those caches first, as a long-running process has. The first line shows
-what a fresh process gets while they fill (its first few seconds of random games), the
-``apply`` line what a caller that keeps every old state pays for the copy per action.
+out per setting of D2), so the bench fills those caches first, as a long-running process has.
+The first line shows what a fresh process gets while they fill (its first few seconds of random
+games), the ``apply`` line what a caller that keeps every old state pays for the copy per
+action.
 
 A random 4-player game is ~460 actions, so 200 games/s means ~11 µs per action for the whole
 loop (``pending``, ``legal_actions``, ``play``, and the loop's own random choices). Figures on
