@@ -4,12 +4,24 @@ partition of every subset into the table's combinations)."""
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from itertools import combinations, product
 
 import pytest
 
 from rules.farkle import scoring
+from rules.farkle.game import (
+    _KEEP_ACTIONS,
+    DEFAULT,
+    EATEN,
+    FACES,
+    SELECTIONS,
+    TEXTS,
+    faces,
+    facts,
+    tokens,
+)
 
 
 @pytest.mark.parametrize(
@@ -149,3 +161,32 @@ def test_options_list_exactly_the_legal_position_subsets() -> None:
     assert 0b100000 not in masks  # the 3 alone
     assert scoring.all_scoring_mask(roll) == 0b011111
     assert scoring.best_mask(roll) == 0b011111  # 1 + 5 + 2-2-2 = 350
+
+
+def test_the_engines_roll_facts_agree_with_the_soldier_table() -> None:
+    """The engine answers its questions about a roll from one cached set of facts
+    (``game.facts``); each answer must be what the scoring functions say, for every roll of up to
+    four dice and a seeded sample of five and six, with and without D2."""
+    rng = random.Random(6)
+    rolls = [list(r) for n in range(1, 5) for r in product(range(1, 7), repeat=n)]
+    rolls += [[rng.randint(1, 6) for _ in range(n)] for n in (5, 6) for _ in range(1500)]
+    for four_pair in (True, False):
+        for roll in rolls:
+            found = facts(roll, four_pair)
+            opts = scoring.options(roll, four_pair)
+            picked = [tuple(d for i, d in enumerate(roll) if m >> i & 1) for m, _ in opts]
+            assert found[FACES] == faces(roll)
+            assert found[TEXTS] == tuple(tokens(roll, m) for m, _ in opts)
+            assert found[SELECTIONS] == tuple(
+                (m, v, p) for (m, v), p in zip(opts, picked, strict=True)
+            )
+            assert all(_KEEP_ACTIONS[text].dice == text for text in found[TEXTS])
+            if not opts:  # a Farkle
+                assert found[DEFAULT] == "" and found[EATEN] == (0, 0, (), "")
+                continue
+            best = scoring.best_mask(roll, four_pair)
+            assert found[DEFAULT] == tokens(roll, best)
+            eat = scoring.all_scoring_mask(roll, four_pair)
+            value = scoring.mask_value(roll, eat, four_pair)
+            aside = tuple(d for i, d in enumerate(roll) if eat >> i & 1)
+            assert found[EATEN] == (eat, value, aside, tokens(roll, eat))
