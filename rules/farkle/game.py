@@ -363,6 +363,7 @@ class DragonFarkle(Game[FarkleState]):
             r = state.defence if state.defence is not None else state.attack
             assert r is not None
             if stage == "roll":
+                # the shared Keep of each legal selection (a map: no comprehension frame)
                 out = list(map(_KEEP_ACTIONS.__getitem__, facts(r.roll, state.four_pair)[TEXTS]))
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
@@ -633,17 +634,15 @@ class DragonFarkle(Game[FarkleState]):
         elif state.stage == "dodge":
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
-            eaten = found[EATEN]
+            _, value, _, dice = found[EATEN]
             ev.append(
-                E(
-                    "farkle.event.dragon_comes",
-                    {"seat": r.seat, "dice": eaten[3], "value": eaten[1]},
-                )
+                E("farkle.event.dragon_comes", {"seat": r.seat, "dice": dice, "value": value})
             )
 
     @staticmethod
     def _roller_for(state: FarkleState, seat: int) -> Roller:
-        r = state.defence if state.defence is not None else state.attack  # state.roller()
+        # state.roller(), written out: this runs on most actions
+        r = state.defence if state.defence is not None else state.attack
         if r is None or r.seat != seat:
             raise RulesError("core.error.not_your_turn")
         return r
