@@ -59,7 +59,7 @@ DICE_PER_COLOUR = 5
 
 
 def dice_per_round(seats: int) -> int:
-    return {1: 3, 2: 4}.get(seats, seats)
+    return 3 if seats == 1 else 4 if seats == 2 else seats
 
 
 def die_colour(d: int) -> int:
@@ -230,7 +230,12 @@ def die_token(state: FuseState, d: int) -> str:
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
     """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key."""
     faces = state.faces
-    return tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
+    # (inlined in legal_actions and _can_place, the hot paths: a call per card there costs 4%
+    # of a random game's time; loops, not comprehensions, each of which is a call in 3.11)
+    filled = []
+    for d in state.dice[card_id]:
+        filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
+    return tuple(filled)
 
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
@@ -405,23 +410,29 @@ class Fuse(Game[FuseState]):
             return []
         actions: list[Action] = []
         faces, dice, claims = state.faces, state.dice, state.claims
-        # the seat's cards with their dice as values (the cards' memo key)
-        hand = [
-            (c, tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[c]]))
-            for c in state.hands[seat]
-        ]
+        # the seat's cards with their dice as values (_filled, inlined: see there)
+        hand: list[tuple[str, tuple[int, ...]]] = []
+        for c in state.hands[seat]:
+            values = []
+            for d in dice[c]:
+                values.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
+            hand.append((c, tuple(values)))
         taken = claims.values()
-        free = [_BASE[d] + faces[d] for d in state.loose if d not in taken]  # their values
+        free = []  # the values of the loose dice nobody holds
         wanted = 0  # the same, as a bit mask
-        for value in free:
-            wanted |= 1 << value
+        for d in state.loose:
+            if d not in taken:
+                value = _BASE[d] + faces[d]
+                free.append(value)
+                wanted |= 1 << value
         held = claims.get(seat)
         if held is not None:
             value = _BASE[held] + faces[held]
             wanted &= ~(1 << value)  # no claim of a die just like the one held
             for c, filled in hand:
                 places = _PLACES[c]
-                actions += [places[s] for s in _BOMBS[c].legal_slots(filled, value)]
+                for s in _BOMBS[c].legal_slots(filled, value):
+                    actions.append(places[s])
         if wanted:
             placeable = 0  # of those values, the ones with a legal slot on one of the cards
             for c, filled in hand:
@@ -439,8 +450,10 @@ class Fuse(Game[FuseState]):
         on one of its cards (the first card that takes one answers)."""
         faces, dice = state.faces, state.dice
         for card_id in state.hands[seat]:
-            filled = tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in dice[card_id]])
-            if _BOMBS[card_id].placeable(filled, values):
+            filled = []  # (_filled, inlined: see there)
+            for d in dice[card_id]:
+                filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
+            if _BOMBS[card_id].placeable(tuple(filled), values):
                 return True
         return False
 
@@ -455,7 +468,8 @@ class Fuse(Game[FuseState]):
         return _copy(state)
 
     def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
-        if state.stage == "over":
+        stage = state.stage
+        if stage == "over":
             if state.reason == "clock":
                 raise RulesError("fuse.error.time_up")
             raise RulesError("core.error.game_over")
@@ -463,12 +477,13 @@ class Fuse(Game[FuseState]):
             raise RulesError("core.error.not_your_turn")
         events: list[Event] = []
         state.last_now = now
-        if state.clock_end is not None and now >= state.clock_end:
+        clock_end = state.clock_end
+        if clock_end is not None and now >= clock_end:
             # The bomb went off: nothing a late action asks for happens.
             self._end(state, "lost", "clock", events, now)
             return events
         if isinstance(action, Draw):
-            if state.stage != "start":
+            if stage != "start":
                 raise RulesError("core.error.wrong_phase")
             if state.mode == "live":
                 state.clock_end = now + CLOCK_SECONDS
@@ -477,7 +492,7 @@ class Fuse(Game[FuseState]):
             return events
         if isinstance(action, Return):
             return self._play_return(state, seat, action, events)
-        if state.stage != "choose":
+        if stage != "choose":
             raise RulesError("core.error.wrong_phase")
         if isinstance(action, Take):
             self._check_take(state, seat, action.card)
@@ -625,9 +640,10 @@ class Fuse(Game[FuseState]):
             self._end(state, "lost", "bag", events)
             return
         rng = Rng(state.rng)
-        drawn = [
-            rng.draw(state.bag) for _ in range(min(dice_per_round(state.seats), len(state.bag)))
-        ]
+        bag = state.bag
+        drawn = []
+        for _ in range(min(dice_per_round(state.seats), len(bag))):
+            drawn.append(rng.draw(bag))
         faces = state.faces
         for d in drawn:
             faces[d] = rng.randint(1, 6)
@@ -681,7 +697,8 @@ class Fuse(Game[FuseState]):
         events: list[Event],
         now: float,
     ) -> None:
-        state.dice[card_id][s] = d
+        slots = state.dice[card_id]
+        slots[s] = d
         state.loose.remove(d)
         del state.claims[seat]
         state.used[seat] += 1
@@ -697,7 +714,7 @@ class Fuse(Game[FuseState]):
                 },
             )
         )
-        if min(state.dice[card_id]) >= 0:  # every slot holds a die
+        if EMPTY not in slots:  # every slot holds a die
             self._defuse(state, seat, card_id, events, now)
         if state.used[seat] >= self.quota(state):
             state.done[seat] = True
@@ -751,7 +768,8 @@ class Fuse(Game[FuseState]):
         self._end(state, "won", "won", events, now)
 
     def _end_choose(self, state: FuseState, events: list[Event]) -> None:
-        state.queue.extend(f"D{d}" for d in state.loose)
+        for d in state.loose:
+            state.queue.append(f"D{d}")
         state.claims = {}
         self._advance(state, events)
 
@@ -785,9 +803,11 @@ class Fuse(Game[FuseState]):
                 if d // DICE_PER_COLOUR != colour and faces[d] != number:
                     continue
                 # a die under another die of a stack or pyramid is safe (BombCard.safe)
-                if any(slots[a] >= 0 for a in _BOMBS[card_id].above[s]):
-                    continue
-                returnable.setdefault(seat, []).append((card_id, s))
+                for a in _BOMBS[card_id].above[s]:
+                    if slots[a] >= 0:
+                        break
+                else:
+                    returnable.setdefault(seat, []).append((card_id, s))
             for seat, options in returnable.items():
                 if len(options) == 1:
                     self._return_die(state, seat, *options[0], events)
@@ -810,14 +830,13 @@ class Fuse(Game[FuseState]):
     def _placed(self, state: FuseState) -> list[tuple[int, str, int, int]]:
         """Every die on a card as (seat, card, slot, die), by seat, card and slot: what the
         return queue looks through (dice leave cards while it is resolved, none arrive)."""
-        dice = state.dice
-        return [
-            (seat, card_id, s, d)
-            for seat in range(state.seats)
-            for card_id in state.hands[seat]
-            for s, d in enumerate(dice[card_id])
-            if d >= 0
-        ]
+        dice, placed = state.dice, []
+        for seat in range(state.seats):
+            for card_id in state.hands[seat]:
+                for s, d in enumerate(dice[card_id]):
+                    if d >= 0:
+                        placed.append((seat, card_id, s, d))
+        return placed
 
     def _return_die(
         self, state: FuseState, seat: int, card_id: str, s: int, events: list[Event]
