@@ -146,33 +146,39 @@ class Relation:
     def holds(self, values: list[int], lo: list[int], hi: list[int]) -> bool:
         """False only if the relation is already broken by the dice assigned in ``values``
         (``EMPTY`` elsewhere); ``lo``/``hi`` bound the numbers an empty slot could still show."""
+        # (numbers as ``v % 6``, colours as ``v // 6``, and loops rather than comprehensions:
+        # this runs for every relation at every step of a completability search)
         kind = self.kind
         if kind == "lt" or kind == "gt":
             a, b = values[self.slots[0]], values[self.slots[1]]
             if a < 0 or b < 0:
                 return True
-            return number_of(a) < number_of(b) if kind == "lt" else number_of(a) > number_of(b)
+            return a % 6 < b % 6 if kind == "lt" else a % 6 > b % 6
         if kind == "eq" or kind == "ne":
-            got = [values[s] for s in self.slots if values[s] >= 0]
+            got = []
+            for s in self.slots:
+                v = values[s]
+                if v >= 0:
+                    got.append(v)
             if len(got) < 2:
                 return True
-            nums = [number_of(v) for v in got]
-            cols = [colour_of(v) for v in got]
+            nums = set()
+            cols = set()
+            for v in got:
+                nums.add(v % 6)
+                cols.add(v // 6)
             if kind == "eq":
-                same_n = len(set(nums)) == 1
-                same_c = len(set(cols)) == 1
-                return _combine(self.attr, same_n, same_c)
-            diff_n = len(set(nums)) == len(nums)
-            diff_c = len(set(cols)) == len(cols)
+                return _combine(self.attr, len(nums) == 1, len(cols) == 1)
             if self.attr == "both":
                 return len(set(got)) == len(got)
-            return _combine(self.attr, diff_n, diff_c)
+            return _combine(self.attr, len(nums) == len(got), len(cols) == len(got))
         if kind == "sum":
             low = high = 0
             for s in self.slots:
-                if values[s] >= 0:
-                    low += number_of(values[s])
-                    high += number_of(values[s])
+                v = values[s]
+                if v >= 0:
+                    low += v % 6 + 1
+                    high += v % 6 + 1
                 else:
                     low += lo[s]
                     high += hi[s]
@@ -181,12 +187,12 @@ class Relation:
         l_lo = l_hi = r_lo = r_hi = 0
         for s in self.slots:
             v = values[s]
-            l_lo += number_of(v) if v >= 0 else lo[s]
-            l_hi += number_of(v) if v >= 0 else hi[s]
+            l_lo += v % 6 + 1 if v >= 0 else lo[s]
+            l_hi += v % 6 + 1 if v >= 0 else hi[s]
         for s in self.right:
             v = values[s]
-            r_lo += number_of(v) if v >= 0 else lo[s]
-            r_hi += number_of(v) if v >= 0 else hi[s]
+            r_lo += v % 6 + 1 if v >= 0 else lo[s]
+            r_hi += v % 6 + 1 if v >= 0 else hi[s]
         return l_lo <= r_hi and r_lo <= l_hi
 
     def to_view(self) -> dict[str, Any]:
@@ -264,8 +270,12 @@ class BombCard:
     def can_place(self, filled: tuple[int, ...], slot: int, value: int) -> bool:
         """Every check of a placement: empty slot, matching icon, support, completable.
         (The dice already in ``filled`` match their icons: the game only places such dice.)"""
-        if filled[slot] >= 0 or not self.fits(slot, value) or not self.supported(filled, slot):
+        # (fits and supported, inlined: the memo misses of legal_slots ask this for every slot)
+        if filled[slot] >= 0 or value not in self.slots[slot].domain:
             return False
+        for b in self.below[slot]:
+            if filled[b] < 0:
+                return False
         after = filled[:slot] + (value,) + filled[slot + 1 :]
         key = self.canonical(after)
         known = self._memo.get(key)
@@ -280,8 +290,11 @@ class BombCard:
         """``filled`` reduced to what completability depends on, for dice that match their
         icons: only the number of a die whose slot is compared by number, only the colour of
         one compared by colour, nothing of one in no relation. Many positions share a key."""
-        canon = _search_plan(self)[4]
-        return tuple([canon[s][v] if v >= 0 else EMPTY for s, v in enumerate(filled)])
+        canon = (self._plan or _search_plan(self))[4]
+        key = []  # (a loop: a comprehension is one more call in Python 3.11)
+        for s, v in enumerate(filled):
+            key.append(canon[s][v] if v >= 0 else EMPTY)
+        return tuple(key)
 
     def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
         """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
@@ -291,9 +304,11 @@ class BombCard:
         cls = (self._vclass or self._value_classes())[value]
         known = by_class.get(cls)
         if known is None:
-            known = by_class[cls] = tuple(
-                s for s in range(len(filled)) if self.can_place(filled, s, value)
-            )
+            slots = []
+            for s in range(len(filled)):
+                if self.can_place(filled, s, value):
+                    slots.append(s)
+            known = by_class[cls] = tuple(slots)
         return known
 
     def placeable(self, filled: tuple[int, ...], values: int) -> int:
@@ -404,15 +419,20 @@ def _search_plan(card: BombCard) -> list[Any]:
 
 
 def _search(card: BombCard, values: list[int]) -> bool:
-    candidates, involved, lo, hi, _ = _search_plan(card)
+    candidates, involved, lo, hi, _ = card._plan or _search_plan(card)
+    slots = card.slots
     for s, v in enumerate(values):
-        if v >= 0 and not card.slots[s].accepts(v):
+        if v >= 0 and v not in slots[s].domain:
             return False
     relations = card.relations
-    if not all(rel.holds(values, lo, hi) for rel in relations):
-        return False
+    for rel in relations:
+        if not rel.holds(values, lo, hi):
+            return False
     # Slots in no relation only need a matching die (always exists): skip them.
-    todo = [s for s, v in enumerate(values) if v < 0 and involved[s]]
+    todo = []
+    for s, v in enumerate(values):
+        if v < 0 and involved[s]:
+            todo.append(s)
 
     def go(i: int) -> bool:
         if i == len(todo):
@@ -420,9 +440,13 @@ def _search(card: BombCard, values: list[int]) -> bool:
         s = todo[i]
         for v in candidates[s]:
             values[s] = v
-            if all(relations[r].holds(values, lo, hi) for r in involved[s]) and go(i + 1):
-                values[s] = EMPTY
-                return True
+            for r in involved[s]:
+                if not relations[r].holds(values, lo, hi):
+                    break
+            else:
+                if go(i + 1):
+                    values[s] = EMPTY
+                    return True
         values[s] = EMPTY
         return False
 
