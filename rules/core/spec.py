@@ -33,7 +33,7 @@ class OptionSpec:
     max: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen, for speed, like Event: never changed once made
 class Pending:
     """What one seat owes now.
 
