@@ -374,21 +374,24 @@ class Fuse(Game[FuseState]):
 
     def pending(self, state: FuseState) -> dict[int, Pending]:
         deadline = state.clock_end
-        if state.stage == "start":
-            return {0: Pending("start", Draw())}
-        if state.stage == "choose":
+        stage = state.stage
+        if stage == "choose":
             out: dict[int, Pending] = {}
-            taking, done, claims, faces = state.taking, state.done, state.claims, state.faces
+            taking, claims, faces = state.taking, state.claims, state.faces
             choosing = _CHOICE_PENDINGS.get(deadline) or _choice_pendings(deadline)
-            for seat in range(state.seats):
+            seat = 0
+            for done in state.done:  # (cheaper than indexing by range(seats): every action)
                 if taking[seat]:
                     out[seat] = Pending("take", Take(self._takeable(state, seat)[0]), deadline)
-                elif not done[seat]:
+                elif not done:
                     held = claims.get(seat)
                     # EMPTY (-1) indexes the claim, a held die's value its place
                     out[seat] = choosing[EMPTY if held is None else _BASE[held] + faces[held]]
+                seat += 1
             return out
-        if state.stage == "return":
+        if stage == "start":
+            return {0: Pending("start", Draw())}
+        if stage == "return":
             kind, args = _match_args(self._match_text(state))
             return {
                 seat: Pending(kind, self._default_return(state, seat), deadline, args)
@@ -410,13 +413,6 @@ class Fuse(Game[FuseState]):
             return []
         actions: list[Action] = []
         faces, dice, claims = state.faces, state.dice, state.claims
-        # the seat's cards with their dice as values (_filled, inlined: see there)
-        hand: list[tuple[str, tuple[int, ...]]] = []
-        for c in state.hands[seat]:
-            values = []
-            for d in dice[c]:
-                values.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-            hand.append((c, tuple(values)))
         taken = claims.values()
         free = []  # the values of the loose dice nobody holds
         wanted = 0  # the same, as a bit mask
@@ -426,22 +422,30 @@ class Fuse(Game[FuseState]):
                 free.append(value)
                 wanted |= 1 << value
         held = claims.get(seat)
+        holding = EMPTY  # the value of the die the seat holds
         if held is not None:
-            value = _BASE[held] + faces[held]
-            wanted &= ~(1 << value)  # no claim of a die just like the one held
-            for c, filled in hand:
+            holding = _BASE[held] + faces[held]
+            wanted &= ~(1 << holding)  # no claim of a die just like the one held
+        placeable = 0  # of the wanted values, those with a legal slot on one of the cards
+        for c in state.hands[seat]:
+            if holding == EMPTY and placeable == wanted:
+                break  # nothing to place, and every wanted value has a slot already
+            filled = []  # the card's dice as values (_filled, inlined: see there)
+            for d in dice[c]:
+                filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
+            key = tuple(filled)
+            card = _BOMBS[c]
+            if holding != EMPTY:  # where the held die may go, card by card
                 places = _PLACES[c]
-                for s in _BOMBS[c].legal_slots(filled, value):
+                for s in card.legal_slots(key, holding):
                     actions.append(places[s])
-        if wanted:
-            placeable = 0  # of those values, the ones with a legal slot on one of the cards
-            for c, filled in hand:
-                placeable |= _BOMBS[c].placeable(filled, wanted)
-            # One claim per value (identical dice: one claim), in the order of the loose dice.
-            for value in free:
-                if placeable >> value & 1:
-                    actions.append(_CLAIMS[value])
-                    placeable ^= 1 << value
+            if placeable != wanted:
+                placeable |= card.placeable(key, wanted)
+        # One claim per value (identical dice: one claim), in the order of the loose dice.
+        for value in free:
+            if placeable >> value & 1:
+                actions.append(_CLAIMS[value])
+                placeable ^= 1 << value
         actions.append(_PASS)
         return actions
 
