@@ -304,6 +304,7 @@ async def test_pictures_get_names_as_typed_and_messages_get_them_escaped(
 
     patch = pytest.MonkeyPatch()
     patch.setattr(drawing, "draw", fake_draw)
+    patch.setattr(drawing, "drawable", lambda kind: True)  # the test game has no renderer
     service.render_images = True
     odd = Actor(7, "Bart_the_*XIV*\u202e")
     await service.new_game(odd, HERE, "tiny", {})

@@ -273,13 +273,16 @@ class Service:
             reply.public.append(Outgoing(post.channel_id, message))
         return reply
 
+    def _draws(self, kind: str) -> bool:
+        """Whether pictures of ``kind`` are drawn: not with rendering off, nor for a game
+        without a renderer (the test game), whose table is never even looked at for one."""
+        return self.render_images and drawing.drawable(kind)
+
     async def _draw(self, job: _RenderJob | None) -> Image | None:
-        if job is None or not self.render_images:
+        if job is None or not self._draws(job.kind):
             return None
         try:
             data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
-        except ModuleNotFoundError:
-            return None  # a game without a renderer (the test game): text only
         except Exception:
             # A drawing bug must never lose the move or the message: send the text alone.
             log.exception("rendering failed for %s", job.kind)
@@ -945,7 +948,7 @@ class Service:
                 buttons = buttons[:20]  # a select takes one of the five rows
         job = (
             _RenderJob(row.kind, engine.view(state, None), _plain_names(row), lang, private=False)
-            if picture
+            if picture and self._draws(row.kind)
             else None
         )
         draft.post(

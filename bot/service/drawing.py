@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import functools
+import importlib.util
 import logging
 import multiprocessing
 import os
@@ -39,6 +41,13 @@ def _get_pool() -> ProcessPoolExecutor | None:
         )
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
     return _pool
+
+
+@functools.cache
+def drawable(kind: str) -> bool:
+    """Whether the game ``kind`` has a renderer (``render/<kind>.py``); a game without one (the
+    test game) is played in text alone."""
+    return importlib.util.find_spec(f"render.{kind}") is not None
 
 
 def _draw(kind: str, view: dict[str, Any], names: list[str], lang: str, private: bool) -> bytes:

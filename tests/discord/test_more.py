@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 import render
+from bot.service import drawing
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_play import started_tiny
@@ -80,6 +81,7 @@ async def test_images_are_attached(
 ) -> None:
     monkeypatch.setattr(render, "render_table", lambda game, view, names, lang: png(96))
     monkeypatch.setattr(render, "render_board", lambda game, view, names, lang: png(48))
+    monkeypatch.setattr(drawing, "drawable", lambda kind: True)  # the test game has none
     await bots.start(render=True)
     alice = fake.add_user(101, "Alice")
     phase = await started_tiny(fake, alice)
