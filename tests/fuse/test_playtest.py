@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import RulesError
+from rules.core import CommandArgs, RulesError
 from rules.core.i18n import t
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, Place
@@ -51,7 +51,12 @@ def test_a_split_icon_keeps_its_code_without_brackets() -> None:
 
 def test_acting_before_the_first_draw_says_to_draw() -> None:
     state = FUSE.new_game(2, {}, seed=1)
-    for command, args in (("claim", {"die": "R1"}), ("pass", {}), ("take", {"card": "1-01"})):
+    attempts: tuple[tuple[str, CommandArgs], ...] = (
+        ("claim", {"die": "R1"}),
+        ("pass", {}),
+        ("take", {"card": "1-01"}),
+    )
+    for command, args in attempts:
         assert FUSE.explain(state, 0, command, args).key == "fuse.error.not_started"
 
 
