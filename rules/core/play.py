@@ -36,7 +36,8 @@ def random_game(
     while not game.is_over(state):
         pending = game.pending(state)
         assert pending, f"{game.name}: not over but nobody is pending (phase {game.phase(state)})"
-        seat = rng.choice(sorted(pending))
+        # One pending seat (most turns): nothing to choose, so no draw is spent on it.
+        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
         actions = game.legal_actions(state, seat)
         assert actions, f"{game.name}: seat {seat} is pending with no legal action"
         events.extend(game.play(state, seat, rng.choice(actions), now))
