@@ -44,7 +44,9 @@ def _games(
     games = steps = 0
     ends: Counter[str] = Counter()
     while time.process_time() - start < seconds:
-        final, n, _ = random_game(FUSE, 4, first_seed + games, options, clock_step=clock_step)
+        final, n, _ = random_game(
+            FUSE, 4, first_seed + games, options, clock_step=clock_step, keep_events=False
+        )
         games += 1
         steps += n
         ends[final.reason] += 1
