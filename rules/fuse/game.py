@@ -15,7 +15,7 @@ game always ends).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from rules.core import (
@@ -172,6 +172,10 @@ class FuseState:
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
     last_now: float  # the time of the latest action (the image shows the clock as of then)
+    # Not the game: a memo of each card's ``_filled`` key, never dumped. A card's key changes
+    # only when a die is placed on it or leaves it (a die on a card keeps its face), and
+    # ``_filled``'s callers ask it several times an action for every card in play.
+    keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _copy(s: FuseState) -> FuseState:
@@ -209,10 +213,11 @@ def _copy(s: FuseState) -> FuseState:
         s.reason,
         s.seconds_left,
         s.last_now,
+        dict(s.keys),
     )
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(FuseState))
+_FIELD_NAMES = tuple(f.name for f in fields(FuseState) if f.name != "keys")
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -228,14 +233,21 @@ def die_token(state: FuseState, d: int) -> str:
 
 
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
-    """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key."""
-    faces = state.faces
-    # (inlined in legal_actions and _can_place, the hot paths: a call per card there costs 4%
-    # of a random game's time; loops, not comprehensions, each of which is a call in 3.11)
-    filled = []
-    for d in state.dice[card_id]:
-        filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-    return tuple(filled)
+    """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key. Kept
+    in ``state.keys`` until a die is placed on the card or leaves it (``_changed``)."""
+    key = state.keys.get(card_id)
+    if key is None:
+        faces = state.faces
+        filled = []  # (a loop, not a comprehension, which is a call in 3.11)
+        for d in state.dice[card_id]:
+            filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
+        key = state.keys[card_id] = tuple(filled)
+    return key
+
+
+def _changed(state: FuseState, card_id: str) -> None:
+    """A die was placed on the card or left it, or the card came or went: its key is stale."""
+    state.keys.pop(card_id, None)
 
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
@@ -412,7 +424,7 @@ class Fuse(Game[FuseState]):
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        faces, dice, claims = state.faces, state.dice, state.claims
+        faces, claims, keys = state.faces, state.claims, state.keys
         taken = claims.values()
         free = []  # the values of the loose dice nobody holds
         wanted = 0  # the same, as a bit mask
@@ -430,10 +442,7 @@ class Fuse(Game[FuseState]):
         for c in state.hands[seat]:
             if holding == EMPTY and placeable == wanted:
                 break  # nothing to place, and every wanted value has a slot already
-            filled = []  # the card's dice as values (_filled, inlined: see there)
-            for d in dice[c]:
-                filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-            key = tuple(filled)
+            key = keys.get(c) or _filled(state, c)  # (the memo read inlined: the hot path)
             card = _BOMBS[c]
             if holding != EMPTY:  # where the held die may go, card by card
                 places = _PLACES[c]
@@ -452,12 +461,10 @@ class Fuse(Game[FuseState]):
     def _can_place(self, state: FuseState, seat: int, values: int) -> bool:
         """Whether the seat could place now one of the die values in the bit mask ``values``
         on one of its cards (the first card that takes one answers)."""
-        faces, dice = state.faces, state.dice
+        keys = state.keys
         for card_id in state.hands[seat]:
-            filled = []  # (_filled, inlined: see there)
-            for d in dice[card_id]:
-                filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-            if _BOMBS[card_id].placeable(tuple(filled), values):
+            key = keys.get(card_id) or _filled(state, card_id)  # (see legal_actions)
+            if _BOMBS[card_id].placeable(key, values):
                 return True
         return False
 
@@ -703,6 +710,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         slots = state.dice[card_id]
         slots[s] = d
+        _changed(state, card_id)
         state.loose.remove(d)
         del state.claims[seat]
         state.used[seat] += 1
@@ -727,6 +735,7 @@ class Fuse(Game[FuseState]):
         self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
     ) -> None:
         state.bag.extend(state.dice.pop(card_id))
+        _changed(state, card_id)
         state.hands[seat].remove(card_id)
         state.defused.append(card_id)
         events.append(
@@ -746,6 +755,7 @@ class Fuse(Game[FuseState]):
         state.centre.remove(card_id)
         state.hands[seat].append(card_id)
         state.dice[card_id] = [EMPTY] * len(_bomb(card_id).slots)
+        _changed(state, card_id)
         state.taking[seat] = False
         events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
         while state.deck and len(state.centre) < CENTRE_SIZE:
@@ -847,6 +857,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         d = state.dice[card_id][s]
         state.dice[card_id][s] = EMPTY
+        _changed(state, card_id)
         state.bag.append(d)
         events.append(
             Event(
