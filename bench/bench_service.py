@@ -7,6 +7,9 @@ Figures:
   service alone (the test game: the platform's own cost), Bad Bones (a real game's rules,
   buttons and replies), and Bad Bones with its pictures drawn (every phase, in the render
   worker: bounded by the drawing, so the pictures/s are printed too);
+- the same throughputs on PostgreSQL (a fresh database), when ``PARTIDA_TEST_PG_URL`` (or
+  ``BENCH_PG_URL``) names a server: no single writer, and asyncpg talks to the server from the
+  event loop itself (no thread to cross to), so a command costs the bot less CPU there;
 - peak memory (max RSS) of the run.
 
 Targets on a 2-core machine: p99 ≤ 20 ms (no resolution), ≤ 150 ms (resolution), ≥ 300 cmd/s.
@@ -161,6 +164,31 @@ async def _throughput(
     return done / elapsed, errors, pictures / elapsed
 
 
+async def _postgresql(
+    game: Game[Any], seats: int, tiny: Game[Any], long: dict[str, Any]
+) -> list[tuple[str, tuple[float, int, float]]]:
+    """The throughputs without pictures on a fresh PostgreSQL database (none without one)."""
+    from bench.bench_load import pg_database, pg_drop
+
+    base = os.environ.get("BENCH_PG_URL") or os.environ.get("PARTIDA_TEST_PG_URL")
+    if not base:
+        return []
+    url, dsn = await pg_database(base)
+    try:
+        service = await Service.open(url, render=False)
+        await _populate(service, tiny, 2, CONCURRENT, first_channel=100_000, options=long)
+        await _populate(service, game, seats, CONCURRENT, first_channel=200_000)
+        alone = await _throughput(service, tiny, 2, [90_000 + i for i in range(CONCURRENT)], long)
+        moves = await _throughput(service, game, seats, [190_000 + i for i in range(CONCURRENT)])
+        await service.close()
+    finally:
+        await pg_drop(dsn, url)
+    return [
+        ("throughput, service alone, PostgreSQL (cmd/s)", alone),
+        (f"throughput, {game.name}, PostgreSQL (cmd/s)", moves),
+    ]
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -210,6 +238,7 @@ async def run() -> None:
     channels = [90_000 + i for i in range(CONCURRENT)]
     service_only = await _throughput(service, tiny, 2, channels, options=long)
     await service.close()
+    on_pg = await _postgresql(game, seats, tiny, long)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     ms = 1000.0
@@ -234,6 +263,11 @@ async def run() -> None:
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
         if pictures:
             print(f"{'  pictures drawn (per s)':<44}{pictures:>12.0f}")
+    for label, (rate, errors, _) in on_pg:
+        print(f"{label:<44}{rate:>12.0f}{'>= 300':>12}")
+        print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
+    if not on_pg:
+        print("(PostgreSQL skipped: set PARTIDA_TEST_PG_URL)")
     print(f"{'peak memory, max RSS (MB)':<44}{peak:>12.0f}")
 
 
