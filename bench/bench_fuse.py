@@ -13,7 +13,9 @@ second of games in this process), the others are measured after it, as in a runn
 Before the performance pass (commit 78cfc7c) the 1 s figure was ~31 games/s on this machine;
 before the second pass (commit 99b0a95) 54-57 (~30 µs per action); after it 97-100 (~17 µs per
 action: loops instead of comprehensions on the hot paths, shared Pending and event instances, no
-check done twice per action; see docs/games/fuse.md). The secondary figure goes through
+check done twice per action; see docs/games/fuse.md); with each card's memo key kept in the
+state and the core changes of that session (plain slots events, ``Rng.below`` inlined, no
+narration kept by the benchmark's games) 99-104. The secondary figure goes through
 ``apply``, which copies the state before every action (a caller keeping the old state pays
 that copy, ~7 µs); ``random_game`` plays in place.
 """
