@@ -43,19 +43,19 @@ async def test_a_move_is_retried_when_another_writer_saved_first(
     if service._writer is None:
         pytest.skip("PostgreSQL locks the game row at load (FOR UPDATE): nobody slips in")
     await started(service, ALICE, BOB)
-    original = repo.save_game
+    original = repo.run
     interfered: list[int] = []
 
-    async def save_after_another(session: Any, row: Any, seen: int, values: Any) -> None:
+    async def save_after_another(session: Any, writes: repo.Writes) -> None:
         if not interfered:
-            interfered.append(seen)
             async with service.sessions() as other, other.begin():
                 theirs = await repo.open_game(other, HERE.channel_id)
                 assert theirs is not None
-                await original(other, theirs, theirs.version, {"updated_at": 1.0})
-        await original(session, row, seen, values)
+                interfered.append(theirs.version)
+                await repo.save_game(other, theirs, theirs.version, {"updated_at": 1.0})
+        await original(session, writes)
 
-    monkeypatch.setattr(repo, "save_game", save_after_another)
+    monkeypatch.setattr(repo, "run", save_after_another)
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
     assert reply.ok, reply
     async with service.sessions() as session:

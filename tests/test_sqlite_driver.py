@@ -78,3 +78,48 @@ async def test_no_crossing_to_roll_back_when_nothing_is_open(
         await connection.execute(text("SELECT 1"))
     assert hops == ["_run"]
     await engine.dispose()
+
+
+async def test_a_moves_writes_are_one_crossing(tmp_path: Path, hops: list[str]) -> None:
+    """Save, log entry and deadlines of a move: one crossing on SQLite, SQLAlchemy's errors."""
+    from sqlalchemy.exc import IntegrityError
+
+    from bot.service import Service
+    from bot.store import repository as repo
+    from tests.conftest import ALICE, BOB, HERE
+    from tests.support.tiny import install
+    from tests.test_service import started
+
+    install()
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
+    await started(service, ALICE, BOB)
+    async with service.sessions() as session, session.begin():
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        seen = row.version
+        writes = repo.Writes().save_game(row, seen, {"updated_at": 5.0, "state": {"x": [1]}})
+        writes.append_action(row.id, seen, 0, {"kind": "pass"}, 5.0, False)
+        writes.clear_deadlines(row.id)
+        writes.add_deadlines(
+            [
+                {"game_id": row.id, "seat": s, "kind": "default", "due_at": 9.0, "phase": "p"}
+                for s in (0, 1)
+            ]
+        )
+        hops.clear()
+        await repo.run(session, writes)
+        assert hops == ["_run_batch"]
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.state == {"x": [1]} and row.version == seen + 1
+        assert [(e.seq, e.action) for e in await repo.action_log(session, row.id)][-1] == (
+            seen,
+            {"kind": "pass"},
+        )
+        assert sorted(await repo.deadlines_of(session, row.id)) == [(0, "default"), (1, "default")]
+    with pytest.raises(IntegrityError):  # the same log entry twice: retried by the service
+        async with service.sessions() as session, session.begin():
+            await repo.run(
+                session, repo.Writes().append_action(row.id, seen, 0, {"kind": "pass"}, 6.0, False)
+            )
+    await service.close()

@@ -808,11 +808,12 @@ class Service:
         )
 
         # The writes come last: on SQLite, other games' moves run while this one only computes.
+        # All of them together: on SQLite, one crossing to the connection's thread.
         await _Writer.of(session).take()
-        await repo.save_game(session, row, seen, saved)
-        await repo.append_action(session, row.id, seen, seat, action.to_json(), now, by_default)
+        writes = repo.Writes().save_game(row, seen, saved)
+        writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
         if over:
-            await repo.clear_deadlines(session, row.id)
+            writes.clear_deadlines(row.id)
         else:
             await self._schedule(
                 session,
@@ -823,7 +824,9 @@ class Service:
                 phase_changed=changed,
                 was_pending=was_pending,
                 pending=pending_now,
+                writes=writes,
             )
+        await repo.run(session, writes)
         return draft
 
     def _move_draft(
@@ -1025,6 +1028,7 @@ class Service:
         phase_changed: bool,
         was_pending: set[int] | None = None,
         pending: dict[int, Pending] | None = None,
+        writes: repo.Writes | None = None,
     ) -> None:
         """Keep the deadline rows in step with who is pending.
 
@@ -1032,7 +1036,24 @@ class Service:
         channel's settings (or the game's own clock). Within a phase, seats that answered lose
         their rows, and seats that left get theirs moved to now. Reminders already sent are not
         sent again, because rows are only created when the phase begins.
+
+        The deletes and inserts go into ``writes`` (a move's, run with its save), or run here.
         """
+        if writes is None:
+            writes = repo.Writes()
+            await self._schedule(
+                session,
+                row,
+                engine,
+                state,
+                now,
+                phase_changed=phase_changed,
+                was_pending=was_pending,
+                pending=pending,
+                writes=writes,
+            )
+            await repo.run(session, writes)
+            return
         if state is None:
             state = engine.load(row.state or {})
         settings = {**DEFAULT_SETTINGS, **row.settings}
@@ -1040,12 +1061,12 @@ class Service:
             pending = engine.pending(state)
         left = {s.seat for s in row.seats if s.left}
         if phase_changed:
-            await repo.clear_deadlines(session, row.id)
+            writes.clear_deadlines(row.id)
             existing = {}
         elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
             # The common case, a submission inside a phase: only drop the rows of the seats
             # that are no longer pending (usually the mover's), without reading the table.
-            await repo.clear_deadlines(session, row.id, seats=was_pending - set(pending))
+            writes.clear_deadlines(row.id, seats=was_pending - set(pending))
             return
         else:
             existing = await repo.deadlines_of(session, row.id)
@@ -1091,7 +1112,7 @@ class Service:
                         "phase": row.phase,
                     }
                 )
-        await repo.add_deadlines(session, new)
+        writes.add_deadlines(new)
 
     async def next_deadline(self) -> float | None:
         async with self.sessions() as session:

@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
+from bot.store import sqlite_driver
 from bot.store.models import (
     FINISHED,
     OPEN_STATUSES,
@@ -82,46 +83,126 @@ def show(row: GameRow, values: dict[str, Any]) -> None:
         set_committed_value(row, key, value)
 
 
-async def save_game(session: AsyncSession, row: GameRow, seen: int, values: dict[str, Any]) -> None:
-    """Save ``values`` of a game loaded at version ``seen``, if no other writer saved it since:
-    ``UPDATE … WHERE version = seen`` (raises ``StaleDataError``, which the service retries
-    from a fresh load, when another writer got there first). ``row`` shows the new version."""
-    result = await session.execute(
-        _SAVE_GAME, {**values, "version": seen + 1, "_id": row.id, "_seen": seen}
-    )
-    if result.rowcount != 1:  # type: ignore[attr-defined]
-        raise StaleDataError(f"game {row.id} was saved by another writer since version {seen}")
-    show(row, {"version": seen + 1})
+class Writes:
+    """A transaction's writes, run together by ``run``: on SQLite in one crossing to the
+    connection's thread (each statement through SQLAlchemy would be a crossing of its own, and
+    those crossings were most of a move's cost), elsewhere statement by statement. Statements
+    run in the order they were added."""
 
+    def __init__(self) -> None:
+        # (statement, rows of parameters, "must change exactly one row": the error if not)
+        self.steps: list[tuple[Any, list[dict[str, Any]], str | None]] = []
 
-async def append_action(
-    session: AsyncSession,
-    game_id: int,
-    seq: int,
-    seat: int,
-    action: dict[str, Any],
-    at: float,
-    by_default: bool,
-) -> None:
-    """Add an entry to the log. ``seq`` must grow with each entry of the game (the service uses
-    the game row's version, which is unique per save)."""
-    await session.execute(
-        _LOG,
-        {
+    def save_game(self, row: GameRow, seen: int, values: dict[str, Any]) -> Writes:
+        """Save ``values`` of a game loaded at version ``seen``, if no other writer saved it
+        since: ``UPDATE … WHERE version = seen``; ``run`` raises ``StaleDataError``, which the
+        service retries from a fresh load, when another writer got there first. ``row`` shows
+        the new version (a failed save rolls back, and the retry loads the row again)."""
+        params = {**values, "version": seen + 1, "_id": row.id, "_seen": seen}
+        stale = f"game {row.id} was saved by another writer since version {seen}"
+        self.steps.append((_SAVE_GAME, [params], stale))
+        show(row, {"version": seen + 1})
+        return self
+
+    def append_action(
+        self,
+        game_id: int,
+        seq: int,
+        seat: int,
+        action: dict[str, Any],
+        at: float,
+        by_default: bool,
+    ) -> Writes:
+        """Add an entry to the log. ``seq`` must grow with each entry of the game (the service
+        uses the game row's version, which is unique per save)."""
+        entry = {
             "game_id": game_id,
             "seq": seq,
             "seat": seat,
             "action": action,
             "at": at,
             "by_default": by_default,
-        },
-    )
+        }
+        self.steps.append((_LOG, [entry], None))
+        return self
+
+    def clear_deadlines(self, game_id: int, seats: Iterable[int] | None = None) -> Writes:
+        """Delete a game's deadlines: all of them, or those of ``seats`` (none: nothing)."""
+        if seats is None:
+            self.steps.append((_CLEAR_DEADLINES, [{"_game": game_id}], None))
+        else:
+            rows = [{"_game": game_id, "_seat": seat} for seat in sorted(seats)]
+            if rows:
+                self.steps.append((_CLEAR_SEAT_DEADLINES, rows, None))
+        return self
+
+    def add_deadlines(self, rows: list[dict[str, Any]]) -> Writes:
+        """Insert deadline rows (``game_id``, ``seat``, ``kind``, ``due_at``, ``phase``)."""
+        if rows:
+            self.steps.append((_ADD_DEADLINES, rows, None))
+        return self
 
 
-async def add_deadlines(session: AsyncSession, rows: list[dict[str, Any]]) -> None:
-    """Insert deadline rows (``game_id``, ``seat``, ``kind``, ``due_at``, ``phase``)."""
-    if rows:
-        await session.execute(_ADD_DEADLINES, rows)
+async def run(session: AsyncSession, writes: Writes) -> None:
+    """Run ``writes`` in the session's transaction (see ``Writes``)."""
+    if not writes.steps:
+        return
+    connection = await session.connection()
+    if connection.dialect.name == "sqlite":
+        raw = (await connection.get_raw_connection()).driver_connection
+        if isinstance(raw, sqlite_driver.OneHopConnection):
+            steps = [
+                _compiled(connection.dialect, statement, rows) + (check is not None,)
+                for statement, rows, check in writes.steps
+            ]
+            failed = await sqlite_driver.run_batch(raw, steps)
+            if failed is not None:
+                raise StaleDataError(writes.steps[failed][2])
+            return
+    for statement, rows, check in writes.steps:
+        result = await connection.execute(statement, rows if len(rows) > 1 else rows[0])
+        if check is not None and result.rowcount != 1:
+            raise StaleDataError(check)
+
+
+_COMPILED: dict[tuple[int, frozenset[str]], tuple[str, list[str], list[Any]]] = {}
+
+
+def _compiled(
+    dialect: Any, statement: Any, rows: list[dict[str, Any]]
+) -> tuple[str, list[Sequence[Any]]]:
+    """The SQL of ``statement`` for these parameter names and its rows of positional values,
+    each through its column type's bind processing (JSON to text, as SQLAlchemy stores it).
+    Compiled once per statement and set of names (the statements here are module constants)."""
+    names = frozenset(rows[0])
+    key = (id(statement), names)
+    cached = _COMPILED.get(key)
+    if cached is None:
+        compiled = statement.compile(dialect=dialect, column_keys=sorted(names))
+        order = list(compiled.positiontup or ())
+        processors = [compiled.binds[name].type.bind_processor(dialect) for name in order]
+        cached = _COMPILED[key] = (compiled.string, order, processors)
+    sql, order, processors = cached
+    values: list[Sequence[Any]] = []
+    for row in rows:
+        line = []
+        for name, process in zip(order, processors, strict=True):
+            value = row[name]
+            line.append(process(value) if process is not None else value)
+        values.append(line)
+    return sql, values
+
+
+async def save_game(session: AsyncSession, row: GameRow, seen: int, values: dict[str, Any]) -> None:
+    """``Writes.save_game`` run at once."""
+    await run(session, Writes().save_game(row, seen, values))
+
+
+async def clear_deadlines(
+    session: AsyncSession, game_id: int, seats: Iterable[int] | None = None
+) -> None:
+    """``Writes.clear_deadlines`` run at once."""
+    await run(session, Writes().clear_deadlines(game_id, seats))
 
 
 async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]:
@@ -134,18 +215,6 @@ async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]
 async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, str], DeadlineRow]:
     result = await session.execute(select(DeadlineRow).where(DeadlineRow.game_id == game_id))
     return {(row.seat, row.kind): row for row in result.scalars()}
-
-
-async def clear_deadlines(
-    session: AsyncSession, game_id: int, seats: Iterable[int] | None = None
-) -> None:
-    """Delete a game's deadlines: all of them, or those of ``seats`` (none: no statement)."""
-    if seats is None:
-        await session.execute(_CLEAR_DEADLINES, {"_game": game_id})
-        return
-    params = [{"_game": game_id, "_seat": seat} for seat in sorted(seats)]
-    if params:
-        await session.execute(_CLEAR_SEAT_DEADLINES, params)
 
 
 async def due_deadlines(

@@ -9,6 +9,9 @@ a command. Here a statement is one crossing: the thread executes it, fetches its
 the cursor, and hands back plain values (the rows, ``description``, ``rowcount``,
 ``lastrowid``). The cursor faces SQLAlchemy with the methods it calls on an aiosqlite cursor.
 
+A move's writes can also go in one crossing together (``run_batch``: see
+``bot/store/repository.py``, ``Writes``).
+
 A commit or rollback when no transaction is open (a read-only command's commit, the pool's reset
 of every connection it takes back) is skipped: it would do nothing but cross to the thread.
 """
@@ -21,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import aiosqlite
+from sqlalchemy import exc as sa_exc
 
 _Row = tuple[Any, ...]
 
@@ -134,3 +138,35 @@ def connect(path: str, **kwargs: Any) -> OneHopConnection:
     connection = OneHopConnection(connector, iter_chunk_size=64)
     connection._thread.daemon = True
     return connection
+
+
+def _run_batch(
+    connection: sqlite3.Connection, steps: list[tuple[str, list[Sequence[Any]], bool]]
+) -> int | None:
+    """On the connection's thread: each statement with its rows of parameters, in order. A
+    step marked ``one`` must change exactly one row; the index of the first that does not is
+    returned, and nothing after it runs (the caller rolls the transaction back)."""
+    for index, (sql, rows, one) in enumerate(steps):
+        if len(rows) == 1:
+            cursor = connection.execute(sql, rows[0])
+        else:
+            cursor = connection.executemany(sql, rows)
+        count = cursor.rowcount
+        cursor.close()
+        if one and count != 1:
+            return index
+    return None
+
+
+async def run_batch(
+    connection: OneHopConnection, steps: list[tuple[str, list[Sequence[Any]], bool]]
+) -> int | None:
+    """Several statements in one crossing (``_run_batch``); SQLite's errors come back as
+    SQLAlchemy's, as if SQLAlchemy had run them (the service retries a busy or conflicting
+    write the same way)."""
+    try:
+        return await connection._execute(_run_batch, connection._conn, steps)
+    except sqlite3.IntegrityError as error:
+        raise sa_exc.IntegrityError("batch", None, error) from error
+    except sqlite3.OperationalError as error:
+        raise sa_exc.OperationalError("batch", None, error) from error
