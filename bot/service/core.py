@@ -815,8 +815,9 @@ class Service:
         if over:
             writes.clear_deadlines(row.id)
         else:
-            await self._schedule(
+            await self._plan_deadlines(
                 session,
+                writes,
                 row,
                 engine,
                 state,
@@ -824,7 +825,6 @@ class Service:
                 phase_changed=changed,
                 was_pending=was_pending,
                 pending=pending_now,
-                writes=writes,
             )
         await repo.run(session, writes)
         return draft
@@ -1026,34 +1026,36 @@ class Service:
         now: float,
         *,
         phase_changed: bool,
+    ) -> None:
+        """Keep the deadline rows in step with who is pending, now (lobby commands; a move
+        plans them into its own writes: ``_plan_deadlines``)."""
+        writes = repo.Writes()
+        await self._plan_deadlines(
+            session, writes, row, engine, state, now, phase_changed=phase_changed
+        )
+        await repo.run(session, writes)
+
+    async def _plan_deadlines(
+        self,
+        session: AsyncSession,
+        writes: repo.Writes,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any | None,
+        now: float,
+        *,
+        phase_changed: bool,
         was_pending: set[int] | None = None,
         pending: dict[int, Pending] | None = None,
-        writes: repo.Writes | None = None,
     ) -> None:
-        """Keep the deadline rows in step with who is pending.
+        """Add to ``writes`` what keeps the deadline rows in step with who is pending.
 
         On a new phase every pending seat gets a reminder and a default deadline from the
         channel's settings (or the game's own clock). Within a phase, seats that answered lose
         their rows, and seats that left get theirs moved to now. Reminders already sent are not
-        sent again, because rows are only created when the phase begins.
-
-        The deletes and inserts go into ``writes`` (a move's, run with its save), or run here.
+        sent again, because rows are only created when the phase begins. (Rows of seats that
+        left are read and changed through the session: rare.)
         """
-        if writes is None:
-            writes = repo.Writes()
-            await self._schedule(
-                session,
-                row,
-                engine,
-                state,
-                now,
-                phase_changed=phase_changed,
-                was_pending=was_pending,
-                pending=pending,
-                writes=writes,
-            )
-            await repo.run(session, writes)
-            return
         if state is None:
             state = engine.load(row.state or {})
         settings = {**DEFAULT_SETTINGS, **row.settings}
