@@ -784,8 +784,7 @@ class Service:
         if over:
             result = engine.result(state)
             saved.update(
-                status=FINISHED,
-                open_channel_id=None,  # the channel is free for a new game (see GameRow)
+                _closing(FINISHED),
                 result={
                     "winners": list(result.winners) if result else [],
                     "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
@@ -1258,9 +1257,15 @@ def _plain_names(row: GameRow) -> list[str]:
     return [plain_name(s.display_name) for s in sorted(row.seats, key=lambda s: s.seat)]
 
 
+def _closing(status: str) -> dict[str, Any]:
+    """The columns of a game that ends: its status, and its channel freed for a new game (the
+    unique ``open_channel_id``, see GameRow)."""
+    return {"status": status, "open_channel_id": None}
+
+
 def _close(row: GameRow, status: str) -> None:
-    row.status = status
-    row.open_channel_id = None
+    for key, value in _closing(status).items():
+        setattr(row, key, value)
 
 
 def _int(value: Any) -> int:
