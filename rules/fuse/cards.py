@@ -250,6 +250,7 @@ class BombCard:
         default_factory=dict, compare=False, repr=False
     )
     _vclass: list[int] = field(default_factory=list, compare=False, repr=False)
+    _members: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def high(self) -> bool:
@@ -313,21 +314,37 @@ class BombCard:
 
     def placeable(self, filled: tuple[int, ...], values: int) -> int:
         """Of the die values in the bit mask ``values`` (bit ``v``: value ``v``), those that
-        have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each.
-        Memoised per position, value by value as they are asked: a table asks it for every
-        hand after every placement, and the positions of a card recur."""
+        have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each."""
+        return self.answers(filled, values)[0] & values
+
+    def answers(self, filled: tuple[int, ...], values: int) -> list[Any]:
+        """What is known of the position once the die values in ``values`` are asked: its memo
+        entry, whose first two items are bit masks of the values with a legal slot and of the
+        values asked so far (a superset of ``values``: an answer holds for a whole value class,
+        and earlier questions are kept). Memoised per position: a table asks it for every hand
+        after every placement, and the positions of a card recur."""
         entry = self._positions.get(filled) or self._position(filled)  # (see legal_slots)
         todo = values & ~entry[1]
         if todo:
-            found = 0
+            # A value answers for every value of its class (see _value_classes): one question
+            # per class, and the answer recorded for the whole class.
+            vclass = self._vclass or self._value_classes()
+            members, by_class = self._members, entry[2]
+            found = asked = 0
             while todo:
-                bit = todo & -todo
-                todo ^= bit
-                if self.legal_slots(filled, bit.bit_length() - 1):
-                    found |= bit
+                value = (todo & -todo).bit_length() - 1
+                cls = vclass[value]
+                slots = by_class.get(cls)
+                if slots is None:
+                    slots = self.legal_slots(filled, value)
+                same = members[cls]
+                asked |= same
+                if slots:
+                    found |= same
+                todo &= ~same
             entry[0] |= found
-            entry[1] |= values
-        return entry[0] & values
+            entry[1] |= asked
+        return entry
 
     def _value_classes(self) -> list[int]:
         """Die values that no placement on this card can tell apart share a class: where a
@@ -342,6 +359,9 @@ class BombCard:
                     (slot.accepts(v), canon[s][v]) for s, slot in enumerate(self.slots)
                 )
                 self._vclass.append(seen.setdefault(signature, len(seen)))
+            self._members.extend([0] * len(seen))
+            for v, cls in enumerate(self._vclass):
+                self._members[cls] |= 1 << v  # the values of each class, as a bit mask
         return self._vclass
 
     def _position(self, filled: tuple[int, ...]) -> list[Any]:

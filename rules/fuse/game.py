@@ -176,6 +176,10 @@ class FuseState:
     # only when a die is placed on it or leaves it (a die on a card keeps its face), and
     # ``_filled``'s callers ask it several times an action for every card in play.
     keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    # Not the game either: per seat, (the die values it could place on one of its cards, the
+    # values asked so far) as bit masks. It changes only when one of the seat's cards does
+    # (``_changed``), and legal_actions, every claim and the end-of-choice check ask it.
+    reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _copy(s: FuseState) -> FuseState:
@@ -214,10 +218,12 @@ def _copy(s: FuseState) -> FuseState:
         s.seconds_left,
         s.last_now,
         dict(s.keys),
+        dict(s.reach),
     )
 
 
-_FIELD_NAMES = tuple(f.name for f in fields(FuseState) if f.name != "keys")
+_MEMOS = ("keys", "reach")  # FuseState fields that are caches, not the game
+_FIELD_NAMES = tuple(f.name for f in fields(FuseState) if f.name not in _MEMOS)
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -245,9 +251,41 @@ def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
     return key
 
 
-def _changed(state: FuseState, card_id: str) -> None:
-    """A die was placed on the card or left it, or the card came or went: its key is stale."""
+def _changed(state: FuseState, seat: int, card_id: str) -> None:
+    """A die was placed on the seat's card or left it, or the card came or went: its key and
+    what the seat can place are stale."""
     state.keys.pop(card_id, None)
+    state.reach.pop(seat, None)
+
+
+def _placeable(state: FuseState, seat: int, values: int) -> int:
+    """Of the die values in the bit mask ``values``, those the seat could place now on one of
+    its cards. Kept in ``state.reach`` until a card of the seat changes: between two of its
+    placements a seat is asked this several times a round."""
+    found, known = state.reach.get(seat) or (0, 0)
+    if values & ~known:
+        # Ask the cards, and keep everything they know of their positions: a value is known
+        # for the seat when a card takes it, or when every card has answered for it.
+        keys = state.keys
+        found = 0
+        known = _EVERY_VALUE
+        for card_id in state.hands[seat]:
+            key = keys.get(card_id) or _filled(state, card_id)  # (the memo read inlined)
+            entry = _BOMBS[card_id].answers(key, values & ~found)
+            found |= entry[0]
+            known &= entry[1]
+        known |= found
+        state.reach[seat] = (found, known)
+    return found & values
+
+
+_EVERY_VALUE = (1 << 30) - 1
+
+
+def forget_memos(state: FuseState) -> None:
+    """Drop the state's caches: for code that rearranges a state by hand (test positions)."""
+    state.keys.clear()
+    state.reach.clear()
 
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
@@ -438,18 +476,14 @@ class Fuse(Game[FuseState]):
         if held is not None:
             holding = _BASE[held] + faces[held]
             wanted &= ~(1 << holding)  # no claim of a die just like the one held
-        placeable = 0  # of the wanted values, those with a legal slot on one of the cards
-        for c in state.hands[seat]:
-            if holding == EMPTY and placeable == wanted:
-                break  # nothing to place, and every wanted value has a slot already
-            key = keys.get(c) or _filled(state, c)  # (the memo read inlined: the hot path)
-            card = _BOMBS[c]
-            if holding != EMPTY:  # where the held die may go, card by card
+        if holding != EMPTY:  # where the held die may go, card by card
+            for c in state.hands[seat]:
+                key = keys.get(c) or _filled(state, c)  # (the memo read inlined: the hot path)
                 places = _PLACES[c]
-                for s in card.legal_slots(key, holding):
+                for s in _BOMBS[c].legal_slots(key, holding):
                     actions.append(places[s])
-            if placeable != wanted:
-                placeable |= card.placeable(key, wanted)
+        # of the wanted values, those with a legal slot on one of the cards
+        placeable = _placeable(state, seat, wanted) if wanted else 0
         # One claim per value (identical dice: one claim), in the order of the loose dice.
         for value in free:
             if placeable >> value & 1:
@@ -457,16 +491,6 @@ class Fuse(Game[FuseState]):
                 placeable ^= 1 << value
         actions.append(_PASS)
         return actions
-
-    def _can_place(self, state: FuseState, seat: int, values: int) -> bool:
-        """Whether the seat could place now one of the die values in the bit mask ``values``
-        on one of its cards (the first card that takes one answers)."""
-        keys = state.keys
-        for card_id in state.hands[seat]:
-            key = keys.get(card_id) or _filled(state, card_id)  # (see legal_actions)
-            if _BOMBS[card_id].placeable(key, values):
-                return True
-        return False
 
     def _takeable(self, state: FuseState, seat: int) -> list[str]:
         """Centre cards the seat may take: not a second level 3/4 (or hard) card."""
@@ -564,7 +588,7 @@ class Fuse(Game[FuseState]):
             raise RulesError("fuse.error.die_taken", die=token)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
-        if not self._can_place(state, seat, 1 << value):
+        if not _placeable(state, seat, 1 << value):
             raise RulesError("fuse.error.no_place", die=token)
         return free
 
@@ -693,7 +717,7 @@ class Fuse(Game[FuseState]):
         for seat in range(state.seats):
             if done[seat] or taking[seat] or seat in claims:
                 continue
-            if used[seat] >= quota or not self._can_place(state, seat, values):
+            if used[seat] >= quota or not _placeable(state, seat, values):
                 done[seat] = True
         if all(done) and not any(taking):
             self._end_choose(state, events)
@@ -710,7 +734,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         slots = state.dice[card_id]
         slots[s] = d
-        _changed(state, card_id)
+        _changed(state, seat, card_id)
         state.loose.remove(d)
         del state.claims[seat]
         state.used[seat] += 1
@@ -735,7 +759,7 @@ class Fuse(Game[FuseState]):
         self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
     ) -> None:
         state.bag.extend(state.dice.pop(card_id))
-        _changed(state, card_id)
+        _changed(state, seat, card_id)
         state.hands[seat].remove(card_id)
         state.defused.append(card_id)
         events.append(
@@ -755,7 +779,7 @@ class Fuse(Game[FuseState]):
         state.centre.remove(card_id)
         state.hands[seat].append(card_id)
         state.dice[card_id] = [EMPTY] * len(_bomb(card_id).slots)
-        _changed(state, card_id)
+        _changed(state, seat, card_id)
         state.taking[seat] = False
         events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
         while state.deck and len(state.centre) < CENTRE_SIZE:
@@ -857,7 +881,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         d = state.dice[card_id][s]
         state.dice[card_id][s] = EMPTY
-        _changed(state, card_id)
+        _changed(state, seat, card_id)
         state.bag.append(d)
         events.append(
             Event(
