@@ -832,28 +832,31 @@ class Fuse(Game[FuseState]):
             state.owing = {}
             # Each seat's dice of that colour or number that are not safe, in the order of its
             # cards and slots: one is returned at once, several are the player's choice.
-            returnable: dict[int, list[tuple[str, int]]] = {}
+            returnable: dict[int, list[tuple[str, int]]] | None = None
             faces, dice = state.faces, state.dice
             for seat, card_id, s, d in placed:
+                if d // DICE_PER_COLOUR != colour and faces[d] != number:
+                    continue  # (the cheap test first: most dice do not match)
                 slots = dice[card_id]
                 if slots[s] != d:  # returned by an earlier item
-                    continue
-                if d // DICE_PER_COLOUR != colour and faces[d] != number:
                     continue
                 # a die under another die of a stack or pyramid is safe (BombCard.safe)
                 for a in _BOMBS[card_id].above[s]:
                     if slots[a] >= 0:
                         break
                 else:
+                    if returnable is None:
+                        returnable = {}
                     returnable.setdefault(seat, []).append((card_id, s))
-            for seat, options in returnable.items():
-                if len(options) == 1:
-                    self._return_die(state, seat, *options[0], events)
-                else:
-                    state.owing[seat] = options
-            if state.owing:
-                state.stage = "return"
-                return
+            if returnable:
+                for seat, options in returnable.items():
+                    if len(options) == 1:
+                        self._return_die(state, seat, *options[0], events)
+                    else:
+                        state.owing[seat] = options
+                if state.owing:
+                    state.stage = "return"
+                    return
             self._finish_item(state)
         state.current = ""
         self._start_round(state, events)
@@ -869,11 +872,15 @@ class Fuse(Game[FuseState]):
         """Every die on a card as (seat, card, slot, die), by seat, card and slot: what the
         return queue looks through (dice leave cards while it is resolved, none arrive)."""
         dice, placed = state.dice, []
-        for seat in range(state.seats):
-            for card_id in state.hands[seat]:
-                for s, d in enumerate(dice[card_id]):
+        seat = 0
+        for hand in state.hands:
+            for card_id in hand:
+                s = 0
+                for d in dice[card_id]:  # (a counter is cheaper than enumerate here)
                     if d >= 0:
                         placed.append((seat, card_id, s, d))
+                    s += 1
+            seat += 1
         return placed
 
     def _return_die(
