@@ -15,7 +15,9 @@ before the second pass (commit 99b0a95) 54-57 (~30 µs per action); after it 97-
 action: loops instead of comprehensions on the hot paths, shared Pending and event instances, no
 check done twice per action; see docs/games/fuse.md); with each card's memo key kept in the
 state and the core changes of that session (plain slots events, ``Rng.below`` inlined, no
-narration kept by the benchmark's games) 99-104. The secondary figure goes through
+narration kept by the benchmark's games) 99-104; with what each seat can place kept per seat
+(session 3) 116-139, the session-2 code measuring 116-123 on that day (the machine's speed
+drifts between days; see docs/games/fuse.md "Speed"). The secondary figure goes through
 ``apply``, which copies the state before every action (a caller keeping the old state pays
 that copy, ~7 µs); ``random_game`` plays in place.
 """
