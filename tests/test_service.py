@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from bot.service import Actor, Reply, Service
 from bot.service.buttons import parse as parse_button
+from bot.service.core import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
@@ -237,6 +238,28 @@ async def test_language_choice_and_rules(service: Service) -> None:
     assert "No hay ninguna partida" in private(await service.status(ALICE, HERE))
     assert not (await service.language(ALICE, HERE, "klingon")).ok
     assert not (await service.rules(ALICE, HERE, "nope")).ok
+
+
+async def test_a_language_choice_applies_to_the_very_next_reply(service: Service) -> None:
+    assert "no game" in private(await service.status(ALICE, HERE))  # English, the client's
+    await service.language(ALICE, HERE, "es")
+    assert "No hay ninguna partida" in private(await service.status(ALICE, HERE))
+    await service.language(ALICE, HERE, "auto")
+    assert "no game" in private(await service.status(ALICE, HERE))
+
+
+async def test_a_language_chosen_through_another_process_shows_within_a_minute(
+    tmp_path: Path, clock: Clock
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'languages.db'}"
+    one = await Service.open(url, clock=clock, render=False)
+    two = await Service.open(url, clock=clock, render=False, migrate=False)
+    assert "no game" in private(await one.status(ALICE, HERE))
+    await two.language(ALICE, HERE, "es")
+    clock.now += LANGUAGE_TTL
+    assert "No hay ninguna partida" in private(await one.status(ALICE, HERE))
+    await one.close()
+    await two.close()
 
 
 async def test_suggestions_come_from_legal_actions(service: Service) -> None:

@@ -52,6 +52,9 @@ DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minut
 MAX_DEADLINE_MINUTES = 14 * 24 * 60
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
 RETRIES = 8
+# How long a user's chosen language is trusted before it is read again: the bound on how late a
+# choice made through another process shows (one made through this one shows at once).
+LANGUAGE_TTL = 60.0
 
 
 @dataclass
@@ -148,9 +151,10 @@ class Service:
         self._slots = asyncio.Semaphore(
             2 if self._writer is not None else pool.size() if isinstance(pool, QueuePool) else 10
         )
-        # Users' chosen languages, read once per process (a change made through another process
-        # shows here after a restart; a language choice is rare and harmless to lag).
-        self._languages: dict[int, str | None] = {}
+        # Users' chosen languages (None: follow the Discord client), with when each was read:
+        # a command then needs no extra query. The choice made through this process is kept at
+        # once; one made through another process shows here within LANGUAGE_TTL seconds.
+        self._languages: dict[int, tuple[str | None, float]] = {}
 
     @classmethod
     async def open(
@@ -238,9 +242,11 @@ class Service:
         return await self._finish(draft)
 
     async def _language(self, session: AsyncSession, actor: Actor) -> str:
-        if actor.user_id not in self._languages:
-            self._languages[actor.user_id] = await repo.player_language(session, actor.user_id)
-        chosen = self._languages[actor.user_id]
+        now = self.clock()
+        chosen, read_at = self._languages.get(actor.user_id, (None, -LANGUAGE_TTL))
+        if now - read_at >= LANGUAGE_TTL:
+            chosen = await repo.player_language(session, actor.user_id)
+            self._languages[actor.user_id] = (chosen, now)
         return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
     def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
@@ -668,10 +674,10 @@ class Service:
                 Refusal("lobby.error.language", languages=", ".join(LANGUAGES)),
                 language_for(actor.locale),
             )
+        chosen = None if choice == "auto" else choice
         async with self.sessions() as session, session.begin():
-            await repo.set_player_language(
-                session, actor.user_id, None if choice == "auto" else choice
-            )
+            await repo.set_player_language(session, actor.user_id, chosen)
+        self._languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(t("lobby.language.set", lang)))
 
