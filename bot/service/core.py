@@ -950,7 +950,7 @@ class Service:
             if pending and next(iter(pending.values())).deadline is not None:
                 end = min(p.deadline for p in pending.values() if p.deadline is not None)
                 lines.append(t("lobby.act.clock", lang, when=f"<t:{int(end)}:R>"))
-            buttons = self._buttons(row, engine, state, sorted(pending), lang)
+            buttons = self._buttons(row, engine, state, sorted(pending), lang, pending)
             selects = self._selects(row, engine, state, sorted(pending), lang)
             if selects:
                 buttons = buttons[:20]  # a select takes one of the five rows
@@ -969,27 +969,46 @@ class Service:
         )
 
     def _buttons(
-        self, row: GameRow, engine: Game[Any], state: Any, seats: list[int], lang: str
+        self,
+        row: GameRow,
+        engine: Game[Any],
+        state: Any,
+        seats: list[int],
+        lang: str,
+        pending: dict[int, Pending] | None = None,
     ) -> tuple[Button, ...]:
         seen: list[tuple[str, CommandArgs]] = []
+        owners: list[list[int]] = []  # the seats offered each button of ``seen``
         for seat in seats:
             for item in engine.buttons(state, seat):
-                if item not in seen:
+                if item in seen:
+                    owners[seen.index(item)].append(seat)
+                else:
                     seen.append(item)
+                    owners.append([seat])
         # Several seats' buttons in the game's own command order (claims before "pass").
         order = {c.name: i for i, c in enumerate(engine.commands)}
-        seen.sort(key=lambda item: order.get(item[0], len(order)))
+        ranked = sorted(
+            zip(seen, owners, strict=True), key=lambda pair: order.get(pair[0][0], len(order))
+        )
+        # Players asked different things at once (Bad Bones: one picks a cemetery, another a
+        # direction) share one row of buttons: a button only one of them can use says whose it
+        # is. Players asked the same thing (everyone claims a die) need no names.
+        asked_apart = pending is not None and len({p.kind for p in pending.values()}) > 1
+        plain = _plain_names(row)  # (a label is plain text, not markdown)
         out: list[Button] = []
-        for command, args in seen[:MAX_BUTTONS]:
+        for (command, args), offered in ranked[:MAX_BUTTONS]:
             custom_id = button_ids.button_id(row.id, row.phase, command, args)
             if custom_id is None:
                 continue
             key = f"{row.kind}.button.{command}"
             label = (
-                t(key, lang, **fill_args(args, _names(row), lang))
+                t(key, lang, **fill_args(args, plain, lang))
                 if key in _catalogue_keys(lang)
                 else " ".join([command, *map(str, args.values())])
             )
+            if asked_apart and len(offered) == 1:
+                label = t("lobby.act.owned_button", lang, player=plain[offered[0]], label=label)
             out.append(Button(label[:80], custom_id))
         return tuple(out)
 

@@ -1,0 +1,44 @@
+"""The buttons of a phase's public message, shared by every awaited player."""
+
+from __future__ import annotations
+
+from bot.service import Service
+from bot.store.models import GameRow, SeatRow
+from rules.badbones import GAME
+from rules.badbones.state import TRAP
+from tests.badbones.helpers import position, trap_phase
+
+
+def _row(*names: str) -> GameRow:
+    row = GameRow(id=7, channel_id=1, kind="badbones", phase="3.skeletons.1", host_id=1, seed=1)
+    row.seats = [
+        SeatRow(seat=i, user_id=100 + i, display_name=name, locale="en")
+        for i, name in enumerate(names)
+    ]
+    return row
+
+
+async def test_players_asked_different_questions_see_whose_button_is_whose(
+    service: Service,
+) -> None:
+    # Alice's dragon repels a skeleton (which way?); Bob's skeleton leaves through the top
+    # forest (to whose cemetery?): two questions, one row of buttons.
+    state = position("C5 dragon\nC4 S", "B1 N", "floors 2", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    pending = GAME.pending(state)
+    assert {p.kind for p in pending.values()} == {"choose_dragon", "choose_top"}
+    row = _row("Ana_Banana", "Bob", "Chen", "Dora")
+    labels = [b.label for b in service._buttons(row, GAME, state, sorted(pending), "en", pending)]
+    assert "Ana_Banana: W" in labels and "Ana_Banana: E" in labels  # as typed: no markdown
+    assert "Bob: 3" in labels and "Bob: 4" in labels
+    assert all(label.startswith(("Ana_Banana: ", "Bob: ")) for label in labels)
+
+
+async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Service) -> None:
+    state = position("C5 dragon\nC4 S", "C5 dragon\nC4 S", stage=TRAP)
+    state, _ = trap_phase(state)
+    pending = GAME.pending(state)
+    assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon"}
+    row = _row("Ana", "Bob")
+    labels = [b.label for b in service._buttons(row, GAME, state, sorted(pending), "en", pending)]
+    assert labels and not any(":" in label for label in labels)
