@@ -773,7 +773,8 @@ class Service:
         by_default: bool,
     ) -> _Draft:
         now = self.clock()
-        was_pending = set(engine.pending(state))
+        before = engine.pending(state)
+        was_pending = set(before)
         old_picture = engine.picture_key(state)
         # ``state`` is this command's own load: play in place (``apply`` would copy it first).
         events = engine.play(state, seat, action, now)
@@ -807,7 +808,7 @@ class Service:
             lang,
             changed=changed,
             picture=over or engine.picture_key(state) != old_picture,
-            was_pending=was_pending,
+            before=before,
             pending=pending_now,
             by_default=by_default,
         )
@@ -846,7 +847,7 @@ class Service:
         *,
         changed: bool,
         picture: bool,
-        was_pending: set[int],
+        before: dict[int, Pending],
         pending: dict[int, Pending],
         by_default: bool,
     ) -> _Draft:
@@ -877,6 +878,7 @@ class Service:
                 timed_out=(seat, timeout_key) if by_default else None,
                 picture=picture,
                 pending=pending,
+                before=before,
             )
         else:
             still = set(pending)
@@ -885,7 +887,7 @@ class Service:
             if by_default:
                 lines.append(t(timeout_key, public_lang, player=names[seat]))
             lines.extend(events_text(told, names, public_lang))
-            if seat in was_pending and seat not in still and still:
+            if seat in before and seat not in still and still:
                 lines.append(
                     t(
                         "lobby.act.ready",
@@ -911,10 +913,16 @@ class Service:
         timed_out: tuple[int, str] | None = None,
         picture: bool = True,
         pending: dict[int, Pending] | None = None,
+        before: dict[int, Pending] | None = None,
     ) -> None:
-        """The one public message of a resolved phase: events, who is awaited (mentioned once
-        per phase), buttons, and the image of the table (when the game's ``picture_key`` says
-        the table deserves a new picture)."""
+        """The one public message of a resolved phase: events, who is awaited, buttons, and
+        the image of the table (when the game's ``picture_key`` says the table deserves a new
+        picture).
+
+        A player is mentioned (pinged) when they start being awaited or are asked something
+        new; ``before`` is who was awaited, and for what, before the move. Players still
+        awaited for the same thing are named but not pinged again: every purchase at the
+        team's Market (Bad Bones) moves the phase on while the whole team shops."""
         lang = language_for(place.locale)
         names = _names(row)
         lines: list[str] = []
@@ -940,7 +948,8 @@ class Service:
             by_seat = {s.seat: s for s in row.seats}
             for seat_no, item in sorted(pending.items()):
                 user = by_seat[seat_no]
-                if not user.left:
+                earlier = before.get(seat_no) if before is not None else None
+                if not user.left and (earlier is None or earlier.kind != item.kind):
                     mentions.append(user.user_id)
                 what = t(
                     f"{row.kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang)

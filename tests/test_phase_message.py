@@ -1,4 +1,4 @@
-"""The buttons of a phase's public message, shared by every awaited player."""
+"""The public message of a phase: who is pinged, and the buttons every awaited player shares."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.state import TRAP
 from tests.badbones.helpers import position, trap_phase
+from tests.conftest import ALICE, BOB, HERE
 
 
 def _row(*names: str) -> GameRow:
@@ -42,3 +43,24 @@ async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Servi
     row = _row("Ana", "Bob")
     labels = [b.label for b in service._buttons(row, GAME, state, sorted(pending), "en", pending)]
     assert labels and not any(":" in label for label in labels)
+
+
+async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
+    service: Service,
+) -> None:
+    options = {"cooperative": True, "advanced": True}  # the advanced game opens the Market
+    assert (await service.new_game(ALICE, HERE, "badbones", options)).ok
+    assert (await service.join(BOB, HERE)).ok
+    opened = await service.start(ALICE, HERE)
+    (market,) = opened.public
+    assert "Market" in market.message.text
+    assert set(market.message.mentions) == {ALICE.user_id, BOB.user_id}
+    bought = await service.act(ALICE, HERE, "badbones", "buy", {"item": "barricade"})
+    (purchase,) = bought.public
+    assert "barricade" in purchase.message.text and f"<@{BOB.user_id}>" in purchase.message.text
+    assert purchase.message.mentions == (), "still awaited for the same thing: named, not pinged"
+    await service.act(ALICE, HERE, "badbones", "pass", {})
+    closed = await service.act(BOB, HERE, "badbones", "pass", {})
+    (towers,) = closed.public
+    assert "tower" in towers.message.text
+    assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"
