@@ -29,7 +29,7 @@ from render.common import (
     to_png,
     wrap,
 )
-from rules.core.i18n import t
+from rules.core.i18n import number, t
 from rules.farkle import scoring
 
 WIDTH = 1200
@@ -52,11 +52,6 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
     5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
     6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
 }
-
-
-def _num(n: int, lang: str) -> str:
-    text = f"{n:,}"
-    return text.replace(",", ".") if lang == "es" else text
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -263,9 +258,9 @@ def _player_row(
         d.text((ix, y + 91), "—", font=font(20), fill=TEXT_DIM, anchor="lm")
     # The army and its bar towards the Keep.
     ax = 400
-    d.text((ax, y + 8), _num(p["army"], lang), font=font(40, True), fill=WHITE)
+    d.text((ax, y + 8), number(p["army"], lang), font=font(40, True), fill=WHITE)
     d.text(
-        (ax + text_width(d, _num(p["army"], lang), 40, True) + 10, y + 26),
+        (ax + text_width(d, number(p["army"], lang), 40, True) + 10, y + 26),
         t("farkle.label.army", lang),
         font=font(20),
         fill=TEXT_DIM,
@@ -284,7 +279,7 @@ def _player_row(
     # The 5,000 mark above the bar's end: the army needed to enter the Keep.
     d.text(
         (bar_x1, bar_y - 4),
-        "⚑ " + _num(KEEP_ARMY, lang),
+        "⚑ " + number(KEEP_ARMY, lang),
         font=font(18, True),
         fill=TEXT_DIM,
         anchor="rb",
@@ -370,9 +365,9 @@ def _run(
             draw_die(d, ax, ay, 30, f)
             ax += 36
     label = (
-        t("farkle.label.lost", lang, lost=_num(run["score"], lang))
+        t("farkle.label.lost", lang, lost=number(run["score"], lang))
         if title == t("farkle.label.battle", lang)
-        else t("farkle.label.score", lang, score=_num(run["score"], lang))
+        else t("farkle.label.score", lang, score=number(run["score"], lang))
     )
     d.text((x + width, y + 4), label, font=font(26, True), fill=WHITE, anchor="ra")
     if run.get("gained"):
@@ -433,7 +428,7 @@ def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: in
         text = t("farkle.label.last_banked_none", lang, name=name)
     elif outcome == "banked":
         text = t(
-            "farkle.label.last_banked", lang, name=name, amount=_num(last.get("amount", 0), lang)
+            "farkle.label.last_banked", lang, name=name, amount=number(last.get("amount", 0), lang)
         )
     elif outcome == "farkle":
         text = t("farkle.label.last_farkle", lang, name=name)
@@ -442,7 +437,7 @@ def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: in
             "farkle.label.last_brawl_won",
             lang,
             name=_name(names, last.get("winner", last["seat"])),
-            moved=_num(last.get("moved", 0), lang),
+            moved=number(last.get("moved", 0), lang),
         )
     elif outcome == "tie":
         text = t("farkle.label.last_brawl_tie", lang, name=name)

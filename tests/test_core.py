@@ -7,7 +7,7 @@ import json
 import pytest
 
 from rules.core import Event, Rng, RulesError, get_game, visible_to
-from rules.core.i18n import catalogue, language_for, t
+from rules.core.i18n import catalogue, language_for, number, t
 from rules.core.play import random_game
 from tests.support.tiny import Bid, Pass, Take, install
 
@@ -132,6 +132,17 @@ def test_catalogues_have_the_same_keys_in_both_languages() -> None:
         t("core.error.seat_count", "en", min=1)
         == "This game takes 1 to {max} players (you have {given})."
     )
+
+
+def test_whole_numbers_are_written_the_languages_way() -> None:
+    english = t("farkle.event.brawl_score", "en", seat="Ana", score=12500)
+    assert english == "Ana stops with a brawl score of 12,500."
+    assert "12.500" in t("farkle.event.brawl_score", "es", seat="Ana", score=12500)
+    assert "950." in t("farkle.event.brawl_score", "en", seat="Ana", score=950)
+    assert t("core.error.seat_count", "en", min=1, max=True, given=1.5).endswith(
+        "1 to True players (you have 1.5)."
+    ), "only whole numbers: not a bool, not a float"
+    assert number(-1000000, "es") == "-1.000.000" and number(7, "en") == "7"
 
 
 def test_pass_is_the_default_of_a_turn() -> None:

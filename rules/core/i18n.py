@@ -52,6 +52,26 @@ def catalogue(lang: str) -> dict[str, str]:
     return out
 
 
+def number(n: int, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A whole number as the language writes it: 12,500 in English, 12.500 in Spanish."""
+    text = f"{n:,}"
+    return text.replace(",", ".") if language_for(lang) == "es" else text
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` whose whole numbers are written the language's way (``number``): a
+    message's scores and armies read like the table picture's."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if type(value) is int and not format_spec:  # (not a bool: True is an int too)
+            return number(value, self.lang)
+        return super().format_field(value, format_spec)
+
+
 class _Lenient(dict[str, Any]):
     """Missing template arguments show as ``{name}`` instead of crashing a reply."""
 
@@ -67,9 +87,9 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **args: Any) -> str:
     """Translate ``key`` into ``lang`` (falling back to English, then to the key itself).
 
     Arguments that are themselves message keys can be passed pre-translated by the caller;
-    values are inserted as text.
+    values are inserted as text, whole numbers with the language's thousands separator.
     """
     template = catalogue(language_for(lang)).get(key) or catalogue(DEFAULT_LANGUAGE).get(key)
     if template is None:
         return key
-    return string.Formatter().vformat(template, (), _Lenient(args))
+    return _Formatter(lang).vformat(template, (), _Lenient(args))
