@@ -177,8 +177,9 @@ class FuseState:
     # ``_filled``'s callers ask it several times an action for every card in play.
     keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
     # Not the game either: per seat, (the die values it could place on one of its cards, the
-    # values asked so far) as bit masks. It changes only when one of the seat's cards does
-    # (``_changed``), and legal_actions, every claim and the end-of-choice check ask it.
+    # values whose answer is known) as bit masks (``_placeable``). It changes only when one of
+    # the seat's cards does (``_changed``); legal_actions, every claim and the end-of-choice
+    # check ask it.
     reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
