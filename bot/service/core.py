@@ -879,7 +879,6 @@ class Service:
                 picture=picture,
                 pending=pending,
                 before=before,
-                mover=None if by_default else seat,
             )
         else:
             still = set(pending)
@@ -915,7 +914,6 @@ class Service:
         picture: bool = True,
         pending: dict[int, Pending] | None = None,
         before: dict[int, Pending] | None = None,
-        mover: int | None = None,
     ) -> None:
         """The one public message of a resolved phase: events, who is awaited, buttons, and
         the image of the table (when the game's ``picture_key`` says the table deserves a new
@@ -924,9 +922,9 @@ class Service:
         A player is mentioned (pinged) when they start being awaited or are asked something
         new; ``before`` is who was awaited, and for what, before the move. Players still
         awaited for the same thing are named but not pinged again: every purchase at the
-        team's Market (Bad Bones) moves the phase on while the whole team shops. Nor is the
-        ``mover``, who has just acted and reads the reply (a Farkle roll, then the dice to
-        keep)."""
+        team's Market (Bad Bones) moves the phase on while the whole team shops. The player who
+        has just moved is pinged too when asked something new: in a slow game they may have
+        left right after their move, and a missed ping stalls the table until the reminder."""
         lang = language_for(place.locale)
         names = _names(row)
         lines: list[str] = []
@@ -953,8 +951,7 @@ class Service:
             for seat_no, item in sorted(pending.items()):
                 user = by_seat[seat_no]
                 earlier = before.get(seat_no) if before is not None else None
-                asked_anew = earlier is None or earlier.kind != item.kind
-                if not user.left and seat_no != mover and asked_anew:
+                if not user.left and (earlier is None or earlier.kind != item.kind):
                     mentions.append(user.user_id)
                 what = t(
                     f"{row.kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang)
