@@ -47,6 +47,7 @@ from rules.farkle.cards import COMPANIONS, CURSED, ITEMS, PLAYABLE
 from rules.farkle.state import (
     DIE_LETTERS,
     EVENT_FACES,
+    STAGES,
     FarkleState,
     Player,
     Roller,
@@ -94,26 +95,6 @@ _USE_ITEM = {item: UseItem(item) for item in ITEMS}
 def _down50(amount: int) -> int:
     """Half of ``amount``, rounded down to a multiple of 50 (soldiers come in fifties)."""
     return (amount // 2) // 50 * 50
-
-
-# Stages with a "farkle.now.<stage>" text: what the game waits for, told when a command comes
-# at the wrong moment.
-_STAGE_HINTS = frozenset(
-    (
-        "choose",
-        "respond",
-        "roll",
-        "dragon",
-        "dodge",
-        "farkle",
-        "rally",
-        "next",
-        "battle",
-        "review",
-        "pickpocket",
-        "discard",
-    )
-)
 
 
 # _THREE[v]: the faces of three dice whose base-6 digits are those of v (< 216), lowest first.
@@ -475,7 +456,7 @@ class DragonFarkle(Game[FarkleState]):
         try:
             self.apply(state, seat, action)
         except RulesError as err:
-            if err.key == "core.error.wrong_phase" and state.stage in _STAGE_HINTS:
+            if err.key == "core.error.wrong_phase" and state.stage in STAGES:
                 # "not possible in this phase" left players guessing: say what the moment asks
                 return RulesError("farkle.error.not_now", now_key=f"farkle.now.{state.stage}")
             return err

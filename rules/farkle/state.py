@@ -27,6 +27,22 @@ from typing import Any
 from rules.core import Rng
 
 DIE_LETTERS = "abcdef"
+# The stages a player acts in ("over" ends the game). Each has a prompt ("farkle.pending.<stage>")
+# and a hint for a command sent at the wrong moment ("farkle.now.<stage>").
+STAGES = (
+    "choose",
+    "respond",
+    "roll",
+    "dragon",
+    "dodge",
+    "farkle",
+    "rally",
+    "next",
+    "battle",
+    "review",
+    "pickpocket",
+    "discard",
+)
 EVENT_FACES = ("dragon", "rally", "blank", "blank", "blank", "blank")
 
 

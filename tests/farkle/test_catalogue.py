@@ -9,24 +9,10 @@ from rules.core.i18n import catalogue
 from rules.core.play import random_game
 from rules.farkle import GAME
 from rules.farkle.cards import COMPANIONS, ITEMS
-from rules.farkle.state import FarkleState
+from rules.farkle.state import STAGES, FarkleState
 
 NAME = re.compile(r"^[a-z0-9_-]{1,32}$")
 SOURCE = Path(__file__).resolve().parents[2] / "rules" / "farkle" / "game.py"
-STAGES = (
-    "choose",
-    "respond",
-    "roll",
-    "dragon",
-    "dodge",
-    "farkle",
-    "rally",
-    "next",
-    "battle",
-    "review",
-    "pickpocket",
-    "discard",
-)
 
 
 def test_commands_params_and_buttons_have_texts() -> None:
@@ -48,7 +34,7 @@ def test_commands_params_and_buttons_have_texts() -> None:
         for spec in GAME.option_specs:
             assert len(cat[f"farkle.option.{spec.name}"]) <= 100
         for stage in STAGES:
-            assert f"farkle.pending.{stage}" in cat
+            assert f"farkle.pending.{stage}" in cat and f"farkle.now.{stage}" in cat
         for key in COMPANIONS:
             assert f"farkle.companion.{key}" in cat and f"farkle.companion_text.{key}" in cat
         for key in set(ITEMS):
