@@ -312,17 +312,14 @@ class BombCard:
             known = by_class[cls] = tuple(slots)
         return known
 
-    def placeable(self, filled: tuple[int, ...], values: int) -> int:
-        """Of the die values in the bit mask ``values`` (bit ``v``: value ``v``), those that
-        have a legal slot now: the same answer as ``bool(legal_slots(filled, v))`` for each."""
-        return self.answers(filled, values)[0] & values
-
     def answers(self, filled: tuple[int, ...], values: int) -> list[Any]:
-        """What is known of the position once the die values in ``values`` are asked: its memo
-        entry, whose first two items are bit masks of the values with a legal slot and of the
-        values asked so far (a superset of ``values``: an answer holds for a whole value class,
-        and earlier questions are kept). Memoised per position: a table asks it for every hand
-        after every placement, and the positions of a card recur."""
+        """What is known of the position once the die values in the bit mask ``values`` (bit
+        ``v``: value ``v``) are asked: its memo entry, whose first two items are bit masks of
+        the values with a legal slot (for each, the same answer as
+        ``bool(legal_slots(filled, v))``) and of the values asked so far (a superset of
+        ``values``: an answer holds for a whole value class, and earlier questions are kept).
+        Memoised per position: a table asks it for every hand after every placement, and the
+        positions of a card recur."""
         entry = self._positions.get(filled) or self._position(filled)  # (see legal_slots)
         todo = values & ~entry[1]
         if todo:

@@ -1,7 +1,7 @@
 """The hand-written state copy (``apply`` makes one per action) is a true deep copy: the copy
 shares no mutable object with the original, mutating it leaves the original untouched, and a
 copy plays on exactly like the original (replay determinism). Also: the bit-mask answer of
-``BombCard.placeable`` equals one ``legal_slots`` question per die value."""
+``BombCard.answers`` equals one ``legal_slots`` question per die value."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_a_copy_plays_on_exactly_like_its_original() -> None:
             assert ev1 == ev2 and one == two
 
 
-def test_placeable_agrees_with_legal_slots_value_by_value() -> None:
+def test_a_cards_answers_agree_with_legal_slots_value_by_value() -> None:
     deck = house_deck()
     checked = 0
     for seed in range(3):
@@ -97,11 +97,12 @@ def test_placeable_agrees_with_legal_slots_value_by_value() -> None:
                     card = deck.bombs[card_id]
                     filled = _filled(state, card_id)
                     everything = (1 << len(ALL_VALUES)) - 1
-                    mask = card.placeable(filled, everything)
+                    mask = card.answers(filled, everything)[0] & everything
                     for value in ALL_VALUES:
                         assert bool(mask >> value & 1) == bool(card.legal_slots(filled, value))
-                        one = card.placeable(filled, 1 << value)
-                        assert one == mask & (1 << value)
+                        found, known = card.answers(filled, 1 << value)[:2]
+                        assert known >> value & 1, "an asked value is known"
+                        assert found & (1 << value) == mask & (1 << value)
                     checked += 1
     assert checked > 100
 
