@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
 from rules.core import get_game
-from rules.core.i18n import language_for, t
+from i18n import language_for, t
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
 _MENTION = re.compile(r"<@(\d+)>")

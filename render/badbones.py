@@ -29,7 +29,7 @@ from render.common import (
     text_width,
     wrap,
 )
-from rules.core.i18n import t
+from i18n import t
 
 Colour = tuple[int, int, int]
 Draw = ImageDraw.ImageDraw

@@ -29,7 +29,7 @@ from render.common import (
     to_png,
     wrap,
 )
-from rules.core.i18n import number, t
+from i18n import number, t
 from rules.farkle import scoring
 
 WIDTH = 1200

@@ -28,7 +28,7 @@ from render.common import (
     text_width,
     to_png,
 )
-from rules.core.i18n import t
+from i18n import t
 
 Colour = tuple[int, int, int]
 

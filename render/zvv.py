@@ -34,7 +34,7 @@ from render.common import (
     text_width,
     to_png,
 )
-from rules.core.i18n import t
+from i18n import t
 from rules.zvv.board import board
 
 Draw = ImageDraw.ImageDraw

@@ -378,7 +378,7 @@ async def test_a_refusal_naming_a_seat_names_the_player(service: Service) -> Non
 
     patch.setattr(TINY, "parse", parse)
     patch.setattr(TINY, "explain", lambda *a: RulesError("core.error.illegal", command="x"))
-    from rules.core.i18n import catalogue
+    from i18n import catalogue
 
     patch.setitem(catalogue("en"), "core.error.illegal", "That belongs to {owner_seat}.")
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 1})

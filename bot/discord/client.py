@@ -22,7 +22,7 @@ from bot.discord.commands import all_groups
 from bot.discord.items import TEMPLATE, GameItem
 from bot.discord.translator import CatalogueTranslator
 from bot.service.replies import Actor, Outgoing, Place, Reply
-from rules.core.i18n import language_for
+from i18n import language_for
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ import discord
 
 from bot.discord.items import GameItem
 from bot.service.replies import Button, Message, Outgoing, Reply, Select
-from rules.core.i18n import t
+from i18n import t
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from rules.core.i18n import has, t
+from i18n import has, t
 
 # Discord locale -> catalogue language. English is the default text of every string, so it needs
 # no entry here.

@@ -42,7 +42,7 @@ from rules.core import (
     get_game,
     public,
 )
-from rules.core.i18n import LANGUAGES, language_for, t
+from i18n import LANGUAGES, language_for, t
 
 log = logging.getLogger("partida.service")
 
@@ -1354,6 +1354,6 @@ def _reminder_gap(row: GameRow) -> float:
 
 
 def _catalogue_keys(lang: str) -> dict[str, str]:
-    from rules.core.i18n import catalogue
+    from i18n import catalogue
 
     return catalogue(language_for(lang))

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rules.core import Event
-from rules.core.i18n import t
+from i18n import t
 
 MAX_CONTENT = 2000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")

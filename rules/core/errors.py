@@ -1,7 +1,7 @@
 """The one error type of the rules layer.
 
 An engine never lets a raw exception reach a user: every refusal is a ``RulesError`` that names a
-message key of the catalogue (``rules/locale``) and the arguments to fill it with. Adapters
+message key of the catalogue (``i18n/``) and the arguments to fill it with. Adapters
 translate it into the user's language.
 """
 

@@ -16,7 +16,7 @@ from rules.badbones.market import turn_seat
 from rules.badbones.state import HERO, MARKET, TRAP, WEAPON, BadBonesState
 from rules.badbones.traps import TRAPS, WEAPONS, market_stock
 from rules.core import Action, RulesError
-from rules.core.i18n import catalogue
+from i18n import catalogue
 from tests.badbones.helpers import keys, position, token_counts, trap_phase, where
 
 ADV = {"advanced": True}
@@ -491,7 +491,7 @@ def test_every_purchase_gets_a_new_market_picture() -> None:
 def test_weapon_messages_say_what_the_weapon_wants_and_read_well() -> None:
     # Play-test: "uses the crossbow: A1 ." and "cannot target “B1”" for a good target with a bad
     # destination, with no word on what the weapon wants.
-    from rules.core.i18n import t
+    from i18n import t
 
     names = ["Ana", "Bob"]
 

@@ -18,7 +18,7 @@ from rules.badbones.state import (
     chief_kind,
 )
 from rules.core import Action, Rng, RulesError
-from rules.core.i18n import catalogue
+from i18n import catalogue
 from tests.badbones.helpers import keys, position, trap_phase, where
 
 COOP = {"cooperative": True}
@@ -281,7 +281,7 @@ def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
 
 def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
     # Play-test: the cooperative Market asked every player "Your turn at the Market" at once.
-    from rules.core.i18n import t
+    from i18n import t
 
     state = GAME.new_game(3, {"cooperative": True, "advanced": True}, 4)
     pending = GAME.pending(state)

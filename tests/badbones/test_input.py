@@ -12,7 +12,7 @@ from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Place, Prefer, Retrieve
 from rules.badbones.state import HERO, TRAP, BadBonesState
 from rules.core import Action, RulesError
-from rules.core.i18n import catalogue
+from i18n import catalogue
 from tests.badbones.helpers import position, trap_phase
 
 
@@ -292,7 +292,7 @@ def test_catalogue_texts_respect_discord_limits() -> None:
 def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
     # Play-test: "/badbones prefer choice:catapulta value:preguntar" was refused, the answer
     # read "salida por arriba: ask" in Spanish, and "quédate" was echoed "qu?date".
-    from rules.core.i18n import t
+    from i18n import t
 
     state = GAME.new_game(3, {}, 1)
     assert GAME.parse("prefer", {"choice": "catapulta", "value": "preguntar"}, state, 0) == Prefer(
@@ -315,7 +315,7 @@ def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
 
 def test_the_top_exit_reads_right_in_each_game() -> None:
     # Play-test: "…through the top forest (cooperative: bottom)…" in a basic game.
-    from rules.core.i18n import t
+    from i18n import t
 
     for lang in ("en", "es"):
         assert "(" not in t("badbones.way.top", lang)
@@ -325,7 +325,7 @@ def test_the_top_exit_reads_right_in_each_game() -> None:
 
 def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
     # Play-test: the Spanish texts mixed "reserva" and "suministro" (the glossary's word).
-    from rules.core.i18n import catalogue
+    from i18n import catalogue
 
     texts = [v for k, v in catalogue("es").items() if k.startswith("badbones.")]
     assert not [v for v in texts if "reserva" in v.lower()]
@@ -333,7 +333,7 @@ def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
 
 def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
     # Play-test: a Spanish player typed "NO" and was told "tu héroe va al NW".
-    from rules.core.i18n import t
+    from i18n import t
 
     state = GAME.new_game(2, {}, 1)
     move = GAME.parse("move", {"direction": "NO"}, state, 0)
@@ -346,7 +346,7 @@ def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
 
 def test_spanish_placement_lines_have_their_article() -> None:
     # Play-test: "Ana coloca barricada en C4." beside "Ana coloca un laberinto en A5…".
-    from rules.core.i18n import t
+    from i18n import t
 
     line = t("badbones.event.placed", "es", seat="Ana", trap="barricada", square="C4")
     assert line == "Ana coloca la trampa barricada en C4."

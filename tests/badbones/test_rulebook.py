@@ -422,7 +422,7 @@ def test_nothing_is_the_default_of_phase_two_and_pending_defaults_are_legal() ->
 def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
     # Play-test: "Game over. Winner(s): alice." appeared twice (the last events and the result's
     # summary), and the channel never learnt the scores.
-    from rules.core.i18n import t
+    from i18n import t
     from rules.core.play import random_game
 
     for seats, options in ((3, {}), (1, {}), (2, {"cooperative": True})):
@@ -457,7 +457,7 @@ def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
 def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
     # Play-test: "Fin de la partida. Gana(n):  con 0 puntos." with every board eliminated.
     from rules.badbones import phases
-    from rules.core.i18n import t
+    from i18n import t
 
     state = GAME.new_game(3, {}, 1)
     for board in state.boards:

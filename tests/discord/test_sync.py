@@ -68,7 +68,7 @@ async def test_sync_needs_no_gateway_and_no_service(fake: FakeDiscord) -> None:
 async def test_every_catalogue_command_name_reaches_discord(fake: FakeDiscord) -> None:
     """A localized name that Discord would refuse is dropped by the translator (English stays);
     this test names it so the catalogue gets fixed."""
-    from rules.core.i18n import has, t
+    from i18n import has, t
 
     await async_sync_commands(fake.token, None)
     [(_, payload)] = fake.sync_payloads

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rules.core.i18n import catalogue
+from i18n import catalogue
 from rules.core.play import random_game
 from rules.farkle import GAME
 from rules.farkle.cards import COMPANIONS, ITEMS
@@ -75,7 +75,7 @@ def test_every_event_of_random_games_has_a_text() -> None:
 
 def test_pending_prompts_fill_every_argument() -> None:
     from rules.core import Rng
-    from rules.core.i18n import t
+    from i18n import t
 
     for seed in range(5):
         rng = Rng(seed)

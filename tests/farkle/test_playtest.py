@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core.i18n import t
+from i18n import t
 from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll, Stop
 from tests.farkle.support import new, play, rig, stack
 

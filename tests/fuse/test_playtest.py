@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.core import CommandArgs, RulesError
-from rules.core.i18n import t
+from i18n import t
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, Place
 from tests.fuse.support import position

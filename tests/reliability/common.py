@@ -19,7 +19,7 @@ from bot.service import Reply, Service
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow
 from rules.core import get_game
-from rules.core.i18n import catalogue
+from i18n import catalogue
 from tests.reliability.driver import all_games
 from tests.support.tiny import install
 

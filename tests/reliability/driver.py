@@ -33,7 +33,7 @@ from bot.service import Actor, Place, Service
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, GameRow
 from rules.core import Game, game_names, get_game
-from rules.core.i18n import t
+from i18n import t
 from tests.support.tiny import install
 
 DAY_PLUS = 25 * 3600.0

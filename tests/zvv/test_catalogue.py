@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from rules.core.i18n import catalogue, t
+from i18n import catalogue, t
 from rules.zvv import GAME
 from rules.zvv.game import FACES, KINDS
 

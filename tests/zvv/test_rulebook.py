@@ -392,7 +392,7 @@ def test_the_end_is_narrated_once() -> None:
 
 def test_messages_read_well_for_one_step_and_the_2_star_face() -> None:
     # Play-test: "(1 steps)" / "(1 pasos)", and "**2***" which Discord's markdown garbles.
-    from rules.core.i18n import t
+    from i18n import t
 
     for lang in ("en", "es"):
         one = t("zvv.event.moved_one", lang, seat="Ana", **{"from": "A1", "to": "A2"})

@@ -1,12 +1,12 @@
 """Messages in English and Spanish, from one catalogue per language.
 
-A catalogue is the folder ``rules/locale/<lang>/``: one TOML file per part of the product
+A catalogue is the folder ``i18n/<lang>/``: one TOML file per part of the product
 (``core.toml``, ``lobby.toml``, ``badbones.toml`` …), merged into one flat map of dotted keys.
 Texts are ``str.format`` templates: ``"{player} lost a house"``. Engines raise errors and emit
 events as keys; adapters and the renderer translate them here.
 
-The catalogue lives under ``rules/`` (not ``bot/``) because both the bot and the renderer read
-it, and ``render`` may only import ``rules``.
+The catalogue is a top-level package of its own: the bot and the renderer both read it, and the
+engines never do (they speak in message keys, see ``rules.core.errors``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent
 
 
 def language_for(locale: str | None) -> str:
