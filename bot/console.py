@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
-from rules.core import get_game
 from i18n import language_for, t
+from rules.core import get_game
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
 _MENTION = re.compile(r"<@(\d+)>")

@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import t
 from render.common import (
     ACCENT,
     BACKGROUND,
@@ -29,7 +30,6 @@ from render.common import (
     text_width,
     wrap,
 )
-from i18n import t
 
 Colour = tuple[int, int, int]
 Draw = ImageDraw.ImageDraw

@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import number, t
 from render.common import (
     ACCENT,
     BACKGROUND,
@@ -29,7 +30,6 @@ from render.common import (
     to_png,
     wrap,
 )
-from i18n import number, t
 from rules.farkle import scoring
 
 WIDTH = 1200

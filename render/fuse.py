@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import t
 from render.common import (
     ACCENT,
     BACKGROUND,
@@ -28,7 +29,6 @@ from render.common import (
     text_width,
     to_png,
 )
-from i18n import t
 
 Colour = tuple[int, int, int]
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from i18n import t
 from render.common import (
     ACCENT,
     BACKGROUND,
@@ -34,7 +35,6 @@ from render.common import (
     text_width,
     to_png,
 )
-from i18n import t
 from rules.zvv.board import board
 
 Draw = ImageDraw.ImageDraw

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from rules.core import Event, Rng, RulesError, get_game, visible_to
 from i18n import catalogue, language_for, number, t
+from rules.core import Event, Rng, RulesError, get_game, visible_to
 from rules.core.play import random_game
 from tests.support.tiny import Bid, Pass, Take, install
 

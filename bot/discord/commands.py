@@ -24,8 +24,8 @@ from discord.app_commands import Choice, locale_str
 
 from bot.discord.translator import name, text
 from bot.service.replies import Actor, Place, Reply
-from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
 from i18n import LANGUAGES
+from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
 
 if TYPE_CHECKING:
     from bot.discord.client import PartidaBot

@@ -32,6 +32,7 @@ from bot.service.replies import Actor, Button, Image, Message, Outgoing, Place, 
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import ACTIVE, CANCELLED, FINISHED, LOBBY, DeadlineRow, GameRow, SeatRow
+from i18n import LANGUAGES, language_for, t
 from rules.core import (
     Action,
     CommandArgs,
@@ -42,7 +43,6 @@ from rules.core import (
     get_game,
     public,
 )
-from i18n import LANGUAGES, language_for, t
 
 log = logging.getLogger("partida.service")
 

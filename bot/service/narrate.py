@@ -11,8 +11,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from rules.core import Event
 from i18n import t
+from rules.core import Event
 
 MAX_CONTENT = 2000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")

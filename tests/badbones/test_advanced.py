@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Move, Nothing, Pass, Place, Retrieve, Skip, Weapon
 from rules.badbones.board import parse_name
@@ -16,7 +17,6 @@ from rules.badbones.market import turn_seat
 from rules.badbones.state import HERO, MARKET, TRAP, WEAPON, BadBonesState
 from rules.badbones.traps import TRAPS, WEAPONS, market_stock
 from rules.core import Action, RulesError
-from i18n import catalogue
 from tests.badbones.helpers import keys, position, token_counts, trap_phase, where
 
 ADV = {"advanced": True}

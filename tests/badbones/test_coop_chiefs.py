@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Weapon
 from rules.badbones.board import parse_name
@@ -18,7 +19,6 @@ from rules.badbones.state import (
     chief_kind,
 )
 from rules.core import Action, Rng, RulesError
-from i18n import catalogue
 from tests.badbones.helpers import keys, position, trap_phase, where
 
 COOP = {"cooperative": True}

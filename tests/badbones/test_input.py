@@ -8,11 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Place, Prefer, Retrieve
 from rules.badbones.state import HERO, TRAP, BadBonesState
 from rules.core import Action, RulesError
-from i18n import catalogue
 from tests.badbones.helpers import position, trap_phase
 
 

@@ -142,10 +142,10 @@ def test_market_card_names_fit_without_being_cut() -> None:
     # Play-test: "teleportat… wand", "varita de teletran…", "carroza fún…" on the Market cards.
     from PIL import Image, ImageDraw
 
+    from i18n import t
     from render.badbones import MARKET_CELL, card_lines
     from render.common import text_width
     from rules.badbones.traps import TRAPS, WEAPONS
-    from i18n import t
 
     draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     room = MARKET_CELL[0] - 20  # what a Market card leaves for its name

@@ -456,8 +456,8 @@ def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
 
 def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
     # Play-test: "Fin de la partida. Gana(n):  con 0 puntos." with every board eliminated.
-    from rules.badbones import phases
     from i18n import t
+    from rules.badbones import phases
 
     state = GAME.new_game(3, {}, 1)
     for board in state.boards:

@@ -74,8 +74,8 @@ def test_every_event_of_random_games_has_a_text() -> None:
 
 
 def test_pending_prompts_fill_every_argument() -> None:
-    from rules.core import Rng
     from i18n import t
+    from rules.core import Rng
 
     for seed in range(5):
         rng = Rng(seed)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.core import CommandArgs, RulesError
 from i18n import t
+from rules.core import CommandArgs, RulesError
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, Place
 from tests.fuse.support import position

@@ -18,8 +18,8 @@ from sqlalchemy import select
 from bot.service import Reply, Service
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow
-from rules.core import get_game
 from i18n import catalogue
+from rules.core import get_game
 from tests.reliability.driver import all_games
 from tests.support.tiny import install
 

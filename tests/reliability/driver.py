@@ -32,8 +32,8 @@ from sqlalchemy import func, select
 from bot.service import Actor, Place, Service
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, GameRow
-from rules.core import Game, game_names, get_game
 from i18n import t
+from rules.core import Game, game_names, get_game
 from tests.support.tiny import install
 
 DAY_PLUS = 25 * 3600.0

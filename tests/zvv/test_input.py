@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from rules.core import CommandArgs, RulesError
 from i18n import t
+from rules.core import CommandArgs, RulesError
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
 from rules.zvv.game import ZvvState
