@@ -73,13 +73,13 @@ async def test_a_move_computes_without_holding_sqlites_writer(
     if writer is None:
         pytest.skip("PostgreSQL takes concurrent writers: there is no writer to hold")
     held: list[bool] = []
-    play = TINY.play
+    resolve = TINY.resolve
 
     def watched(state: Any, seat: int, action: Any, now: float) -> Any:
         held.append(writer.locked())
-        return play(state, seat, action, now)
+        return resolve(state, seat, action, now)
 
-    monkeypatch.setattr(TINY, "play", watched)
+    monkeypatch.setattr(TINY, "resolve", watched)
     assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})).ok
     assert held == [False]  # the engine ran while other games could write
     assert not writer.locked()  # and the writer was given back after the commit

@@ -352,12 +352,12 @@ async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Ser
 
     await started(service, ALICE, BOB)
     patch = pytest.MonkeyPatch()
-    real = TINY.play
+    real = TINY.resolve
 
-    def play(state, seat, action, now):  # type: ignore[no-untyped-def]
+    def resolve(state, seat, action, now):  # type: ignore[no-untyped-def]
         return [*real(state, seat, action, now), Event("tiny.event.secret", {"card": "ace"}, to=1)]
 
-    patch.setattr(TINY, "play", play)
+    patch.setattr(TINY, "resolve", resolve)
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
     patch.undo()
     text = "\n".join(o.message.text for o in reply.public)

@@ -777,7 +777,7 @@ class Service:
         was_pending = set(before)
         old_picture = engine.picture_key(state)
         # ``state`` is this command's own load: play in place (``apply`` would copy it first).
-        events = engine.play(state, seat, action, now)
+        events = engine.resolve(state, seat, action, now)
         # Who owes what now: asked once, used by the replies and by the deadlines.
         pending_now = engine.pending(state)
         over = engine.is_over(state)

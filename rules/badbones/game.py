@@ -484,8 +484,7 @@ class BadBones(Game[BadBonesState]):
 
     # ----------------------------------------------------------------- acting
 
-    def play(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
-        self.check(state, seat, action)
+    def resolve(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
         if isinstance(action, Prefer):
             state.boards[seat].prefs[action.choice] = action.value
             events = [

@@ -6,7 +6,7 @@ from rules.core.events import Event, public, visible_to
 from rules.core.game import Game
 from rules.core.registry import game_names, get_game, register
 from rules.core.rng import Rng
-from rules.core.spec import Command, CommandArgs, OptionSpec, Param, Pending, Result
+from rules.core.spec import Command, CommandArgs, OptionSpec, Param, Pending, Result, Snapshot
 
 __all__ = [
     "Action",
@@ -20,6 +20,7 @@ __all__ = [
     "Pending",
     "Result",
     "Rng",
+    "Snapshot",
     "RulesError",
     "game_names",
     "get_game",

@@ -13,7 +13,10 @@ Contract (see docs/engine.md):
 - ``legal_actions(state, seat)`` → every legal action for that seat now (finite; it includes
   changing a simultaneous submission while the phase has not resolved)
 - ``apply(state, seat, action, now=0.0)`` → ``(new_state, events)``; raises ``RulesError`` on an
-  illegal action and leaves ``state`` untouched. ``now`` is the service's clock (seconds since the
+  illegal action and leaves ``state`` untouched. ``play`` is the same in place; both are
+  ``check`` (is it legal? the specific ``RulesError`` if not) then ``resolve`` (what happens).
+  The service checks once, by ``parse`` (typed commands and buttons are matched against
+  ``legal_actions``), and then only resolves. ``now`` is the service's clock (seconds since the
   epoch); engines never read the wall clock themselves, so replaying a log with its times gives
   the same game.
 - ``is_over(state)``, ``result(state)``
@@ -21,6 +24,7 @@ Contract (see docs/engine.md):
 - ``view(state, seat)`` → JSON-compatible dict of what that seat may see (``None``: the channel)
 - ``phase(state)`` → a short token that changes whenever the phase changes (stale buttons)
 - ``picture_key(state)`` → when it changes, the channel gets a new picture (default: the phase)
+- ``snapshot(state)`` → all of the above that a move's replies and deadlines need, asked once
 """
 
 from __future__ import annotations
@@ -32,7 +36,15 @@ from typing import Any, ClassVar, Generic, TypeVar
 from rules.core.actions import Action, ActionCodec
 from rules.core.errors import RulesError
 from rules.core.events import Event
-from rules.core.spec import Command, CommandArgs, OptionSpec, Pending, Result, command_key
+from rules.core.spec import (
+    Command,
+    CommandArgs,
+    OptionSpec,
+    Pending,
+    Result,
+    Snapshot,
+    command_key,
+)
 
 S = TypeVar("S")
 
@@ -75,9 +87,19 @@ class Game(ABC, Generic[S]):
         events = self.play(new, seat, action, now)
         return new, events
 
-    @abstractmethod
     def play(self, state: S, seat: int, action: Action, now: float) -> list[Event]:
         """Validate and apply ``action`` in place (``state`` is a private copy)."""
+        self.check(state, seat, action)
+        return self.resolve(state, seat, action, now)
+
+    def check(self, state: S, seat: int, action: Action) -> None:
+        """Raise the specific ``RulesError`` if ``seat`` may not take ``action`` now. (A game
+        that checks as it resolves leaves this empty: ``resolve`` then raises before it changes
+        anything.)"""
+
+    @abstractmethod
+    def resolve(self, state: S, seat: int, action: Action, now: float) -> list[Event]:
+        """Apply an action already found legal (``check``, or ``parse``), in place."""
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
@@ -103,6 +125,18 @@ class Game(ABC, Generic[S]):
         steps (roll, then move) returns a per-turn or per-round key, so that the channel sees
         one picture per turn rather than one per click."""
         return self.phase(state)
+
+    def snapshot(self, state: S) -> Snapshot:
+        """What the table is like now, for everything after a move (replies, pings, buttons,
+        deadlines, pictures): each question asked of the engine once."""
+        over = self.is_over(state)
+        return Snapshot(
+            phase=self.phase(state),
+            picture_key=self.picture_key(state),
+            pending={} if over else self.pending(state),
+            over=over,
+            result=self.result(state) if over else None,
+        )
 
     def copy(self, state: S) -> S:
         """A deep copy. Games with a faster copy than a JSON round trip override this."""

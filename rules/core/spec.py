@@ -64,6 +64,18 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Snapshot:
+    """The table after a move, as the rest of the move sees it (``Game.snapshot``): who is
+    awaited and for what, the phase token and picture key, and whether and how it ended."""
+
+    phase: str
+    picture_key: str
+    pending: dict[int, Pending]
+    over: bool
+    result: Result | None
+
+
+@dataclass(frozen=True)
 class Param:
     """One argument of a game command. Its description is ``<game>.param.<name>``.
 

@@ -497,7 +497,7 @@ class DragonFarkle(Game[FarkleState]):
 
     # ================================================================== play
 
-    def play(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
+    def resolve(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
         if state.stage == "over":
             raise RulesError("core.error.game_over")
         if not self._awaited(state, seat):  # a seat out of range is never awaited either

@@ -503,7 +503,7 @@ class Fuse(Game[FuseState]):
     def copy(self, state: FuseState) -> FuseState:
         return _copy(state)
 
-    def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
+    def resolve(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
         stage = state.stage
         if stage == "over":
             if state.reason == "clock":

@@ -272,8 +272,7 @@ class ZombiesVsVampires(Game[ZvvState]):
 
     # ----------------------------------------------------------------- applying actions
 
-    def play(self, state: ZvvState, seat: int, action: Action, now: float) -> list[Event]:
-        self._validate(state, seat, action)
+    def resolve(self, state: ZvvState, seat: int, action: Action, now: float) -> list[Event]:
         state.actions += 1
         events: list[Event] = []
         b = board(state.size)
@@ -289,7 +288,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             self._move(state, seat, action, events)
         elif isinstance(action, Build):
             wall = b.parse_wall(action.wall)
-            assert wall is not None  # checked by _validate
+            assert wall is not None  # checked by check
             _add_wall(state, wall)
             state.supply[wall[3] - 1] -= 1
             state.current.append({"type": "build", "wall": b.wall_name(wall)})
@@ -494,7 +493,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         else:
             raise RulesError("core.error.bad_action")
 
-    def _validate(self, state: ZvvState, seat: int, action: Action) -> None:
+    def check(self, state: ZvvState, seat: int, action: Action) -> None:
         """Raise the specific RulesError that makes ``action`` illegal (nothing is changed)."""
         self._check_phase(state, seat, action.kind)
         b = board(state.size)
@@ -580,7 +579,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         else:
             action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
         try:
-            self._validate(state, seat, action)
+            self.check(state, seat, action)
         except RulesError as err:
             typed = " ".join(given.get(k, "") for k in ("square", "side")).upper()
             wall = err.args_map.get("wall")

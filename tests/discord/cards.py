@@ -73,7 +73,7 @@ class Cards(Game[CardsState]):
         keeps = [" ".join(c) for n in (1, 2, 3) for c in combinations(DICE, n)]
         return [Pick(card) for card in state.hands[seat]] + [Keep(k) for k in keeps]
 
-    def play(self, state: CardsState, seat: int, action: Action, now: float) -> list[Event]:
+    def resolve(self, state: CardsState, seat: int, action: Action, now: float) -> list[Event]:
         if seat != state.turn or self.is_over(state):
             raise RulesError("core.error.not_your_turn")
         if isinstance(action, Pick):

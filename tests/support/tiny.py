@@ -83,7 +83,7 @@ class Tiny(Game[TinyState]):
             return [Take(), Pass()]
         return []
 
-    def play(self, state: TinyState, seat: int, action: Action, now: float) -> list[Event]:
+    def resolve(self, state: TinyState, seat: int, action: Action, now: float) -> list[Event]:
         if state.phase == "over":
             raise RulesError("core.error.game_over")
         if isinstance(action, Bid):
