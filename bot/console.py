@@ -28,12 +28,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
+from bot.service.text import Mention, Name, Part, Strong, Text
 from i18n import language_for, t
 from rules.core import get_game
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
-_MENTION = re.compile(r"<@(\d+)>")
-_TIMESTAMP = re.compile(r"<t:(-?\d+):[tTdDfFR]>")
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
 
 
@@ -206,19 +205,25 @@ class Console:
                 + " ".join(v for v, _ in select.options)
             )
 
-    def readable(self, text: str) -> str:
-        """Discord markup as a terminal shows it: mentions by name, timestamps as times."""
-        names = {str(a.user_id): a.display_name for a in self.users.values()}
-        text = _MENTION.sub(lambda m: "@" + names.get(m[1], m[1]), text)
+    def readable(self, text: Text) -> str:
+        """A message as a terminal shows it: names as typed, mentions as @name, times relative
+        to the console's clock."""
+        return "".join(self._part(p) for p in text.parts)
 
-        def when(m: re.Match[str]) -> str:
-            delta = int(int(m[1]) - self.clock())
-            minutes = abs(delta) // 60
-            span = f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
-            # Neutral marks, since the line around it may be in either language.
-            return f"(+{span})" if delta >= 0 else f"(−{span})"
-
-        return _TIMESTAMP.sub(when, text)
+    def _part(self, part: Part) -> str:
+        if isinstance(part, str):
+            return part
+        if isinstance(part, Name | Strong):
+            return part.text
+        if isinstance(part, Mention):
+            return "@" + part.name
+        if part.style == "d":
+            return time.strftime("%Y-%m-%d", time.gmtime(part.at))
+        delta = int(part.at - self.clock())
+        minutes = abs(delta) // 60
+        span = f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
+        # Neutral marks, since the line around it may be in either language.
+        return f"(+{span})" if delta >= 0 else f"(−{span})"
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)

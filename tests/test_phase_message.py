@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from bot.discord.markup import markdown
 from bot.service import Service
+from bot.service.compose import offered_buttons
+from bot.service.table import Table
 from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.state import TRAP
@@ -29,7 +32,8 @@ async def test_players_asked_different_questions_see_whose_button_is_whose(
     pending = GAME.pending(state)
     assert {p.kind for p in pending.values()} == {"choose_dragon", "choose_top"}
     row = _row("Ana_Banana", "Bob", "Chen", "Dora")
-    labels = [b.label for b in service._buttons(row, GAME, state, sorted(pending), "en", pending)]
+    table = Table(row, GAME, state)
+    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
     assert "Ana_Banana: W" in labels and "Ana_Banana: E" in labels  # as typed: no markdown
     assert "Bob: 3" in labels and "Bob: 4" in labels
     assert all(label.startswith(("Ana_Banana: ", "Bob: ")) for label in labels)
@@ -41,7 +45,8 @@ async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Servi
     pending = GAME.pending(state)
     assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon"}
     row = _row("Ana", "Bob")
-    labels = [b.label for b in service._buttons(row, GAME, state, sorted(pending), "en", pending)]
+    table = Table(row, GAME, state)
+    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
     assert labels and not any(":" in label for label in labels)
 
 
@@ -57,7 +62,8 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     assert set(market.message.mentions) == {ALICE.user_id, BOB.user_id}
     bought = await service.act(ALICE, HERE, "badbones", "buy", {"item": "barricade"})
     (purchase,) = bought.public
-    assert "barricade" in purchase.message.text and f"<@{BOB.user_id}>" in purchase.message.text
+    shown = markdown(purchase.message.text)
+    assert "barricade" in shown and f"<@{BOB.user_id}>" in shown
     assert purchase.message.mentions == (), "still awaited for the same thing: named, not pinged"
     await service.act(ALICE, HERE, "badbones", "pass", {})
     closed = await service.act(BOB, HERE, "badbones", "pass", {})

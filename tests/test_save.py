@@ -40,7 +40,7 @@ async def test_a_move_is_retried_when_another_writer_saved_first(
 ) -> None:
     """A writer that slips in between a move's load and its save (another bot process) makes
     the save fail its version check; the move starts again from the newer game and counts."""
-    if service._writer is None:
+    if service.writers.lock is None:
         pytest.skip("PostgreSQL locks the game row at load (FOR UPDATE): nobody slips in")
     await started(service, ALICE, BOB)
     original = repo.run
@@ -69,7 +69,7 @@ async def test_a_move_computes_without_holding_sqlites_writer(
     service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await started(service, ALICE, BOB)
-    writer = service._writer
+    writer = service.writers.lock
     if writer is None:
         pytest.skip("PostgreSQL takes concurrent writers: there is no writer to hold")
     held: list[bool] = []

@@ -7,9 +7,10 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
+from bot.discord.markup import markdown
 from bot.service import Actor, Reply, Service
 from bot.service.buttons import parse as parse_button
-from bot.service.core import LANGUAGE_TTL
+from bot.service.service import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
@@ -18,7 +19,7 @@ from tests.support.tiny import TINY
 
 def private(reply: Reply) -> str:
     assert reply.private is not None
-    return reply.private.text
+    return str(reply.private.text)
 
 
 async def started(service: Service, *players: Actor, rounds: int = 2) -> None:
@@ -335,12 +336,13 @@ async def test_pictures_get_names_as_typed_and_messages_get_them_escaped(
     odd = Actor(7, "Bart_the_*XIV*\u202e")
     await service.new_game(odd, HERE, "tiny", {})
     await service.join(BOB, HERE)
-    reply = await service.start(odd, HERE)
+    await service.start(odd, HERE)
     patch.undo()
     assert seen == [["Bart_the_*XIV*", "Bob"]]
-    assert "Bart\\_the\\_\\*XIV\\*" in reply.public[0].message.text or "Bart\\_the" in private(
-        await service.status(BOB, HERE)
-    )
+    status = await service.status(BOB, HERE)
+    assert status.private is not None
+    assert "Bart\\_the\\_\\*XIV\\*" in markdown(status.private.text)  # Discord: escaped
+    assert "Bart_the_*XIV*" in private(status)  # (plain: as typed, without the bidi mark)
 
 
 async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Service) -> None:
@@ -360,7 +362,7 @@ async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Ser
     patch.setattr(TINY, "resolve", resolve)
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
     patch.undo()
-    text = "\n".join(o.message.text for o in reply.public)
+    text = "\n".join(str(o.message.text) for o in reply.public)
     assert "Bob: something only you may see happened" in text
     assert "ace" not in text and "ace" not in private(reply)
 

@@ -17,7 +17,9 @@ from typing import Any
 import discord
 
 from bot.discord.items import GameItem
+from bot.discord.markup import markdown
 from bot.service.replies import Button, Message, Outgoing, Reply, Select
+from bot.service.text import Text
 from i18n import t
 
 log = logging.getLogger(__name__)
@@ -35,11 +37,15 @@ _STYLES = {
 }
 
 
-def content(text: str) -> str:
-    if len(text) <= MAX_CONTENT:
-        return text
-    log.warning("message cut to %d characters (was %d)", MAX_CONTENT, len(text))
-    return text[: MAX_CONTENT - 1] + "…"
+def content(text: Text) -> str:
+    """A message's words as Discord markdown, within Discord's 2,000 characters: a longer one
+    is cut at a line break, and the cut marked."""
+    written = markdown(text)
+    if len(written) <= MAX_CONTENT:
+        return written
+    log.warning("message cut to %d characters (was %d)", MAX_CONTENT, len(written))
+    cut = written.rfind("\n", 0, MAX_CONTENT - 2)
+    return written[: cut if cut > 0 else MAX_CONTENT - 2] + "\n…"
 
 
 def mentions(message: Message) -> discord.AllowedMentions:
@@ -133,7 +139,7 @@ async def answer(interaction: discord.Interaction[Any], reply: Reply, lang: str)
             else:
                 await interaction.response.send_message(t("discord.done", lang), ephemeral=True)
     else:
-        await _edit(interaction, private or Message(t("discord.done", lang)))
+        await _edit(interaction, private or Message(Text.of(t("discord.done", lang))))
     # The user has their answer: a channel that refuses a post gets a follow-up note instead
     # of an error in place of the answer (the move itself is saved either way).
     problems = [key for o in public if (key := await post(interaction.client, o))]

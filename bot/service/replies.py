@@ -2,12 +2,15 @@
 
 The service never talks to Discord or a terminal itself. It returns a :class:`Reply`: a private
 message for the user who acted (ephemeral on Discord) and public messages for channels. Adapters
-only deliver them.
+only deliver them. A message's words are a :class:`~bot.service.text.Text` (names, mentions and
+times as data), which each adapter renders its own way.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from bot.service.text import Text
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class Message:
     """One message. ``mentions`` are user ids that may be pinged (and only those: adapters
     must allow no other mention, so display names cannot ping @everyone or roles)."""
 
-    text: str
+    text: Text
     image: Image | None = None
     mentions: tuple[int, ...] = ()
     buttons: tuple[Button, ...] = ()

@@ -119,7 +119,7 @@ def production_logging(level: str = "DEBUG") -> Iterator[io.StringIO]:
 def check_refusal_text(reply: Reply) -> str:
     """A refusal is one translated line: not a raw catalogue key, no unfilled ``{arg}``."""
     assert reply.private is not None, "a refusal must tell the user why"
-    text = reply.private.text
+    text = str(reply.private.text)
     assert text.startswith("⚠️ "), text
     body = text.removeprefix("⚠️ ").strip()
     assert body and not BARE_KEY.match(body), f"untranslated message: {body!r}"

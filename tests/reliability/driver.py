@@ -104,27 +104,18 @@ def emit(tag: str, data: dict[str, Any]) -> None:
 
 def watch_announcements(service: Service) -> None:
     """Report each phase announcement and each applied default *after commit*: ``_finish``
-    runs only for committed transactions, and a phase announcement is a post made by
-    ``_public_phase`` (remembered here; a retried transaction's posts never reach
-    ``_finish``)."""
-    made: dict[int, Any] = {}  # id → post (the reference keeps the id from being reused)
-    public_phase = service._public_phase
+    runs only for committed transactions, and a phase announcement is a post marked
+    ``phase`` (a retried transaction's posts never reach ``_finish``)."""
     finish = service._finish
-
-    def watched_phase(draft: Any, *args: Any, **kwargs: Any) -> None:
-        before = len(draft.public)
-        public_phase(draft, *args, **kwargs)
-        made.update((id(post), post) for post in draft.public[before:])
 
     async def watched_finish(draft: Any) -> Any:
         for post in draft.public:
-            if made.pop(id(post), None) is not None:
+            if post.phase:
                 emit("ANNOUNCE", {"channel": post.channel_id})
             if DEFAULTED_MARK in post.text:
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 
-    service._public_phase = watched_phase  # type: ignore[method-assign]
     service._finish = watched_finish  # type: ignore[method-assign]
 
 
@@ -204,7 +195,7 @@ async def play(url: str, seed: int, steps: int, deadline_every: int, until_done:
         reply = await service.act(
             Actor(user.user_id, user.display_name), Place(channel, 1), row.kind, command, args
         )
-        text = reply.private.text if reply.private else ""
+        text = str(reply.private.text) if reply.private else ""
         if reply.ok and text.startswith("✅"):
             emit("ACK", facts)
         elif not reply.ok:

@@ -124,7 +124,8 @@ def test_backup_refuses_postgresql_and_a_missing_file(tmp_path: Path) -> None:
 
 async def test_service_logs_are_structured_lines(tmp_path: Path) -> None:
     """Each command logs one line with the command, channel, guild, user, game and outcome
-    (never the arguments: a sealed bid is a secret)."""
+    (never the arguments: a sealed bid is a secret; and a move is logged as a move of its game,
+    never by its command: in a simultaneous phase, placing or retrieving a trap is a secret)."""
     from tests.support.tiny import install
 
     install()
@@ -144,8 +145,9 @@ async def test_service_logs_are_structured_lines(tmp_path: Path) -> None:
     assert lines, text
     for line in lines:
         assert "\n" not in line and re.search(r"command=\S+ channel=42 guild=7 user=\d", line)
-    assert any("command=tiny.bid" in x and "game=1" in x and "outcome=ok" in x for x in lines)
-    assert any("command=tiny.take" in x and "outcome=refused" in x for x in lines)
+    assert any("command=tiny.move" in x and "game=1" in x and "outcome=ok" in x for x in lines)
+    assert any("command=tiny.move" in x and "outcome=refused" in x for x in lines)
+    assert not any("bid" in x or "take" in x for x in lines), "which move was sent is a secret"
     assert not any("forged=1" in x for x in lines), "a user-typed name forged a log field"
     assert "amount" not in text, "command arguments (secret submissions) stay out of the log"
 

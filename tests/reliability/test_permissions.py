@@ -128,7 +128,7 @@ async def test_who_may_do_what(service: Service, stage: str) -> None:
             actor, place = users(channel)[who]
             reply = await call(service, command, actor, place, channel, take)
             if reply.ok != ok:
-                text = reply.private.text if reply.private else ""
+                text = str(reply.private.text) if reply.private else ""
                 wrong.append(f"{stage} {command} by {who}: ok={reply.ok} ({text[:80]})")
                 continue
             if not reply.ok:

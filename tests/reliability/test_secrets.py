@@ -193,9 +193,9 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
                 service.act(Actor(user.user_id, user.display_name), place, kind, command, args)
             )
             assert reply.ok, reply.private
-            private_lines = reply.private.text.splitlines()[1:] if reply.private else []
+            private_lines = str(reply.private.text).splitlines()[1:] if reply.private else []
             secrets.update(line for line in private_lines if len(line) >= 8)
-            public_text = "\n".join(o.message.text for o in reply.public)
+            public_text = "\n".join(str(o.message.text) for o in reply.public)
             for line in private_lines:
                 assert line not in public_text, f"{kind}: a private line went public: {line}"
             after = svc.run(load())

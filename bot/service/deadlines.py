@@ -1,0 +1,83 @@
+"""Deadlines: the rows that say when a pending seat is reminded and when it gets its default.
+
+On a new phase every pending seat gets a reminder and a default deadline from the channel's
+settings (or the game's own clock, when that runs out sooner). Within a phase, seats that
+answered lose their rows, and seats that left get theirs moved to now. Reminders already sent
+are not sent again, because rows are only created when the phase begins. What happens when a
+row comes due is in ``bot.service.timeouts``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service.table import Table, settings
+from bot.service.transaction import Tx
+from bot.store import repository as repo
+from rules.core import Pending
+
+MAX_DEADLINE_MINUTES = 14 * 24 * 60
+
+
+async def plan(
+    tx: Tx,
+    writes: repo.Writes,
+    table: Table,
+    pending: dict[int, Pending],
+    *,
+    phase_changed: bool,
+    was_pending: set[int] | None = None,
+) -> None:
+    """Add to ``writes`` what keeps the deadline rows in step with who is ``pending``. (Rows of
+    seats that left are read and changed through the session: rare.)"""
+    row, now = table.row, tx.now
+    chosen = settings(row)
+    left = {s.seat for s in row.seats if s.left}
+    if phase_changed:
+        writes.clear_deadlines(row.id)
+        existing = {}
+    elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
+        # The common case, a submission inside a phase: only drop the rows of the seats that
+        # are no longer pending (usually the mover's), without reading the table.
+        writes.clear_deadlines(row.id, seats=was_pending - set(pending))
+        return
+    else:
+        existing = await repo.deadlines_of(tx.session, row.id)
+    for (seat, kind), deadline in list(existing.items()):
+        if seat not in pending:
+            await tx.session.delete(deadline)
+            del existing[(seat, kind)]
+    new: list[dict[str, Any]] = []
+    for seat, item in pending.items():
+        # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
+        # an absent player must not hold a real-time round up until the bomb blows.
+        due = row.phase_started_at + chosen["deadline_minutes"] * 60
+        if item.deadline is not None:
+            due = min(due, item.deadline)
+        if seat in left:
+            due = min(due, now)
+        current = existing.get((seat, "default"))
+        if current is None:
+            new.append(_row(row.id, seat, "default", due, row.phase))
+        elif current.due_at != due and seat in left:
+            current.due_at = due
+        reminder = due - chosen["reminder_minutes"] * 60
+        if phase_changed and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
+            new.append(_row(row.id, seat, "reminder", reminder, row.phase))
+    writes.add_deadlines(new)
+
+
+async def schedule(tx: Tx, table: Table, *, phase_changed: bool) -> None:
+    """Bring the rows in step now (lobby commands; a move plans them into its own writes)."""
+    writes = repo.Writes()
+    await plan(tx, writes, table, table.engine.pending(table.state), phase_changed=phase_changed)
+    await repo.run(tx.session, writes)
+
+
+def reminder_gap(table: Table) -> float:
+    """How long before the default a reminder comes."""
+    return float(settings(table.row)["reminder_minutes"]) * 60
+
+
+def _row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:
+    return {"game_id": game_id, "seat": seat, "kind": kind, "due_at": due, "phase": phase}

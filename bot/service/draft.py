@@ -1,0 +1,49 @@
+"""A reply under construction: built inside the transaction, delivered after the commit.
+
+Pictures are only described here (:class:`RenderJob`); they are drawn after the commit, off the
+event loop, so a move's transaction never waits for Pillow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.service.replies import Button, Select
+from bot.service.text import Text
+
+
+@dataclass(frozen=True)
+class RenderJob:
+    kind: str
+    view: dict[str, Any]
+    names: list[str]
+    lang: str
+    private: bool
+
+
+@dataclass(frozen=True)
+class Post:
+    """A public message for a channel. ``phase``: it announces a resolved phase (the one post
+    a phase gets), as opposed to a lobby notice or a reminder."""
+
+    channel_id: int
+    text: Text
+    mentions: tuple[int, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    selects: tuple[Select, ...] = ()
+    picture: RenderJob | None = None
+    phase: bool = False
+
+
+@dataclass
+class Draft:
+    private: list[Text] = field(default_factory=list)
+    private_image: RenderJob | None = None
+    private_buttons: tuple[Button, ...] = ()
+    public: list[Post] = field(default_factory=list)
+    ok: bool = True
+
+    def say(self, text: Text) -> None:
+        """A line for the user who acted, alone."""
+        self.private.append(text)

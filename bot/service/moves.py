@@ -1,0 +1,152 @@
+"""Moves: a typed command or a button, checked once, resolved, saved and answered.
+
+A move's path: the actor's seat is checked; the engine's ``parse`` turns the command into an
+action it found among the legal ones (the one check); the engine resolves it in place on this
+command's own load; one :class:`~rules.core.Snapshot` of the table after it feeds the replies,
+the pings, the buttons and the deadlines; the writes come last, all together.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
+from bot.service import buttons as button_ids
+from bot.service import compose, deadlines
+from bot.service.draft import Draft
+from bot.service.errors import Refusal
+from bot.service.narrate import fill_args
+from bot.service.replies import Actor, Place
+from bot.service.table import Table, closing, require, seat_of
+from bot.service.transaction import Tx, Work
+from bot.store import repository as repo
+from bot.store.models import ACTIVE, FINISHED, GameRow
+from i18n import language_for
+from rules.core import Action, CommandArgs, RulesError
+
+
+def act(actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Work:
+    async def work(tx: Tx) -> Draft:
+        table, seat = seated(tx.row, actor, game)
+        with seat_names(table, tx.lang):
+            action = table.engine.parse(str(command), _command_args(args), table.state, seat)
+            return await resolve(tx, table, seat, action, place, by_default=False)
+
+    return work
+
+
+def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) -> Work:
+    """A button click or a select submission (the custom_id says what to do)."""
+    clicked = button_ids.parse(custom_id, values)
+
+    async def work(tx: Tx) -> Draft:
+        row = tx.row
+        if clicked is None or row is None or row.id != clicked.game_id or row.status != ACTIVE:
+            raise Refusal("lobby.error.stale_button")
+        table, seat = seated(row, actor, None)
+        if button_ids.phase_hash(row.phase) != clicked.phase:
+            raise Refusal("lobby.error.stale_button")
+        with seat_names(table, tx.lang):
+            action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
+            return await resolve(tx, table, seat, action, place, by_default=False)
+
+    return work
+
+
+def suggest(
+    row: GameRow | None, actor: Actor, game: str, command: str, param: str, args: CommandArgs
+) -> list[str]:
+    """Autocomplete values from the actor's legal actions (empty when there is no move to make)."""
+    try:
+        table, seat = seated(row, actor, game)
+        return table.engine.suggestions(table.state, seat, str(command), str(param), dict(args))
+    except (Refusal, RulesError):
+        return []
+
+
+def seated(row: GameRow | None, actor: Actor, game: str | None) -> tuple[Table, int]:
+    """The started game and the actor's seat in it, or the refusal that says why not."""
+    row = require(row)
+    if row.status != ACTIVE or row.state is None:
+        raise Refusal("lobby.error.not_started")
+    if game is not None and game != row.kind:
+        raise Refusal("lobby.error.other_game", game_key=f"{row.kind}.name")
+    seat = seat_of(row, actor.user_id)
+    if seat is None or seat.left:
+        raise Refusal("lobby.error.not_seated")
+    return Table.of(row), seat.seat
+
+
+async def resolve(
+    tx: Tx, table: Table, seat: int, action: Action, place: Place, *, by_default: bool
+) -> Draft:
+    """Play an action already found legal, save it, and draft the replies."""
+    row, engine, now = table.row, table.engine, tx.now
+    before = engine.snapshot(table.state)
+    events = engine.resolve(table.state, seat, action, now)
+    after = engine.snapshot(table.state)
+    seen = row.version  # grows with every save, so it numbers the log without a MAX() query
+    changed = after.phase != row.phase or after.over
+    saved: dict[str, Any] = {"state": engine.dump(table.state), "updated_at": now}
+    if changed:
+        saved.update(phase=after.phase, phase_started_at=now)
+    if after.over:
+        result = after.result
+        saved.update(
+            closing(FINISHED),
+            result={
+                "winners": list(result.winners) if result else [],
+                "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
+            },
+        )
+    repo.show(row, saved)  # the replies read the new phase (buttons); the writes save it
+    draft = compose.move_draft(
+        table,
+        before,
+        after,
+        seat,
+        events,
+        tx.lang,
+        language_for(place.locale),
+        by_default=by_default,
+        draws=tx.draws(row.kind),
+    )
+    # The writes come last: on SQLite, other games' moves run while this one only computes.
+    # All of them together: on SQLite, one crossing to the connection's thread.
+    await tx.writer.take()
+    writes = repo.Writes().save_game(row, seen, saved)
+    writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
+    if after.over:
+        writes.clear_deadlines(row.id)
+    else:
+        await deadlines.plan(
+            tx,
+            writes,
+            table,
+            after.pending,
+            phase_changed=changed,
+            was_pending=set(before.pending),
+        )
+    await repo.run(tx.session, writes)
+    return draft
+
+
+@contextlib.contextmanager
+def seat_names(table: Table, lang: str) -> Iterator[None]:
+    """A rules error that names a seat ("the pawn on G1 belongs to {seat}") names the player:
+    the refusal is worded after the transaction, when the seats are no longer at hand."""
+    try:
+        yield
+    except RulesError as error:
+        raise RulesError(error.key, **fill_args(error.args_map, table.names(), lang)) from error
+
+
+def _command_args(args: CommandArgs) -> CommandArgs:
+    """Arguments as adapters should send them: text, whole numbers and booleans (``None``: not
+    given). Anything else (a float, a list…) becomes its text, which the engine then refuses in
+    words, rather than reaching an engine's ``int()`` as ``inf``."""
+    return {
+        str(k): v if v is None or isinstance(v, str | int | bool) else str(v)
+        for k, v in dict(args).items()
+    }

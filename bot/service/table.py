@@ -1,0 +1,106 @@
+"""A game as the service holds it during one command: its row, its engine and its state.
+
+Also the small facts about seats that every room of the service asks (who sits where, their
+names for messages and for pictures), in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service.errors import Refusal
+from bot.service.narrate import plain_name
+from bot.service.replies import Actor
+from bot.service.text import Name
+from bot.store.models import GameRow, SeatRow
+from i18n import language_for
+from rules.core import Game, get_game
+
+DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minutes": 120}
+
+
+@dataclass
+class Table:
+    row: GameRow
+    engine: Game[Any]
+    state: Any
+
+    @classmethod
+    def of(cls, row: GameRow) -> Table:
+        engine = get_game(row.kind)
+        return cls(row, engine, engine.load(row.state or {}))
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+    def names(self) -> list[Name]:
+        return seat_names(self.row)
+
+    def plain_names(self) -> list[str]:
+        return plain_names(self.row)
+
+
+def seat_names(row: GameRow) -> list[Name]:
+    """Each seat's name for messages, in seat order."""
+    return [Name(plain_name(s.display_name)) for s in _in_order(row)]
+
+
+def plain_names(row: GameRow) -> list[str]:
+    """Each seat's name for pictures and button labels (plain text, no markup)."""
+    return [plain_name(s.display_name) for s in _in_order(row)]
+
+
+def _in_order(row: GameRow) -> list[SeatRow]:
+    return sorted(row.seats, key=lambda s: s.seat)
+
+
+def new_seat(number: int, actor: Actor) -> SeatRow:
+    return SeatRow(
+        seat=number,
+        user_id=actor.user_id,
+        display_name=str(actor.display_name)[:100],
+        locale=language_for(actor.locale),
+    )
+
+
+def require(row: GameRow | None) -> GameRow:
+    if row is None:
+        raise Refusal("lobby.error.no_game")
+    return row
+
+
+def seat_of(row: GameRow, user_id: int) -> SeatRow | None:
+    return next((s for s in row.seats if s.user_id == user_id), None)
+
+
+def settings(row: GameRow) -> dict[str, Any]:
+    return {**DEFAULT_SETTINGS, **row.settings}
+
+
+def public_locale(row: GameRow) -> str:
+    """The language of the game's channel (the server's, when the game was opened)."""
+    return str(row.settings.get("locale", "en"))
+
+
+def closing(status: str) -> dict[str, Any]:
+    """The columns of a game that ends: its status, and its channel freed for a new game (the
+    unique ``open_channel_id``, see GameRow)."""
+    return {"status": status, "open_channel_id": None}
+
+
+def close(row: GameRow, status: str) -> None:
+    for key, value in closing(status).items():
+        setattr(row, key, value)
+
+
+def whole_number(value: Any) -> int:
+    """A whole number a database column can hold (user ids, minutes); anything else is refused."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise Refusal("lobby.error.number", value=str(value)[:30]) from None
+    if not -(2**63) < number < 2**63:
+        raise Refusal("lobby.error.number", value=str(value)[:30])
+    return number
