@@ -11,8 +11,17 @@ One module per game (``render/<game>.py``) with two functions:
 
 from __future__ import annotations
 
+import functools
 import importlib
+import importlib.util
 from typing import Any
+
+
+@functools.cache
+def has_renderer(game: str) -> bool:
+    """Whether ``game`` has a renderer (``render/<game>.py``); a game without one (the test
+    game) is played in text alone."""
+    return importlib.util.find_spec(f"render.{game}") is not None
 
 
 def _module(game: str) -> Any:

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,9 +19,11 @@ from discord.ext import commands as ext
 
 from bot.discord import send
 from bot.discord.commands import all_groups
-from bot.discord.items import TEMPLATE, GameItem
+from bot.discord.host import GameService
+from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
-from bot.service.replies import Actor, Outgoing, Place, Reply
+from bot.service import buttons
+from bot.service.replies import Actor, Place, Reply
 from i18n import language_for
 
 log = logging.getLogger(__name__)
@@ -30,46 +32,6 @@ log = logging.getLogger(__name__)
 ANSWER_WINDOW = 1.5
 # The deadline loop wakes at least this often, and after every command.
 DEADLINE_POLL = 30.0
-
-
-class GameService(Protocol):
-    """What the adapter needs from ``bot.service.Service``."""
-
-    async def close(self) -> None: ...
-    async def new_game(
-        self, actor: Actor, place: Place, game: str, options: dict[str, Any]
-    ) -> Reply: ...
-    async def join(self, actor: Actor, place: Place) -> Reply: ...
-    async def leave(self, actor: Actor, place: Place) -> Reply: ...
-    async def start(self, actor: Actor, place: Place) -> Reply: ...
-    async def cancel(self, actor: Actor, place: Place) -> Reply: ...
-    async def kick(self, actor: Actor, place: Place, user_id: int) -> Reply: ...
-    async def status(self, actor: Actor, place: Place) -> Reply: ...
-    async def board(self, actor: Actor, place: Place) -> Reply: ...
-    async def rules(self, actor: Actor, place: Place, game: str) -> Reply: ...
-    async def settings(
-        self, actor: Actor, place: Place, deadline_minutes: int | None, reminder_minutes: int | None
-    ) -> Reply: ...
-    async def history(self, actor: Actor, place: Place) -> Reply: ...
-    async def language(self, actor: Actor, place: Place, language: str) -> Reply: ...
-    async def act(
-        self, actor: Actor, place: Place, game: str, command: str, args: dict[str, Any]
-    ) -> Reply: ...
-    async def press(
-        self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
-    ) -> Reply: ...
-    async def suggest(
-        self,
-        actor: Actor,
-        place: Place,
-        game: str,
-        command: str,
-        param: str,
-        args: dict[str, Any],
-        typed: str,
-    ) -> list[str]: ...
-    async def run_deadlines(self) -> list[Outgoing]: ...
-    async def next_deadline(self) -> float | None: ...
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -243,13 +205,12 @@ class PartidaBot(ext.AutoShardedBot):
     async def on_game_item(
         self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
     ) -> None:
-        found = TEMPLATE.fullmatch(custom_id)
         await self.run_command(
             interaction,
             lambda a, p: self.get_service().press(a, p, custom_id, values),
             slow=True,
             what=f"press {custom_id}",
-            game_id=int(found["game"]) if found else None,
+            game_id=buttons.game_of(custom_id),
         )
 
     async def suggest(

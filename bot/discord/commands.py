@@ -16,19 +16,17 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Optional
+from typing import Any, Optional
 
 import discord
 from discord import app_commands
 from discord.app_commands import Choice, locale_str
 
+from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
 from bot.service.replies import Actor, Place, Reply
 from i18n import LANGUAGES
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
-
-if TYPE_CHECKING:
-    from bot.discord.client import PartidaBot
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +107,7 @@ def make_command(
 # --------------------------------------------------------------------------- the lobby
 
 
-def lobby_group(bot: PartidaBot) -> app_commands.Group:
+def lobby_group(bot: CommandHost) -> app_commands.Group:
     """``/game``: new (one subcommand per game, with its options), join, leave, start, cancel,
     kick, status, board, rules, settings, history."""
     group = app_commands.Group(
@@ -236,7 +234,7 @@ def _lobby_command(
     )
 
 
-def _new_command(bot: PartidaBot, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
+def _new_command(bot: CommandHost, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
     """``/game new <game> [options]``: the game's options as typed, optional options."""
     options = tuple(_option(game.name, spec) for spec in game.option_specs)
 
@@ -275,7 +273,7 @@ def _option(game: str, spec: OptionSpec) -> Option:
 # --------------------------------------------------------------------------- the games
 
 
-def game_group(bot: PartidaBot, game: Game[Any]) -> app_commands.Group:
+def game_group(bot: CommandHost, game: Game[Any]) -> app_commands.Group:
     """``/<game> <command> …``: one subcommand per ``Command`` of the game."""
     group = app_commands.Group(
         name=game.name,
@@ -288,7 +286,7 @@ def game_group(bot: PartidaBot, game: Game[Any]) -> app_commands.Group:
 
 
 def _game_command(
-    bot: PartidaBot, game: str, command: Command
+    bot: CommandHost, game: str, command: Command
 ) -> app_commands.Command[Any, ..., None]:
     options = tuple(_param(bot, game, command, p) for p in command.params)
 
@@ -313,7 +311,7 @@ def _game_command(
 _TYPES: dict[str, type] = {"str": str, "int": int, "bool": bool}
 
 
-def _param(bot: PartidaBot, game: str, command: Command, param: Param) -> Option:
+def _param(bot: CommandHost, game: str, command: Command, param: Param) -> Option:
     annotation = _TYPES[param.type]
     choices: tuple[Choice[Any], ...] = ()
     if param.choices and param.type != "bool":
@@ -335,7 +333,7 @@ def _param(bot: PartidaBot, game: str, command: Command, param: Param) -> Option
     )
 
 
-def _completer(bot: PartidaBot, game: str, command: Command, param: Param) -> Completer:
+def _completer(bot: CommandHost, game: str, command: Command, param: Param) -> Completer:
     """Autocomplete from the game state (``service.suggest``); a submitted value is validated
     again by the service, so a stale suggestion is refused politely."""
     others = [p.name for p in command.params if p.name != param.name]
@@ -358,6 +356,6 @@ def _completer(bot: PartidaBot, game: str, command: Command, param: Param) -> Co
     return complete
 
 
-def all_groups(bot: PartidaBot) -> list[app_commands.Group]:
+def all_groups(bot: CommandHost) -> list[app_commands.Group]:
     """The whole tree: ``/game`` and one group per registered game."""
     return [lobby_group(bot)] + [game_group(bot, get_game(g)) for g in game_names()]

@@ -14,7 +14,9 @@ from typing import Any, Protocol
 
 import discord
 
-TEMPLATE = re.compile(r"pt:(?P<game>\d+):(?P<phase>[^:]*):(?P<rest>.*)")
+from bot.service import buttons
+
+TEMPLATE = buttons.OURS  # the id format is bot.service.buttons' alone
 
 
 class PressHandler(Protocol):
@@ -38,11 +40,6 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
         /,
     ) -> GameItem:
         return cls(item)
-
-    @property
-    def game_id(self) -> int:
-        found = TEMPLATE.fullmatch(self.custom_id)
-        return int(found["game"]) if found else 0
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py only logs exceptions raised here (the user would see "This interaction

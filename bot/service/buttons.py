@@ -22,6 +22,17 @@ PATTERN = re.compile(
 )
 
 
+# Any id that claims to be ours, well-formed or not: adapters route every such click to the
+# service, which answers a malformed or outdated one in words ("this button is out of date").
+OURS = re.compile(r"pt:(?P<game>\d{1,12}):(?P<rest>.*)")
+
+
+def game_of(custom_id: str) -> int | None:
+    """The game a button or select belongs to, for logs (``None``: not one of ours)."""
+    found = OURS.fullmatch(custom_id or "")
+    return int(found["game"]) if found else None
+
+
 def phase_hash(phase: str) -> str:
     return hashlib.blake2s(phase.encode(), digest_size=4).hexdigest()
 

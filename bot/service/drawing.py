@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import functools
-import importlib.util
 import logging
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from render import has_renderer
 
 log = logging.getLogger("partida.render")
 
@@ -43,11 +43,9 @@ def _get_pool() -> ProcessPoolExecutor | None:
     return _pool
 
 
-@functools.cache
 def drawable(kind: str) -> bool:
-    """Whether the game ``kind`` has a renderer (``render/<kind>.py``); a game without one (the
-    test game) is played in text alone."""
-    return importlib.util.find_spec(f"render.{kind}") is not None
+    """Whether the game ``kind`` has pictures at all."""
+    return has_renderer(kind)
 
 
 def _draw(kind: str, view: dict[str, Any], names: list[str], lang: str, private: bool) -> bytes:
