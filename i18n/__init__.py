@@ -60,16 +60,30 @@ def number(n: int, lang: str = DEFAULT_LANGUAGE) -> str:
 
 class _Formatter(string.Formatter):
     """``str.format`` whose whole numbers are written the language's way (``number``): a
-    message's scores and armies read like the table picture's."""
+    message's scores and armies read like the table picture's.
+
+    Plurals: ``{count:plural:skeleton|skeletons}`` is the word for that many (the first form
+    for exactly one, the second otherwise), so a template reads "{count} {count:plural:…}".
+    English and Spanish need no more than these two forms."""
 
     def __init__(self, lang: str) -> None:
         super().__init__()
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        if format_spec.startswith("plural:"):
+            one, _, other = format_spec[len("plural:") :].partition("|")
+            return one if _is_one(value) else other or one
         if type(value) is int and not format_spec:  # (not a bool: True is an int too)
             return number(value, self.lang)
         return super().format_field(value, format_spec)
+
+
+def _is_one(value: Any) -> bool:
+    try:
+        return int(value) == 1
+    except (TypeError, ValueError):
+        return False
 
 
 class _Lenient(dict[str, Any]):

@@ -149,3 +149,30 @@ def test_pass_is_the_default_of_a_turn() -> None:
     state = GAME.new_game(1, {"rounds": 1}, seed=1)
     state, _ = GAME.apply(state, 0, Bid(1))
     assert GAME.pending(state)[0].default == Pass()
+
+
+def test_a_count_of_one_reads_in_the_singular_and_more_in_the_plural() -> None:
+    assert t("badbones.event.hero_killed", "en", seat="Ana", count=1) == (
+        "Ana's hero destroys 1 skeleton."
+    )
+    assert t("badbones.event.hero_killed", "en", seat="Ana", count=3) == (
+        "Ana's hero destroys 3 skeletons."
+    )
+    assert t(
+        "badbones.event.sent", "es", seat="Ana", way="arriba", to_seat="Bob", count=1
+    ).startswith("1 esqueleto sale del tablero de Ana")
+    assert t("badbones.event.houses_burnt", "es", seat="Ana", count=2, houses=4).startswith(
+        "Arden 2 casas"
+    )
+
+
+def test_no_message_writes_a_plural_in_brackets() -> None:
+    import re
+
+    for lang in ("en", "es"):
+        bracketed = {
+            key: text
+            for key, text in catalogue(lang).items()
+            if re.search(r"\w\((s|es|n)\)", text)
+        }
+        assert not bracketed, bracketed

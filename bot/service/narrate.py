@@ -1,7 +1,8 @@
 """Turning engine events and errors into text in a reader's language.
 
 Conventions for event and error arguments (docs/engine.md): ``seat`` / ``*_seat`` hold a seat
-number and become the player's :class:`Name`; ``seats`` a list of seat numbers; ``*_key`` hold
+number and become the player's :class:`Name`; ``seats`` a list of seat numbers (and
+``seats_count`` how many, for plurals); ``*_key`` hold
 a catalogue key, translated and inserted under the name without the suffix.
 """
 
@@ -31,6 +32,7 @@ def fill_args(args: dict[str, Any], names: Sequence[Name], lang: str) -> dict[st
             out[key] = _name(value, names)
         elif key == "seats" and isinstance(value, list | tuple):
             out[key] = join(_name(v, names) for v in value)
+            out["seats_count"] = len(value)  # for a plural: "{seats_count:plural:Winner|Winners}"
         elif key.endswith("_key") and isinstance(value, str):
             out[key[: -len("_key")]] = t(value, lang)
             out[key] = value
