@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
+from bot.service.errors import DamagedDatabase
 from bot.service.text import Mention, Name, Part, Strong, Text
 from i18n import language_for, t
 from rules.core import get_game
@@ -93,7 +94,14 @@ class Console:
         reply = await self.dispatch(actor, words[0][1:], words[1:])
         if reply is not None:
             self.show(reply, actor)
-        self.show_outgoing(await self.service.run_deadlines())
+        await self.deadlines()
+
+    async def deadlines(self) -> None:
+        """Due reminders and defaults; a damaged database is said, not a crash."""
+        try:
+            self.show_outgoing(await self.service.run_deadlines())
+        except DamagedDatabase as damage:
+            self.say("! " + DamagedDatabase.ADVICE.format(error=damage))
 
     async def dispatch(self, actor: Actor, group: str, words: list[str]) -> Reply | None:
         place = Place(self.channel, 1, self.locale)
@@ -172,7 +180,7 @@ class Console:
         unit = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
         self.clock.offset += int(match[1]) * unit
         self.say(f"(time passes: {spec})")
-        self.show_outgoing(await self.service.run_deadlines())
+        await self.deadlines()
 
     # ----------------------------------------------------------------- output
 

@@ -23,6 +23,7 @@ from bot.discord.host import GameService
 from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons
+from bot.service.errors import DamagedDatabase
 from bot.service.replies import Actor, Place, Reply
 from i18n import language_for
 
@@ -32,6 +33,8 @@ log = logging.getLogger(__name__)
 ANSWER_WINDOW = 1.5
 # The deadline loop wakes at least this often, and after every command.
 DEADLINE_POLL = 30.0
+# How often a damaged database is looked at again (each look logs what to do, once).
+DAMAGED_POLL = 600.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -248,6 +251,7 @@ class PartidaBot(ext.AutoShardedBot):
         while not self.is_closed():
             self._wake.clear()
             upcoming: float | None = None
+            damaged = False
             self.busy += 1
             try:
                 service = self.get_service()
@@ -256,11 +260,15 @@ class PartidaBot(ext.AutoShardedBot):
                 upcoming = await service.next_deadline()
             except asyncio.CancelledError:
                 raise
+            except DamagedDatabase as damage:
+                # Retrying at once cannot help: say what to do, then look again rarely.
+                log.error("deadline loop stopped: %s", DamagedDatabase.ADVICE.format(error=damage))
+                damaged = True
             except Exception:
                 log.exception("deadline loop failed; retrying")
             finally:
                 self.busy -= 1
-            delay = DEADLINE_POLL
+            delay = DAMAGED_POLL if damaged else DEADLINE_POLL
             if upcoming is not None:
                 delay = min(DEADLINE_POLL, max(0.05, upcoming - self.clock()))
             try:

@@ -13,20 +13,21 @@ itself lives in the rooms named for it: ``lobby``, ``moves``, ``timeouts`` (with
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.service import compose, drawing, lobby, moves, timeouts
 from bot.service.draft import Draft, RenderJob
-from bot.service.errors import Refusal
+from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale, seat_names
 from bot.service.text import When, join, lines, phrase
@@ -202,18 +203,21 @@ class Service:
     # ================================================================= deadlines
 
     async def next_deadline(self) -> float | None:
-        async with self.sessions() as session:
-            return await repo.earliest_deadline(session)
+        with _damage_named():
+            async with self.sessions() as session:
+                return await repo.earliest_deadline(session)
 
     async def run_deadlines(self) -> list[Outgoing]:
         """Send due reminders and apply due defaults (safe from several processes: see
-        ``bot.service.timeouts``)."""
+        ``bot.service.timeouts``). Raises :class:`DamagedDatabase` when the database cannot be
+        read at all, so that callers stop retrying and say what to do."""
         now = self.clock()
-        async with self.sessions() as session:
-            due = [
-                (d.game_id, d.seat, d.kind, d.due_at, d.phase)
-                for d in await repo.due_deadlines(session, now)
-            ]
+        with _damage_named():
+            async with self.sessions() as session:
+                due = [
+                    (d.game_id, d.seat, d.kind, d.due_at, d.phase)
+                    for d in await repo.due_deadlines(session, now)
+                ]
         out: list[Outgoing] = []
         for game_id, seat, kind, due_at, phase in due:
             async with self.sessions() as session:
@@ -355,6 +359,18 @@ class Service:
             log.exception("rendering failed for %s", job.kind)
             return None
         return Image(f"{job.kind}.png", data)
+
+
+@contextlib.contextmanager
+def _damage_named() -> Iterator[None]:
+    """A database error that is not a passing conflict (busy, locked, a lost connection: the
+    ``OperationalError`` family) is a damaged database."""
+    try:
+        yield
+    except DatabaseError as exc:
+        if isinstance(exc, OperationalError):
+            raise
+        raise DamagedDatabase(str(exc.orig or exc)[:200]) from exc
 
 
 def _log_safe(text: str) -> str:
