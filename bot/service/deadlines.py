@@ -1,8 +1,10 @@
 """Deadlines: the rows that say when a pending seat is reminded and when it gets its default.
 
-On a new phase every pending seat gets a reminder and a default deadline from the channel's
-settings (or the game's own clock, when that runs out sooner). Within a phase, seats that
-answered lose their rows, and seats that left get theirs moved to now. Reminders already sent
+On a new turn every pending seat gets a reminder and a default deadline from the channel's
+settings (or the game's own clock, when that runs out sooner). The steps of one turn (roll →
+move → second step: the engine's ``turn_key``) share the deadline the turn started with: a
+seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
+seats that answered lose their rows, and seats that left get theirs moved to now. Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -17,6 +19,9 @@ from bot.store import repository as repo
 from rules.core import Pending
 
 MAX_DEADLINE_MINUTES = 14 * 24 * 60
+# A player who takes a step of their turn just before its deadline still gets this long for the
+# next step (never more than the channel's whole deadline).
+STEP_GRACE = 5 * 60
 
 
 async def plan(
@@ -27,13 +32,28 @@ async def plan(
     *,
     phase_changed: bool,
     was_pending: set[int] | None = None,
+    same_turn: bool = False,
+    mover: int | None = None,
+    turn_due: dict[int, float] | None = None,
 ) -> None:
-    """Add to ``writes`` what keeps the deadline rows in step with who is ``pending``. (Rows of
-    seats that left are read and changed through the session: rare.)"""
+    """Add to ``writes`` what keeps the deadline rows in step with who is ``pending``.
+    ``same_turn``: the phase changed, but within one turn; ``mover``: the seat that just moved
+    itself (not by default), which gets at least ``STEP_GRACE`` for its turn's next step;
+    ``turn_due``: the deadlines of seats whose row this very move used up (a default played
+    at its deadline), kept for the rest of their turn. (Rows
+    read here are changed through the session: seats that left, and the later steps of a
+    turn.)"""
     row, now = table.row, tx.now
     chosen = settings(row)
     left = {s.seat for s in row.seats if s.left}
-    if phase_changed:
+    carried: set[int] = set()
+    if phase_changed and same_turn and was_pending:
+        existing = await repo.deadlines_of(tx.session, row.id)
+        carried = {seat for seat, kind in existing if kind == "default"} & was_pending
+        for (seat, _), deadline in existing.items():
+            if seat in carried:
+                deadline.phase = row.phase  # the same deadline, for the turn's next step
+    elif phase_changed:
         writes.clear_deadlines(row.id)
         existing = {}
     elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
@@ -56,13 +76,20 @@ async def plan(
             due = min(due, item.deadline)
         if seat in left:
             due = min(due, now)
+        if same_turn and turn_due and seat in turn_due:
+            due = turn_due[seat]
+            carried.add(seat)
         current = existing.get((seat, "default"))
         if current is None:
             new.append(_row(row.id, seat, "default", due, row.phase))
         elif current.due_at != due and seat in left:
             current.due_at = due
+        elif seat in carried and seat == mover:
+            grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60)
+            current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
-        if phase_changed and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
+        fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
+        if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
             new.append(_row(row.id, seat, "reminder", reminder, row.phase))
     writes.add_deadlines(new)
 

@@ -79,9 +79,17 @@ def seated(row: GameRow | None, actor: Actor, game: str | None) -> tuple[Table, 
 
 
 async def resolve(
-    tx: Tx, table: Table, seat: int, action: Action, place: Place, *, by_default: bool
+    tx: Tx,
+    table: Table,
+    seat: int,
+    action: Action,
+    place: Place,
+    *,
+    by_default: bool,
+    due: float | None = None,
 ) -> Draft:
-    """Play an action already found legal, save it, and draft the replies."""
+    """Play an action already found legal, save it, and draft the replies. ``due``: the
+    deadline a default is played at (the rest of the seat's turn keeps it)."""
     row, engine, now = table.row, table.engine, tx.now
     before = engine.snapshot(table.state)
     events = engine.resolve(table.state, seat, action, now)
@@ -127,6 +135,9 @@ async def resolve(
             after.pending,
             phase_changed=changed,
             was_pending=set(before.pending),
+            same_turn=after.turn == before.turn,
+            mover=None if by_default else seat,
+            turn_due={seat: due} if due is not None else None,
         )
     await repo.run(tx.session, writes)
     return draft

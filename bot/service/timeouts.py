@@ -41,6 +41,7 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
             )
             return draft
         place = Place(row.channel_id, row.guild_id, public_locale(row))
-        return await moves.resolve(tx, table, seat, pending[seat].default, place, by_default=True)
+        default = pending[seat].default
+        return await moves.resolve(tx, table, seat, default, place, by_default=True, due=due_at)
 
     return run

@@ -332,6 +332,11 @@ class BadBones(Game[BadBonesState]):
         # A picture per phase; answers to the owner's questions inside a phase are text only.
         return f"{state.round}.{state.stage}"
 
+    def turn_key(self, state: BadBonesState) -> str:
+        # The team shopping at the Market, and the follow-up questions of a phase, keep the
+        # deadline the phase started with.
+        return f"{state.round}.{state.stage}"
+
     def result(self, state: BadBonesState) -> Result | None:
         if state.stage != OVER:
             return None

@@ -24,6 +24,7 @@ Contract (see docs/engine.md):
 - ``view(state, seat)`` → JSON-compatible dict of what that seat may see (``None``: the channel)
 - ``phase(state)`` → a short token that changes whenever the phase changes (stale buttons)
 - ``picture_key(state)`` → when it changes, the channel gets a new picture (default: the phase)
+- ``turn_key(state)`` → the steps of one turn share one deadline (default: the picture key)
 - ``snapshot(state)`` → all of the above that a move's replies and deadlines need, asked once
 """
 
@@ -126,6 +127,13 @@ class Game(ABC, Generic[S]):
         one picture per turn rather than one per click."""
         return self.phase(state)
 
+    def turn_key(self, state: S) -> str:
+        """While this stays the same, a seat asked again keeps the deadline its turn started
+        with: roll → move → second step is one turn, not three deadlines. The default is the
+        picture key (one picture per turn); a game whose pictures come more often than its
+        turns (a purchase at the Market) returns a coarser key."""
+        return self.picture_key(state)
+
     def snapshot(self, state: S) -> Snapshot:
         """What the table is like now, for everything after a move (replies, pings, buttons,
         deadlines, pictures): each question asked of the engine once."""
@@ -133,6 +141,7 @@ class Game(ABC, Generic[S]):
         return Snapshot(
             phase=self.phase(state),
             picture_key=self.picture_key(state),
+            turn=self.turn_key(state),
             pending={} if over else self.pending(state),
             over=over,
             result=self.result(state) if over else None,

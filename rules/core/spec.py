@@ -66,10 +66,11 @@ class Result:
 @dataclass(frozen=True)
 class Snapshot:
     """The table after a move, as the rest of the move sees it (``Game.snapshot``): who is
-    awaited and for what, the phase token and picture key, and whether and how it ended."""
+    awaited and for what, the phase token, picture and turn keys, and whether and how it ended."""
 
     phase: str
     picture_key: str
+    turn: str
     pending: dict[int, Pending]
     over: bool
     result: Result | None

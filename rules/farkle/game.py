@@ -248,6 +248,11 @@ class DragonFarkle(Game[FarkleState]):
     def phase(self, state: FarkleState) -> str:
         return f"{state.turn_no}.{state.stage}.{state.step}"
 
+    def turn_key(self, state: FarkleState) -> str:
+        # Choose, roll, keep, roll again…: one turn, one deadline (a brawl's defender, newly
+        # asked, gets a deadline of their own).
+        return str(state.turn_no)
+
     def pending(self, state: FarkleState) -> dict[int, Pending]:
         stage = state.stage
         if stage in _RUN_STAGES:  # the usual case first: somebody's run of rolls

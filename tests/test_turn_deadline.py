@@ -1,0 +1,77 @@
+"""A turn keeps one deadline: the steps of one turn (Zombies vs Vampires: roll, then move, then
+a second step) share the deadline the turn started with, so an absent player costs the table
+one deadline per turn, not one per step."""
+
+from __future__ import annotations
+
+from bot.service import Place, Service
+from bot.store import repository as repo
+from tests.conftest import ALICE, BOB, Clock
+
+HERE = Place(300, 1)
+HOUR = 3600
+
+
+async def _zvv(service: Service) -> None:
+    await service.new_game(ALICE, HERE, "zvv", {})
+    await service.join(BOB, HERE)
+    await service.start(ALICE, HERE)
+    await service.settings(ALICE, HERE, deadline_minutes=60, reminder_minutes=10)
+
+
+async def _state(service: Service) -> tuple[int, dict[tuple[int, str], float], dict[str, object]]:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.state is not None
+        due = {key: d.due_at for key, d in (await repo.deadlines_of(session, row.id)).items()}
+        log = await repo.action_log(session, row.id)
+        return len(log), due, row.state
+
+
+async def _run_until_quiet(service: Service) -> int:
+    """What the deadline loop does: run again while anything came due (at most 20 rounds)."""
+    rounds = 0
+    while rounds < 20 and await service.run_deadlines():
+        rounds += 1
+    return rounds
+
+
+async def test_an_absent_players_whole_turn_costs_one_deadline(
+    service: Service, clock: Clock
+) -> None:
+    await _zvv(service)
+    _, due, state = await _state(service)
+    turn_deadline = due[(0, "default")]
+    clock.now = turn_deadline + 1  # one deadline passes, and only one
+    await _run_until_quiet(service)
+    moves, due, state = await _state(service)
+    assert state["turns"] == 1, "alice's whole turn was played at its one deadline"
+    assert moves >= 2, "the roll and at least one more step, all by default"
+    assert set(seat for seat, _ in due) == {1}, "now bob is awaited, with his own deadline"
+    assert due[(1, "default")] == clock.now + HOUR
+
+
+async def test_a_step_taken_at_the_last_minute_leaves_a_little_time_for_the_next(
+    service: Service, clock: Clock
+) -> None:
+    await _zvv(service)
+    _, due, _ = await _state(service)
+    turn_deadline = due[(0, "default")]
+    clock.now = turn_deadline - 60  # alice rolls with a minute left of her turn
+    assert (await service.act(ALICE, HERE, "zvv", "roll", {})).ok
+    _, due, state = await _state(service)
+    assert state["turns"] == 0 and (0, "default") in due
+    assert due[(0, "default")] == clock.now + 5 * 60, "five minutes to move, not one"
+    clock.now += 4 * 60
+    assert await service.run_deadlines() == []
+
+
+async def test_a_step_taken_early_keeps_the_turns_deadline(service: Service, clock: Clock) -> None:
+    await _zvv(service)
+    _, due, _ = await _state(service)
+    turn_deadline = due[(0, "default")]
+    clock.now += 10 * 60
+    assert (await service.act(ALICE, HERE, "zvv", "roll", {})).ok
+    _, due, _ = await _state(service)
+    assert due[(0, "default")] == turn_deadline, "the move is due when the turn is"
+    assert due[(0, "reminder")] == turn_deadline - 10 * 60, "and reminded once, as planned"
