@@ -29,7 +29,7 @@ from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
 from bot.service.errors import DamagedDatabase
-from bot.service.text import Mention, Name, Part, Strong, Text
+from bot.service.text import Text, When
 from i18n import language_for, t
 from rules.core import get_game
 
@@ -216,15 +216,9 @@ class Console:
     def readable(self, text: Text) -> str:
         """A message as a terminal shows it: names as typed, mentions as @name, times relative
         to the console's clock."""
-        return "".join(self._part(p) for p in text.parts)
+        return text.plain(self._when)
 
-    def _part(self, part: Part) -> str:
-        if isinstance(part, str):
-            return part
-        if isinstance(part, Name | Strong):
-            return part.text
-        if isinstance(part, Mention):
-            return "@" + part.name
+    def _when(self, part: When) -> str:
         if part.style == "d":
             return time.strftime("%Y-%m-%d", time.gmtime(part.at))
         delta = int(part.at - self.clock())

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -80,7 +80,12 @@ class Text:
         return bool(self.parts)
 
     def __str__(self) -> str:
-        return "".join(_plain(p) for p in self.parts)
+        return self.plain()
+
+    def plain(self, when: Callable[[When], str] | None = None) -> str:
+        """Names as typed, mentions as @name, and times as ``when`` writes them (default: a
+        UTC date and time)."""
+        return "".join(plain_part(p, when or _utc) for p in self.parts)
 
     def __contains__(self, needle: str) -> bool:
         return needle in str(self)
@@ -106,14 +111,18 @@ def lines(items: Iterable[Part | Text]) -> Text:
     return join(items, "\n")
 
 
-def _plain(part: Part) -> str:
+def plain_part(part: Part, when: Callable[[When], str]) -> str:
     if isinstance(part, str):
         return part
     if isinstance(part, Name | Strong):
         return part.text
     if isinstance(part, Mention):
         return "@" + part.name
-    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(part.at))
+    return when(part)
+
+
+def _utc(moment: When) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(moment.at))
 
 
 _HOLE = "\x1a"  # never in a name or a catalogue text: control characters are stripped from both
