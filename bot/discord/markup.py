@@ -17,8 +17,9 @@ _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
 
 def safe_name(name: str) -> str:
     """A name (already plain: ``bot.service.narrate.plain_name``) safe inside a message."""
-    text = _MARKDOWN.sub(r"\\\1", name)
-    return text.replace("@", "@\u200b").replace("<", "‹").replace(">", "›")
+    # Angle brackets first: escaped, ">" would show its backslash ("\›").
+    text = name.replace("<", "‹").replace(">", "›")
+    return _MARKDOWN.sub(r"\\\1", text).replace("@", "@\u200b")
 
 
 def part(item: Part) -> str:
