@@ -416,7 +416,7 @@ class BadBones(Game[BadBonesState]):
         board = state.boards[seat]
         counts: dict[int, int] = {}
         for c in board.skeletons:
-            counts[c >> 12] = counts.get(c >> 12, 0) + 1
+            counts[c >> SQ] = counts.get(c >> SQ, 0) + 1
         best, best_kills = "", -1
         for d in HERO_DIR_NAMES:
             target = phases.hero_target(board, d)
@@ -807,7 +807,7 @@ class BadBones(Game[BadBonesState]):
                     ],
                     "forest": [
                         {
-                            "symbol": SYMBOLS[m % 5],
+                            "symbol": SYMBOLS[(m & 15) % 5],
                             "forest": FORESTS[(m & 15) // 5],
                             "chief": chief_kind(m >> 4),
                         }

@@ -272,6 +272,18 @@ def test_chiefs_show_in_the_view() -> None:
     assert view["boards"][0]["forest"][0]["chief"] == ""
 
 
+def test_a_chief_waiting_in_the_forest_shows_its_own_symbol_and_forest() -> None:
+    # The picture puts a waiting skeleton at its symbol's entry: a chief's must be its model's.
+    state = position("forest blue.left@saboteur red.right@necromancer green.top", "", options=CHIEFS)
+    forest = GAME.view(state, None)["boards"][0]["forest"]
+    shown = sorted((t["symbol"], t["forest"], t["chief"]) for t in forest)
+    assert shown == [
+        ("blue", "left", "saboteur"),
+        ("green", "top", ""),
+        ("red", "right", "necromancer"),
+    ]
+
+
 def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
     state = position("C1 N@emperor", "", stage=TRAP, options={**COOP, **CHIEFS})
     state, _ = trap_phase(state)

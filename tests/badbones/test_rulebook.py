@@ -106,6 +106,26 @@ def test_hero_moves_one_step_and_destroys_every_skeleton_on_the_square_entered()
     assert {"seat": 0, "square": "D2", "killed": 3} in [e.args for e in events]
 
 
+def test_an_absent_hero_takes_the_step_that_kills_the_most_skeletons() -> None:
+    # Three NW of the hero, two N, one E: the default (what an absent player gets) is NW.
+    state = position("hero C3\nB2 S*3\nC2 E*2\nD3 W", "")
+    default = GAME.pending(state)[0].default
+    assert default == Move("NW")
+    before = sum(state.bag)
+    state, _ = GAME.apply(state, 0, default)
+    state, events = GAME.apply(state, 1, Move("N"))
+    assert state.boards[0].hero == parse_name("B2")
+    assert where(state, 0) == {"C2": ["E", "E"], "D3": ["W"]}
+    assert sum(state.bag) == before + 3
+    assert {"seat": 0, "square": "B2", "killed": 3} in [e.args for e in events]
+
+
+def test_an_absent_hero_counts_frozen_and_chief_skeletons_on_their_own_square() -> None:
+    # Frozen and chief skeletons are skeletons like the others for the hero's sword.
+    state = position("hero C3\nD4 S*2^ N@nice\nC2 S*2", "", options={"chiefs": True})
+    assert GAME.pending(state)[0].default == Move("SE")
+
+
 def test_skeleton_walking_into_the_hero_dies_without_triggering_the_trap_under_him() -> None:
     state = position("hero B2\nB2 catapult\nB1 S", "", stage=TRAP)
     state, events = trap_phase(state)
