@@ -37,6 +37,7 @@ from rules.badbones.board import (
     square_name,
 )
 from rules.badbones.choices import CHOICES, DIRECTION_CHOICES, preference_values
+from rules.badbones.hero import hero_target, heroes
 from rules.badbones.scoring import score, winners
 from rules.badbones.state import (
     CHIEF_KINDS,
@@ -45,19 +46,14 @@ from rules.badbones.state import (
     MARKET,
     OVER,
     SKELETONS,
-    SQ,
     START,
     TRAP,
     WEAPON,
     BadBonesState,
-    chief_kind,
-    skel_chief,
-    skel_facing,
-    skel_frozen,
-    skel_model,
-    skel_rested,
+    skeleton_order,
+    token_order,
 )
-from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, price
+from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, Trap, price
 from rules.core import (
     Action,
     Command,
@@ -353,7 +349,7 @@ class BadBones(Game[BadBonesState]):
         if state.stage == HERO:
             return {
                 s: Pending("hero", Move(self._default_move(state, s)))
-                for s in phases.heroes(state)
+                for s in heroes(state)
                 if s not in state.subs
             }
         if state.stage == START:
@@ -415,11 +411,11 @@ class BadBones(Game[BadBonesState]):
         """AFK hero: the step that kills the most skeletons (ties: the first of N NE E …)."""
         board = state.boards[seat]
         counts: dict[int, int] = {}
-        for c in board.skeletons:
-            counts[c >> SQ] = counts.get(c >> SQ, 0) + 1
+        for s in board.skeletons:
+            counts[s.square] = counts.get(s.square, 0) + 1
         best, best_kills = "", -1
         for d in HERO_DIR_NAMES:
-            target = phases.hero_target(board, d)
+            target = hero_target(board, d)
             if target is None:
                 continue
             kills = counts.get(target, 0)
@@ -430,11 +426,11 @@ class BadBones(Game[BadBonesState]):
     def legal_actions(self, state: BadBonesState, seat: int) -> list[Action]:
         board = state.boards[seat]
         if state.stage == HERO:
-            return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+            return [Move(d) for d in HERO_DIR_NAMES if hero_target(board, d) is not None]
         if state.stage == START:
             if seat in state.subs:
                 return []
-            return [Start(square_name(t)) for t in phases.layout(state).towers]
+            return [Start(square_name(t)) for t in state.layout.towers]
         if state.stage == MARKET:
             if seat not in market.buyers(state):
                 return []
@@ -445,8 +441,8 @@ class BadBones(Game[BadBonesState]):
             return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), _SKIP]
         if state.stage == TRAP:
             actions: list[Action] = []
-            occupied = {c >> SQ for c in board.skeletons}
-            lay = phases.layout(state)
+            occupied = {s.square for s in board.skeletons}
+            lay = state.layout
             for kind in self._placeable(state, seat):
                 spec = TRAPS[kind]
                 for sq in range(25):
@@ -465,9 +461,9 @@ class BadBones(Game[BadBonesState]):
         return []
 
     @staticmethod
-    def _retrievable(trap: tuple[str, int, str]) -> bool:
-        spec = TRAPS[trap[0]]
-        return not (spec.permanent and trap[1] == len(spec.stars) - 1)
+    def _retrievable(trap: Trap) -> bool:
+        spec = TRAPS[trap.kind]
+        return not (spec.permanent and trap.side == len(spec.stars) - 1)
 
     @staticmethod
     def _placeable(state: BadBonesState, seat: int) -> list[str]:
@@ -523,7 +519,10 @@ class BadBones(Game[BadBonesState]):
         if isinstance(action, Pass):
             return market.pass_(state, seat)
         if isinstance(action, Weapon):
-            return weapons.use(state, seat, action.target, action.to)
+            return [
+                *weapons.use(state, seat, action.target, action.to),
+                *phases.weapon_done(state, seat),
+            ]
         if isinstance(action, Skip):
             return [
                 Event("badbones.event.weapon_skipped", {"seat": seat}),
@@ -559,7 +558,7 @@ class BadBones(Game[BadBonesState]):
             self._need_stage(state, HERO)
             if board.hero < 0:
                 raise RulesError("badbones.error.no_hero")
-            if phases.hero_target(board, direction) is None:
+            if hero_target(board, direction) is None:
                 raise RulesError("badbones.error.hero_off_board", direction=direction)
         elif isinstance(action, Place):
             kind = normalize_trap(action.trap)
@@ -579,11 +578,11 @@ class BadBones(Game[BadBonesState]):
                 raise RulesError("badbones.error.trap_not_in_supply", trap_key=trap_key)
             if kind not in self._placeable(state, seat):
                 raise RulesError("badbones.error.trap_taken", trap_key=trap_key)
-            if phases.layout(state).is_tower[sq] and sq not in board.ruins:
+            if state.layout.is_tower[sq] and sq not in board.ruins:
                 raise RulesError("badbones.error.trap_on_tower", square=action.square)
             if sq in board.traps:
                 raise RulesError("badbones.error.trap_on_trap", square=action.square)
-            if not TRAPS[kind].lands_on_skeletons and any(c >> SQ == sq for c in board.skeletons):
+            if not TRAPS[kind].lands_on_skeletons and board.on(sq):
                 raise RulesError(
                     "badbones.error.trap_on_skeletons", square=action.square, trap_key=trap_key
                 )
@@ -603,7 +602,7 @@ class BadBones(Game[BadBonesState]):
             self._need_stage(state, START)
             if seat in state.subs:
                 raise RulesError("badbones.error.already_started")
-            if sq not in phases.layout(state).towers or square_name(sq) != action.square:
+            if sq not in state.layout.towers or square_name(sq) != action.square:
                 raise RulesError("badbones.error.start_on_tower", square=shown(action.square))
         elif isinstance(action, Buy):
             item = normalize_item(action.item)
@@ -780,7 +779,7 @@ class BadBones(Game[BadBonesState]):
     # ----------------------------------------------------------------- what players see
 
     def view(self, state: BadBonesState, seat: int | None) -> dict[str, Any]:
-        lay = phases.layout(state)
+        lay = state.layout
         boards = []
         for s, b in enumerate(state.boards):
             boards.append(
@@ -795,23 +794,23 @@ class BadBones(Game[BadBonesState]):
                     "max_houses": 0 if state.coop else 1 if state.solo else 5,
                     "skeletons": [
                         {
-                            "square": square_name(c >> SQ),
-                            "symbol": SYMBOLS[skel_model(c) % 5],
-                            "forest": FORESTS[skel_model(c) // 5],
-                            "facing": DIRS[skel_facing(c)],
-                            "rested": skel_rested(c),
-                            "chief": chief_kind(skel_chief(c)),
-                            "frozen": skel_frozen(c),
+                            "square": square_name(sk.square),
+                            "symbol": SYMBOLS[sk.token.symbol],
+                            "forest": FORESTS[sk.token.model // 5],
+                            "facing": DIRS[sk.facing],
+                            "rested": sk.rested,
+                            "chief": sk.token.kind,
+                            "frozen": sk.frozen,
                         }
-                        for c in sorted(b.skeletons)
+                        for sk in sorted(b.skeletons, key=skeleton_order)
                     ],
                     "forest": [
                         {
-                            "symbol": SYMBOLS[(m & 15) % 5],
-                            "forest": FORESTS[(m & 15) // 5],
-                            "chief": chief_kind(m >> 4),
+                            "symbol": SYMBOLS[t.symbol],
+                            "forest": FORESTS[t.model // 5],
+                            "chief": t.kind,
                         }
-                        for m in sorted(b.forest)
+                        for t in sorted(b.forest, key=token_order)
                     ],
                     "weapon": b.weapon,
                     "ruins": [square_name(sq) for sq in sorted(b.ruins)],
@@ -820,12 +819,12 @@ class BadBones(Game[BadBonesState]):
                     "traps": [
                         {
                             "square": square_name(sq),
-                            "trap": t[0],
-                            "side": ("blast" if t[0] == "bomb" else "damaged")
-                            if t[1]
+                            "trap": t.kind,
+                            "side": ("blast" if t.kind == "bomb" else "damaged")
+                            if t.side
                             else "intact",
-                            "orientation": t[2],
-                            "stars": TRAPS[t[0]].stars[t[1]],
+                            "orientation": t.orientation,
+                            "stars": TRAPS[t.kind].stars[t.side],
                         }
                         for sq, t in sorted(b.traps.items())
                     ],

@@ -11,7 +11,17 @@ import pytest
 from rules.badbones import GAME
 from rules.badbones.actions import Move, Place
 from rules.badbones.board import BASIC
-from rules.badbones.state import HERO, LANDING, OVER, SKELETONS, TRAP, BadBonesState
+from rules.badbones.state import (
+    HERO,
+    LANDING,
+    OVER,
+    SKELETONS,
+    TRAP,
+    BadBonesState,
+    Skeleton,
+    Token,
+)
+from rules.badbones.traps import Trap
 from rules.core import Rng, RulesError
 from rules.core.play import random_game
 from tests.badbones.helpers import token_counts
@@ -19,15 +29,15 @@ from tests.badbones.helpers import token_counts
 
 def check_invariants(state: BadBonesState) -> None:
     counts = token_counts(state)
-    assert all(counts[m] == 12 for m in range(15)), counts
+    assert all(counts[Token(m)] == 12 for m in range(15)), counts
     for board in state.boards:
         assert 0 <= board.hero < 25
         assert 0 <= board.floors <= 4 and 0 <= board.houses <= 5
-        assert Counter(board.supply) + Counter(t[0] for t in board.traps.values()) <= Counter(
+        assert Counter(board.supply) + Counter(t.kind for t in board.traps.values()) <= Counter(
             {"wall": 2, "catapult": 2, "dragon": 1, "treasure": 1}
         )
-        for code in board.skeletons:
-            sq = code >> 13
+        for skeleton in board.skeletons:
+            sq = skeleton.square
             assert 0 <= sq < 25, "a skeleton off the grid"
             assert not BASIC.is_tower[sq], "a skeleton standing on the tower"
             if state.stage in (HERO, TRAP):
@@ -105,8 +115,8 @@ def test_copy_is_deep() -> None:
     state, _, _ = random_game(GAME, 3, 5)
     copy = GAME.copy(state)
     assert GAME.dump(copy) == GAME.dump(state)
-    copy.boards[0].skeletons.append(0)
-    copy.boards[0].traps[0] = ("wall", 0, "/")
+    copy.boards[0].skeletons.append(Skeleton(0, Token(0), 0))
+    copy.boards[0].traps[0] = Trap("wall", 0, "/")
     copy.bag[0] += 1
     assert GAME.dump(copy) != GAME.dump(state)
-    assert 0 not in state.boards[0].traps or state.boards[0].traps[0] != ("wall", 0, "/")
+    assert 0 not in state.boards[0].traps or state.boards[0].traps[0] != Trap("wall", 0, "/")
