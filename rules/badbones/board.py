@@ -167,7 +167,7 @@ _TOWER_WORDS = {"TOWER", "TORRE"}
 
 def shown(text: object, limit: int = 12) -> str:
     """A user's input made safe to echo in an error: printable, short; letters with accents
-    stay ("quédate" was echoed "qu?date"), emoji and control characters become "?"."""
+    stay, emoji and control characters become "?"."""
     raw = str(text)
     clean = "".join(ch if ch.isprintable() and ord(ch) < 0x2000 else "?" for ch in raw[:limit])
     return clean + ("…" if len(raw) > limit else "")

@@ -32,6 +32,7 @@ from rules.badbones.board import (
     FORESTS,
     HERO_DIR_NAMES,
     SYMBOLS,
+    parse_name,
     parse_square,
     shown,
     square_name,
@@ -114,8 +115,7 @@ _WEAPON_ALIASES = {
     "hachadebatalla": "battleaxe",
     "lucerodelalba": "morningstar",
 }
-# Spanish players type the names the bot shows them (play-test: "catapulta" and "preguntar"
-# were refused).
+# Spanish players type the names the bot shows them.
 _CHOICE_ALIASES = {
     "salida": "top",
     "arriba": "top",
@@ -180,8 +180,7 @@ def normalize_trap(text: object) -> str:
 
 
 def normalize_item(text: object) -> str:
-    # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card (play-test:
-    # "ice_wand" was refused as not sold).
+    # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card.
     raw = " ".join(str(text if text is not None else "").replace("_", " ").lower().split())
     raw = _WEAPON_ALIASES.get(raw, _TRAP_ALIASES.get(raw, raw))
     if raw not in TRAPS and raw not in WEAPONS:
@@ -232,7 +231,7 @@ def _places(kind: str, square: int) -> tuple[Place, ...]:
 
 def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
-        # In the reader's language: Spanish says NO/SO/O for NW/SW/W (play-test: "va al NW").
+        # A key, so the reader's language names it: Spanish says NO/SO/O for NW/SW/W.
         return {"direction_key": f"badbones.dir.{action.direction}"}
     if isinstance(action, Place):
         return {
@@ -323,7 +322,7 @@ class BadBones(Game[BadBonesState]):
 
     def picture_key(self, state: BadBonesState) -> str:
         if state.stage == MARKET:
-            # Issue 5: the channel sees the Market after each purchase (and pass).
+            # The channel sees the Market after each purchase (and pass).
             return self.phase(state)
         # A picture per phase; answers to the owner's questions inside a phase are text only.
         return f"{state.round}.{state.stage}"
@@ -332,8 +331,7 @@ class BadBones(Game[BadBonesState]):
         if state.stage != OVER:
             return None
         # No summary event: ``phases.finish`` already narrates the end in the last action's
-        # events, and the service prints a summary after them (play-test: "Game over. Winner(s):
-        # alice." appeared twice).
+        # events, and the service prints a summary after them (the end is told once).
         scores = {s: (v if v is not None else 0) for s, v in state.scores.items()}
         if state.coop:
             everyone = tuple(range(state.seats))
@@ -360,8 +358,7 @@ class BadBones(Game[BadBonesState]):
             }
         if state.stage == MARKET:
             return {
-                # Cooperative: no turns, one purse (play-test: "Your turn" to everyone at once
-                # read wrong).
+                # Cooperative: no turns, one purse, so not "your turn" to everyone at once.
                 s: Pending(
                     "market_shared" if state.coop else "market",
                     _PASS,
@@ -488,7 +485,7 @@ class BadBones(Game[BadBonesState]):
                     "badbones.event.preference",
                     {
                         "choice_key": f"badbones.choice.{action.choice}",
-                        # "ask"/"auto" in the reader's language (was "salida por arriba: ask").
+                        # "ask"/"auto" as keys, so they read in the reader's language.
                         **(
                             {"value_key": f"badbones.pref_value.{action.value}"}
                             if action.value in ("ask", "auto")
@@ -513,7 +510,7 @@ class BadBones(Game[BadBonesState]):
             )
             return [said, *phases.answer(state, seat, action.answer)]
         if isinstance(action, Start):
-            return phases.start_on(state, seat, parse_square(action.square))
+            return phases.start_on(state, seat, parse_name(action.square))
         if isinstance(action, Buy):
             return market.buy(state, seat, action.item)
         if isinstance(action, Pass):

@@ -381,8 +381,8 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.lost_in_maze", {"seat": seat, "count": r.lost}))
     if r.blown:
         events.append(Event("badbones.event.blown", {"seat": seat, "count": r.blown}))
-    # Rebuilt before lost: the loss line ends on the count left after both (play-test: "loses 2
-    # floors: 1 left" then "rebuilds 1 floor" read as 2 left).
+    # Rebuilt before lost: the loss line ends on the count left after both, so the last number
+    # read is what is left.
     if r.floors_rebuilt:
         events.append(
             Event("badbones.event.floor_rebuilt", {"seat": seat, "count": r.floors_rebuilt})
@@ -434,8 +434,8 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
     heroic = bool(state.options.get("heroic", False))
     if eliminated:
         if state.solo and state.round > rounds:
-            # Lost during the heroic ending: still the normal win. Said so, rather than "is
-            # eliminated!" followed by "victory!" (play-test).
+            # Lost during the heroic ending: still the normal win, so one line says both (no
+            # "eliminated" line before the victory).
             events = [e for e in events if e.key != "badbones.event.eliminated"]
             events.append(Event("badbones.event.solo_heroic_failed", {"round": state.round}))
             return events + finish(state, "won")
@@ -524,8 +524,7 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         shown = min(state.round, rounds) if outcome == "won" else state.round
         return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": shown})]
     best = winners(state.boards, state.scores)
-    # Everyone standing hears their score and where it comes from (play-test: the channel only
-    # learnt who won, never by how much).
+    # Everyone standing hears their score and where it comes from, not only who won.
     scored = [
         Event(
             "badbones.event.final_score",
@@ -542,7 +541,7 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         for s, points in sorted(state.scores.items())
         if points is not None
     ]
-    if not best:  # everyone fell in the same round (play-test: "Winner(s):  with 0 points")
+    if not best:  # everyone fell in the same round: no winner to name
         return [Event("badbones.event.game_over_none", {})]
     return scored + [
         Event(

@@ -124,11 +124,14 @@ class Resolver:
         if pref == AUTO:
             return auto
         if pref != ASK:
+            # A standing preference was set before this question existed: it may not fit.
             return pref if pref in options else auto
         if self.cursor < len(self.answers):
+            # An answer was checked against this very question (``check``: the replay is
+            # deterministic, so it meets the same question at the same place).
             answer = self.answers[self.cursor]
             self.cursor += 1
-            return answer if answer in options else auto
+            return answer
         raise NeedChoice(
             {"choice": choice, "index": self.cursor, "options": options, "default": auto, **info}
         )

@@ -110,8 +110,7 @@ def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
             hint_key=f"badbones.weapon_hint.{weapon}",
         )
     if (target, to) not in legal:
-        # Say which half is wrong and what the weapon wants (play-test: a good morning-star
-        # target with a bad destination was reported as a bad target, with no hint).
+        # Say which half is wrong and what the weapon wants.
         if any(t == target for t, _ in legal):
             raise RulesError(
                 "badbones.error.bad_weapon_to",
@@ -129,7 +128,7 @@ def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
 
 
 def _used(seat: int, weapon: str, target: str, to: str) -> Event:
-    """The channel's line for a weapon used (play-test: "uses the crossbow: A1 ." read badly)."""
+    """The channel's line for a weapon used: one sentence per weapon, naming its target."""
     args: dict[str, object] = {"seat": seat, "weapon_key": f"badbones.weapon.{weapon}"}
     if weapon == "deathwand":
         return Event(

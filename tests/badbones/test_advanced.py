@@ -301,6 +301,14 @@ def test_crossbow_eliminates_one_skeleton() -> None:
     assert state.stage == TRAP
 
 
+def test_crossbow_with_no_chief_named_shoots_a_plain_skeleton_even_a_frozen_one() -> None:
+    state = position("weapon crossbow\nB2 S*3\nE5 S^ N@nice", "", options={**ADV, "chiefs": True})
+    state, _ = GAME.apply(state, 0, Move("NW"))
+    state, _ = GAME.apply(state, 1, Move("N"))
+    state, _ = GAME.apply(state, 0, Weapon("E5"))
+    assert [s.token.kind for s in state.boards[0].on(parse_name("E5"))] == ["nice"]
+
+
 def test_ice_wand_freezes_a_square_for_one_skeleton_phase() -> None:
     state = armed("icewand", "D4 yellow.right:N")
     state, _ = GAME.apply(state, 0, Weapon("D4"))
@@ -451,7 +459,6 @@ def test_any_typed_variant_input_is_an_action_or_a_rules_error(
 
 
 def test_weapon_names_are_understood_however_they_are_written() -> None:
-    # Play-test: "/badbones buy item:ice_wand" was refused as "not sold at the Market".
     state = GAME.new_game(2, {"advanced": True}, 3)
     seat = next(iter(GAME.pending(state)))
     typings = (
@@ -477,8 +484,6 @@ def test_weapon_names_are_understood_however_they_are_written() -> None:
 
 
 def test_every_purchase_gets_a_new_market_picture() -> None:
-    # Issue 5: "the channel sees the Market after each purchase" (the picture key stayed the
-    # same for the whole Market, so only its opening picture was posted).
     state = GAME.new_game(3, {"advanced": True}, 3)
     before = GAME.picture_key(state)
     seat = next(iter(GAME.pending(state)))
@@ -490,8 +495,6 @@ def test_every_purchase_gets_a_new_market_picture() -> None:
 
 
 def test_weapon_messages_say_what_the_weapon_wants_and_read_well() -> None:
-    # Play-test: "uses the crossbow: A1 ." and "cannot target “B1”" for a good target with a bad
-    # destination, with no word on what the weapon wants.
     from i18n import t
 
     names = ["Ana", "Bob"]
@@ -544,7 +547,6 @@ def test_every_weapon_has_its_used_line_and_hint_in_both_languages() -> None:
 
 
 def test_weapon_errors_echo_what_was_typed_and_spanish_chief_names_work() -> None:
-    # Play-test: "/badbones weapon target:azul" was refused as «blue» in a Spanish message.
     state = armed("battleaxe", "A2 S")
     with pytest.raises(RulesError) as err:
         GAME.parse("weapon", {"target": "azul"}, state, 0)

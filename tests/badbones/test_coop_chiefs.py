@@ -295,7 +295,6 @@ def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
 
 
 def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
-    # Play-test: the cooperative Market asked every player "Your turn at the Market" at once.
     from i18n import t
 
     state = GAME.new_game(3, {"cooperative": True, "advanced": True}, 4)
@@ -310,7 +309,6 @@ def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
 
 
 def test_a_rebuild_is_told_before_the_loss_whose_count_includes_it() -> None:
-    # Play-test: "p3's tower loses 2 floor(s): 1 left." then "A nice chief rebuilds 1 floor(s)".
     from types import SimpleNamespace
 
     from rules.badbones.phases import board_events

@@ -441,8 +441,6 @@ def test_nothing_is_the_default_of_phase_two_and_pending_defaults_are_legal() ->
 
 
 def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
-    # Play-test: "Game over. Winner(s): alice." appeared twice (the last events and the result's
-    # summary), and the channel never learnt the scores.
     from i18n import t
     from rules.core.play import random_game
 
@@ -476,7 +474,6 @@ def test_the_end_is_narrated_once_with_everyone_s_score() -> None:
 
 
 def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
-    # Play-test: "Fin de la partida. Gana(n):  con 0 puntos." with every board eliminated.
     from i18n import t
     from rules.badbones import phases
 
@@ -492,7 +489,6 @@ def test_when_everyone_falls_together_nobody_wins_and_it_reads_so() -> None:
 
 
 def test_falling_during_the_heroic_ending_reads_as_the_normal_victory() -> None:
-    # Play-test: "p0 is eliminated!" then "You survived 4 rounds: victory!" with solo_rounds 2.
     options = {"solo_rounds": 3, "heroic": True}
     state = position("C2 S", stage=TRAP, round=4, options=options)
     state, events = trap_phase(state)
