@@ -209,24 +209,14 @@ def normalize_orientation(kind: str, text: object) -> str:
     return _ORIENTATION_ALIASES[raw]
 
 
-# Actions are immutable: the ones legal_actions lists over and over are made once (random play
-# and autocomplete call it for every step).
-_PLACES: dict[tuple[str, int], tuple[Place, ...]] = {}
-_RETRIEVES = tuple(Retrieve(square_name(sq)) for sq in range(25))
-_NOTHING = Nothing()
-
-
-def _places(kind: str, square: int) -> tuple[Place, ...]:
-    key = (kind, square)
-    if key not in _PLACES:
-        name = square_name(square)
-        if TRAPS[kind].oriented:
-            _PLACES[key] = tuple(Place(kind, name, o) for o in ORIENTATIONS)
-        elif TRAPS[kind].coloured:
-            _PLACES[key] = tuple(Place(kind, name, c) for c in COLOURS)
-        else:
-            _PLACES[key] = (Place(kind, name),)
-    return _PLACES[key]
+def _places(kind: str, square: int) -> list[Place]:
+    """Every way to place ``kind`` on ``square`` (a wall either way, a labyrinth either colour)."""
+    name = square_name(square)
+    if TRAPS[kind].oriented:
+        return [Place(kind, name, o) for o in ORIENTATIONS]
+    if TRAPS[kind].coloured:
+        return [Place(kind, name, c) for c in COLOURS]
+    return [Place(kind, name)]
 
 
 def _submission_args(action: Action) -> dict[str, Any]:
@@ -245,10 +235,6 @@ def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Retrieve):
         return {"square": action.square}
     return {}
-
-
-_SKIP = Skip()
-_PASS = Pass()
 
 
 class BadBones(Game[BadBonesState]):
@@ -361,7 +347,7 @@ class BadBones(Game[BadBonesState]):
                 # Cooperative: no turns, one purse, so not "your turn" to everyone at once.
                 s: Pending(
                     "market_shared" if state.coop else "market",
-                    _PASS,
+                    Pass(),
                     args={"coins": market.coins(state, s)},
                 )
                 for s in market.buyers(state)
@@ -370,7 +356,7 @@ class BadBones(Game[BadBonesState]):
             return {
                 s: Pending(
                     "weapon",
-                    _SKIP,
+                    Skip(),
                     args={"weapon_key": f"badbones.weapon.{state.boards[s].weapon}"},
                 )
                 for s in sorted(state.weapons)
@@ -431,11 +417,11 @@ class BadBones(Game[BadBonesState]):
         if state.stage == MARKET:
             if seat not in market.buyers(state):
                 return []
-            return [*(Buy(item) for item in market.affordable(state, seat)), _PASS]
+            return [*(Buy(item) for item in market.affordable(state, seat)), Pass()]
         if state.stage == WEAPON:
             if seat not in state.weapons:
                 return []
-            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), _SKIP]
+            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), Skip()]
         if state.stage == TRAP:
             actions: list[Action] = []
             occupied = {s.square for s in board.skeletons}
@@ -449,9 +435,11 @@ class BadBones(Game[BadBonesState]):
                         continue
                     actions.extend(_places(kind, sq))
             actions.extend(
-                _RETRIEVES[sq] for sq, t in sorted(board.traps.items()) if self._retrievable(t)
+                Retrieve(square_name(sq))
+                for sq, t in sorted(board.traps.items())
+                if self._retrievable(t)
             )
-            actions.append(_NOTHING)
+            actions.append(Nothing())
             return actions
         if state.stage in (LANDING, SKELETONS) and seat in state.questions:
             return [Choose(o) for o in state.questions[seat]["options"]]

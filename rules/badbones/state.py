@@ -293,7 +293,7 @@ class BadBonesState:
     def copy(self) -> BadBonesState:
         return BadBonesState(
             self.seats,
-            self.options,  # never mutated after setup
+            dict(self.options),
             self.round,
             self.stage,
             self.rng,
