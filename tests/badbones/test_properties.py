@@ -24,7 +24,7 @@ from rules.badbones.state import (
 from rules.badbones.traps import Trap
 from rules.core import Rng, RulesError
 from rules.core.play import random_game
-from tests.badbones.helpers import token_counts
+from tests.badbones.helpers import position, token_counts
 
 
 def check_invariants(state: BadBonesState) -> None:
@@ -120,3 +120,22 @@ def test_copy_is_deep() -> None:
     copy.bag[0] += 1
     assert GAME.dump(copy) != GAME.dump(state)
     assert 0 not in state.boards[0].traps or state.boards[0].traps[0] != Trap("wall", 0, "/")
+
+
+def test_a_saved_game_keeps_its_numbers_for_tokens_skeletons_and_traps() -> None:
+    # Games saved before tokens became plain data hold these numbers; they must load as before.
+    state = position(
+        "D4 yellow.right:W!^@nice\nforest red.top@saboteur blue.left\nB2 wall\\~",
+        "",
+        options={"chiefs": True},
+    )
+    board = GAME.dump(state)["boards"][0]
+    nice, saboteur = state.boards[0].skeletons[0].token.chief, state.boards[0].forest[0].chief
+    yellow_right, red_top, blue_left = 11, 2, 8
+    # square << 13 | frozen << 12 | chief << 7 | rested << 6 | model << 2 | facing
+    assert board["skeletons"] == [18 << 13 | 1 << 12 | nice << 7 | 1 << 6 | yellow_right << 2 | 3]
+    assert board["forest"] == [red_top | saboteur << 4, blue_left]  # model | chief << 4
+    assert board["traps"] == [[6, "wall", 1, "\\"]]
+    loaded = GAME.load(json.loads(json.dumps(GAME.dump(state))))
+    assert loaded.boards[0] == state.boards[0]
+    assert loaded.boards[0].skeletons[0] == Skeleton(18, Token(11, nice), 3, True, True)
