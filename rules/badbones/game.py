@@ -2,8 +2,9 @@
 
 Where each rule lives: board geometry ``board.py``; trap data and the wall's mirror
 ``traps.py``; skeleton movement and trap effects ``skeletons.py``; owners' choices (D5)
-``choices.py``; the round and the end ``phases.py``; scoring ``scoring.py``; positions written as
-text for tests ``position.py``; the advanced Market ``market.py`` and weapons ``weapons.py``.
+``choices.py``; the hero ``hero.py``; the round and the end ``phases.py``; scoring
+``scoring.py``; positions written as text for tests ``position.py``; the advanced Market
+``market.py`` and weapons ``weapons.py``.
 The options ``advanced``, ``cooperative`` and ``chiefs`` combine freely (the cooperative game
 needs 2+ players).
 """
