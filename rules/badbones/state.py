@@ -125,8 +125,9 @@ def skeleton_from_code(code: int) -> Skeleton:
 
 @dataclass
 class WeaponDue:
-    """Advanced: a weapon use owed to a seat whose hero killed 3+ at once (``killed``: the
-    tokens that went to the bag, for the death wand) in ``phase`` (``hero`` or ``skeletons``)."""
+    """Advanced: a weapon use owed to a seat whose hero killed 3+ at once: ``killed`` are the
+    tokens that went to the bag (the death wand sends them on), ``phase`` the stage they were
+    killed in (kept in saved games, read by nothing)."""
 
     killed: list[Token]
     phase: str
