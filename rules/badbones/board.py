@@ -5,9 +5,10 @@ touches the top forest, row 5 the village. Internally a square is ``row * 5 + co
 direction is ``N, E, S, W = 0, 1, 2, 3`` so that turning is arithmetic modulo 4.
 
 A :class:`Layout` holds everything printed on one side of the board (towers, arrows, what lies
-beyond each edge, where each skeleton model enters), precomputed into flat tables because the
-skeleton phase reads them in its inner loop. The cooperative side (towers on B2/D2/B4/D4, the
-capital beyond the top edge) will be a second ``Layout`` with no change to the movement code.
+beyond each edge, where each skeleton model enters) and, worked out once from them, the tables
+the movement reads: ``step[square][direction]`` is the square a step leads to, or what lies
+beyond the edge (``EXIT_*``). The cooperative side (towers on B2/D2/B4/D4, the capital beyond
+the top edge) is a second ``Layout``; the movement code is the same for both.
 """
 
 from __future__ import annotations
@@ -167,7 +168,7 @@ _TOWER_WORDS = {"TOWER", "TORRE"}
 
 def shown(text: object, limit: int = 12) -> str:
     """A user's input made safe to echo in an error: printable, short; letters with accents
-    stay ("quédate" was echoed "qu?date"), emoji and control characters become "?"."""
+    stay, emoji and control characters become "?"."""
     raw = str(text)
     clean = "".join(ch if ch.isprintable() and ord(ch) < 0x2000 else "?" for ch in raw[:limit])
     return clean + ("…" if len(raw) > limit else "")

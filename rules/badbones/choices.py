@@ -64,8 +64,8 @@ def repel_rank(board: Board, layout: Layout, square: int, d: int) -> int:
     if tower:
         return 9
     trap = board.traps.get(target)
-    if trap is not None and not (trap[0] == "bomb" and trap[1]):
-        return 1 if trap[0] in ("catapult", "hearse", "bomb") else 7
+    if trap is not None and not (trap.kind == "bomb" and trap.side):
+        return 1 if trap.kind in ("catapult", "hearse", "bomb") else 7
     arrow = layout.arrow[target]
     if arrow >= 0 and (arrow - d) % 2 == 1:
         return 5

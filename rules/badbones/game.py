@@ -2,8 +2,9 @@
 
 Where each rule lives: board geometry ``board.py``; trap data and the wall's mirror
 ``traps.py``; skeleton movement and trap effects ``skeletons.py``; owners' choices (D5)
-``choices.py``; the round and the end ``phases.py``; scoring ``scoring.py``; positions written as
-text for tests ``position.py``; the advanced Market ``market.py`` and weapons ``weapons.py``.
+``choices.py``; the hero ``hero.py``; the round and the end ``phases.py``; scoring
+``scoring.py``; positions written as text for tests ``position.py``; the advanced Market
+``market.py`` and weapons ``weapons.py``.
 The options ``advanced``, ``cooperative`` and ``chiefs`` combine freely (the cooperative game
 needs 2+ players).
 """
@@ -32,11 +33,13 @@ from rules.badbones.board import (
     FORESTS,
     HERO_DIR_NAMES,
     SYMBOLS,
+    parse_name,
     parse_square,
     shown,
     square_name,
 )
 from rules.badbones.choices import CHOICES, DIRECTION_CHOICES, preference_values
+from rules.badbones.hero import hero_target, heroes
 from rules.badbones.scoring import score, winners
 from rules.badbones.state import (
     CHIEF_KINDS,
@@ -45,19 +48,14 @@ from rules.badbones.state import (
     MARKET,
     OVER,
     SKELETONS,
-    SQ,
     START,
     TRAP,
     WEAPON,
     BadBonesState,
-    chief_kind,
-    skel_chief,
-    skel_facing,
-    skel_frozen,
-    skel_model,
-    skel_rested,
+    skeleton_order,
+    token_order,
 )
-from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, price
+from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, Trap, price
 from rules.core import (
     Action,
     Command,
@@ -118,8 +116,7 @@ _WEAPON_ALIASES = {
     "hachadebatalla": "battleaxe",
     "lucerodelalba": "morningstar",
 }
-# Spanish players type the names the bot shows them (play-test: "catapulta" and "preguntar"
-# were refused).
+# Spanish players type the names the bot shows them.
 _CHOICE_ALIASES = {
     "salida": "top",
     "arriba": "top",
@@ -184,8 +181,7 @@ def normalize_trap(text: object) -> str:
 
 
 def normalize_item(text: object) -> str:
-    # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card (play-test:
-    # "ice_wand" was refused as not sold).
+    # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card.
     raw = " ".join(str(text if text is not None else "").replace("_", " ").lower().split())
     raw = _WEAPON_ALIASES.get(raw, _TRAP_ALIASES.get(raw, raw))
     if raw not in TRAPS and raw not in WEAPONS:
@@ -214,29 +210,19 @@ def normalize_orientation(kind: str, text: object) -> str:
     return _ORIENTATION_ALIASES[raw]
 
 
-# Actions are immutable: the ones legal_actions lists over and over are made once (random play
-# and autocomplete call it for every step).
-_PLACES: dict[tuple[str, int], tuple[Place, ...]] = {}
-_RETRIEVES = tuple(Retrieve(square_name(sq)) for sq in range(25))
-_NOTHING = Nothing()
-
-
-def _places(kind: str, square: int) -> tuple[Place, ...]:
-    key = (kind, square)
-    if key not in _PLACES:
-        name = square_name(square)
-        if TRAPS[kind].oriented:
-            _PLACES[key] = tuple(Place(kind, name, o) for o in ORIENTATIONS)
-        elif TRAPS[kind].coloured:
-            _PLACES[key] = tuple(Place(kind, name, c) for c in COLOURS)
-        else:
-            _PLACES[key] = (Place(kind, name),)
-    return _PLACES[key]
+def _places(kind: str, square: int) -> list[Place]:
+    """Every way to place ``kind`` on ``square`` (a wall either way, a labyrinth either colour)."""
+    name = square_name(square)
+    if TRAPS[kind].oriented:
+        return [Place(kind, name, o) for o in ORIENTATIONS]
+    if TRAPS[kind].coloured:
+        return [Place(kind, name, c) for c in COLOURS]
+    return [Place(kind, name)]
 
 
 def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Move):
-        # In the reader's language: Spanish says NO/SO/O for NW/SW/W (play-test: "va al NW").
+        # A key, so the reader's language names it: Spanish says NO/SO/O for NW/SW/W.
         return {"direction_key": f"badbones.dir.{action.direction}"}
     if isinstance(action, Place):
         return {
@@ -250,10 +236,6 @@ def _submission_args(action: Action) -> dict[str, Any]:
     if isinstance(action, Retrieve):
         return {"square": action.square}
     return {}
-
-
-_SKIP = Skip()
-_PASS = Pass()
 
 
 class BadBones(Game[BadBonesState]):
@@ -327,7 +309,7 @@ class BadBones(Game[BadBonesState]):
 
     def picture_key(self, state: BadBonesState) -> str:
         if state.stage == MARKET:
-            # Issue 5: the channel sees the Market after each purchase (and pass).
+            # The channel sees the Market after each purchase (and pass).
             return self.phase(state)
         # A picture per phase; answers to the owner's questions inside a phase are text only.
         return f"{state.round}.{state.stage}"
@@ -341,8 +323,7 @@ class BadBones(Game[BadBonesState]):
         if state.stage != OVER:
             return None
         # No summary event: ``phases.finish`` already narrates the end in the last action's
-        # events, and the service prints a summary after them (play-test: "Game over. Winner(s):
-        # alice." appeared twice).
+        # events, and the service prints a summary after them (the end is told once).
         scores = {s: (v if v is not None else 0) for s, v in state.scores.items()}
         if state.coop:
             everyone = tuple(range(state.seats))
@@ -358,7 +339,7 @@ class BadBones(Game[BadBonesState]):
         if state.stage == HERO:
             return {
                 s: Pending("hero", Move(self._default_move(state, s)))
-                for s in phases.heroes(state)
+                for s in heroes(state)
                 if s not in state.subs
             }
         if state.stage == START:
@@ -369,11 +350,10 @@ class BadBones(Game[BadBonesState]):
             }
         if state.stage == MARKET:
             return {
-                # Cooperative: no turns, one purse (play-test: "Your turn" to everyone at once
-                # read wrong).
+                # Cooperative: no turns, one purse, so not "your turn" to everyone at once.
                 s: Pending(
                     "market_shared" if state.coop else "market",
-                    _PASS,
+                    Pass(),
                     args={"coins": market.coins(state, s)},
                 )
                 for s in market.buyers(state)
@@ -382,7 +362,7 @@ class BadBones(Game[BadBonesState]):
             return {
                 s: Pending(
                     "weapon",
-                    _SKIP,
+                    Skip(),
                     args={"weapon_key": f"badbones.weapon.{state.boards[s].weapon}"},
                 )
                 for s in sorted(state.weapons)
@@ -420,11 +400,11 @@ class BadBones(Game[BadBonesState]):
         """AFK hero: the step that kills the most skeletons (ties: the first of N NE E …)."""
         board = state.boards[seat]
         counts: dict[int, int] = {}
-        for c in board.skeletons:
-            counts[c >> 12] = counts.get(c >> 12, 0) + 1
+        for s in board.skeletons:
+            counts[s.square] = counts.get(s.square, 0) + 1
         best, best_kills = "", -1
         for d in HERO_DIR_NAMES:
-            target = phases.hero_target(board, d)
+            target = hero_target(board, d)
             if target is None:
                 continue
             kills = counts.get(target, 0)
@@ -435,23 +415,23 @@ class BadBones(Game[BadBonesState]):
     def legal_actions(self, state: BadBonesState, seat: int) -> list[Action]:
         board = state.boards[seat]
         if state.stage == HERO:
-            return [Move(d) for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+            return [Move(d) for d in HERO_DIR_NAMES if hero_target(board, d) is not None]
         if state.stage == START:
             if seat in state.subs:
                 return []
-            return [Start(square_name(t)) for t in phases.layout(state).towers]
+            return [Start(square_name(t)) for t in state.layout.towers]
         if state.stage == MARKET:
             if seat not in market.buyers(state):
                 return []
-            return [*(Buy(item) for item in market.affordable(state, seat)), _PASS]
+            return [*(Buy(item) for item in market.affordable(state, seat)), Pass()]
         if state.stage == WEAPON:
             if seat not in state.weapons:
                 return []
-            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), _SKIP]
+            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), Skip()]
         if state.stage == TRAP:
             actions: list[Action] = []
-            occupied = {c >> SQ for c in board.skeletons}
-            lay = phases.layout(state)
+            occupied = {s.square for s in board.skeletons}
+            lay = state.layout
             for kind in self._placeable(state, seat):
                 spec = TRAPS[kind]
                 for sq in range(25):
@@ -461,18 +441,20 @@ class BadBones(Game[BadBonesState]):
                         continue
                     actions.extend(_places(kind, sq))
             actions.extend(
-                _RETRIEVES[sq] for sq, t in sorted(board.traps.items()) if self._retrievable(t)
+                Retrieve(square_name(sq))
+                for sq, t in sorted(board.traps.items())
+                if self._retrievable(t)
             )
-            actions.append(_NOTHING)
+            actions.append(Nothing())
             return actions
         if state.stage in (LANDING, SKELETONS) and seat in state.questions:
             return [Choose(o) for o in state.questions[seat]["options"]]
         return []
 
     @staticmethod
-    def _retrievable(trap: tuple[str, int, str]) -> bool:
-        spec = TRAPS[trap[0]]
-        return not (spec.permanent and trap[1] == len(spec.stars) - 1)
+    def _retrievable(trap: Trap) -> bool:
+        spec = TRAPS[trap.kind]
+        return not (spec.permanent and trap.side == len(spec.stars) - 1)
 
     @staticmethod
     def _placeable(state: BadBonesState, seat: int) -> list[str]:
@@ -497,7 +479,7 @@ class BadBones(Game[BadBonesState]):
                     "badbones.event.preference",
                     {
                         "choice_key": f"badbones.choice.{action.choice}",
-                        # "ask"/"auto" in the reader's language (was "salida por arriba: ask").
+                        # "ask"/"auto" as keys, so they read in the reader's language.
                         **(
                             {"value_key": f"badbones.pref_value.{action.value}"}
                             if action.value in ("ask", "auto")
@@ -522,13 +504,16 @@ class BadBones(Game[BadBonesState]):
             )
             return [said, *phases.answer(state, seat, action.answer)]
         if isinstance(action, Start):
-            return phases.start_on(state, seat, parse_square(action.square))
+            return phases.start_on(state, seat, parse_name(action.square))
         if isinstance(action, Buy):
             return market.buy(state, seat, action.item)
         if isinstance(action, Pass):
             return market.pass_(state, seat)
         if isinstance(action, Weapon):
-            return weapons.use(state, seat, action.target, action.to)
+            return [
+                *weapons.use(state, seat, action.target, action.to),
+                *phases.weapon_done(state, seat),
+            ]
         if isinstance(action, Skip):
             return [
                 Event("badbones.event.weapon_skipped", {"seat": seat}),
@@ -564,7 +549,7 @@ class BadBones(Game[BadBonesState]):
             self._need_stage(state, HERO)
             if board.hero < 0:
                 raise RulesError("badbones.error.no_hero")
-            if phases.hero_target(board, direction) is None:
+            if hero_target(board, direction) is None:
                 raise RulesError("badbones.error.hero_off_board", direction=direction)
         elif isinstance(action, Place):
             kind = normalize_trap(action.trap)
@@ -584,11 +569,11 @@ class BadBones(Game[BadBonesState]):
                 raise RulesError("badbones.error.trap_not_in_supply", trap_key=trap_key)
             if kind not in self._placeable(state, seat):
                 raise RulesError("badbones.error.trap_taken", trap_key=trap_key)
-            if phases.layout(state).is_tower[sq] and sq not in board.ruins:
+            if state.layout.is_tower[sq] and sq not in board.ruins:
                 raise RulesError("badbones.error.trap_on_tower", square=action.square)
             if sq in board.traps:
                 raise RulesError("badbones.error.trap_on_trap", square=action.square)
-            if not TRAPS[kind].lands_on_skeletons and any(c >> SQ == sq for c in board.skeletons):
+            if not TRAPS[kind].lands_on_skeletons and board.on(sq):
                 raise RulesError(
                     "badbones.error.trap_on_skeletons", square=action.square, trap_key=trap_key
                 )
@@ -608,7 +593,7 @@ class BadBones(Game[BadBonesState]):
             self._need_stage(state, START)
             if seat in state.subs:
                 raise RulesError("badbones.error.already_started")
-            if sq not in phases.layout(state).towers or square_name(sq) != action.square:
+            if sq not in state.layout.towers or square_name(sq) != action.square:
                 raise RulesError("badbones.error.start_on_tower", square=shown(action.square))
         elif isinstance(action, Buy):
             item = normalize_item(action.item)
@@ -785,7 +770,7 @@ class BadBones(Game[BadBonesState]):
     # ----------------------------------------------------------------- what players see
 
     def view(self, state: BadBonesState, seat: int | None) -> dict[str, Any]:
-        lay = phases.layout(state)
+        lay = state.layout
         boards = []
         for s, b in enumerate(state.boards):
             boards.append(
@@ -800,23 +785,23 @@ class BadBones(Game[BadBonesState]):
                     "max_houses": 0 if state.coop else 1 if state.solo else 5,
                     "skeletons": [
                         {
-                            "square": square_name(c >> SQ),
-                            "symbol": SYMBOLS[skel_model(c) % 5],
-                            "forest": FORESTS[skel_model(c) // 5],
-                            "facing": DIRS[skel_facing(c)],
-                            "rested": skel_rested(c),
-                            "chief": chief_kind(skel_chief(c)),
-                            "frozen": skel_frozen(c),
+                            "square": square_name(sk.square),
+                            "symbol": SYMBOLS[sk.token.symbol],
+                            "forest": FORESTS[sk.token.model // 5],
+                            "facing": DIRS[sk.facing],
+                            "rested": sk.rested,
+                            "chief": sk.token.kind,
+                            "frozen": sk.frozen,
                         }
-                        for c in sorted(b.skeletons)
+                        for sk in sorted(b.skeletons, key=skeleton_order)
                     ],
                     "forest": [
                         {
-                            "symbol": SYMBOLS[m % 5],
-                            "forest": FORESTS[(m & 15) // 5],
-                            "chief": chief_kind(m >> 4),
+                            "symbol": SYMBOLS[t.symbol],
+                            "forest": FORESTS[t.model // 5],
+                            "chief": t.kind,
                         }
-                        for m in sorted(b.forest)
+                        for t in sorted(b.forest, key=token_order)
                     ],
                     "weapon": b.weapon,
                     "ruins": [square_name(sq) for sq in sorted(b.ruins)],
@@ -825,12 +810,12 @@ class BadBones(Game[BadBonesState]):
                     "traps": [
                         {
                             "square": square_name(sq),
-                            "trap": t[0],
-                            "side": ("blast" if t[0] == "bomb" else "damaged")
-                            if t[1]
+                            "trap": t.kind,
+                            "side": ("blast" if t.kind == "bomb" else "damaged")
+                            if t.side
                             else "intact",
-                            "orientation": t[2],
-                            "stars": TRAPS[t[0]].stars[t[1]],
+                            "orientation": t.orientation,
+                            "stars": TRAPS[t.kind].stars[t.side],
                         }
                         for sq, t in sorted(b.traps.items())
                     ],

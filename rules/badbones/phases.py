@@ -12,47 +12,43 @@ from typing import Any
 from rules.badbones.board import (
     BASIC,
     BLUE,
-    COOP,
     GREEN,
-    HERO_DIRS,
-    LAYOUTS,
     MODELS,
     PINK,
-    SIZE,
     YELLOW,
-    Layout,
     parse_name,
     square_name,
 )
 from rules.badbones.choices import CHOICES
+from rules.badbones.hero import WEAPON_KILLS, hero_strike, hero_target, heroes
+from rules.badbones.market import open_market
 from rules.badbones.scoring import FLOOR_POINTS, HOUSE_POINTS, final_scores, score, winners
-from rules.badbones.skeletons import NeedChoice, Resolver
+from rules.badbones.skeletons import NeedChoice, Resolver, deliver, resolver_for
 from rules.badbones.state import (
     CHIEF_IDS,
     HERO,
     LANDING,
     OVER,
     SKELETONS,
-    SQ,
     START,
     TOKENS_PER_MODEL,
     TRAP,
     WEAPON,
     BadBonesState,
     Board,
-    chief_kind,
+    Token,
+    WeaponDue,
     chief_model,
     chief_token,
-    skel_token,
 )
 from rules.badbones.traps import BASIC_TRAPS, ORIENTATIONS, basic_supply
+from rules.badbones.weapons import uses
 from rules.core import Event, Rng, RulesError
 
 NEW_SKELETONS = 3
 NECROMANCER_DRAWS = 3
 COOP_ROUNDS = 10
 COOP_SETUP_SKELETONS = 4
-WEAPON_KILLS = 3  # a weapon triggers when the hero kills this many at once
 COOP_HERO_START = 6  # B2: the rulebook lets the player pick a tower; the bot starts on B2
 SETUP_SYMBOLS = (PINK, YELLOW, BLUE, GREEN)  # red is never drawn at setup (D3)
 # Safety nets, never reached by real play: a game always ends.
@@ -60,19 +56,12 @@ MAX_ROUNDS = 200
 HEROIC_EXTRA_ROUNDS = 50
 
 
-def layout(state: BadBonesState) -> Layout:
-    if state.coop:
-        return COOP
-    name = state.options.get("layout")
-    return BASIC if name is None else LAYOUTS.get(str(name), BASIC)
-
-
 # ----------------------------------------------------------------------------- the bag
 
 
 def draw(
     bag: list[int], rng: Rng, symbol: int | None = None, chiefs: list[int] | None = None
-) -> int | None:
+) -> Token | None:
     """A random token from the bag (optionally of one symbol); ``None`` if there is none.
     ``chiefs`` (the chief ids in the bag) are drawn like any other token."""
     models = range(MODELS) if symbol is None else range(symbol, MODELS, 5)
@@ -90,7 +79,7 @@ def draw(
     for m in models:
         if pick < bag[m]:
             bag[m] -= 1
-            return m
+            return Token(m)
         pick -= bag[m]
     raise AssertionError("unreachable")
 
@@ -139,8 +128,6 @@ def setup(seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
         state.pool.append("treasure")
         state.stage = START
     if advanced:
-        from rules.badbones.market import open_market
-
         open_market(state)
     return state
 
@@ -163,52 +150,6 @@ def scores_now(state: BadBonesState) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- phase 1
-
-
-def _hero_steps() -> dict[str, tuple[int | None, ...]]:
-    steps: dict[str, tuple[int | None, ...]] = {}
-    for name, (dr, dc) in HERO_DIRS.items():
-        targets: list[int | None] = []
-        for sq in range(SIZE * SIZE):
-            row, col = sq // SIZE + dr, sq % SIZE + dc
-            targets.append(row * SIZE + col if 0 <= row < SIZE and 0 <= col < SIZE else None)
-        steps[name] = tuple(targets)
-    return steps
-
-
-_HERO_STEPS = _hero_steps()
-
-
-def hero_target(board: Board, direction: str) -> int | None:
-    """The square the hero would step to, or ``None`` off the board (or no hero left)."""
-    if board.hero < 0:
-        return None
-    return _HERO_STEPS[direction][board.hero]
-
-
-def heroes(state: BadBonesState) -> list[int]:
-    """Seats that still have a hero (a killed emperor takes the hero with him)."""
-    return [s for s, b in enumerate(state.boards) if b.hero >= 0]
-
-
-def hero_strike(state: BadBonesState, seat: int, square: int) -> tuple[int, list[Event]]:
-    """The hero enters ``square`` and destroys every skeleton there: returns how many."""
-    board = state.boards[seat]
-    killed = [c for c in board.skeletons if c >> SQ == square]
-    board.hero = square
-    if not killed:
-        return 0, []
-    board.skeletons = [c for c in board.skeletons if c >> SQ != square]
-    r = _resolver(state, seat, board, [0] * state.seats)
-    r.kill([skel_token(c) for c in killed])
-    deliver(state, r)
-    events = []
-    if r.hero_died:
-        events.append(Event("badbones.event.hero_died", {"seat": seat}))
-    state.weapons.pop(seat, None)
-    if board.weapon and board.hero >= 0 and len(killed) >= WEAPON_KILLS:
-        state.weapons[seat] = {"killed": r.hero_kills[:], "phase": state.stage}
-    return len(killed), events
 
 
 def resolve_heroes(state: BadBonesState) -> list[Event]:
@@ -243,8 +184,6 @@ def maybe_resolve_heroes(state: BadBonesState) -> list[Event]:
 def weapons_or(state: BadBonesState, then: str) -> list[Event]:
     """Owners whose hero killed 3+ at once may use their weapon before ``then`` (only when it
     has something to act on: no prompt for a crossbow on an empty board)."""
-    from rules.badbones.weapons import uses
-
     state.weapons = {s: w for s, w in state.weapons.items() if uses(state, s)}
     if state.weapons:
         state.stage = WEAPON
@@ -302,7 +241,11 @@ def trap_events(state: BadBonesState) -> list[Event]:
             events.append(
                 Event(
                     "badbones.event.retrieved",
-                    {"seat": seat, "trap_key": f"badbones.trap.{trap[0]}", "square": sub["square"]},
+                    {
+                        "seat": seat,
+                        "trap_key": f"badbones.trap.{trap.kind}",
+                        "square": sub["square"],
+                    },
                 )
             )
         else:
@@ -321,29 +264,16 @@ def _run(state: BadBonesState, stage: str, r: Resolver, seat: int) -> None:
                 r.board.supply.remove(sub["trap"])
             r.place(sub["trap"], parse_name(sub["square"]), sub["orientation"])
         elif sub["type"] == "retrieve":
-            kind = r.board.traps.pop(parse_name(sub["square"]))[0]
+            kind = r.board.traps.pop(parse_name(sub["square"])).kind
             if not state.coop:
                 r.board.supply.append(kind)
     else:
         r.skeleton_phase()
 
 
-def _resolver(state: BadBonesState, seat: int, board: Board, scores: list[int]) -> Resolver:
-    return Resolver(
-        board,
-        seat,
-        state.seats,
-        layout(state),
-        scores,
-        state.answers.get(seat, []),
-        state.round,
-        state.coop,
-    )
-
-
 def dry_run(state: BadBonesState, seat: int, scores: list[int] | None = None) -> None:
     """Resolve ``seat``'s board on a copy: record its open question, or that it has none."""
-    r = _resolver(state, seat, state.boards[seat].copy(), scores or scores_now(state))
+    r = resolver_for(state, seat, state.boards[seat].copy(), scores or scores_now(state))
     try:
         _run(state, state.stage, r, seat)
     except NeedChoice as need:
@@ -376,21 +306,6 @@ def answer(state: BadBonesState, seat: int, value: str | None) -> list[Event]:
     return [] if state.questions else commit(state)
 
 
-def deliver(state: BadBonesState, r: Resolver) -> None:
-    """What left a board goes where it was sent."""
-    for seat, token in r.out:
-        state.boards[seat].cemetery.append(token)
-    for token in r.to_bag:
-        state.to_bag(token)
-    state.removed.extend(r.removed)
-    for seat in r.hearses:
-        if seat >= 0:
-            state.supply_of(seat).append("hearse")
-    if r.capital:
-        state.capital = max(0, min(state.seats, state.capital + r.capital))
-    r.out, r.to_bag, r.removed, r.hearses, r.capital = [], [], [], [], 0
-
-
 def commit(state: BadBonesState) -> list[Event]:
     """Every board resolves for real, tokens are delivered, and the round goes on."""
     stage = state.stage
@@ -402,9 +317,9 @@ def commit(state: BadBonesState) -> list[Event]:
     if stage == LANDING:
         for seat, sub in state.subs.items():
             if sub.get("type") == "retrieve":
-                retrieved[seat] = state.boards[seat].traps[parse_name(sub["square"])][0]
+                retrieved[seat] = state.boards[seat].traps[parse_name(sub["square"])].kind
     for seat, board in enumerate(state.boards):
-        r = _resolver(state, seat, board, scores)
+        r = resolver_for(state, seat, board, scores)
         try:
             _run(state, stage, r, seat)
         except NeedChoice:  # pragma: no cover - the dry runs answered everything
@@ -427,7 +342,7 @@ def commit(state: BadBonesState) -> list[Event]:
             state.weapons.pop(seat, None)
             board = state.boards[seat]
             if board.weapon and board.hero >= 0 and r.max_kill >= WEAPON_KILLS:
-                state.weapons[seat] = {"killed": r.weapon_kills[:], "phase": SKELETONS}
+                state.weapons[seat] = WeaponDue(r.weapon_kills[:], SKELETONS)
         deliver(state, r)
     if state.capital != capital:
         events.append(
@@ -466,8 +381,8 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.lost_in_maze", {"seat": seat, "count": r.lost}))
     if r.blown:
         events.append(Event("badbones.event.blown", {"seat": seat, "count": r.blown}))
-    # Rebuilt before lost: the loss line ends on the count left after both (play-test: "loses 2
-    # floors: 1 left" then "rebuilds 1 floor" read as 2 left).
+    # Rebuilt before lost: the loss line ends on the count left after both, so the last number
+    # read is what is left.
     if r.floors_rebuilt:
         events.append(
             Event("badbones.event.floor_rebuilt", {"seat": seat, "count": r.floors_rebuilt})
@@ -519,8 +434,8 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
     heroic = bool(state.options.get("heroic", False))
     if eliminated:
         if state.solo and state.round > rounds:
-            # Lost during the heroic ending: still the normal win. Said so, rather than "is
-            # eliminated!" followed by "victory!" (play-test).
+            # Lost during the heroic ending: still the normal win, so one line says both (no
+            # "eliminated" line before the victory).
             events = [e for e in events if e.key != "badbones.event.eliminated"]
             events.append(Event("badbones.event.solo_heroic_failed", {"round": state.round}))
             return events + finish(state, "won")
@@ -572,7 +487,7 @@ def new_skeletons(state: BadBonesState, none_new: bool = False) -> list[Event]:
             owed[seat] -= 1
             board.cemetery.append(token)
             drawn[seat] += 1
-            if chief_kind(token >> 4) == "necromancer":
+            if token.kind == "necromancer":
                 owed[seat] += NECROMANCER_DRAWS
     state.rng = rng.state
     events = []
@@ -609,8 +524,7 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         shown = min(state.round, rounds) if outcome == "won" else state.round
         return [Event(f"badbones.event.solo_{outcome}", {"seat": 0, "round": shown})]
     best = winners(state.boards, state.scores)
-    # Everyone standing hears their score and where it comes from (play-test: the channel only
-    # learnt who won, never by how much).
+    # Everyone standing hears their score and where it comes from, not only who won.
     scored = [
         Event(
             "badbones.event.final_score",
@@ -627,7 +541,7 @@ def finish(state: BadBonesState, outcome: str) -> list[Event]:
         for s, points in sorted(state.scores.items())
         if points is not None
     ]
-    if not best:  # everyone fell in the same round (play-test: "Winner(s):  with 0 points")
+    if not best:  # everyone fell in the same round: no winner to name
         return [Event("badbones.event.game_over_none", {})]
     return scored + [
         Event(

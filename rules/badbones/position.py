@@ -39,19 +39,15 @@ from rules.badbones.choices import CHOICES
 from rules.badbones.state import (
     CHIEF_IDS,
     HERO,
-    SQ,
     TOKENS_PER_MODEL,
     BadBonesState,
     Board,
+    Skeleton,
+    Token,
     chief_kind,
-    skel,
-    skel_chief,
-    skel_facing,
-    skel_frozen,
-    skel_model,
-    skel_rested,
+    skeleton_order,
 )
-from rules.badbones.traps import TRAPS, basic_supply
+from rules.badbones.traps import TRAPS, Trap, basic_supply
 
 DEFAULT_MODEL = 0  # pink.top
 
@@ -109,33 +105,32 @@ def board_from_text(
     if supply is None:
         supply = [] if coop else basic_supply()
         for trap in board.traps.values():
-            if trap[0] in supply:
-                supply.remove(trap[0])
+            if trap.kind in supply:
+                supply.remove(trap.kind)
     board.supply = supply
     return board
 
 
-def _token(text: str, free: list[int]) -> int:
+def _token(text: str, free: list[int]) -> Token:
     """``red.top`` or ``red.top@saboteur`` (a chief) → a token."""
     name, _, kind = text.partition("@")
-    token = parse_model(name)
+    chief = 0
     if kind:
         chief = next(c for c in free if chief_kind(c) == kind)
         free.remove(chief)
-        token |= chief << 4
-    return token
+    return Token(parse_model(name), chief)
 
 
-def _token_name(token: int) -> str:
-    name = model_name(token & 15)
-    return name + (f"@{chief_kind(token >> 4)}" if token >> 4 else "")
+def _token_name(token: Token) -> str:
+    name = model_name(token.model)
+    return name + (f"@{token.kind}" if token.chief else "")
 
 
 def _square_item(board: Board, square: int, item: str, free: list[int]) -> None:
     kind, _, colour = item.rstrip("\\/~").partition(":")
     if kind in TRAPS:
         orientation = "\\" if "\\" in item else "/" if "/" in item else colour
-        board.traps[square] = (kind, 1 if item.endswith("~") else 0, orientation)
+        board.traps[square] = Trap(kind, 1 if item.endswith("~") else 0, orientation)
         return
     chief = 0
     if "@" in item:
@@ -155,8 +150,8 @@ def _square_item(board: Board, square: int, item: str, free: list[int]) -> None:
         name, _, item = item.partition(":")
         model = parse_model(name)
     facing = DIRS.index(item)
-    token = model | chief << 4
-    board.skeletons.extend(skel(square, token, facing, rested, frozen) for _ in range(count))
+    token = Token(model, chief)
+    board.skeletons.extend(Skeleton(square, token, facing, rested, frozen) for _ in range(count))
 
 
 def board_to_text(board: Board) -> str:
@@ -168,15 +163,17 @@ def board_to_text(board: Board) -> str:
     if board.ruins:
         lines.append("ruins " + " ".join(square_name(sq) for sq in board.ruins))
     squares: dict[int, list[str]] = {}
-    for sq, (kind, side, orientation) in sorted(board.traps.items()):
-        sep = ":" if TRAPS[kind].coloured else ""
-        squares.setdefault(sq, []).append(kind + sep + orientation + ("~" if side else ""))
-    for code in sorted(board.skeletons):
-        item = f"{model_name(skel_model(code))}:{DIRS[skel_facing(code)]}"
-        item += ("!" if skel_rested(code) else "") + ("^" if skel_frozen(code) else "")
-        if skel_chief(code):
-            item += "@" + chief_kind(skel_chief(code))
-        squares.setdefault(code >> SQ, []).append(item)
+    for sq, trap in sorted(board.traps.items()):
+        sep = ":" if TRAPS[trap.kind].coloured else ""
+        squares.setdefault(sq, []).append(
+            trap.kind + sep + trap.orientation + ("~" if trap.side else "")
+        )
+    for s in sorted(board.skeletons, key=skeleton_order):
+        item = f"{model_name(s.token.model)}:{DIRS[s.facing]}"
+        item += ("!" if s.rested else "") + ("^" if s.frozen else "")
+        if s.token.chief:
+            item += "@" + s.token.kind
+        squares.setdefault(s.square, []).append(item)
     for sq, items in sorted(squares.items()):
         lines.append(f"{square_name(sq)} {' '.join(items)}")
     for name in ("forest", "cemetery"):
@@ -202,7 +199,7 @@ def game_from_text(
     parsed = [
         board_from_text(text, solo=len(boards) == 1, coop=coop, chiefs=free) for text in boards
     ]
-    used = Counter(m for b in parsed for m in b.tokens() if not m >> 4)
+    used = Counter(t.model for b in parsed for t in b.tokens() if not t.chief)
     bag = [TOKENS_PER_MODEL - used[m] for m in range(15)]
     if min(bag) < 0:
         raise ValueError("more than 12 tokens of one model")

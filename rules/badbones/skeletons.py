@@ -26,7 +26,6 @@ from rules.badbones.board import (
     EXIT_TOP,
     RUIN_ARROW,
     Layout,
-    N,
     model_name,
     square_name,
 )
@@ -37,15 +36,18 @@ from rules.badbones.choices import (
     default_target,
     repel_options,
 )
-from rules.badbones.state import FROZEN, REST, SQ, Board, chief_kind, skel, skel_token
-from rules.badbones.traps import TRAPS, WHITE, after_trigger, reflect
+from rules.badbones.state import (
+    BadBonesState,
+    Board,
+    Skeleton,
+    Token,
+    skeleton_order,
+    token_order,
+)
+from rules.badbones.traps import TRAPS, WHITE, Trap, after_trigger, reflect
 
 FOREST_ORIGIN = -1  # a move that started in a forest
 NO_ORIGIN = -2  # a move with no square to stay on (fleeing a landing dragon)
-
-
-def kind_of(token: int) -> str:
-    return chief_kind(token >> 4)
 
 
 class NeedChoice(Exception):
@@ -81,9 +83,9 @@ class Resolver:
         self.max_floors = 1 if seats == 1 else 4
         self.max_houses = 1 if seats == 1 else 5
         self.cursor = 0
-        self.out: list[tuple[int, int]] = []  # (cemetery seat, token)
-        self.to_bag: list[int] = []
-        self.removed: list[int] = []  # tokens out of the game (a killed emperor)
+        self.out: list[tuple[int, Token]] = []  # (cemetery seat, token)
+        self.to_bag: list[Token] = []
+        self.removed: list[Token] = []  # tokens out of the game (a killed emperor)
         self.hearses: list[int] = []  # seats whose supply receives a hearse (-1: destroyed)
         self.capital = 0  # cooperative: change to the capital's houses
         self.emperor = False  # the emperor reached a tower or the village: this board lost
@@ -93,14 +95,14 @@ class Resolver:
         self.catapult_targets: dict[int, int] = {}
         # narration counters
         self.killed = 0
-        self.hero_kills: list[int] = []  # tokens the hero killed this phase that went to the bag
+        self.hero_kills: list[Token] = []  # what the hero killed this phase that went to the bag
         self.max_kill = 0  # most skeletons the hero killed at once (weapons)
         # Skeletons that move together (one square, one direction: a stack) reach the hero at
         # once: kills are counted per group.
         self.group: tuple[int, int] = (-9, 0)
         self.group_kills: dict[tuple[int, int], int] = {}
-        self.group_bagged: dict[tuple[int, int], list[int]] = {}
-        self.weapon_kills: list[int] = []  # what the largest group killed went to the bag
+        self.group_bagged: dict[tuple[int, int], list[Token]] = {}
+        self.weapon_kills: list[Token] = []  # what the largest group killed went to the bag
         self.floors_lost = 0
         self.floors_rebuilt = 0
         self.houses_lost = 0
@@ -111,7 +113,7 @@ class Resolver:
         self.hero_died = False
         self.sent: dict[tuple[int, str], int] = {}
         self.changes: list[tuple[int, str, str]] = []  # (square, trap kind, what happened)
-        self.treasures = [sq for sq, t in board.traps.items() if t[0] == "treasure"]
+        self.treasures = [sq for sq, t in board.traps.items() if t.kind == "treasure"]
 
     # ----------------------------------------------------------------- owner choices (D5)
 
@@ -122,16 +124,19 @@ class Resolver:
         if pref == AUTO:
             return auto
         if pref != ASK:
+            # A standing preference was set before this question existed: it may not fit.
             return pref if pref in options else auto
         if self.cursor < len(self.answers):
+            # An answer was checked against this very question (``check``: the replay is
+            # deterministic, so it meets the same question at the same place).
             answer = self.answers[self.cursor]
             self.cursor += 1
-            return answer if answer in options else auto
+            return answer
         raise NeedChoice(
             {"choice": choice, "index": self.cursor, "options": options, "default": auto, **info}
         )
 
-    def _target(self, choice: str, square: int, token: int) -> int:
+    def _target(self, choice: str, square: int, token: Token) -> int:
         if self.seats == 1:
             return self.seat
         opponents = [(self.seat + k) % self.seats for k in range(1, self.seats)]
@@ -142,13 +147,13 @@ class Resolver:
             str(auto + 1),
             {
                 "square": square_name(square) if square >= 0 else "",
-                "model": model_name(token & 15),
+                "model": model_name(token.model),
                 "seats": opponents,
             },
         )
         return int(answer) - 1
 
-    def _repel(self, square: int, token: int, facing: int) -> int:
+    def _repel(self, square: int, token: Token, facing: int) -> int:
         options = repel_options(self.layout, square)
         auto = default_repel(self.board, self.layout, square)
         answer = self._choose(
@@ -157,7 +162,7 @@ class Resolver:
             DIRS[auto],
             {
                 "square": square_name(square),
-                "model": model_name(token & 15),
+                "model": model_name(token.model),
                 "facing": DIRS[facing],
             },
         )
@@ -177,29 +182,31 @@ class Resolver:
             return arrow
         return d
 
-    def _saboteur(self, unit: list[int], square: int) -> None:
+    def _saboteur(self, unit: list[Token], square: int) -> None:
         for token in unit:
-            if kind_of(token) == "saboteur":
+            if token.kind == "saboteur":
                 self.sabotaged.add(square)
-                self.saboteurs.add(token >> 4)
+                self.saboteurs.add(token.chief)
 
-    def _bag(self, token: int) -> None:
+    def _bag(self, token: Token) -> None:
         self.to_bag.append(token)
 
     # ----------------------------------------------------------------- one unit's move
 
     def move(
         self,
-        unit: list[int],
+        unit: list[Token],
         target: int,
         d: int,
-        origin: tuple[int, int] = (FOREST_ORIGIN, 0),
+        origin: int = FOREST_ORIGIN,
+        origin_facing: int = 0,
         visited: list[int] | None = None,
         rested: bool = False,
     ) -> None:
         """Move a unit (tokens, leader first) facing ``d`` into ``target`` and apply everything
-        that happens there, until it stops somewhere or leaves the board. ``origin`` is where
-        the move began and the facing it had (a barricade sends it back there)."""
+        that happens there, until it stops somewhere or leaves the board. ``origin`` is the
+        square the move began on and ``origin_facing`` the facing it had there (a barricade
+        sends it back)."""
         board = self.board
         step = self.layout.step
         thrown = False
@@ -213,22 +220,22 @@ class Resolver:
                     return
                 continue  # cooperative: the rest walk on into the ruins
             trap = board.traps.get(target)
-            if trap is not None and trap[0] == "barricade":
+            if trap is not None and trap.kind == "barricade":
                 # The skeletons never enter it: a hero on it does not stop the trigger.
                 self.triggered.add(target)
                 self._saboteur(unit, target)
-                if thrown or origin[0] == NO_ORIGIN:
+                if thrown or origin == NO_ORIGIN:
                     # Thrown by a spring onto the spikes (or no square to stay on): eliminated.
                     self.blown += len(unit)
                     for token in unit:
                         self._bag(token)
-                elif origin[0] == FOREST_ORIGIN:
+                elif origin == FOREST_ORIGIN:
                     self.held += len(unit)
                     board.forest.extend(unit)
                 else:
                     self.held += len(unit)
                     for token in unit:
-                        board.skeletons.append(skel(origin[0], token, origin[1], True))
+                        board.skeletons.append(Skeleton(origin, token, origin_facing, rested=True))
                 return
             if target == board.hero:
                 self._hero_kills(unit)
@@ -244,7 +251,7 @@ class Resolver:
                         self._bag(token)
                     return
                 visited.append(target)
-                kind, side = trap[0], trap[1]
+                kind, side = trap.kind, trap.side
                 if kind == "bomb" and side == 1:
                     d = self._arrow(target, d)  # the blast area is a plain square with a hole
                     self._land(target, unit, d, rested)
@@ -253,7 +260,7 @@ class Resolver:
                     self._saboteur(unit, target)
                 if kind == "wall":
                     self.triggered.add(target)
-                    d = reflect(d, trap[2])
+                    d = reflect(d, trap.orientation)
                     target = step[target][d]
                     continue
                 if kind == "catapult":
@@ -306,7 +313,7 @@ class Resolver:
             self._land(target, unit, d, rested)
             return
 
-    def _tower(self, square: int, unit: list[int]) -> list[int]:
+    def _tower(self, square: int, unit: list[Token]) -> list[Token]:
         """A unit enters a standing tower: what is left of it walks on (cooperative)."""
         board = self.board
         if self.coop:
@@ -314,7 +321,7 @@ class Resolver:
             # led), a plain one before a chief.
             stopped = unit[-1]
             rest = unit[:-1]
-            kind = kind_of(stopped)
+            kind = stopped.kind
             if kind == "emperor":
                 self.emperor = True
                 board.lost = True
@@ -325,7 +332,7 @@ class Resolver:
             self._spent(stopped)
             return rest
         for token in unit:
-            kind = kind_of(token)
+            kind = token.kind
             if kind == "emperor":
                 self.emperor = True
                 board.lost = True
@@ -341,14 +348,14 @@ class Resolver:
             self._spent(token)
         return []
 
-    def _spent(self, token: int) -> None:
+    def _spent(self, token: Token) -> None:
         """A skeleton that hit a tower or the village: the spectral chief comes back."""
-        if kind_of(token) == "spectral":
+        if token.kind == "spectral":
             self._send(self.seat, token, "spectral")
         else:
             self._bag(token)
 
-    def _hero_kills(self, unit: list[int]) -> None:
+    def _hero_kills(self, unit: list[Token]) -> None:
         """The hero destroys a unit; it neither triggers nor steals what lies under him."""
         self.killed += len(unit)
         n = self.group_kills.get(self.group, 0) + len(unit)
@@ -361,11 +368,11 @@ class Resolver:
             self.max_kill = n
             self.weapon_kills = bagged
 
-    def kill(self, unit: list[int]) -> None:
+    def kill(self, unit: list[Token]) -> None:
         """Tokens the hero destroyed (also a weapon's hero moves): spectral chiefs to the
         owner's cemetery, the emperor out of the game with the hero, the rest to the bag."""
         for token in unit:
-            kind = kind_of(token)
+            kind = token.kind
             if kind == "spectral":
                 self._send(self.seat, token, "spectral")
             elif kind == "emperor":
@@ -376,7 +383,7 @@ class Resolver:
                 self._bag(token)
                 self.hero_kills.append(token)
 
-    def _land(self, square: int, unit: list[int], d: int, rested: bool) -> None:
+    def _land(self, square: int, unit: list[Token], d: int, rested: bool) -> None:
         # The treasure's allure outweighs arrows and every other effect.
         if self.treasures:
             steps = self.layout.step[square]
@@ -384,9 +391,9 @@ class Resolver:
                 if steps[td] in self.treasures:
                     d = td
                     break
-        self.board.skeletons.extend(skel(square, token, d, rested) for token in unit)
+        self.board.skeletons.extend(Skeleton(square, token, d, rested) for token in unit)
 
-    def _leave(self, exit_: int, unit: list[int]) -> None:
+    def _leave(self, exit_: int, unit: list[Token]) -> None:
         if exit_ == EXIT_LEFT:
             for token in unit:
                 self._send((self.seat - 1) % self.seats, token, "left")
@@ -401,8 +408,8 @@ class Resolver:
             for token in unit:
                 self._village(token)
 
-    def _village(self, token: int) -> None:
-        kind = kind_of(token)
+    def _village(self, token: Token) -> None:
+        kind = token.kind
         board = self.board
         if kind == "emperor":
             self.emperor = True
@@ -419,7 +426,7 @@ class Resolver:
             self.houses_lost += burnt
         self._spent(token)
 
-    def _send(self, seat: int, token: int, way: str) -> None:
+    def _send(self, seat: int, token: Token, way: str) -> None:
         self.out.append((seat, token))
         self.sent[(seat, way)] = self.sent.get((seat, way), 0) + 1
 
@@ -429,43 +436,48 @@ class Resolver:
         """Phase 3: every skeleton not yet moved this round advances, then the forest's."""
         board = self.board
         step = self.layout.step
-        movers = sorted(c for c in board.skeletons if not c & (REST | FROZEN))
-        board.skeletons = [c for c in board.skeletons if c & (REST | FROZEN)]
-        forest = sorted(board.forest)
+        movers = sorted(
+            (s for s in board.skeletons if not (s.rested or s.frozen)), key=skeleton_order
+        )
+        board.skeletons = [s for s in board.skeletons if s.rested or s.frozen]
+        forest = sorted(board.forest, key=token_order)
         board.forest = []
         # Before moving, every skeleton shows the round's colour: white in odd rounds.
         colour_now = WHITE if self.round % 2 else "black"
         i = 0
         while i < len(movers):
-            square = movers[i] >> SQ
+            square = movers[i].square
             j = i
-            while j < len(movers) and movers[j] >> SQ == square:
+            while j < len(movers) and movers[j].square == square:
                 j += 1
             here = movers[i:j]
             i = j
             trap = board.traps.get(square)
-            if trap is not None and trap[0] == "labyrinth" and trap[2] != colour_now:
+            if trap is not None and trap.kind == "labyrinth" and trap.orientation != colour_now:
                 # Lost in the labyrinth: they flip over in place.
-                board.skeletons.extend(c | REST for c in here)
-                self._saboteur([skel_token(c) for c in here], square)
+                board.skeletons.extend(Skeleton(s.square, s.token, s.facing, True) for s in here)
+                self._saboteur([s.token for s in here], square)
                 continue
             for unit, facing in self._units(square, here):
                 self.group = (square, facing)
-                self.move(unit, step[square][facing], facing, (square, facing))
+                self.move(unit, step[square][facing], facing, square, facing)
         for token in forest:
-            entry, d = self.layout.entries[token & 15]
+            entry, d = self.layout.entries[token.model]
             self.group = (-1 - entry, d)
             self.move([token], entry, d)
-        board.skeletons = [c & ~(REST | FROZEN) for c in board.skeletons]
+        board.skeletons = [
+            Skeleton(s.square, s.token, s.facing) if s.rested or s.frozen else s
+            for s in board.skeletons
+        ]
         self.after_phase()
         self._steal_treasures()
 
-    def _units(self, square: int, codes: list[int]) -> list[tuple[list[int], int]]:
+    def _units(self, square: int, here: list[Skeleton]) -> list[tuple[list[Token], int]]:
         """The skeletons of one square as units: a chief instructor leads them all."""
-        leaders = [c for c in codes if kind_of(skel_token(c)) == "instructor"]
+        leaders = [s for s in here if s.token.kind == "instructor"]
         if not leaders:
-            return [([skel_token(c)], c & 3) for c in codes]
-        facings = sorted({c & 3 for c in leaders})
+            return [([s.token], s.facing) for s in here]
+        facings = sorted({s.facing for s in leaders})
         leader = leaders[0]
         if len(facings) > 1:
             # Two instructors on one square: the owner picks which leads (D5).
@@ -475,10 +487,10 @@ class Resolver:
                 DIRS[facings[0]],
                 {"square": square_name(square)},
             )
-            leader = next(c for c in leaders if DIRS[c & 3] == answer)
-        rest = list(codes)
+            leader = next(s for s in leaders if DIRS[s.facing] == answer)
+        rest = list(here)
         rest.remove(leader)
-        return [([skel_token(leader)] + [skel_token(c) for c in rest], leader & 3)]
+        return [([leader.token] + [s.token for s in rest], leader.facing)]
 
     def place(self, kind: str, square: int, orientation: str) -> None:
         """Phase 2: put a tile from the supply on the board (already validated; the supply
@@ -486,11 +498,11 @@ class Resolver:
         board = self.board
         here = board.on(square)
         if here and TRAPS[kind].lands_on_skeletons:
-            board.skeletons = [c for c in board.skeletons if c >> SQ != square]
-            tokens = [skel_token(c) for c in here]
+            board.skeletons = [s for s in board.skeletons if s.square != square]
+            tokens = [s.token for s in here]
             if kind == "bomb":
                 # The bomb placed on skeletons goes off at once: the blast area stays.
-                board.traps[square] = (kind, 1, orientation)
+                board.traps[square] = Trap(kind, 1, orientation)
                 self.blown += len(here)
                 self._saboteur(tokens, square)
                 for token in tokens:
@@ -500,26 +512,26 @@ class Resolver:
                 return
             # D8: the dragon lands on skeletons, is damaged at once, and they flee (D7); they
             # count as moved this round.
-            board.traps[square] = (kind, 1, orientation)
+            board.traps[square] = Trap(kind, 1, orientation)
             self._saboteur(tokens, square)
-            for unit, facing in self._units(square, sorted(here)):
+            for unit, facing in self._units(square, sorted(here, key=skeleton_order)):
                 d = self._repel(square, unit[0], facing)
-                self.move(unit, self.layout.step[square][d], d, (NO_ORIGIN, 0), [square], True)
+                target = self.layout.step[square][d]
+                self.move(unit, target, d, NO_ORIGIN, visited=[square], rested=True)
             self.landed = len(here)
         else:
-            board.traps[square] = (kind, 0, orientation)
+            board.traps[square] = Trap(kind, 0, orientation)
         if kind == "treasure":
             self.treasures.append(square)
             # Every skeleton orthogonally adjacent turns toward the treasure at once.
             step = self.layout.step
             turned = []
-            for c in board.skeletons:
-                sq = c >> SQ
+            for s in board.skeletons:
                 for td in range(4):
-                    if step[sq][td] == square:
-                        c = (c & ~3) | td
+                    if step[s.square][td] == square:
+                        s = s.facing_to(td)
                         break
-                turned.append(c)
+                turned.append(s)
             board.skeletons = turned
         self.after_phase()
 
@@ -532,11 +544,11 @@ class Resolver:
         board = self.board
         for square in sorted(self.sabotaged):
             trap = board.traps.get(square)
-            if trap is None or trap[0] == "bomb":
+            if trap is None or trap.kind == "bomb":
                 continue
             del board.traps[square]
             self.triggered.discard(square)
-            self.changes.append((square, trap[0], "sabotaged"))
+            self.changes.append((square, trap.kind, "sabotaged"))
         self.sabotaged = set()
         for square in sorted(self.triggered):
             trap = board.traps.get(square)
@@ -545,25 +557,25 @@ class Resolver:
             after = after_trigger(trap)
             if after is None:
                 del board.traps[square]
-                self.changes.append((square, trap[0], "destroyed"))
+                self.changes.append((square, trap.kind, "destroyed"))
             elif after != trap:
                 board.traps[square] = after
                 self.changes.append(
-                    (square, trap[0], "blasted" if trap[0] == "bomb" else "damaged")
+                    (square, trap.kind, "blasted" if trap.kind == "bomb" else "damaged")
                 )
         self.triggered = set()
         if self.saboteurs:
             gone = self.saboteurs
             keep = []
-            for c in board.skeletons:
-                if (c >> 7) & 31 in gone:
-                    self._bag(skel_token(c))
+            for s in board.skeletons:
+                if s.token.chief in gone:
+                    self._bag(s.token)
                 else:
-                    keep.append(c)
+                    keep.append(s)
             board.skeletons = keep
             forest = []
             for token in board.forest:
-                if token >> 4 in gone:
+                if token.chief in gone:
                     self._bag(token)
                 else:
                     forest.append(token)
@@ -573,12 +585,42 @@ class Resolver:
     def _steal_treasures(self) -> None:
         board = self.board
         for square in self.treasures:
-            if board.traps.get(square, ("",))[0] != "treasure" or board.hero == square:
+            trap = board.traps.get(square)
+            if trap is None or trap.kind != "treasure" or board.hero == square:
                 continue
-            if any(c >> SQ == square for c in board.skeletons):
+            if any(s.square == square for s in board.skeletons):
                 # Stolen: removed from the game; the thieves stay without being turned.
                 del board.traps[square]
                 self.changes.append((square, "treasure", "stolen"))
 
 
-__all__ = ["NeedChoice", "Resolver", "FOREST_ORIGIN", "NO_ORIGIN", "N"]
+# ----------------------------------------------------------------------------- one board's resolver
+
+
+def resolver_for(state: BadBonesState, seat: int, board: Board, scores: list[int]) -> Resolver:
+    """A resolver for ``seat``'s ``board`` (the real one, or a copy for a dry run)."""
+    return Resolver(
+        board,
+        seat,
+        state.seats,
+        state.layout,
+        scores,
+        state.answers.get(seat, []),
+        state.round,
+        state.coop,
+    )
+
+
+def deliver(state: BadBonesState, r: Resolver) -> None:
+    """What left a board goes where it was sent."""
+    for seat, token in r.out:
+        state.boards[seat].cemetery.append(token)
+    for token in r.to_bag:
+        state.to_bag(token)
+    state.removed.extend(r.removed)
+    for seat in r.hearses:
+        if seat >= 0:
+            state.supply_of(seat).append("hearse")
+    if r.capital:
+        state.capital = max(0, min(state.seats, state.capital + r.capital))
+    r.out, r.to_bag, r.removed, r.hearses, r.capital = [], [], [], [], 0

@@ -1,15 +1,18 @@
-"""The game state: plain data, built for fast copies and a lossless JSON form.
+"""The game state: plain data, and its saved-game JSON form.
 
-A skeleton on a board is one int:
-``square << 13 | frozen << 12 | chief << 7 | rested << 6 | model << 2 | facing``. Skeletons of one
-model are indistinguishable tokens, so this is all there is to know about one; a board's
-skeletons are a flat list of these ints (copying a board is a few list slices). ``rested`` marks a
-skeleton that already moved this round (the dragon's landing, D8); ``frozen`` one held by the ice
-wand for the next skeleton phase. ``chief`` is 0 for a plain skeleton, else the id (1–19) of a
-skeleton chief token (each chief token is unique; ``CHIEF_KINDS`` gives its power).
+A skeleton *token* is a :class:`Token`: its model (``forest * 5 + symbol``, where it enters) and,
+for a skeleton chief, the chief's id (1–19; each chief token is unique, ``CHIEF_KINDS`` gives its
+power). Plain tokens of one model are interchangeable. On a board a token is a :class:`Skeleton`:
+where it stands, which way it faces, and two marks: ``rested`` (it already moved this round: the
+dragon's landing, D8; a barricade; a labyrinth) and ``frozen`` (held by the ice wand for the next
+skeleton phase). Both are immutable, so copying a board copies lists, not tokens.
 
-Off the board a token is ``model | chief << 4`` (forests, cemeteries, what leaves a board). The
-bag is 15 counts (one per model) plus the list of chief ids still in it.
+The bag is 15 counts (one per model) plus the list of chief ids still in it.
+
+Saved games (``dump``/``load``) keep the format they always had, so that every game already in a
+database still loads: a token is the number ``model | chief << 4`` and a skeleton the number
+``square << 13 | frozen << 12 | chief << 7 | rested << 6 | model << 2 | facing``; a trap is
+``[square, kind, side, orientation]``. Only ``dump`` and ``load`` read or write these numbers.
 """
 
 from __future__ import annotations
@@ -17,12 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.badbones.board import MODELS
+from rules.badbones.board import BASIC, COOP, LAYOUTS, MODELS, Layout
 from rules.badbones.traps import Trap
 
-REST = 1 << 6
-FROZEN = 1 << 12
-SQ = 13  # the square's shift in a skeleton int
 TOKENS_PER_MODEL = 12
 TOTAL_TOKENS = TOKENS_PER_MODEL * MODELS
 
@@ -44,55 +44,93 @@ def chief_model(chief: int) -> int:
     return (chief - 1) % MODELS
 
 
-def chief_token(chief: int) -> int:
-    return chief_model(chief) | chief << 4
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A skeleton token: its model and, for a skeleton chief, the chief's id (0: plain)."""
+
+    model: int
+    chief: int = 0
+
+    @property
+    def symbol(self) -> int:
+        return self.model % 5
+
+    @property
+    def kind(self) -> str:
+        """The chief's kind (``""`` for a plain skeleton)."""
+        return chief_kind(self.chief)
 
 
-def tok_model(token: int) -> int:
-    return token & 15
+def chief_token(chief: int) -> Token:
+    return Token(chief_model(chief), chief)
 
 
-def tok_chief(token: int) -> int:
-    return token >> 4
+def token_order(token: Token) -> tuple[int, int]:
+    """The order a forest's newcomers enter in (D5: it changes nothing, but fixes the saved
+    game): plain tokens by model, then the chiefs by id."""
+    return token.chief, token.model
 
 
-def skel(square: int, token: int, facing: int, rested: bool = False, frozen: bool = False) -> int:
+@dataclass(frozen=True, slots=True)
+class Skeleton:
+    """A token on a board (see the module docstring)."""
+
+    square: int
+    token: Token
+    facing: int
+    rested: bool = False
+    frozen: bool = False
+
+    def facing_to(self, facing: int) -> Skeleton:
+        return Skeleton(self.square, self.token, facing, self.rested, self.frozen)
+
+
+def skeleton_order(s: Skeleton) -> tuple[int, bool, int, bool, int, int]:
+    """The canonical order in which one board's skeletons move (D5: it changes no outcome, but
+    it fixes the saved game): by square, then the order of their saved-game numbers."""
+    return s.square, s.frozen, s.token.chief, s.rested, s.token.model, s.facing
+
+
+# ----------------------------------------------------------------------------- saved-game numbers
+
+
+def token_code(token: Token) -> int:
+    return token.model | token.chief << 4
+
+
+def token_from_code(code: int) -> Token:
+    return Token(code & 15, code >> 4)
+
+
+def skeleton_code(s: Skeleton) -> int:
     return (
-        square << SQ
-        | (FROZEN if frozen else 0)
-        | (token >> 4) << 7
-        | (REST if rested else 0)
-        | (token & 15) << 2
-        | facing
+        s.square << 13
+        | s.frozen << 12
+        | s.token.chief << 7
+        | s.rested << 6
+        | s.token.model << 2
+        | s.facing
     )
 
 
-def skel_square(code: int) -> int:
-    return code >> SQ
+def skeleton_from_code(code: int) -> Skeleton:
+    return Skeleton(
+        square=code >> 13,
+        token=Token(code >> 2 & 15, code >> 7 & 31),
+        facing=code & 3,
+        rested=bool(code >> 6 & 1),
+        frozen=bool(code >> 12 & 1),
+    )
 
 
-def skel_token(code: int) -> int:
-    return (code >> 2) & 15 | ((code >> 7) & 31) << 4
+@dataclass
+class WeaponDue:
+    """Advanced: a weapon use owed to a seat whose hero killed 3+ at once: ``killed`` are the
+    tokens that went to the bag (the death wand sends them on), ``phase`` the stage they were
+    killed in (kept in saved games, read by nothing)."""
 
-
-def skel_chief(code: int) -> int:
-    return (code >> 7) & 31
-
-
-def skel_frozen(code: int) -> bool:
-    return bool(code & FROZEN)
-
-
-def skel_model(code: int) -> int:
-    return (code >> 2) & 15
-
-
-def skel_facing(code: int) -> int:
-    return code & 3
-
-
-def skel_rested(code: int) -> bool:
-    return bool(code & REST)
+    killed: list[Token]
+    phase: str
 
 
 @dataclass
@@ -102,9 +140,9 @@ class Board:
     hero: int
     floors: int
     houses: int
-    skeletons: list[int] = field(default_factory=list)
-    forest: list[int] = field(default_factory=list)
-    cemetery: list[int] = field(default_factory=list)
+    skeletons: list[Skeleton] = field(default_factory=list)
+    forest: list[Token] = field(default_factory=list)
+    cemetery: list[Token] = field(default_factory=list)
     traps: dict[int, Trap] = field(default_factory=dict)
     supply: list[str] = field(default_factory=list)
     # D5 standing preferences: "top", "catapult", "dragon" -> "ask" | "auto" | a seat/direction
@@ -137,23 +175,26 @@ class Board:
     def eliminated(self) -> bool:
         return self.floors <= 0 or (self.village and self.houses <= 0) or self.lost
 
-    def on(self, square: int) -> list[int]:
+    def on(self, square: int) -> list[Skeleton]:
         """The skeletons on ``square``."""
-        return [c for c in self.skeletons if c >> SQ == square]
+        return [s for s in self.skeletons if s.square == square]
 
-    def tokens(self) -> list[int]:
+    def tokens(self) -> list[Token]:
         """Every token this board holds (board, forest, cemetery): for the token invariant."""
-        return [skel_token(c) for c in self.skeletons] + self.forest + self.cemetery
+        return [s.token for s in self.skeletons] + self.forest + self.cemetery
 
     def dump(self) -> dict[str, Any]:
         return {
             "hero": self.hero,
             "floors": self.floors,
             "houses": self.houses,
-            "skeletons": self.skeletons[:],
-            "forest": self.forest[:],
-            "cemetery": self.cemetery[:],
-            "traps": [[sq, *trap] for sq, trap in sorted(self.traps.items())],
+            "skeletons": [skeleton_code(s) for s in self.skeletons],
+            "forest": [token_code(t) for t in self.forest],
+            "cemetery": [token_code(t) for t in self.cemetery],
+            "traps": [
+                [sq, trap.kind, trap.side, trap.orientation]
+                for sq, trap in sorted(self.traps.items())
+            ],
             "supply": self.supply[:],
             "prefs": dict(self.prefs),
             "weapon": self.weapon,
@@ -168,10 +209,10 @@ class Board:
             int(data["hero"]),
             int(data["floors"]),
             int(data["houses"]),
-            [int(c) for c in data["skeletons"]],
-            [int(m) for m in data["forest"]],
-            [int(m) for m in data["cemetery"]],
-            {int(t[0]): (str(t[1]), int(t[2]), str(t[3])) for t in data["traps"]},
+            [skeleton_from_code(int(c)) for c in data["skeletons"]],
+            [token_from_code(int(t)) for t in data["forest"]],
+            [token_from_code(int(t)) for t in data["cemetery"]],
+            {int(t[0]): Trap(str(t[1]), int(t[2]), str(t[3])) for t in data["traps"]},
             [str(k) for k in data["supply"]],
             {str(k): str(v) for k, v in data["prefs"].items()},
             str(data.get("weapon", "")),
@@ -199,7 +240,7 @@ class BadBonesState:
     round: int
     stage: str
     rng: int
-    bag: list[int]
+    bag: list[int]  # plain tokens left, per model
     boards: list[Board]
     # Hidden simultaneous submissions (D13): seat -> action as JSON
     subs: dict[int, dict[str, Any]] = field(default_factory=dict)
@@ -214,11 +255,11 @@ class BadBonesState:
     version: int = 1
     # Chiefs: ids still in the bag; tokens removed from the game (a killed emperor)
     chiefs: list[int] = field(default_factory=list)
-    removed: list[int] = field(default_factory=list)
-    # Advanced: the Market (None once over); weapon uses owed: seat -> {"killed": [tokens]}; the
-    # stage that follows the weapon stage ("trap" or "arrivals")
+    removed: list[Token] = field(default_factory=list)
+    # Advanced: the Market (None once over); weapon uses owed; the stage that follows the weapon
+    # stage ("trap" or "arrivals")
     market: dict[str, Any] | None = None
-    weapons: dict[int, dict[str, Any]] = field(default_factory=dict)
+    weapons: dict[int, WeaponDue] = field(default_factory=dict)
     after_weapons: str = ""
     # Cooperative: the shared trap supply and the capital's intact houses
     pool: list[str] = field(default_factory=list)
@@ -236,17 +277,24 @@ class BadBonesState:
         """The trap supply a seat places from (the shared one in the cooperative game)."""
         return self.pool if self.coop else self.boards[seat].supply
 
-    def to_bag(self, token: int) -> None:
-        chief = token >> 4
-        if chief:
-            self.chiefs.append(chief)
+    @property
+    def layout(self) -> Layout:
+        """The side of the board this game is played on."""
+        if self.coop:
+            return COOP
+        name = self.options.get("layout")
+        return BASIC if name is None else LAYOUTS.get(str(name), BASIC)
+
+    def to_bag(self, token: Token) -> None:
+        if token.chief:
+            self.chiefs.append(token.chief)
         else:
-            self.bag[token & 15] += 1
+            self.bag[token.model] += 1
 
     def copy(self) -> BadBonesState:
         return BadBonesState(
             self.seats,
-            self.options,  # never mutated after setup
+            dict(self.options),
             self.round,
             self.stage,
             self.rng,
@@ -262,7 +310,7 @@ class BadBonesState:
             self.chiefs[:],
             self.removed[:],
             _json_copy(self.market) if self.market is not None else None,
-            {s: _json_copy(w) for s, w in self.weapons.items()},
+            {s: WeaponDue(w.killed[:], w.phase) for s, w in self.weapons.items()},
             self.after_weapons,
             self.pool[:],
             self.capital,
@@ -285,9 +333,12 @@ class BadBonesState:
             "outcome": self.outcome,
             "answered": self.answered,
             "chiefs": self.chiefs[:],
-            "removed": self.removed[:],
+            "removed": [token_code(t) for t in self.removed],
             "market": _json_copy(self.market),
-            "weapons": {str(s): _json_copy(w) for s, w in self.weapons.items()},
+            "weapons": {
+                str(s): {"killed": [token_code(t) for t in w.killed], "phase": w.phase}
+                for s, w in self.weapons.items()
+            },
             "after_weapons": self.after_weapons,
             "pool": self.pool[:],
             "capital": self.capital,
@@ -311,9 +362,14 @@ class BadBonesState:
             answered=int(data.get("answered", 0)),
             version=int(data.get("version", 1)),
             chiefs=[int(c) for c in data.get("chiefs", [])],
-            removed=[int(t) for t in data.get("removed", [])],
+            removed=[token_from_code(int(t)) for t in data.get("removed", [])],
             market=_json_copy(data.get("market")),
-            weapons={int(s): _json_copy(w) for s, w in data.get("weapons", {}).items()},
+            weapons={
+                int(s): WeaponDue(
+                    [token_from_code(int(t)) for t in w.get("killed", [])], str(w.get("phase", ""))
+                )
+                for s, w in data.get("weapons", {}).items()
+            },
             after_weapons=str(data.get("after_weapons", "")),
             pool=[str(k) for k in data.get("pool", [])],
             capital=int(data.get("capital", 0)),

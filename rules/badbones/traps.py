@@ -1,8 +1,7 @@
 """Trap tiles: one data table for every trap, and the wall's mirror.
 
-A trap on the board is a tuple ``(kind, side, orientation)``: ``side`` 0 is intact, 1 damaged
-(the index into ``stars``); ``orientation`` is ``"\\"`` or ``"/"`` for a wall, ``""`` otherwise.
-Tuples are immutable, so copying a board's trap dict is a shallow copy.
+A trap on the board is a :class:`Trap` (immutable, so copying a board's trap dict is a shallow
+copy).
 
 The table already has the columns the advanced game needs (Market price, indestructible, traps
 that may land on skeletons, traps with a hole that shows the printed arrow); the advanced traps
@@ -14,8 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.badbones.board import E, N, S, W
-
-Trap = tuple[str, int, str]
 
 BACKSLASH = "\\"
 SLASH = "/"
@@ -36,6 +33,17 @@ class TrapSpec:
     permanent: bool = False  # its last side stays for good and cannot be retrieved (bomb)
     # Market availability by player count (1–6 players); the treasure is never sold (D2)
     market: tuple[int, int, int, int, int, int] = (0, 0, 0, 0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """A tile on the board: ``side`` 0 is intact, 1 damaged (the index into its ``stars``);
+    ``orientation`` is ``\\`` or ``/`` for a wall, ``white`` or ``black`` for a labyrinth,
+    ``""`` otherwise."""
+
+    kind: str
+    side: int = 0
+    orientation: str = ""
 
 
 # Advanced prices and the advanced traps' stars are house data (rules file, section 5).
@@ -102,7 +110,7 @@ def basic_supply() -> list[str]:
 
 
 def stars(trap: Trap) -> int:
-    return TRAPS[trap[0]].stars[trap[1]]
+    return TRAPS[trap.kind].stars[trap.side]
 
 
 def supply_stars(kind: str) -> int:
@@ -112,11 +120,11 @@ def supply_stars(kind: str) -> int:
 
 def after_trigger(trap: Trap) -> Trap | None:
     """The tile after a phase in which it was triggered: flipped, or ``None`` (destroyed)."""
-    spec = TRAPS[trap[0]]
-    if spec.indestructible or (spec.permanent and trap[1] == len(spec.stars) - 1):
+    spec = TRAPS[trap.kind]
+    if spec.indestructible or (spec.permanent and trap.side == len(spec.stars) - 1):
         return trap
-    if trap[1] + 1 < len(spec.stars):
-        return (trap[0], trap[1] + 1, trap[2])
+    if trap.side + 1 < len(spec.stars):
+        return Trap(trap.kind, trap.side + 1, trap.orientation)
     return None
 
 

@@ -22,20 +22,13 @@ Targets (``weapon target:… to:…``):
 
 from __future__ import annotations
 
-from rules.badbones import phases
-from rules.badbones.board import DIRS, HERO_DIR_NAMES, SQUARES, SYMBOLS, square_name
-from rules.badbones.state import (
-    FROZEN,
-    SQ,
-    BadBonesState,
-    chief_kind,
-    skel_chief,
-    skel_token,
-)
+from rules.badbones.board import DIRS, HERO_DIR_NAMES, SYMBOLS, parse_name, square_name
+from rules.badbones.hero import hero_strike, hero_target
+from rules.badbones.state import BadBonesState, Skeleton, skeleton_order
 from rules.badbones.traps import WEAPONS
 from rules.core import Event, RulesError
 
-Use = tuple[str, str]
+Use = tuple[str, str]  # (target, to), as the weapon command takes them
 
 
 def _near(state: BadBonesState, seat: int) -> list[int]:
@@ -43,7 +36,7 @@ def _near(state: BadBonesState, seat: int) -> list[int]:
     board = state.boards[seat]
     out = []
     for d in HERO_DIR_NAMES:
-        sq = phases.hero_target(board, d)
+        sq = hero_target(board, d)
         if sq is not None:
             out.append(sq)
     return sorted(out)
@@ -53,25 +46,25 @@ def _orthogonal(state: BadBonesState, seat: int) -> list[int]:
     board = state.boards[seat]
     if board.hero < 0:
         return []
-    return [sq for sq in phases.layout(state).step[board.hero] if sq >= 0]
+    return [sq for sq in state.layout.step[board.hero] if sq >= 0]
 
 
 def _occupied(state: BadBonesState, seat: int) -> list[int]:
-    return sorted({c >> SQ for c in state.boards[seat].skeletons})
+    return sorted({s.square for s in state.boards[seat].skeletons})
 
 
 def uses(state: BadBonesState, seat: int) -> list[Use]:
     """Every legal (target, to) of ``seat``'s weapon now."""
     board = state.boards[seat]
     weapon = board.weapon
-    lay = phases.layout(state)
+    lay = state.layout
     out: list[Use] = []
     if weapon == "crossbow":
         for sq in _occupied(state, seat):
             here = board.on(sq)
-            if any(not skel_chief(c) for c in here):
+            if any(not s.token.chief for s in here):
                 out.append((square_name(sq), ""))
-            for kind in sorted({chief_kind(skel_chief(c)) for c in here if skel_chief(c)}):
+            for kind in sorted({s.token.kind for s in here if s.token.chief}):
                 out.append((square_name(sq), kind))
     elif weapon == "icewand":
         out = [(square_name(sq), "") for sq in _occupied(state, seat)]
@@ -81,10 +74,11 @@ def uses(state: BadBonesState, seat: int) -> list[Use]:
     elif weapon == "teleport":
         out = [(square_name(t), "") for t in lay.towers if t not in board.ruins and t != board.hero]
     elif weapon == "sword":
-        out = [(d, "") for d in HERO_DIR_NAMES if phases.hero_target(board, d) is not None]
+        out = [(d, "") for d in HERO_DIR_NAMES if hero_target(board, d) is not None]
     elif weapon == "battleaxe":
-        found = {(c >> 2) & 15 for c in board.skeletons if c >> SQ in _orthogonal(state, seat)}
-        out = [(SYMBOLS[s], "") for s in range(5) if any(m % 5 == s for m in found)]
+        around = _orthogonal(state, seat)
+        found = {s.token.symbol for s in board.skeletons if s.square in around}
+        out = [(SYMBOLS[symbol], "") for symbol in range(5) if symbol in found]
     elif weapon == "morningstar":
         near = _near(state, seat)
         occupied = set(_occupied(state, seat))
@@ -116,8 +110,7 @@ def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
             hint_key=f"badbones.weapon_hint.{weapon}",
         )
     if (target, to) not in legal:
-        # Say which half is wrong and what the weapon wants (play-test: a good morning-star
-        # target with a bad destination was reported as a bad target, with no hint).
+        # Say which half is wrong and what the weapon wants.
         if any(t == target for t, _ in legal):
             raise RulesError(
                 "badbones.error.bad_weapon_to",
@@ -135,7 +128,7 @@ def check(state: BadBonesState, seat: int, target: str, to: str) -> None:
 
 
 def _used(seat: int, weapon: str, target: str, to: str) -> Event:
-    """The channel's line for a weapon used (play-test: "uses the crossbow: A1 ." read badly)."""
+    """The channel's line for a weapon used: one sentence per weapon, naming its target."""
     args: dict[str, object] = {"seat": seat, "weapon_key": f"badbones.weapon.{weapon}"}
     if weapon == "deathwand":
         return Event(
@@ -152,35 +145,38 @@ def _used(seat: int, weapon: str, target: str, to: str) -> Event:
 
 
 def use(state: BadBonesState, seat: int, target: str, to: str) -> list[Event]:
-    """Apply the weapon (already checked)."""
+    """Apply the weapon (already checked: ``check``, or ``parse`` against ``uses``). The round
+    goes on by ``phases.weapon_done``."""
     board = state.boards[seat]
     weapon = board.weapon
     events = [_used(seat, str(weapon), target, to)]
-    due = state.weapons.get(seat, {})
     if weapon in ("crossbow", "icewand", "morningstar", "rapier"):
-        sq = _square(target)
+        sq = parse_name(target)
     if weapon == "crossbow":
-        here = [c for c in board.skeletons if c >> SQ == sq]
-        pick = next(c for c in sorted(here) if (chief_kind(skel_chief(c)) if to else "") == to)
+        here = sorted(board.on(sq), key=skeleton_order)
+        pick = next(s for s in here if s.token.kind == to)
         board.skeletons.remove(pick)
-        state.to_bag(skel_token(pick))
+        state.to_bag(pick.token)
     elif weapon == "icewand":
-        board.skeletons = [c | FROZEN if c >> SQ == sq else c for c in board.skeletons]
+        board.skeletons = [
+            Skeleton(s.square, s.token, s.facing, s.rested, frozen=True) if s.square == sq else s
+            for s in board.skeletons
+        ]
     elif weapon == "deathwand":
         to_seat = int(target) - 1
-        for token in due.get("killed", []):
-            if token >> 4:
-                state.chiefs.remove(token >> 4)
+        for token in state.weapons[seat].killed:
+            if token.chief:
+                state.chiefs.remove(token.chief)
             else:
-                state.bag[token & 15] -= 1
+                state.bag[token.model] -= 1
             state.boards[to_seat].cemetery.append(token)
     elif weapon == "teleport":
-        board.hero = _square(target)
+        board.hero = parse_name(target)
     elif weapon == "sword":
-        square = phases.hero_target(board, target)
-        assert square is not None
+        square = hero_target(board, target)
+        assert square is not None  # a direction ``uses`` offered: on the board
         saved = state.weapons.pop(seat, None)
-        killed, more = phases.hero_strike(state, seat, square)
+        killed, more = hero_strike(state, seat, square)
         # Never chaining: kills made by the weapon do not trigger it again.
         state.weapons.pop(seat, None)
         if saved is not None:
@@ -191,29 +187,22 @@ def use(state: BadBonesState, seat: int, target: str, to: str) -> list[Event]:
         symbol = SYMBOLS.index(target)
         around = set(_orthogonal(state, seat))
         keep = []
-        for c in board.skeletons:
-            if c >> SQ in around and ((c >> 2) & 15) % 5 == symbol:
-                state.to_bag(skel_token(c))
+        for s in board.skeletons:
+            if s.square in around and s.token.symbol == symbol:
+                state.to_bag(s.token)
             else:
-                keep.append(c)
+                keep.append(s)
         board.skeletons = keep
     elif weapon == "morningstar":
-        dst = _square(to)
+        dst = parse_name(to)
         board.skeletons = [
-            (c & ((1 << SQ) - 1)) | dst << SQ if c >> SQ == sq else c for c in board.skeletons
+            Skeleton(dst, s.token, s.facing, s.rested, s.frozen) if s.square == sq else s
+            for s in board.skeletons
         ]
     elif weapon == "rapier":
         d = DIRS.index(to)
-        board.skeletons = [(c & ~3) | d if c >> SQ == sq else c for c in board.skeletons]
-    return events + phases.weapon_done(state, seat)
-
-
-def _square(name: str) -> int:
-    from rules.badbones.board import parse_name
-
-    sq = parse_name(name)
-    assert 0 <= sq < SQUARES
-    return sq
+        board.skeletons = [s.facing_to(d) if s.square == sq else s for s in board.skeletons]
+    return events
 
 
 __all__ = ["WEAPONS", "check", "use", "uses"]

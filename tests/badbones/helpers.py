@@ -7,9 +7,9 @@ from typing import Any
 
 from rules.badbones import GAME
 from rules.badbones.actions import Nothing
-from rules.badbones.board import parse_name
+from rules.badbones.board import parse_name, square_name
 from rules.badbones.position import game_from_text
-from rules.badbones.state import TOTAL_TOKENS, TRAP, BadBonesState
+from rules.badbones.state import TOTAL_TOKENS, TRAP, BadBonesState, Token
 from rules.core import Action, Event
 
 
@@ -33,14 +33,13 @@ def trap_phase(
 def skeletons_on(state: BadBonesState, seat: int, square: str) -> list[str]:
     """Facings of the skeletons on ``square`` (sorted), e.g. ``["S", "W"]``."""
     sq = parse_name(square)
-    return sorted("NESW"[c & 3] for c in state.boards[seat].skeletons if c >> 13 == sq)
+    return sorted("NESW"[s.facing] for s in state.boards[seat].on(sq))
 
 
 def where(state: BadBonesState, seat: int) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for c in state.boards[seat].skeletons:
-        name = "ABCDE"[(c >> 13) % 5] + str((c >> 13) // 5 + 1)
-        out.setdefault(name, []).append("NESW"[c & 3])
+    for s in state.boards[seat].skeletons:
+        out.setdefault(square_name(s.square), []).append("NESW"[s.facing])
     return {k: sorted(v) for k, v in sorted(out.items())}
 
 
@@ -48,10 +47,10 @@ def keys(events: list[Event]) -> list[str]:
     return [e.key for e in events]
 
 
-def token_counts(state: BadBonesState) -> Counter[int]:
-    counts: Counter[int] = Counter()
+def token_counts(state: BadBonesState) -> Counter[Token]:
+    counts: Counter[Token] = Counter()
     for m, n in enumerate(state.bag):
-        counts[m] += n
+        counts[Token(m)] += n
     for board in state.boards:
         counts.update(board.tokens())
     assert sum(counts.values()) == TOTAL_TOKENS

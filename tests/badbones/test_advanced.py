@@ -12,14 +12,15 @@ from hypothesis import strategies as st
 from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Move, Nothing, Pass, Place, Retrieve, Skip, Weapon
-from rules.badbones.board import parse_name
+from rules.badbones.board import PINK, TOP, model_of, parse_name
 from rules.badbones.market import turn_seat
-from rules.badbones.state import HERO, MARKET, TRAP, WEAPON, BadBonesState
-from rules.badbones.traps import TRAPS, WEAPONS, market_stock
+from rules.badbones.state import HERO, MARKET, TRAP, WEAPON, BadBonesState, Token
+from rules.badbones.traps import TRAPS, WEAPONS, Trap, market_stock
 from rules.core import Action, RulesError
 from tests.badbones.helpers import keys, position, token_counts, trap_phase, where
 
 ADV = {"advanced": True}
+PINK_TOP = model_of(TOP, PINK)  # the model the position notation defaults to
 
 
 def refused(state: BadBonesState, seat: int, action: Action) -> str:
@@ -148,7 +149,7 @@ def test_barricade_holds_skeletons_in_place_then_breaks() -> None:
     state = position("B1 S\nB2 barricade\nsupply", "", stage=TRAP, options=ADV)
     state, events = trap_phase(state)
     assert where(state, 0)["B1"] == ["S"]
-    assert state.boards[0].traps[parse_name("B2")] == ("barricade", 1, "")
+    assert state.boards[0].traps[parse_name("B2")] == Trap("barricade", 1, "")
     state, _ = GAME.apply(state, 0, Move("S"))  # hero C3 -> C4, out of the way
     state, _ = GAME.apply(state, 1, Move("N"))
     state, _ = trap_phase(state)
@@ -160,7 +161,7 @@ def test_a_hero_on_the_barricade_does_not_stop_it_triggering() -> None:
     state = position("hero B2\nB1 S*2\nB2 barricade", "", stage=TRAP, options=ADV)
     state, _ = trap_phase(state)
     assert where(state, 0)["B1"] == ["S", "S"]
-    assert state.boards[0].traps[parse_name("B2")][1] == 1
+    assert state.boards[0].traps[parse_name("B2")].side == 1
 
 
 def test_a_wall_sending_skeletons_into_a_barricade_uses_both() -> None:
@@ -168,7 +169,7 @@ def test_a_wall_sending_skeletons_into_a_barricade_uses_both() -> None:
     state, _ = trap_phase(state)
     assert where(state, 0)["A2"] == ["E"]
     traps = state.boards[0].traps
-    assert traps[parse_name("B2")] == ("wall", 1, "\\") and traps[parse_name("B3")][1] == 1
+    assert traps[parse_name("B2")] == Trap("wall", 1, "\\") and traps[parse_name("B3")].side == 1
 
 
 def test_spring_throws_two_squares_further_over_the_tower() -> None:
@@ -177,7 +178,7 @@ def test_spring_throws_two_squares_further_over_the_tower() -> None:
     # Thrown over the tower C3 (untouched) into D3; D3's arrow W is against it: no turn.
     assert where(state, 0)["D3"] == ["E"]
     assert state.boards[0].floors == 4
-    assert state.boards[0].traps[parse_name("B3")] == ("spring", 1, "")
+    assert state.boards[0].traps[parse_name("B3")] == Trap("spring", 1, "")
 
 
 def test_spring_onto_a_barricade_kills_on_the_spikes() -> None:
@@ -186,14 +187,14 @@ def test_spring_onto_a_barricade_kills_on_the_spikes() -> None:
     state, _ = trap_phase(state)
     assert "A1" not in where(state, 0) and "A4" not in where(state, 0)
     assert sum(state.bag) >= bag + 1 - 6  # phase 4 drew 3 per player afterwards
-    assert state.boards[0].traps[parse_name("A4")] == ("barricade", 1, "")
+    assert state.boards[0].traps[parse_name("A4")] == Trap("barricade", 1, "")
 
 
 def test_bomb_eliminates_and_its_blast_area_stays() -> None:
     state = position("B1 S*2\nB2 bomb", "", stage=TRAP, options=ADV)
     state, events = trap_phase(state)
     assert "B2" not in where(state, 0) and "B1" not in where(state, 0)
-    assert state.boards[0].traps[parse_name("B2")] == ("bomb", 1, "")
+    assert state.boards[0].traps[parse_name("B2")] == Trap("bomb", 1, "")
     assert "badbones.event.trap_blasted" in keys(events)
     assert GAME.view(state, None)["boards"][0]["traps"][0]["side"] == "blast"
 
@@ -210,7 +211,7 @@ def test_bomb_placed_on_skeletons_goes_off_at_once() -> None:
     state = position("B2 S*3\nsupply bomb", "", stage=TRAP, options=ADV)
     state, _ = trap_phase(state, {0: Place("bomb", "B2")})
     assert "B2" not in where(state, 0)
-    assert state.boards[0].traps[parse_name("B2")] == ("bomb", 1, "")
+    assert state.boards[0].traps[parse_name("B2")] == Trap("bomb", 1, "")
     token_counts(state)
 
 
@@ -227,7 +228,7 @@ def test_hearse_is_indestructible_and_scores_for_its_holder() -> None:
     from rules.badbones.scoring import score
     from rules.badbones.traps import after_trigger
 
-    assert after_trigger(("hearse", 0, "")) == ("hearse", 0, "")
+    assert after_trigger(Trap("hearse")) == Trap("hearse")
     state = position("supply hearse", "supply", stage=TRAP, options=ADV)
     assert score(state.boards[0]) == score(state.boards[1]) + TRAPS["hearse"].stars[0]
 
@@ -239,7 +240,7 @@ def test_labyrinth_lets_out_only_skeletons_of_its_colour() -> None:
     found = where(state, 0)
     assert found["B2"] == ["S"]  # lost in the black labyrinth
     assert found["D3"] == ["W"]  # out of the white one, turned by D3's arrow
-    assert state.boards[0].traps[parse_name("B2")] == ("labyrinth", 0, "black")
+    assert state.boards[0].traps[parse_name("B2")] == Trap("labyrinth", 0, "black")
 
 
 def test_labyrinth_needs_a_colour() -> None:
@@ -258,8 +259,8 @@ def test_portal_sends_skeletons_back_to_their_forest() -> None:
     state = position("B1 S\nB2 portal", "", stage=TRAP)
     state, _ = trap_phase(state)
     assert "B1" not in where(state, 0) and "B2" not in where(state, 0)
-    assert 0 in state.boards[0].forest  # pink.top waits in its forest
-    assert state.boards[0].traps[parse_name("B2")] == ("portal", 1, "")
+    assert Token(PINK_TOP) in state.boards[0].forest, "it waits in its forest"
+    assert state.boards[0].traps[parse_name("B2")] == Trap("portal", 1, "")
 
 
 # ----------------------------------------------------------------------------- weapons
@@ -300,6 +301,14 @@ def test_crossbow_eliminates_one_skeleton() -> None:
     assert state.stage == TRAP
 
 
+def test_crossbow_with_no_chief_named_shoots_a_plain_skeleton_even_a_frozen_one() -> None:
+    state = position("weapon crossbow\nB2 S*3\nE5 S^ N@nice", "", options={**ADV, "chiefs": True})
+    state, _ = GAME.apply(state, 0, Move("NW"))
+    state, _ = GAME.apply(state, 1, Move("N"))
+    state, _ = GAME.apply(state, 0, Weapon("E5"))
+    assert [s.token.kind for s in state.boards[0].on(parse_name("E5"))] == ["nice"]
+
+
 def test_ice_wand_freezes_a_square_for_one_skeleton_phase() -> None:
     state = armed("icewand", "D4 yellow.right:N")
     state, _ = GAME.apply(state, 0, Weapon("D4"))
@@ -307,7 +316,7 @@ def test_ice_wand_freezes_a_square_for_one_skeleton_phase() -> None:
 
     def yellow(state: BadBonesState) -> list[tuple[int, int]]:
         return [
-            (c >> 13, c & 3) for c in state.boards[0].skeletons if (c >> 2) & 15 == yellow_right
+            (s.square, s.facing) for s in state.boards[0].skeletons if s.token.model == yellow_right
         ]
 
     state, _ = trap_phase(state)
@@ -323,7 +332,7 @@ def test_death_wand_sends_the_kills_to_an_opponent() -> None:
     bag = sum(state.bag)
     assert {a for a in GAME.legal_actions(state, 0)} == {Weapon("2"), Skip()}
     state, _ = GAME.apply(state, 0, Weapon("2"))
-    assert sum(state.bag) == bag - 3 and state.boards[1].cemetery == [0, 0, 0]
+    assert sum(state.bag) == bag - 3 and state.boards[1].cemetery == [Token(PINK_TOP)] * 3
     token_counts(state)
 
 
@@ -450,7 +459,6 @@ def test_any_typed_variant_input_is_an_action_or_a_rules_error(
 
 
 def test_weapon_names_are_understood_however_they_are_written() -> None:
-    # Play-test: "/badbones buy item:ice_wand" was refused as "not sold at the Market".
     state = GAME.new_game(2, {"advanced": True}, 3)
     seat = next(iter(GAME.pending(state)))
     typings = (
@@ -476,8 +484,6 @@ def test_weapon_names_are_understood_however_they_are_written() -> None:
 
 
 def test_every_purchase_gets_a_new_market_picture() -> None:
-    # Issue 5: "the channel sees the Market after each purchase" (the picture key stayed the
-    # same for the whole Market, so only its opening picture was posted).
     state = GAME.new_game(3, {"advanced": True}, 3)
     before = GAME.picture_key(state)
     seat = next(iter(GAME.pending(state)))
@@ -489,8 +495,6 @@ def test_every_purchase_gets_a_new_market_picture() -> None:
 
 
 def test_weapon_messages_say_what_the_weapon_wants_and_read_well() -> None:
-    # Play-test: "uses the crossbow: A1 ." and "cannot target “B1”" for a good target with a bad
-    # destination, with no word on what the weapon wants.
     from i18n import t
 
     names = ["Ana", "Bob"]
@@ -543,7 +547,6 @@ def test_every_weapon_has_its_used_line_and_hint_in_both_languages() -> None:
 
 
 def test_weapon_errors_echo_what_was_typed_and_spanish_chief_names_work() -> None:
-    # Play-test: "/badbones weapon target:azul" was refused as «blue» in a Spanish message.
     state = armed("battleaxe", "A2 S")
     with pytest.raises(RulesError) as err:
         GAME.parse("weapon", {"target": "azul"}, state, 0)

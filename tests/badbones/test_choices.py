@@ -91,7 +91,6 @@ def test_autocomplete_and_buttons() -> None:
 
 
 def test_a_seat_answer_is_confirmed_with_the_seat_not_a_bare_number() -> None:
-    # Play-test: "Answer: 1." after choosing whose cemetery; now the service shows the name.
     state = position("", "B1 N", "floors 2", "", stage=TRAP)
     state, _ = trap_phase(state)
     state, events = GAME.apply(state, 1, Choose("3"))

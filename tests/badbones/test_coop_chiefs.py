@@ -18,6 +18,7 @@ from rules.badbones.state import (
     BadBonesState,
     chief_kind,
 )
+from rules.badbones.traps import Trap
 from rules.core import Action, Rng, RulesError
 from tests.badbones.helpers import keys, position, trap_phase, where
 
@@ -160,7 +161,7 @@ def _buy(item: str) -> Action:
 
 def test_chiefs_are_in_the_bag_and_conserved() -> None:
     state = GAME.new_game(4, CHIEFS, 3)
-    held = [t >> 4 for b in state.boards for t in b.forest if t >> 4]
+    held = [t.chief for b in state.boards for t in b.forest if t.chief]
     assert sorted(state.chiefs + held) == list(range(1, 20))
     assert [chief_kind(c) for c in range(1, 20)].count("emperor") == 1
     assert all([chief_kind(c) for c in range(1, 20)].count(k) == 3 for k in CHIEF_KINDS[:6])
@@ -189,7 +190,7 @@ def test_chief_necromancer_makes_its_drawer_draw_three_more() -> None:
         state.rng = Rng(seed).state
         new_skeletons(state)
         forest = state.boards[0].forest
-        necromancers = sum(1 for t in forest if chief_kind(t >> 4) == "necromancer")
+        necromancers = sum(1 for t in forest if t.kind == "necromancer")
         assert len(forest) == 3 + 3 * necromancers
         if necromancers:
             return
@@ -217,11 +218,11 @@ def test_spectral_chief_comes_back_through_the_cemetery() -> None:
     state = position("C2 S@spectral", "", stage=TRAP, options=CHIEFS)
     state, _ = trap_phase(state)
     assert state.boards[0].floors == 3
-    assert any(chief_kind(t >> 4) == "spectral" for t in state.boards[0].forest)
+    assert any(t.kind == "spectral" for t in state.boards[0].forest)
     state = position("B2 S@spectral", "", options=CHIEFS)
     state, _ = GAME.apply(state, 0, Move("NW"))
     state, _ = GAME.apply(state, 1, Move("N"))
-    assert any(chief_kind(t >> 4) == "spectral" for t in state.boards[0].cemetery)
+    assert any(t.kind == "spectral" for t in state.boards[0].cemetery)
 
 
 def test_chief_saboteur_destroys_the_traps_it_triggers_even_indestructible_ones() -> None:
@@ -236,14 +237,14 @@ def test_chief_saboteur_destroys_the_traps_it_triggers_even_indestructible_ones(
     traps = state.boards[0].traps
     assert parse_name("B1") not in traps and parse_name("D2") not in traps
     assert keys(events).count("badbones.event.trap_sabotaged") == 2
-    assert not any(chief_kind((c >> 7) & 31) == "saboteur" for c in state.boards[0].skeletons)
+    assert not any(s.token.kind == "saboteur" for s in state.boards[0].skeletons)
     assert {16, 17} <= set(state.chiefs)  # both saboteurs went back to the bag
 
 
 def test_chief_saboteur_leaves_the_blast_area() -> None:
     state = position("B1 S@saboteur\nB2 bomb", "", stage=TRAP, options=CHIEFS)
     state, _ = trap_phase(state)
-    assert state.boards[0].traps[parse_name("B2")] == ("bomb", 1, "")
+    assert state.boards[0].traps[parse_name("B2")] == Trap("bomb", 1, "")
 
 
 def test_skeleton_emperor_on_the_tower_eliminates_its_player() -> None:
@@ -272,6 +273,20 @@ def test_chiefs_show_in_the_view() -> None:
     assert view["boards"][0]["forest"][0]["chief"] == ""
 
 
+def test_a_chief_waiting_in_the_forest_shows_its_own_symbol_and_forest() -> None:
+    # The picture puts a waiting skeleton at its symbol's entry: a chief's must be its model's.
+    state = position(
+        "forest blue.left@saboteur red.right@necromancer green.top", "", options=CHIEFS
+    )
+    forest = GAME.view(state, None)["boards"][0]["forest"]
+    shown = sorted((t["symbol"], t["forest"], t["chief"]) for t in forest)
+    assert shown == [
+        ("blue", "left", "saboteur"),
+        ("green", "top", ""),
+        ("red", "right", "necromancer"),
+    ]
+
+
 def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
     state = position("C1 N@emperor", "", stage=TRAP, options={**COOP, **CHIEFS})
     state, _ = trap_phase(state)
@@ -280,7 +295,6 @@ def test_emperor_reaching_the_capital_loses_the_cooperative_game() -> None:
 
 
 def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
-    # Play-test: the cooperative Market asked every player "Your turn at the Market" at once.
     from i18n import t
 
     state = GAME.new_game(3, {"cooperative": True, "advanced": True}, 4)
@@ -295,7 +309,6 @@ def test_the_shared_market_does_not_tell_everyone_it_is_their_turn() -> None:
 
 
 def test_a_rebuild_is_told_before_the_loss_whose_count_includes_it() -> None:
-    # Play-test: "p3's tower loses 2 floor(s): 1 left." then "A nice chief rebuilds 1 floor(s)".
     from types import SimpleNamespace
 
     from rules.badbones.phases import board_events

@@ -290,8 +290,6 @@ def test_catalogue_texts_respect_discord_limits() -> None:
 
 
 def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
-    # Play-test: "/badbones prefer choice:catapulta value:preguntar" was refused, the answer
-    # read "salida por arriba: ask" in Spanish, and "quédate" was echoed "qu?date".
     from i18n import t
 
     state = GAME.new_game(3, {}, 1)
@@ -314,7 +312,6 @@ def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
 
 
 def test_the_top_exit_reads_right_in_each_game() -> None:
-    # Play-test: "…through the top forest (cooperative: bottom)…" in a basic game.
     from i18n import t
 
     for lang in ("en", "es"):
@@ -324,7 +321,6 @@ def test_the_top_exit_reads_right_in_each_game() -> None:
 
 
 def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
-    # Play-test: the Spanish texts mixed "reserva" and "suministro" (the glossary's word).
     from i18n import catalogue
 
     texts = [v for k, v in catalogue("es").items() if k.startswith("badbones.")]
@@ -332,7 +328,6 @@ def test_spanish_says_suministro_for_the_supply_everywhere() -> None:
 
 
 def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
-    # Play-test: a Spanish player typed "NO" and was told "tu héroe va al NW".
     from i18n import t
 
     state = GAME.new_game(2, {}, 1)
@@ -345,7 +340,6 @@ def test_the_saved_move_reads_in_spanish_compass_letters() -> None:
 
 
 def test_spanish_placement_lines_have_their_article() -> None:
-    # Play-test: "Ana coloca barricada en C4." beside "Ana coloca un laberinto en A5…".
     from i18n import t
 
     line = t("badbones.event.placed", "es", seat="Ana", trap="barricada", square="C4")

@@ -11,23 +11,33 @@ import pytest
 from rules.badbones import GAME
 from rules.badbones.actions import Move, Place
 from rules.badbones.board import BASIC
-from rules.badbones.state import HERO, LANDING, OVER, SKELETONS, TRAP, BadBonesState
+from rules.badbones.state import (
+    HERO,
+    LANDING,
+    OVER,
+    SKELETONS,
+    TRAP,
+    BadBonesState,
+    Skeleton,
+    Token,
+)
+from rules.badbones.traps import Trap
 from rules.core import Rng, RulesError
 from rules.core.play import random_game
-from tests.badbones.helpers import token_counts
+from tests.badbones.helpers import position, token_counts
 
 
 def check_invariants(state: BadBonesState) -> None:
     counts = token_counts(state)
-    assert all(counts[m] == 12 for m in range(15)), counts
+    assert all(counts[Token(m)] == 12 for m in range(15)), counts
     for board in state.boards:
         assert 0 <= board.hero < 25
         assert 0 <= board.floors <= 4 and 0 <= board.houses <= 5
-        assert Counter(board.supply) + Counter(t[0] for t in board.traps.values()) <= Counter(
+        assert Counter(board.supply) + Counter(t.kind for t in board.traps.values()) <= Counter(
             {"wall": 2, "catapult": 2, "dragon": 1, "treasure": 1}
         )
-        for code in board.skeletons:
-            sq = code >> 13
+        for skeleton in board.skeletons:
+            sq = skeleton.square
             assert 0 <= sq < 25, "a skeleton off the grid"
             assert not BASIC.is_tower[sq], "a skeleton standing on the tower"
             if state.stage in (HERO, TRAP):
@@ -105,8 +115,27 @@ def test_copy_is_deep() -> None:
     state, _, _ = random_game(GAME, 3, 5)
     copy = GAME.copy(state)
     assert GAME.dump(copy) == GAME.dump(state)
-    copy.boards[0].skeletons.append(0)
-    copy.boards[0].traps[0] = ("wall", 0, "/")
+    copy.boards[0].skeletons.append(Skeleton(0, Token(0), 0))
+    copy.boards[0].traps[0] = Trap("wall", 0, "/")
     copy.bag[0] += 1
     assert GAME.dump(copy) != GAME.dump(state)
-    assert 0 not in state.boards[0].traps or state.boards[0].traps[0] != ("wall", 0, "/")
+    assert 0 not in state.boards[0].traps or state.boards[0].traps[0] != Trap("wall", 0, "/")
+
+
+def test_a_saved_game_keeps_its_numbers_for_tokens_skeletons_and_traps() -> None:
+    # Games saved before tokens became plain data hold these numbers; they must load as before.
+    state = position(
+        "D4 yellow.right:W!^@nice\nforest red.top@saboteur blue.left\nB2 wall\\~",
+        "",
+        options={"chiefs": True},
+    )
+    board = GAME.dump(state)["boards"][0]
+    nice, saboteur = state.boards[0].skeletons[0].token.chief, state.boards[0].forest[0].chief
+    yellow_right, red_top, blue_left = 11, 2, 8
+    # square << 13 | frozen << 12 | chief << 7 | rested << 6 | model << 2 | facing
+    assert board["skeletons"] == [18 << 13 | 1 << 12 | nice << 7 | 1 << 6 | yellow_right << 2 | 3]
+    assert board["forest"] == [red_top | saboteur << 4, blue_left]  # model | chief << 4
+    assert board["traps"] == [[6, "wall", 1, "\\"]]
+    loaded = GAME.load(json.loads(json.dumps(GAME.dump(state))))
+    assert loaded.boards[0] == state.boards[0]
+    assert loaded.boards[0].skeletons[0] == Skeleton(18, Token(11, nice), 3, True, True)

@@ -11,7 +11,6 @@ import pytest
 
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Move, Place, Weapon
-from rules.badbones.phases import layout
 from rules.badbones.state import (
     CHIEFS,
     HERO,
@@ -22,6 +21,7 @@ from rules.badbones.state import (
     WEAPON,
     BadBonesState,
 )
+from rules.badbones.traps import Trap
 from rules.core import Action, Rng, RulesError
 
 
@@ -32,22 +32,22 @@ def total_tokens(state: BadBonesState) -> int:
 
 def check_invariants(state: BadBonesState, expected: int) -> None:
     assert total_tokens(state) == expected
-    chiefs = sorted(state.chiefs + [t >> 4 for t in state.removed])
-    chiefs += [t >> 4 for b in state.boards for t in b.tokens() if t >> 4]
+    chiefs = sorted(state.chiefs + [t.chief for t in state.removed])
+    chiefs += [t.chief for b in state.boards for t in b.tokens() if t.chief]
     assert sorted(chiefs) == (list(range(1, 20)) if expected > TOTAL_TOKENS else [])
-    lay = layout(state)
+    lay = state.layout
     assert 0 <= state.capital <= state.seats
     for board in state.boards:
         assert -1 <= board.hero < 25
         assert 0 <= board.floors <= 4
-        for code in board.skeletons:
-            sq = code >> 13
+        for skeleton in board.skeletons:
+            sq = skeleton.square
             assert 0 <= sq < 25
             assert not (lay.is_tower[sq] and sq not in board.ruins), "on a standing tower"
             if state.stage in (HERO, TRAP):
                 assert sq != board.hero, "a skeleton sharing the hero's square"
                 trap = board.traps.get(sq)
-                assert trap is None or trap[0] == "labyrinth" or trap == ("bomb", 1, ""), trap
+                assert trap is None or trap.kind == "labyrinth" or trap == Trap("bomb", 1, ""), trap
         for sq in board.traps:
             assert not (lay.is_tower[sq] and sq not in board.ruins)
 

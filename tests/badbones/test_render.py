@@ -81,7 +81,6 @@ def test_variants_render_as_png() -> None:
 
 
 def test_a_long_supply_never_runs_over_the_cemetery() -> None:
-    # Play-test: with 3 boards a player who kept all six basic tiles hid "Cemetery 0" under them.
     from render.badbones import supply_layout
 
     for count in range(0, 30):
@@ -94,8 +93,6 @@ def test_a_long_supply_never_runs_over_the_cemetery() -> None:
 
 
 def test_the_board_lists_only_the_preferences_that_can_matter() -> None:
-    # Play-test: the solo board listed "hearse: ask · instructor: ask…" (cut off): choices that
-    # do not exist without the advanced game or the chiefs.
     from render.badbones import relevant_prefs, render_board
 
     solo = GAME.view(GAME.new_game(1, {}, 2), 0)
@@ -109,7 +106,6 @@ def test_the_board_lists_only_the_preferences_that_can_matter() -> None:
 
 
 def test_a_long_title_shrinks_before_it_is_cut() -> None:
-    # Play-test: the solo table's title read "Bad Bones · Round 3 of 3 · Move your …".
     from PIL import Image, ImageDraw
 
     from render.badbones import _fitted_title
@@ -123,7 +119,6 @@ def test_a_long_title_shrinks_before_it_is_cut() -> None:
 
 
 def test_the_boards_notes_are_wrapped_not_cut() -> None:
-    # Play-test: "Saved: bomb on A1. Hidden until everyone has chosen; you can still ch…".
     import io
 
     from PIL import Image
@@ -139,7 +134,6 @@ def test_the_boards_notes_are_wrapped_not_cut() -> None:
 
 
 def test_market_card_names_fit_without_being_cut() -> None:
-    # Play-test: "teleportat… wand", "varita de teletran…", "carroza fún…" on the Market cards.
     from PIL import Image, ImageDraw
 
     from i18n import t
