@@ -4,7 +4,7 @@ one deadline per turn, not one per step."""
 
 from __future__ import annotations
 
-from bot.service import Place, Service
+from bot.service import Actor, Place, Service
 from bot.store import repository as repo
 from tests.conftest import ALICE, BOB, Clock
 
@@ -12,11 +12,16 @@ HERE = Place(300, 1)
 HOUR = 3600
 
 
-async def _zvv(service: Service) -> None:
+async def _zvv(service: Service) -> tuple[int, Actor]:
+    """A started game with a 60-minute deadline; the seat that plays first, and its player (the
+    seed, and so who begins, is new each game)."""
     await service.new_game(ALICE, HERE, "zvv", {})
     await service.join(BOB, HERE)
     await service.start(ALICE, HERE)
     await service.settings(ALICE, HERE, deadline_minutes=60, reminder_minutes=10)
+    _, due, _ = await _state(service)
+    (first,) = {seat for seat, _ in due}
+    return first, (ALICE, BOB)[first]
 
 
 async def _state(service: Service) -> tuple[int, dict[tuple[int, str], float], dict[str, object]]:
@@ -39,39 +44,40 @@ async def _run_until_quiet(service: Service) -> int:
 async def test_an_absent_players_whole_turn_costs_one_deadline(
     service: Service, clock: Clock
 ) -> None:
-    await _zvv(service)
+    first, _ = await _zvv(service)
     _, due, state = await _state(service)
-    turn_deadline = due[(0, "default")]
+    turn_deadline = due[(first, "default")]
     clock.now = turn_deadline + 1  # one deadline passes, and only one
     await _run_until_quiet(service)
     moves, due, state = await _state(service)
-    assert state["turns"] == 1, "alice's whole turn was played at its one deadline"
+    assert state["turns"] == 1, "the first player's whole turn was played at its one deadline"
     assert moves >= 2, "the roll and at least one more step, all by default"
-    assert set(seat for seat, _ in due) == {1}, "now bob is awaited, with his own deadline"
-    assert due[(1, "default")] == clock.now + HOUR
+    other = 1 - first
+    assert {seat for seat, _ in due} == {other}, "now the other is awaited, with a deadline"
+    assert due[(other, "default")] == clock.now + HOUR
 
 
 async def test_a_step_taken_at_the_last_minute_leaves_a_little_time_for_the_next(
     service: Service, clock: Clock
 ) -> None:
-    await _zvv(service)
+    first, player = await _zvv(service)
     _, due, _ = await _state(service)
-    turn_deadline = due[(0, "default")]
-    clock.now = turn_deadline - 60  # alice rolls with a minute left of her turn
-    assert (await service.act(ALICE, HERE, "zvv", "roll", {})).ok
+    turn_deadline = due[(first, "default")]
+    clock.now = turn_deadline - 60  # the first player rolls with a minute left of the turn
+    assert (await service.act(player, HERE, "zvv", "roll", {})).ok
     _, due, state = await _state(service)
-    assert state["turns"] == 0 and (0, "default") in due
-    assert due[(0, "default")] == clock.now + 5 * 60, "five minutes to move, not one"
+    assert state["turns"] == 0 and (first, "default") in due
+    assert due[(first, "default")] == clock.now + 5 * 60, "five minutes to move, not one"
     clock.now += 4 * 60
     assert await service.run_deadlines() == []
 
 
 async def test_a_step_taken_early_keeps_the_turns_deadline(service: Service, clock: Clock) -> None:
-    await _zvv(service)
+    first, player = await _zvv(service)
     _, due, _ = await _state(service)
-    turn_deadline = due[(0, "default")]
+    turn_deadline = due[(first, "default")]
     clock.now += 10 * 60
-    assert (await service.act(ALICE, HERE, "zvv", "roll", {})).ok
+    assert (await service.act(player, HERE, "zvv", "roll", {})).ok
     _, due, _ = await _state(service)
-    assert due[(0, "default")] == turn_deadline, "the move is due when the turn is"
-    assert due[(0, "reminder")] == turn_deadline - 10 * 60, "and reminded once, as planned"
+    assert due[(first, "default")] == turn_deadline, "the move is due when the turn is"
+    assert due[(first, "reminder")] == turn_deadline - 10 * 60, "and reminded once, as planned"
