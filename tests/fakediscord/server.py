@@ -262,6 +262,12 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
 
+    async def forge(self, user: FakeUser, sent: Sent, custom_id: str) -> Exchange:
+        """A click on ``sent`` with any ``custom_id``, as a modified client can send: the id
+        need not be one of the message's buttons."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+
     async def choose(
         self, user: FakeUser, sent: Sent, custom_id: str, values: list[str]
     ) -> Exchange:
@@ -480,6 +486,9 @@ class FakeDiscord:
         )
 
     async def _me(self, request: web.Request) -> web.Response:
+        # Logging in is this request: Discord answers 401 to a token it does not know.
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            return self._json({"code": 0, "message": "401: Unauthorized"}, 401)
         return self._json(self.bot_user)
 
     async def _application(self, request: web.Request) -> web.Response:
