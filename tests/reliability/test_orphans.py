@@ -94,9 +94,16 @@ async def read_until(stream: asyncio.StreamReader, needle: str, timeout: float =
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-async def test_the_console_takes_its_render_worker_along(sig: signal.Signals, tmp_path: Path) -> None:
+async def test_the_console_takes_its_render_worker_along(
+    sig: signal.Signals, tmp_path: Path
+) -> None:
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "console", "--images", str(tmp_path / "images"),
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "console",
+        "--images",
+        str(tmp_path / "images"),
         cwd=tmp_path,
         env=environment(tmp_path),
         stdin=asyncio.subprocess.PIPE,
@@ -135,7 +142,11 @@ async def test_the_bot_takes_its_render_worker_along(sig: signal.Signals, tmp_pa
     async with FakeDiscord() as fake:
         await async_sync_commands(fake.token, fake.guild_id)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", BOT, f"http://127.0.0.1:{fake.port}/api/v10", fake.ws_url,
+            sys.executable,
+            "-c",
+            BOT,
+            f"http://127.0.0.1:{fake.port}/api/v10",
+            fake.ws_url,
             cwd=tmp_path,
             env=environment(tmp_path, DISCORD_TOKEN=fake.token, LOG_LEVEL="INFO"),
             stderr=asyncio.subprocess.PIPE,
