@@ -76,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         "backup", help="write a consistent copy of the SQLite database (safe while the bot runs)"
     )
     backup.add_argument("target")
+    sub.add_parser(
+        "doctor", help="check the token, the database and the bot's permissions; say what to fix"
+    )
     args = parser.parse_args(argv)
 
     from bot.logs import setup_logging
@@ -114,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
+    if args.command == "doctor":
+        from bot.doctor import run_doctor
+
+        return run_doctor(os.environ.get("DISCORD_TOKEN", ""), database_url())
     parser.print_help()
     return 2
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+import signal
 import sys
+import threading
 import time
 import zlib
 from collections.abc import Iterable
@@ -294,17 +296,64 @@ async def run_console(
         console.say(
             "Ctrl-D to quit. The user 'admin' can manage the channel; @name:es speaks Spanish."
         )
+    stop = _stop_on_signals()
+    lines = _lines(stream)
     try:
         while True:
             if interactive:
                 print("> ", end="", flush=True, file=out)
-            line = await asyncio.to_thread(stream.readline)
-            if not line:
+            # SIGTERM (or Ctrl-C) while waiting for a line stops at once; during a command it
+            # stops once the command is done.
+            line = asyncio.ensure_future(lines.get())
+            stopped = asyncio.ensure_future(stop.wait())
+            await asyncio.wait({line, stopped}, return_when=asyncio.FIRST_COMPLETED)
+            stopped.cancel()
+            if not line.done():
+                line.cancel()
                 break
-            await console.line(line)
+            if not line.result():
+                break
+            await console.line(line.result())
     finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            asyncio.get_running_loop().remove_signal_handler(sig)
         await service.close()
+        from bot.service import drawing
+
+        await asyncio.to_thread(drawing.shutdown)
     return 0
+
+
+def _stop_on_signals() -> asyncio.Event:
+    """An event set by SIGTERM or SIGINT (where the platform lets the loop handle them)."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    return stop
+
+
+def _lines(stream: TextIO) -> asyncio.Queue[str]:
+    """Lines of ``stream`` ("" at its end), read by a daemon thread: a thread of the default
+    executor blocked in ``readline`` would keep the process from exiting after a stop."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+
+    def read() -> None:
+        while True:
+            line = stream.readline()
+            try:
+                asyncio.run_coroutine_threadsafe(queue.put(line), loop).result()
+            except RuntimeError:  # the loop is closed: the console has stopped
+                return
+            if not line:
+                return
+
+    threading.Thread(target=read, name="console-input", daemon=True).start()
+    return queue
 
 
 __all__ = ["Console", "ConsoleClock", "run_console", "language_for"]

@@ -35,6 +35,9 @@ ANSWER_WINDOW = 1.5
 DEADLINE_POLL = 30.0
 # How often a damaged database is looked at again (each look logs what to do, once).
 DAMAGED_POLL = 600.0
+# How long a stop waits for the commands in flight before answering them itself: Docker sends
+# SIGKILL 10 s after SIGTERM unless told otherwise (systemd waits 90 s, Kubernetes 30 s).
+STOP_GRACE = 8.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -54,12 +57,46 @@ def place_of(interaction: discord.Interaction[Any]) -> Place | None:
     return Place(interaction.channel_id, interaction.guild_id, language_for(guild_locale))
 
 
+def _focused(options: list[Any]) -> str | None:
+    """The name of the option being typed in an autocomplete interaction's data."""
+    for option in options:
+        if option.get("focused"):
+            return str(option["name"])
+        found = _focused(option.get("options") or [])
+        if found is not None:
+            return found
+    return None
+
+
 class PartidaTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """An autocomplete for a command or option this version no longer has (the commands
+        Discord shows are older than the bot until ``partida sync``) gets an empty list: the
+        library would otherwise log it and leave the user's menu spinning."""
+        if interaction.type is not discord.InteractionType.autocomplete:
+            return True
+        command = interaction.command
+        data: dict[str, Any] = dict(interaction.data or {})
+        focused = _focused(data.get("options") or [])
+        if isinstance(command, app_commands.Command) and any(
+            param.autocomplete and focused in (param.name, param.display_name)
+            for param in command.parameters
+        ):
+            return True
+        log.warning("autocomplete for a command that has changed (%s): run `partida sync`", focused)
+        await interaction.response.autocomplete([])
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
         # Reached only for errors before our handlers run (they catch their own): unknown or
         # changed commands, values Discord sent that do not convert.
+        if interaction.type is discord.InteractionType.autocomplete:
+            # An autocomplete cannot be answered with a message, only with choices.
+            if not interaction.response.is_done():
+                await interaction.response.autocomplete([])
+            return
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             key = "discord.error.outdated"
         elif isinstance(error, app_commands.TransformerError):
@@ -112,6 +149,9 @@ class PartidaBot(ext.AutoShardedBot):
         self.clock = clock
         self._wake = asyncio.Event()
         self.busy = 0  # commands, clicks and deadline rounds in progress
+        self.draining = False  # stopping: new commands are answered "restarting"
+        # The task running each command in flight, and who to answer if it must be cut short.
+        self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
         for group in all_groups(self):
             self.tree.add_command(group)
@@ -131,6 +171,34 @@ class PartidaBot(ext.AutoShardedBot):
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
+
+    async def drain(self, grace: float | None = None) -> None:
+        """The first half of a clean stop (SIGTERM): take no new commands (they are answered
+        "restarting"), let the ones in flight finish for up to ``grace`` seconds and answer any
+        still running, and let the deadline loop end its round. ``close`` does the rest."""
+        grace = STOP_GRACE if grace is None else grace
+        self.draining = True
+        self.wake_deadlines()  # the loop sees ``draining`` and ends
+        tasks = set(self._in_flight)
+        log.info("stopping: %d commands in flight", len(tasks))
+        late: set[asyncio.Task[Any]] = set()
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=grace)
+        cut = [self._in_flight[task] for task in late if task in self._in_flight]
+        for task in late:
+            task.cancel()
+        await asyncio.gather(*late, return_exceptions=True)
+        for interaction, lang in cut:
+            # Nothing tells whether the command committed before it was cut, so the message
+            # says how to find out rather than guessing.
+            await send.failure(interaction, "discord.error.restarting", lang)
+        if late:
+            log.warning("stopping: %d commands cut short after %.0f s", len(late), grace)
+        if self._deadline_task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._deadline_task), grace)
+            except (TimeoutError, asyncio.CancelledError):
+                pass  # ``close`` cancels it; a claimed deadline rolls back and stays due
 
     async def close(self) -> None:
         if self._deadline_task is not None:
@@ -163,11 +231,20 @@ class PartidaBot(ext.AutoShardedBot):
         logged with the game and answered with a translated message, never left as "This
         interaction failed".
         """
+        lang = language_for(str(interaction.locale))
+        if self.draining:
+            await send.failure(interaction, "discord.error.restarting", lang)
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight[task] = (interaction, lang)
         self.busy += 1
         try:
             await self._run_command(interaction, work, slow=slow, what=what, game_id=game_id)
         finally:
             self.busy -= 1
+            if task is not None:
+                self._in_flight.pop(task, None)
             self.wake_deadlines()  # a command may have set a new, earlier deadline
 
     async def _run_command(
@@ -205,6 +282,28 @@ class PartidaBot(ext.AutoShardedBot):
             )
             await send.failure(interaction, "discord.error.internal", actor.locale)
 
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a component no item of ours will take (a forged or foreign custom_id, or
+        one missing from the message it claims to be on) is answered here, ephemerally, rather
+        than left as "This interaction failed". Ours are the ids :class:`GameItem` matches,
+        on a message that carries them (what discord.py needs to dispatch a dynamic item)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        message = interaction.message
+        carried = message is not None and any(
+            getattr(child, "custom_id", None) == custom_id
+            for row in message.components
+            for child in getattr(row, "children", [row])
+        )
+        if buttons.OURS.fullmatch(custom_id) and carried:
+            return
+        log.warning("click on an unknown component in channel %s", interaction.channel_id)
+        await send.failure(
+            interaction, "lobby.error.stale_button", language_for(str(interaction.locale))
+        )
+
     async def on_game_item(
         self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
     ) -> None:
@@ -226,7 +325,7 @@ class PartidaBot(ext.AutoShardedBot):
         typed: str,
     ) -> list[str]:
         place = place_of(interaction)
-        if place is None:
+        if place is None or self.draining:
             return []
         try:
             return await self.get_service().suggest(
@@ -248,7 +347,7 @@ class PartidaBot(ext.AutoShardedBot):
     async def _deadlines(self) -> None:
         """Apply due defaults and send reminders; sleep until the next deadline (or a command)."""
         await self.wait_until_ready()
-        while not self.is_closed():
+        while not self.is_closed() and not self.draining:
             self._wake.clear()
             upcoming: float | None = None
             damaged = False

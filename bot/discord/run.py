@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +38,40 @@ def run_bot(token: str, database_url: str | None = None, dev_guild: int | None =
         log.info(
             "development guild %s: sync there with `partida sync --guild %s`", dev_guild, dev_guild
         )
-    bot.run(token, log_handler=None)  # logging is set up by bot.cli
+    asyncio.run(serve(bot, token))  # logging is set up by bot.cli
+
+
+async def serve(bot: PartidaBot, token: str) -> None:
+    """Run ``bot`` until it fails or SIGTERM/SIGINT (systemd, Docker, Kubernetes, Ctrl-C) asks it
+    to stop, then stop cleanly: no new commands, the ones in flight finished or answered, the
+    deadline loop ended, the gateway and the database closed, the render workers stopped."""
+    from bot.service import drawing
+
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    installed = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+        except (NotImplementedError, RuntimeError):  # not the main thread, or no such signals
+            pass
+    try:
+        async with bot:
+            running = asyncio.create_task(bot.start(token), name="partida-bot")
+            stopping = asyncio.create_task(stop.wait())
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+            stopping.cancel()
+            if not running.done():
+                log.info("stop requested: finishing the commands in flight")
+                await bot.drain()
+                await bot.close()
+            await running  # raises what made the bot fail, if anything did
+            log.info("stopped")
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+        await asyncio.to_thread(drawing.shutdown)
 
 
 async def async_sync_commands(

@@ -4,6 +4,11 @@ Pillow's drawing holds the GIL, so drawing in a thread still stalls the event lo
 other game's commands) for the ~15–40 ms an image takes. A separate process draws on the other
 core while the bot goes on serving commands. ``RENDER_WORKERS`` sets how many processes
 (default: one if the machine has more than one core, else 0 = draw in a thread).
+
+A worker dies with the bot, however the bot ends (SIGKILL included): on Linux the kernel sends it
+SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread ends it
+once its parent is gone. multiprocessing's resource tracker (which "spawn" starts alongside)
+then sees its last writer go and exits too.
 """
 
 from __future__ import annotations
@@ -13,6 +18,10 @@ import atexit
 import logging
 import multiprocessing
 import os
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,10 +46,49 @@ def _get_pool() -> ProcessPoolExecutor | None:
         # "spawn", never fork: the bot has threads (aiosqlite, discord.py) that a fork would
         # copy in an undefined state.
         _pool = ProcessPoolExecutor(
-            max_workers=workers(), mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers(),
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
         )
         atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
     return _pool
+
+
+def shutdown() -> None:
+    """Stop the render workers and wait for them (a clean stop of the bot or the console)."""
+    global _pool
+    pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+# How often a worker looks whether its parent is still there (where the kernel cannot tell it).
+WATCHDOG_PERIOD = 0.5
+PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """The worker's initializer. A spawned worker holds both ends of its task queue, so the
+    parent's death closes nothing it waits on: left alone it would wait for work forever."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl (an unusual libc): the watchdog remains
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent,), name="parent-watchdog", daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    # An orphan is adopted by init (or a subreaper), so the parent pid changes.
+    while os.getppid() == parent:
+        time.sleep(WATCHDOG_PERIOD)
+    os._exit(1)
 
 
 def drawable(kind: str) -> bool:

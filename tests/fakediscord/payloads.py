@@ -19,6 +19,7 @@ MEMBER_PERMISSIONS = (
     VIEW_CHANNEL | SEND_MESSAGES | (1 << 15) | (1 << 16) | (1 << 31)
 )  # + attach, history, app commands
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 14)  # + embed links
+THREAD_PERMISSIONS = (1 << 35) | (1 << 38)  # create public threads, send messages in threads
 TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
 
 
@@ -68,6 +69,20 @@ def text_channel(channel_id: int, guild_id: int, name: str) -> dict[str, Any]:
         "topic": None,
         "last_message_id": None,
         "rate_limit_per_user": 0,
+    }
+
+
+def role(role_id: int, name: str, permissions: int) -> dict[str, Any]:
+    return {
+        "id": str(role_id),
+        "name": name,
+        "color": 0,
+        "hoist": False,
+        "position": 1,
+        "permissions": str(permissions),
+        "managed": True,
+        "mentionable": False,
+        "flags": 0,
     }
 
 

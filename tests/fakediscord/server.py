@@ -18,6 +18,7 @@ Usage::
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import secrets
 import time
@@ -132,11 +133,17 @@ class FakeDiscord:
     channel_id = 920_000_000_000_000_001
 
     def __init__(self, guild_locale: str = "en-US") -> None:
-        self.token = "fake." + secrets.token_hex(8)
+        # Shaped like a real bot token: the bot's id in base64, a timestamp, an HMAC.
+        bot_id = base64.urlsafe_b64encode(str(self.application_id).encode()).decode().rstrip("=")
+        self.token = f"{bot_id}.{secrets.token_hex(3)}.{secrets.token_hex(19)}"
         self.guild_locale = guild_locale
         self.bot_user = p.user(self.application_id, "Partida", bot=True)
         self.channels = {self.channel_id: "games"}
         self.forbidden: set[int] = set()  # channels where the bot lacks Send Messages
+        # The bot's role (what an invite with the documented permissions gives), and per
+        # channel the permissions an overwrite denies the bot (both sent in GUILD_CREATE).
+        self.bot_permissions = p.BOT_PERMISSIONS | p.THREAD_PERMISSIONS
+        self.denied: dict[int, int] = {}
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -181,6 +188,7 @@ class FakeDiscord:
         app.router.add_patch(api + "/webhooks/{app}/{token}/messages/{message}", self._edit)
         app.router.add_delete(api + "/webhooks/{app}/{token}/messages/{message}", self._delete)
         app.router.add_post(api + "/channels/{channel}/messages", self._channel_message)
+        app.router.add_get(api + "/channels/{channel}", self._get_channel)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -259,6 +267,12 @@ class FakeDiscord:
         custom_id = sent.buttons.get(label_or_id, label_or_id)
         if custom_id not in sent.buttons.values():
             raise AssertionError(f"no button {label_or_id!r} in {sent.buttons}")
+        data = {"custom_id": custom_id, "component_type": 2}
+        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+
+    async def forge(self, user: FakeUser, sent: Sent, custom_id: str) -> Exchange:
+        """A click on ``sent`` with any ``custom_id``, as a modified client can send: the id
+        need not be one of the message's buttons."""
         data = {"custom_id": custom_id, "component_type": 2}
         return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
 
@@ -445,12 +459,29 @@ class FakeDiscord:
                 "application": {"id": str(self.application_id), "flags": 0},
             },
         )
-        channels = [p.text_channel(cid, self.guild_id, name) for cid, name in self.channels.items()]
-        await self._dispatch(
-            "GUILD_CREATE",
-            p.guild(self.guild_id, "Game night", channels, self.guild_locale, self.bot_user),
-        )
+        channels = [self._channel(cid) for cid in self.channels]
+        guild = p.guild(self.guild_id, "Game night", channels, self.guild_locale, self.bot_user)
+        guild["roles"].append(p.role(self.bot_role_id, "Partida", self.bot_permissions))
+        guild["members"][0]["roles"] = [str(self.bot_role_id)]
+        await self._dispatch("GUILD_CREATE", guild)
         self.identified.set()
+
+    @property
+    def bot_role_id(self) -> int:
+        return self.guild_id + 1
+
+    def _channel(self, channel_id: int) -> dict[str, Any]:
+        channel = p.text_channel(channel_id, self.guild_id, self.channels[channel_id])
+        if self.denied.get(channel_id):
+            channel["permission_overwrites"] = [
+                {
+                    "id": str(self.application_id),
+                    "type": 1,  # a member
+                    "allow": "0",
+                    "deny": str(self.denied[channel_id]),
+                }
+            ]
+        return channel
 
     # ------------------------------------------------------------------ REST
 
@@ -480,6 +511,9 @@ class FakeDiscord:
         )
 
     async def _me(self, request: web.Request) -> web.Response:
+        # Logging in is this request: Discord answers 401 to a token it does not know.
+        if request.headers.get("Authorization") != f"Bot {self.token}":
+            return self._json({"code": 0, "message": "401: Unauthorized"}, 401)
         return self._json(self.bot_user)
 
     async def _application(self, request: web.Request) -> web.Response:
@@ -709,6 +743,12 @@ class FakeDiscord:
         exchange.messages.append(Sent("delete", exchange.channel_id, {}, {}, {}))
         exchange.done.set()
         return web.Response(status=204)
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        return self._json(self._channel(channel_id))
 
     async def _channel_message(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])

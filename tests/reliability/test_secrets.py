@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import sqlite3
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,10 +27,10 @@ from typing import Any
 
 import pytest
 
-from bot.service import Actor, Place, Reply
+from bot.service import Actor, Place, Reply, Service
 from bot.store import repository as repo
 from rules.core import Event, Game, get_game, public
-from tests.reliability.common import game_params, loop_service, production_logging
+from tests.reliability.common import game_params, games, loop_service, production_logging
 from tests.reliability.driver import GameSpec, pick, seat_count, setup_games
 
 GAMES = 6
@@ -221,3 +223,96 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
     assert logged, "the bot logged nothing at DEBUG?"
     for secret in secrets:
         assert secret not in logged, f"{kind}: a log line holds a secret: {secret[:80]}"
+
+
+def _log_lines(text: str) -> list[str]:
+    """Log lines without what differs between any two runs (the time, the duration)."""
+    lines = [line.split(" ", 2)[-1] for line in text.splitlines() if " level=" in line]
+    return [re.sub(r" ms=[\d.]+", "", line) for line in lines]
+
+
+def _secret_pair(engine: Game[Any], state: Any, by_name: bool) -> tuple[int, Any, Any] | None:
+    """A pending seat of a simultaneous phase and two of its submissions that leave the phase
+    open (so both stay secret) and differ as commands: by the command's name if ``by_name``,
+    else in any way."""
+    pending = sorted(engine.pending(state))
+    if len(pending) < 2:
+        return None
+    for seat in pending:
+        seen: dict[str, Any] = {}
+        for action in engine.legal_actions(state, seat)[:40]:
+            after, _ = engine.apply(state, seat, action, 2_000_000.0)
+            if engine.phase(after) != engine.phase(state) or engine.is_over(after):
+                continue
+            command = engine.to_command(action)
+            if command is None:
+                continue
+            key = command[0] if by_name else json.dumps(command, sort_keys=True, default=str)
+            seen.setdefault(key, action)
+        if len(seen) >= 2:
+            first, second = list(seen.values())[:2]
+            return seat, first, second
+    return None
+
+
+def _copy(source: Path, target: Path) -> None:
+    with sqlite3.connect(source) as a, sqlite3.connect(target) as b:
+        a.backup(b)
+
+
+@pytest.mark.parametrize("kind", games())
+def test_the_log_says_the_same_whichever_secret_was_submitted(kind: str, tmp_path: Path) -> None:
+    """Two copies of one game at a simultaneous phase; the same seat submits a different
+    secret in each: every log line of the two submissions must be the same. The pair is the
+    first that differs by the command's name (the strongest case) if the game reaches one,
+    else the first that differs at all (a snapshot of the database is kept for it)."""
+    engine = get_game(kind)
+    seats = seat_count(kind, 3)
+    rng = random.Random(3)
+    live = tmp_path / "fuzz.db"
+    found: tuple[int, Any, Any] | None = None
+    fallback: tuple[int, Any, Any] | None = None
+    with loop_service(tmp_path) as svc:
+        service = svc.service
+        channel = 10
+        place = Place(channel, 1)
+        game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
+
+        async def load(target: Service) -> Any:
+            async with target.sessions() as session:
+                return await repo.game_by_id(session, game_id)
+
+        for _ in range(SERVICE_STEPS * 3):
+            row = svc.run(load(service))
+            if row.status != "active":
+                break
+            users = {s.seat: Actor(s.user_id, s.display_name) for s in row.seats}
+            state = engine.load(row.state)
+            if (found := _secret_pair(engine, state, by_name=True)) is not None:
+                _copy(live, tmp_path / "at.db")
+                break
+            if fallback is None and (fallback := _secret_pair(engine, state, False)):
+                _copy(live, tmp_path / "fallback.db")
+            chosen = pick(engine, state, rng)
+            if chosen is None:
+                break
+            seat, action = chosen
+            command, args = engine.to_command(action) or ("", {})
+            assert svc.run(service.act(users[seat], place, kind, command, args)).ok
+    snapshot = tmp_path / ("at.db" if found else "fallback.db")
+    found = found or fallback
+    if found is None:
+        pytest.skip(f"{kind}: no simultaneous phase with two secret submissions reached")
+    seat, first, second = found
+    lines = []
+    with production_logging("DEBUG") as logs:
+        for name, action in (("one.db", first), ("two.db", second)):
+            _copy(snapshot, tmp_path / name)
+            with loop_service(tmp_path, name) as copy:
+                start = len(logs.getvalue())
+                command, args = engine.to_command(action) or ("", {})
+                reply = copy.run(copy.service.act(users[seat], place, kind, command, args))
+                assert reply.ok, reply.private
+                lines.append(_log_lines(logs.getvalue()[start:]))
+    assert lines[0], "the submission logged nothing?"
+    assert lines[0] == lines[1], f"{kind}: the log tells the secrets apart:\n{lines}"
