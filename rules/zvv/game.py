@@ -818,6 +818,9 @@ class ZombiesVsVampires(Game[ZvvState]):
             "winners": list(state.winners),
             "ended_by": state.ended_by,
             "options": dict(state.options),
+            # Where the roll lets the seat to act go (play-test: players counted squares by
+            # hand): every square one of its pawns can reach now, in a move phase; else empty.
+            "reach": _reach_names(state),
         }
 
     def phase(self, state: ZvvState) -> str:
@@ -1004,6 +1007,14 @@ def _goalward(state: ZvvState, seat: int, start: int) -> list[int]:
         return (1, dist[sq], -len(path_to(parent, start, sq)), sq)
 
     return sorted(parent, key=usefulness)
+
+
+def _reach_names(state: ZvvState) -> list[str]:
+    if state.phase not in MOVE_PHASES:
+        return []
+    b = board(state.size)
+    squares = {sq for _, parent in _reaches(state, state.turn) for sq in parent}
+    return [b.names[sq] for sq in sorted(squares)]
 
 
 def _walk_distances(state: ZvvState, seat: int) -> list[int]:
