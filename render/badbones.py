@@ -1096,35 +1096,43 @@ def _legend_items(view: dict[str, Any], lang: str) -> list[LegendItem]:
 
 def _legend_layout(
     draw: Draw, items: list[LegendItem], room: int
-) -> list[tuple[int, int, LegendItem]]:
-    """Each item's (x, line) when the items flow left to right and wrap at ``room``."""
+) -> list[tuple[int, int, str, list[str]]]:
+    """Each item's (x, line, what, text lines) when the items flow left to right and wrap at
+    ``room``; a label too long for a line is itself wrapped (the narrow private board)."""
     out = []
     x, line = 0, 0
-    for item in items:
-        w = _legend_width(draw, item)
+    for what, label in items:
+        icon = _legend_icon(what)
+        lines = [label]
+        if icon + text_width(draw, label, LEGEND_FONT) > room:
+            lines = wrap(draw, label, LEGEND_FONT, room - icon)
+        w = icon + max(text_width(draw, part, LEGEND_FONT) for part in lines)
         if x and x + w > room:
             x, line = 0, line + 1
-        out.append((x, line, item))
+        out.append((x, line, what, lines))
         x += w + 26
+        if len(lines) > 1:  # a wrapped label keeps its lines to itself
+            x, line = room, line + len(lines) - 1
     return out
 
 
-def _legend_width(draw: Draw, item: LegendItem) -> int:
-    icon = 0 if item[0] in ("ready", "awaiting") else LEGEND_TILE + 8
-    return icon + text_width(draw, item[1], LEGEND_FONT)
+def _legend_icon(what: str) -> int:
+    return 0 if what in ("ready", "awaiting") else LEGEND_TILE + 8
 
 
 def _legend_height(items: list[LegendItem], width: int) -> int:
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
-    lines = 1 + max((line for _, line, _ in _legend_layout(scratch, items, width - 32)), default=0)
+    layout = _legend_layout(scratch, items, width - 32)
+    lines = 1 + max((line + len(parts) - 1 for _, line, _, parts in layout), default=0)
     return 16 + lines * LEGEND_LINE
 
 
 def _draw_legend(
     img: Image.Image, draw: Draw, items: list[LegendItem], x: int, y: int, room: int
 ) -> None:
-    for dx, line, (what, label) in _legend_layout(draw, items, room):
-        lx, ly = x + dx, y + line * LEGEND_LINE
+    for dx, line, what, lines in _legend_layout(draw, items, room):
+        lx = x + dx
+        ly = y + line * LEGEND_LINE
         if what not in ("ready", "awaiting"):
             kind = "wall" if what == "supply" else what
             paste_trap(
@@ -1137,9 +1145,14 @@ def _draw_legend(
             if what == "supply":  # a second tile behind: "the row of tiles"
                 draw.rectangle((lx - 3, ly - 3, lx + 3, ly + LEGEND_TILE), fill=TEXT_DIM)
             lx += LEGEND_TILE + 8
-        draw.text(
-            (lx, ly + LEGEND_TILE // 2), label, font=font(LEGEND_FONT), fill=TEXT, anchor="lm"
-        )
+        for k, part in enumerate(lines):
+            draw.text(
+                (lx, ly + LEGEND_TILE // 2 + k * LEGEND_LINE),
+                part,
+                font=font(LEGEND_FONT),
+                fill=TEXT,
+                anchor="lm",
+            )
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
@@ -1162,7 +1175,9 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     notes += [(line, True) for line in _pref_lines(view, lang, width - 40)]
     extra = max(124, 34 * len(notes) + 30)
     top = 92 + extras_height(view, width)
-    img = canvas(width, top + ph + extra, BACKGROUND)
+    legend = _legend_items(view, lang)
+    legend_h = _legend_height(legend, width)
+    img = canvas(width, top + ph + extra + legend_h, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
@@ -1196,6 +1211,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             fill=TEXT_DIM if dim else ACCENT,
             anchor="lm",
         )
+    _draw_legend(img, draw, legend, 20, top + ph + extra, width - 40)
     return encode(img)
 
 
