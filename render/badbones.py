@@ -1043,10 +1043,11 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     boards = view["boards"]
     n = len(boards)
     # Two boards a row from four players up: three a row made each board a third of a phone's
-    # width and crowded squares unreadable (play-test, six players); the picture grows taller.
+    # width and crowded squares unreadable (play-test, six players); the picture grows taller,
+    # not larger (the same cell size: as many pixels to draw, and a phone shrinks it less).
     cols = {1: 1, 3: 3}.get(n, 2)
     rows = (n + cols - 1) // cols
-    c = {1: 100, 3: 64}.get(n, 76)
+    c = {1: 100, 2: 76}.get(n, 64)
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
     gap, top = 16, 92
