@@ -131,7 +131,8 @@ def draw_symbol(
     fill: Colour,
     outline: Colour | None = None,
 ) -> None:
-    """The five forest symbols: pink star, yellow circle, red triangle, blue heart, green diamond."""
+    """The five forest symbols: pink star, yellow circle, red open triangle, blue heart, green
+    diamond."""
     if symbol == "pink":
         pts = []
         for k in range(8):
@@ -153,11 +154,14 @@ def draw_symbol(
             (cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85), fill=fill, outline=outline
         )
     elif symbol == "red":
-        draw.polygon(
-            [(cx - r, cy - r * 0.75), (cx + r, cy - r * 0.75), (cx, cy + r * 0.95)],
-            fill=fill,
-            outline=outline,
-        )
+        # An open triangle, apex up, with a dot: a filled down-pointing one read as "walk
+        # down" on a token already shaped like an arrow (play-test).
+        pts = [(cx, cy - r * 0.95), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)]
+        if outline is not None:
+            draw.line([*pts, pts[0]], fill=outline, width=max(3, int(r * 0.5)), joint="curve")
+        draw.line([*pts, pts[0]], fill=fill, width=max(2, int(r * 0.3)), joint="curve")
+        dot = max(1.5, r * 0.2)
+        draw.ellipse((cx - dot, cy + r * 0.25 - dot, cx + dot, cy + r * 0.25 + dot), fill=fill)
     elif symbol == "blue":
         q = r * 0.52
         draw.ellipse((cx - 2 * q, cy - r * 0.8, cx, cy - r * 0.8 + 2 * q), fill=fill)
@@ -615,10 +619,11 @@ def draw_board(
                     by_facing.items(), key=lambda kv: DIRS.index(kv[0])
                 )
             ]
-        quarters = [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)]
+        # As large as four fit (play-test: crowded squares were unreadable on a phone).
+        quarters = [(0.26, 0.26), (0.74, 0.26), (0.26, 0.74), (0.74, 0.74)]
         for (fx, fy), ((symbol, facing, chief, frozen), n) in zip(quarters, items, strict=False):
             paste_skeleton(
-                img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.38, n, chief, frozen
+                img, symbol, facing, x0 + c * fx, y0 + c * fy, c * 0.44, n, chief, frozen
             )
 
 
@@ -1037,7 +1042,10 @@ def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     boards = view["boards"]
     n = len(boards)
-    cols = {1: 1, 2: 2, 3: 3, 4: 2}.get(n, 3)
+    # Two boards a row from four players up: three a row made each board a third of a phone's
+    # width and crowded squares unreadable (play-test, six players); the picture grows taller,
+    # not larger (the same cell size: as many pixels to draw, and a phone shrinks it less).
+    cols = {1: 1, 3: 3}.get(n, 2)
     rows = (n + cols - 1) // cols
     c = {1: 100, 2: 76}.get(n, 64)
     bw, bh = board_size(c)
@@ -1046,7 +1054,9 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     width = cols * pw + (cols + 1) * gap
     extra = extras_height(view, width)
     top += extra
-    height = top + rows * ph + rows * gap
+    legend = _legend_items(view, lang)
+    legend_h = _legend_height(legend, width)
+    height = top + rows * ph + rows * gap + legend_h
     img = canvas(width, height, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
@@ -1056,7 +1066,94 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
         draw_panel(
             img, draw, view, board, names, lang, gap + col * (pw + gap), top + r * (ph + gap), c
         )
+    _draw_legend(img, draw, legend, gap, top + rows * (ph + gap), width - 2 * gap)
     return img
+
+
+# ----------------------------------------------------------------------------- legend
+
+LEGEND_TILE = 40
+LEGEND_LINE = 50
+LEGEND_FONT = 25  # ~9 px on a phone's 400-px preview of the six-player table
+LegendItem = tuple[str, str]  # (what to draw: a trap kind, "ready", "awaiting", "supply"), label
+BASIC_TRAPS = ("wall", "catapult", "dragon", "treasure")
+
+
+def _legend_items(view: dict[str, Any], lang: str) -> list[LegendItem]:
+    """What the picture's marks mean (play-test: new players could not tell a dragon from a
+    catapult, nor what the tiles under each board or the ○/✓ marks were): the status marks,
+    then every trap kind on the table or in a supply, the basic four first."""
+    items: list[LegendItem] = []
+    if view["stage"] != "over" and view["seats"] > 1:
+        items.append(("ready", "✓ " + t("badbones.picture.ready", lang)))
+        items.append(("awaiting", "○ " + t("badbones.picture.awaiting", lang)))
+    kinds = {tr["trap"] for b in view["boards"] for tr in b["traps"]}
+    kinds |= {k for b in view["boards"] for k in b["supply"]}
+    order = [*BASIC_TRAPS, *sorted(kinds - set(BASIC_TRAPS))]
+    items += [(k, t(f"badbones.trap.{k}", lang)) for k in order if k in kinds or k in BASIC_TRAPS]
+    items.append(("supply", t("badbones.picture.supply", lang)))
+    return items
+
+
+def _legend_layout(
+    draw: Draw, items: list[LegendItem], room: int
+) -> list[tuple[int, int, str, list[str]]]:
+    """Each item's (x, line, what, text lines) when the items flow left to right and wrap at
+    ``room``; a label too long for a line is itself wrapped (the narrow private board)."""
+    out = []
+    x, line = 0, 0
+    for what, label in items:
+        icon = _legend_icon(what)
+        lines = [label]
+        if icon + text_width(draw, label, LEGEND_FONT) > room:
+            lines = wrap(draw, label, LEGEND_FONT, room - icon)
+        w = icon + max(text_width(draw, part, LEGEND_FONT) for part in lines)
+        if x and x + w > room:
+            x, line = 0, line + 1
+        out.append((x, line, what, lines))
+        x += w + 26
+        if len(lines) > 1:  # a wrapped label keeps its lines to itself
+            x, line = room, line + len(lines) - 1
+    return out
+
+
+def _legend_icon(what: str) -> int:
+    return 0 if what in ("ready", "awaiting") else LEGEND_TILE + 8
+
+
+def _legend_height(items: list[LegendItem], width: int) -> int:
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    layout = _legend_layout(scratch, items, width - 32)
+    lines = 1 + max((line + len(parts) - 1 for _, line, _, parts in layout), default=0)
+    return 16 + lines * LEGEND_LINE
+
+
+def _draw_legend(
+    img: Image.Image, draw: Draw, items: list[LegendItem], x: int, y: int, room: int
+) -> None:
+    for dx, line, what, lines in _legend_layout(draw, items, room):
+        lx = x + dx
+        ly = y + line * LEGEND_LINE
+        if what not in ("ready", "awaiting"):
+            kind = "wall" if what == "supply" else what
+            paste_trap(
+                img,
+                {"trap": kind, "side": "intact", "orientation": "\\", "stars": 0},
+                lx,
+                ly,
+                LEGEND_TILE,
+            )
+            if what == "supply":  # a second tile behind: "the row of tiles"
+                draw.rectangle((lx - 3, ly - 3, lx + 3, ly + LEGEND_TILE), fill=TEXT_DIM)
+            lx += LEGEND_TILE + 8
+        for k, part in enumerate(lines):
+            draw.text(
+                (lx, ly + LEGEND_TILE // 2 + k * LEGEND_LINE),
+                part,
+                font=font(LEGEND_FONT),
+                fill=TEXT,
+                anchor="lm",
+            )
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
@@ -1079,7 +1176,9 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     notes += [(line, True) for line in _pref_lines(view, lang, width - 40)]
     extra = max(124, 34 * len(notes) + 30)
     top = 92 + extras_height(view, width)
-    img = canvas(width, top + ph + extra, BACKGROUND)
+    legend = _legend_items(view, lang)
+    legend_h = _legend_height(legend, width)
+    img = canvas(width, top + ph + extra + legend_h, BACKGROUND)
     draw = ImageDraw.Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
@@ -1113,6 +1212,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             fill=TEXT_DIM if dim else ACCENT,
             anchor="lm",
         )
+    _draw_legend(img, draw, legend, 20, top + ph + extra, width - 40)
     return encode(img)
 
 

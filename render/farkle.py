@@ -37,6 +37,7 @@ MARGIN = 24
 ROW_H = 118
 KEEP_ARMY = 5000
 DRAGON_RED = (200, 40, 40)
+EATEN_RED = (150, 86, 66)  # a scorched die: eaten by the dragon
 RALLY_BLUE = (40, 110, 210)
 KEEP_STONE = (120, 110, 100)
 CARD_BACK = (96, 60, 150)
@@ -76,6 +77,20 @@ def draw_die(
         cx, cy = x + fx * size, y + fy * size
         pip = DRAGON_RED if face == 1 and not dim else BLACK
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pip)
+
+
+def draw_eaten_die(d: Draw, x: int, y: int, size: int, face: int) -> None:
+    """A die the dragon ate: scorched red-brown, crossed out in red, so it never reads as a die
+    banked for points (those are only dimmed)."""
+    draw_die(d, x, y, size, face, colour=EATEN_RED)
+    w = max(3, size // 9)
+    inset = size // 6
+    for a, b in (
+        ((x + inset, y + inset), (x + size - inset, y + size - inset)),
+        ((x + size - inset, y + inset), (x + inset, y + size - inset)),
+    ):
+        d.line((a, b), fill=BLACK, width=w + 4)
+        d.line((a, b), fill=DRAGON_RED, width=w)
 
 
 def draw_event_die(d: Draw, x: int, y: int, size: int, event: str) -> None:
@@ -220,7 +235,11 @@ def _player_row(
 ) -> int:
     p = view["players"][seat]
     colour = seat_colour(seat)
-    active = seat == view["turn"] and view["stage"] != "over"
+    # ▶ marks who must act now: the defender asked to respond, a player asked to discard… (the
+    # view's ``pending``), not always the wannabe whose turn it is (play-test: the ▶ stayed on
+    # the attacker while the defender had to answer).
+    acting = view.get("pending") or [view["turn"]]
+    active = seat in acting and view["stage"] != "over"
     d.rounded_rectangle(
         (MARGIN, y, WIDTH - MARGIN, y + ROW_H - 10),
         radius=12,
@@ -318,9 +337,15 @@ def _run(
     size = 74
     dy = y + 40
     cx = x
+    # A dragon roll's dice set aside are the ones the dragon ate (the player cannot keep dice
+    # on a dragon roll): drawn scorched and crossed, not dimmed like dice banked (play-test).
+    eaten = run["event"] == "dragon"
     for i, face in enumerate(run["roll"]):
         kept = run["kept"][i] if i < len(run["kept"]) else False
-        draw_die(d, cx, dy, size, face, dim=kept)
+        if kept and eaten:
+            draw_eaten_die(d, cx, dy, size, face)
+        else:
+            draw_die(d, cx, dy, size, face, dim=kept)
         if prey >> i & 1:
             d.rounded_rectangle(
                 (cx - 5, dy - 5, cx + size + 5, dy + size + 5),
@@ -333,7 +358,7 @@ def _run(
             (cx + size // 2, dy + size + 16),
             letter,
             font=font(24, True),
-            fill=ACCENT if not kept else TEXT_DIM,
+            fill=DRAGON_RED if kept and eaten else (ACCENT if not kept else TEXT_DIM),
             anchor="mm",
         )
         cx += size + 14
@@ -361,8 +386,13 @@ def _run(
             anchor="lm",
         )
         ax += text_width(d, t("farkle.label.set_aside", lang) + ":", 18) + 10
-        for f in aside:
-            draw_die(d, ax, ay, 30, f)
+        # The latest dice set aside are the eaten ones when this roll brought the dragon.
+        gone = sum(1 for k in run["kept"] if k) if eaten else 0
+        for k, f in enumerate(aside):
+            if k >= len(aside) - gone:
+                draw_eaten_die(d, ax, ay, 30, f)
+            else:
+                draw_die(d, ax, ay, 30, f)
             ax += 36
     label = (
         t("farkle.label.lost", lang, lost=number(run["score"], lang))

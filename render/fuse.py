@@ -50,7 +50,11 @@ OP_GAP = 30  # width given to a relation symbol between two slots
 SLOT_GAP = 8
 CARD_PAD = 12
 HEADER_H = 30  # the card id / points band at the top of a card
-NUMBER_H = 20  # room for the slot numbers under a player's icons
+NUMBER_H = 26  # room for the slot numbers under a player's icons
+NUMBER_SIZE = 22  # slot numbers: ~7 px on a phone's 400-px preview, as large as the row allows
+SOCKET = (44, 64, 110)  # an empty slot's well: lighter than the card, so black icons show
+SOCKET_EDGE = (170, 186, 214)
+BLACK_EDGE = (150, 156, 170)  # the frame of a black icon or die against the dark card
 
 
 def _ink_on(colour: str | None) -> Colour:
@@ -83,6 +87,22 @@ def _draw_rainbow(img: Image.Image, box: tuple[int, int, int, int]) -> None:
     quads = [(x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1), (mx, my, x1, y1)]
     for q, c in zip(quads, RAINBOW, strict=True):
         d.rectangle(q, fill=DIE_COLOURS[c])
+
+
+def _draw_socket(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
+    """An empty slot: a dashed well with the slot's icon inside, smaller, so it never looks like
+    a die placed there (play-test: an empty "red 5" slot and a placed red 5 looked the same)."""
+    d = ImageDraw.Draw(img)
+    d.rectangle((x, y, x + size - 1, y + size - 1), fill=SOCKET)
+    dash, width = max(4, size // 8), 2
+    for k in range(0, size, dash * 2):
+        e = min(size - 1, k + dash)
+        d.line((x + k, y, x + e, y), fill=SOCKET_EDGE, width=width)
+        d.line((x + k, y + size - 1, x + e, y + size - 1), fill=SOCKET_EDGE, width=width)
+        d.line((x, y + k, x, y + e), fill=SOCKET_EDGE, width=width)
+        d.line((x + size - 1, y + k, x + size - 1, y + e), fill=SOCKET_EDGE, width=width)
+    inset = 4  # a thin well around a nearly full-size icon: split numbers stay legible
+    _draw_icon(img, x + inset, y + inset, size - 2 * inset, slot)
 
 
 def _draw_icon(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
@@ -132,7 +152,8 @@ def _draw_icon(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]
                 fill=_ink_on(alt["c"]),
                 anchor="mm",
             )
-    d.rectangle(box, outline=(205, 210, 220), width=2)
+    black = len(alts) == 1 and alts[0].get("c") == "K" and mark not in ("*", "#*", "#|*")
+    d.rectangle(box, outline=BLACK_EDGE if black else (205, 210, 220), width=3 if black else 2)
 
 
 def draw_die(
@@ -143,6 +164,10 @@ def draw_die(
     colour = token[0]
     fill = DIE_COLOURS[colour]
     edge = outline or ((200, 200, 200) if colour == "K" else (255, 255, 255))
+    # A shadow under the die: it stands on the card, where an empty slot is a flat well.
+    d.rounded_rectangle(
+        (x + 3, y + 4, x + size + 2, y + size + 3), radius=size // 6, fill=(6, 10, 22)
+    )
     d.rounded_rectangle(
         (x, y, x + size - 1, y + size - 1), radius=size // 6, fill=fill, outline=edge, width=3
     )
@@ -209,7 +234,7 @@ def draw_card(
     inner_h = h - 2 * CARD_PAD - HEADER_H
     op_font = font(int(slot * 0.5), bold=True)
     numbered = "dice" in card
-    number_font = font(18, bold=True)
+    number_font = font(NUMBER_SIZE, bold=True)
     for part in card["parts"]:
         pw, ph = _part_size(part, slot, numbered)
         rows = part["rows"]
@@ -220,20 +245,22 @@ def draw_card(
             rx = px + (pw - _row_width(row, slot)) // 2
             for tok in row:
                 if isinstance(tok, int):
-                    _draw_icon(img, rx, ry, slot, card["slots"][tok])
                     if numbered:
                         d.text(
-                            (rx + slot // 2, ry + slot + 1),
+                            (rx + slot // 2, ry + slot + 2),
                             str(tok + 1),
                             font=number_font,
-                            fill=TEXT_DIM,
+                            fill=TEXT,
                             anchor="ma",
                         )
                     if dice[tok]:
-                        inset = 3
-                        draw_die(img, rx + inset, ry + inset, slot - 2 * inset, dice[tok])
+                        draw_die(img, rx, ry, slot - 2, dice[tok])
                         if safe[tok]:
-                            _draw_lock(d, rx + slot - 14, ry + slot - 14)
+                            _draw_lock(d, rx + slot - 20, ry + slot - 20)
+                    elif numbered:  # a player's card: its empty slots are wells
+                        _draw_socket(img, rx, ry, slot, card["slots"][tok])
+                    else:  # the centre row: no die can be there, the icons stay full size
+                        _draw_icon(img, rx, ry, slot, card["slots"][tok])
                     rx += slot + SLOT_GAP
                 else:
                     gap = OP_GAP + (12 if len(tok) > 1 else 0)
@@ -256,8 +283,10 @@ def draw_card(
 
 
 def _draw_lock(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-    """A small shield: this die is safe (another die rests on it)."""
-    d.ellipse((x, y, x + 12, y + 12), fill=ACCENT, outline=INK, width=1)
+    """A badge with a tick: this die is safe (another die rests on it). 22 px, so it still
+    shows on a phone (play-test: the 12-px dot vanished there)."""
+    d.ellipse((x, y, x + 22, y + 22), fill=ACCENT, outline=INK, width=2)
+    d.text((x + 11, y + 12), "✓", font=font(16, bold=True), fill=INK, anchor="mm")
 
 
 def _level_colour(level: int) -> Colour:

@@ -94,10 +94,25 @@ class _Grid:
 # ---------------------------------------------------------------------------- pawns
 
 
-def draw_pawn(d: Draw, cx: int, cy: int, radius: int, kind: str, colour: RGB) -> None:
-    """A pawn: a disc of the player's colour carrying a zombie or a vampire head."""
+def draw_pawn(
+    d: Draw, cx: int, cy: int, radius: int, kind: str, colour: RGB, square: bool = False
+) -> None:
+    """A pawn: a disc of the player's colour carrying a zombie or a vampire head; ``square``
+    draws the base as a rounded square instead (the third and fourth players, who play zombies
+    and vampires again: play-test, two zombie seats told apart by colour alone)."""
     r = radius
-    d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=BLACK, width=max(2, r // 12))
+    if square:
+        d.rounded_rectangle(
+            (cx - r, cy - r, cx + r, cy + r),
+            radius=max(3, r // 4),
+            fill=colour,
+            outline=BLACK,
+            width=max(2, r // 12),
+        )
+    else:
+        d.ellipse(
+            (cx - r, cy - r, cx + r, cy + r), fill=colour, outline=BLACK, width=max(2, r // 12)
+        )
     h = int(r * 0.66)  # the head
     hy = cy + int(r * 0.04)
     if kind == "vampire":
@@ -266,20 +281,103 @@ def _draw_ghost_wall(d: Draw, grid: _Grid, segment: list[Any]) -> None:
     _dashed_line(d, a, b, DANGER, max(6, grid.cell // 10), max(8, grid.cell // 6))
 
 
-def _draw_path(d: Draw, grid: _Grid, path: list[str], colour: RGB) -> None:
-    points = [grid.centre(name) for name in path]
+def _hop(a: tuple[int, int], b: tuple[int, int], lift: float) -> list[tuple[int, int]]:
+    """A jump from ``a`` to ``b``: an arch bulging ``lift`` px to one side of the straight line,
+    so it shows beside the pawn jumped over instead of hiding under it."""
+    (ax, ay), (bx, by) = a, b
+    length = math.dist(a, b) or 1.0
+    # The control point of a quadratic curve, twice the bulge off the midpoint.
+    px, py = (by - ay) / length, (ax - bx) / length
+    cx, cy = (ax + bx) / 2 + px * lift * 2, (ay + by) / 2 + py * lift * 2
+    out = []
+    for i in range(13):
+        k = i / 12
+        x = (1 - k) ** 2 * ax + 2 * (1 - k) * k * cx + k * k * bx
+        y = (1 - k) ** 2 * ay + 2 * (1 - k) * k * cy + k * k * by
+        out.append((int(x), int(y)))
+    return out
+
+
+def _path_points(
+    grid: _Grid, path: list[str], occupied: set[str]
+) -> tuple[list[tuple[int, int]], list[int]]:
+    """The polyline of a path, with jumps arched (play-test: a jump looked like two steps,
+    its line hidden under the pawn jumped over), and the index in it of each jump's apex. An
+    arch bulges to the side of the jumped pawn that has no pawn, where it shows."""
+    centres = [grid.centre(name) for name in path]
+    points = centres[:1]
+    apexes: list[int] = []
+    for a, b in zip(centres, centres[1:], strict=False):
+        if math.dist(a, b) > grid.cell * 1.5:
+            mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+            left = (mid[0] + (b[1] - a[1]) // 2, mid[1] + (a[0] - b[0]) // 2)
+            lift = grid.cell * 0.62
+            if _name_at(grid, left) in occupied:
+                lift = -lift
+            arch = _hop(a, b, lift)
+            apexes.append(len(points) + len(arch) // 2 - 1)
+            points.extend(arch[1:])
+        else:
+            points.append(b)
+    return points, apexes
+
+
+def _name_at(grid: _Grid, xy: tuple[int, int]) -> str:
+    c, r = (xy[0] - grid.x0) // grid.cell, (xy[1] - grid.y0) // grid.cell
+    if 0 <= r < grid.size and 0 <= c < grid.size:
+        return grid.b.names[r * grid.size + c]
+    return ""
+
+
+def _draw_path(d: Draw, grid: _Grid, path: list[str], colour: RGB, occupied: set[str]) -> None:
+    points, apexes = _path_points(grid, path, occupied)
     if len(points) < 2:
         return
     w = max(6, grid.cell // 9)
     d.line(points, fill=BLACK, width=w + 6, joint="curve")
     d.line(points, fill=colour, width=w, joint="curve")
+    for i in apexes:
+        # An arrowhead on top of each arch: the way the pawn jumped.
+        (x1, y1), (x2, y2) = points[i], points[i + 1]
+        length = math.dist((x1, y1), (x2, y2)) or 1.0
+        ux, uy = (x2 - x1) / length, (y2 - y1) / length
+        tip = (x2 + ux * w * 2.2, y2 + uy * w * 2.2)
+        back = (x2 - ux * w * 1.4, y2 - uy * w * 1.4)
+        side = (-uy * w * 2.0, ux * w * 2.0)
+        d.polygon(
+            [tip, (back[0] + side[0], back[1] + side[1]), (back[0] - side[0], back[1] - side[1])],
+            fill=colour,
+            outline=BLACK,
+            width=2,
+        )
     sx, sy = points[0]
     r = grid.cell // 5
     d.ellipse((sx - r, sy - r, sx + r, sy + r), outline=BLACK, width=w + 4)
     d.ellipse((sx - r, sy - r, sx + r, sy + r), outline=colour, width=w)
-    for px, py in points[1:-1]:
+    for name in path[1:-1]:
+        px, py = grid.centre(name)
         dot = w
         d.ellipse((px - dot, py - dot, px + dot, py + dot), fill=colour, outline=BLACK, width=2)
+
+
+def _draw_reach(d: Draw, grid: _Grid, view: dict[str, Any]) -> None:
+    """Where the rolled steps can take the player to act (play-test: players counted squares
+    by hand): a dot in their colour on each square, a ring on those inside their home zone."""
+    reach = list(view.get("reach") or [])
+    if not reach or view.get("phase") == "over":
+        return
+    seat = int(view["turn"])
+    colour = seat_colour(seat)
+    home = grid.b.zones.get(str(view["target"][seat]), frozenset())
+    dot = max(5, grid.cell // 7)
+    ring = int(grid.cell * 0.3)
+    for name in reach:
+        cx, cy = grid.centre(str(name))
+        if grid.b.square(str(name)) in home:
+            d.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=BLACK, width=dot + 4)
+            d.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline=colour, width=dot)
+        else:
+            d.ellipse((cx - dot, cy - dot, cx + dot, cy + dot), fill=colour, outline=BLACK, width=2)
 
 
 # ---------------------------------------------------------------------------- panel
@@ -380,7 +478,9 @@ def _draw_panel(
             outline=outline,
             width=4 if current else 2,
         )
-        draw_pawn(d, bx + 50, by + box_h // 2, 32, str(view["kinds"][seat]), seat_colour(seat))
+        draw_pawn(
+            d, bx + 50, by + box_h // 2, 32, str(view["kinds"][seat]), seat_colour(seat), seat >= 2
+        )
         label = _name(names, seat) + (" ★" if you == seat else "")
         # "Locked" goes on the name line, left of the arrow: the pip line has no room for it.
         locked = ""
@@ -457,9 +557,12 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
             wall = b.parse_wall(str(entry["wall"]))
             if wall is not None:
                 _draw_ghost_wall(d, grid, list(wall))
+    _draw_reach(d, grid, view)
+    occupied = {str(name) for squares in view["pawns"] for name in squares}
     for entry in recent:
         if entry.get("type") == "move":
-            _draw_path(d, grid, list(entry["path"]), seat_colour(int(entry["seat"])))
+            colour = seat_colour(int(entry["seat"]))
+            _draw_path(d, grid, list(entry["path"]), colour, occupied)
     radius = int(grid.cell * 0.42)
     # The pawns that just moved wear a bright halo, so the eye finds them first.
     moved = {str(e["path"][-1]) for e in recent if e.get("type") == "move" and e.get("path")}
@@ -470,7 +573,7 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
             if name in moved:
                 halo = radius + max(5, grid.cell // 14)
                 d.ellipse((cx - halo, cy - halo, cx + halo, cy + halo), fill=WHITE, outline=BLACK)
-            draw_pawn(d, cx, cy, radius, str(kinds[seat]), seat_colour(seat))
+            draw_pawn(d, cx, cy, radius, str(kinds[seat]), seat_colour(seat), seat >= 2)
     _draw_panel(d, view, names, lang, grid.bottom + EDGE, you)
     return img
 

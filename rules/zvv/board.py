@@ -38,9 +38,21 @@ START_CORNERS = ("TL", "BR", "TR", "BL")
 OPPOSITE_CORNER = {"TL": "BR", "BR": "TL", "TR": "BL", "BL": "TR"}
 
 _SQUARE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
+# The side is a letter or a word in either language (``side_letter`` says which); the
+# pattern only takes the letters, so "c3 oeste" and "C3-E3 north" read like "C3 W", "C3-E3 N".
 _WALL_RE = re.compile(
-    r"^\s*([A-Za-z])\s*(\d{1,2})\s*(?:[-–—:]\s*([A-Za-z])\s*(\d{1,2}))?\s*([NESWOnesw])\s*$"
+    r"^\s*([A-Za-z])\s*(\d{1,2})\s*(?:[-–—:]\s*([A-Za-z])\s*(\d{1,2}))?\s*([A-Za-z]+)\s*$"
 )
+
+# Every way a player may write a side or a direction, lower case: the letters and the words in
+# English and Spanish ("O"/"oeste" is the Spanish west). build and remove both read sides here,
+# so they accept the same forms (play-test: remove refused "c3 o" that build took).
+SIDE_WORDS = {
+    **dict.fromkeys(("n", "north", "norte"), "N"),
+    **dict.fromkeys(("e", "east", "este"), "E"),
+    **dict.fromkeys(("s", "south", "sur"), "S"),
+    **dict.fromkeys(("w", "west", "o", "oeste"), "W"),
+}
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,8 @@ class Board:
         if a is None or b is None:
             return None
         side = side_letter(match.group(5))
+        if not side:
+            return None
         (ra, ca), (rb, cb) = self.rc(a), self.rc(b)
         if side in "NS":
             if ra != rb:
@@ -215,10 +229,9 @@ class Board:
 
 
 def side_letter(text: str) -> str:
-    """N, E, S or W from a side or direction as typed: ``north``, ``Sur``, ``O``/``Oeste`` (the
-    Spanish west) all work; anything else gives ``""`` or a letter callers reject."""
-    letter = str(text).strip()[:1].upper()
-    return "W" if letter == "O" else letter
+    """N, E, S or W from a side or direction as typed, in any case: ``n``, ``north``, ``Sur``,
+    ``o``/``Oeste`` (the Spanish west) all work; anything else (``nonsense``) gives ``""``."""
+    return SIDE_WORDS.get(str(text).strip().lower(), "")
 
 
 @cache

@@ -50,6 +50,7 @@ FACES = ("2", "4", "6", "build", "plusminus", "split")
 WALL_DIE = (1, 2, 3, 1, 2, 3)
 KINDS = ("zombie", "vampire", "zombie", "vampire")  # players 3–4 play the same sides in new colours
 MOVE_PHASES = ("move", "split", "split_more")
+REMOVE_BUTTONS = 4  # with "Roll", one row of five buttons
 REROLL_PHASES = ("move", "split", "plusminus", "build", "pass")
 
 
@@ -148,7 +149,13 @@ class ZombiesVsVampires(Game[ZvvState]):
                 Param("direction", required=False, autocomplete=True),
             ),
         ),
-        Command("remove", (Param("wall", autocomplete=True),)),
+        # ``side`` is for "remove G9 E" typed positionally (the console splits words), so the
+        # wall may be named as build names it: a square and a side.
+        Command(
+            "remove",
+            (Param("wall", autocomplete=True), Param("side", required=False)),
+            button=True,
+        ),
         Command("stop", button=True),
         Command("pass", button=True),
         Command("reroll", button=True),
@@ -349,11 +356,11 @@ class ZombiesVsVampires(Game[ZvvState]):
         events.append(Event("zvv.event.wall_die", {"seat": state.turn, "length": state.wall_len}))
         state.phase = "build"
         if not _legal_walls(state):
-            # The rules: if no legal place exists for that length, no wall is placed.
+            # The rules: if no legal place exists for that length, no wall is placed. An empty
+            # supply is its own reason (play-test: it read as "no legal place" on an empty board).
             state.phase = "pass"
-            events.append(
-                Event("zvv.event.no_place", {"seat": state.turn, "length": state.wall_len})
-            )
+            why = "no_supply" if state.supply[state.wall_len - 1] <= 0 else "no_place"
+            events.append(Event(f"zvv.event.{why}", {"seat": state.turn, "length": state.wall_len}))
 
     def _move(self, state: ZvvState, seat: int, action: Move, events: list[Event]) -> None:
         b = board(state.size)
@@ -479,6 +486,10 @@ class ZombiesVsVampires(Game[ZvvState]):
                 raise RulesError("zvv.error.cannot_pass")
         elif phase == "roll":
             raise RulesError("zvv.error.roll_first")
+        elif phase == "pass" and kind in ("move", "build", "remove"):
+            # Say why the roll allows nothing, not "your roll is Build: it does not build a
+            # wall" (play-test: that contradicts itself).
+            raise _why_pass(state)
         elif kind == "move":
             if phase not in MOVE_PHASES:
                 raise RulesError("zvv.error.not_a_move", **face)
@@ -488,6 +499,10 @@ class ZombiesVsVampires(Game[ZvvState]):
             if phase != "build":
                 raise RulesError("zvv.error.not_a_build", **face)
         elif kind == "remove":
+            if phase == "build" and state.face == "plusminus":
+                # ± went to building: the wall die was rolled, or the board had no wall.
+                why = "chose_build" if state.walls else "nothing_to_remove"
+                raise RulesError(f"zvv.error.{why}", length=state.wall_len)
             if phase != "plusminus":
                 raise RulesError("zvv.error.not_a_remove", **face)
         else:
@@ -570,12 +585,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         elif command == "build":
             action = self._build_from_args(state, given)
         elif command == "remove":
-            wall = _find_wall(state, given.get("wall", ""))
-            if wall is None:
-                raise RulesError(
-                    "zvv.error.no_wall", wall=_wall_text_name(b, given.get("wall", ""))
-                )
-            action = Remove(b.wall_name(wall))
+            action = self._remove_from_args(state, given)
         else:
             action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
         try:
@@ -596,7 +606,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         if sq is None:
             raise RulesError("zvv.error.wall_off_board", wall=given.get("square", "")[:20])
         side = side_letter(given.get("side", ""))
-        if side not in SIDES or len(given.get("side", "")) > 5:
+        if not side:
             raise RulesError("zvv.error.bad_side", side=given.get("side", "")[:20])
         direction = side_letter(given.get("direction", "")) or None
         length = state.wall_len
@@ -610,6 +620,17 @@ class ZombiesVsVampires(Game[ZvvState]):
         if wall is None:
             raise RulesError("zvv.error.wall_off_board", wall=f"{b.names[sq]} {side}")
         return Build(b.wall_name(wall))
+
+    def _remove_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:
+        """The wall named by ``wall`` (``C3-E3 N``, ``c3 oeste``…), or by ``wall`` + ``side``
+        (``G9`` + ``E``): the same squares and sides ``build`` reads."""
+        b = board(state.size)
+        text = " ".join(v for v in (given.get("wall", ""), given.get("side", "")) if v)
+        _wall_text(b, text)  # a malformed name or side says so, not "no such wall"
+        wall = _find_wall(state, text)
+        if wall is None:
+            raise RulesError("zvv.error.no_wall", wall=_wall_text_name(b, text))
+        return Remove(b.wall_name(wall))
 
     def explain(self, state: ZvvState, seat: int, command: str, args: CommandArgs) -> RulesError:
         try:
@@ -634,11 +655,7 @@ class ZombiesVsVampires(Game[ZvvState]):
                 start = b.square(filled.get("pawn", ""))
                 if start is None or start not in _movable_set(state, seat):
                     return []
-                parent = _reach_one(state, seat, start, _steps(state))
-                return [
-                    b.names[sq]
-                    for sq in sorted(parent, key=lambda s: (len(path_to(parent, start, s)), s))
-                ]
+                return [b.names[sq] for sq in _goalward(state, seat, start)]
             return []
         if command == "build" and state.phase == "build":
             options = _build_options(state)
@@ -658,6 +675,19 @@ class ZombiesVsVampires(Game[ZvvState]):
                 )
             return []
         return super().suggestions(state, seat, command, param, args)
+
+    def buttons(self, state: ZvvState, seat: int) -> list[tuple[str, CommandArgs]]:
+        """The common buttons, and on ± one "Remove" per wall, newest first, as many as fit in
+        one row beside "Roll" (play-test: ± offered only "Roll", so removing meant typing a
+        wall name; older walls are still a ``remove`` command with autocomplete away)."""
+        out = super().buttons(state, seat)
+        removes = [item for item in out if item[0] == "remove"]
+        b = board(state.size)
+        newest: list[tuple[str, CommandArgs]] = [
+            ("remove", {"wall": b.wall_name(w)}) for w in state.walls[::-1]
+        ]
+        offered = [item for item in newest if item in removes][:REMOVE_BUTTONS]
+        return [item for item in out if item[0] != "remove"] + offered
 
     # ----------------------------------------------------------------- end and result
 
@@ -788,6 +818,9 @@ class ZombiesVsVampires(Game[ZvvState]):
             "winners": list(state.winners),
             "ended_by": state.ended_by,
             "options": dict(state.options),
+            # Where the roll lets the seat to act go (play-test: players counted squares by
+            # hand): every square one of its pawns can reach now, in a move phase; else empty.
+            "reach": _reach_names(state),
         }
 
     def phase(self, state: ZvvState) -> str:
@@ -957,6 +990,33 @@ def _greedy_move(state: ZvvState) -> Move | None:
     return best_move
 
 
+def _goalward(state: ZvvState, seat: int, start: int) -> list[int]:
+    """Every square the pawn on ``start`` reaches, the most useful first: home squares (the
+    deepest first, as the zone fills from the back), then the fewest steps left to a free home
+    square, then the farthest move. All of them: the service filters what the player typed
+    before it keeps 25 (play-test: the nearest 25 hid the far squares players wanted)."""
+    b = board(state.size)
+    corner = OPPOSITE_CORNER[START_CORNERS[seat]]
+    target = _target(state, seat)
+    dist = _walk_distances(state, seat)
+    parent = _reach_one(state, seat, start, _steps(state))
+
+    def usefulness(sq: int) -> tuple[int, int, int, int]:
+        if sq in target:
+            return (0, b.distance_to_corner(sq, corner), 0, sq)
+        return (1, dist[sq], -len(path_to(parent, start, sq)), sq)
+
+    return sorted(parent, key=usefulness)
+
+
+def _reach_names(state: ZvvState) -> list[str]:
+    if state.phase not in MOVE_PHASES:
+        return []
+    b = board(state.size)
+    squares = {sq for _, parent in _reaches(state, state.turn) for sq in parent}
+    return [b.names[sq] for sq in sorted(squares)]
+
+
 def _walk_distances(state: ZvvState, seat: int) -> list[int]:
     """Steps from every square to the nearest free square of the seat's target zone, going
     round walls (pawns ignored: they move)."""
@@ -1077,6 +1137,8 @@ def _wall_text(b: Board, text: str) -> Wall:
     match = _WALL_RE.match(str(text))
     if not match:
         raise RulesError("zvv.error.bad_wall", wall=str(text)[:20])
+    if not side_letter(match.group(5)):
+        raise RulesError("zvv.error.bad_side", side=match.group(5)[:20])
     wall = b.parse_wall(str(text))
     if wall is None:
         raise RulesError("zvv.error.wall_off_board", wall=str(text)[:20].upper())
@@ -1103,6 +1165,16 @@ def _find_wall(state: ZvvState, text: str) -> Wall | None:
             if w[0] == orient and w[1] == line and w[2] <= start < w[2] + w[3]:
                 return w
     return None
+
+
+def _why_pass(state: ZvvState) -> RulesError:
+    """Why the roll in phase ``pass`` allows nothing: no pawn moves, no wall of the rolled
+    length is left in the supply, or none has a legal place."""
+    if state.wall_len:
+        if state.supply[state.wall_len - 1] <= 0:
+            return RulesError("zvv.error.pass_no_supply", length=state.wall_len)
+        return RulesError("zvv.error.pass_no_place", length=state.wall_len)
+    return RulesError("zvv.error.pass_no_move", face_key=_face_key(state.face))
 
 
 def _may_reroll(state: ZvvState) -> bool:

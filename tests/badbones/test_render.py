@@ -150,3 +150,52 @@ def test_market_card_names_fit_without_being_cut() -> None:
         for trap in TRAPS:
             lines, size = card_lines(draw, t(f"badbones.trap.{trap}", lang), room, 1)
             assert len(lines) == 1 and text_width(draw, lines[0], size, True) <= room
+
+
+# ------------------------------------------------------------------ play-test findings
+
+
+def test_the_table_has_a_key_to_the_traps_the_supply_row_and_the_marks() -> None:
+    # Play-test: new players asked which tile was the dragon, what the tiles under a board
+    # were, and what ○ and ✓ meant.
+    from render.badbones import _legend_items
+
+    state, _, _ = random_game(GAME, 3, 11)
+    view = GAME.view(state, None)
+    view = {**view, "stage": "trap"}
+    for lang, words in (
+        ("en", ["✓ ready", "○ still to choose", "dragon", "catapult", "treasure", "wall"]),
+        ("es", ["✓ listo", "○ aún elige", "dragón", "catapulta", "tesoro", "muro"]),
+    ):
+        labels = [label for _, label in _legend_items(view, lang)]
+        for word in words:
+            assert word in labels, (lang, word, labels)
+        assert any("place" in s or "colocar" in s for s in labels), labels  # the supply row
+
+
+def test_six_players_boards_sit_two_a_row_for_a_phone() -> None:
+    # Play-test: with six players, crowded squares could not be read on a phone: three boards a
+    # row left each a third of the preview's 400 px. Two a row, like four players.
+    from render.badbones import table_image
+
+    six, _, _ = random_game(GAME, 6, 11)
+    four, _, _ = random_game(GAME, 4, 11)
+    big = table_image(GAME.view(six, None), NAMES, "en")
+    square = table_image(GAME.view(four, None), NAMES[:4], "en")
+    assert big.width == square.width < 1000  # two boards a row
+    assert big.height > big.width * 1.8  # three rows of boards
+
+
+def test_the_red_symbol_is_an_open_triangle_pointing_up_not_an_arrowhead() -> None:
+    # Play-test: a red skeleton's filled ▼ read as one more "walk down" arrow on the board.
+    from PIL import Image, ImageDraw
+
+    from render.badbones import SYMBOL_COLOURS, draw_symbol
+
+    image = Image.new("RGB", (100, 100), (0, 0, 0))
+    draw_symbol(ImageDraw.Draw(image), "red", 50, 50, 40, SYMBOL_COLOURS["red"])
+    inked = [[image.getpixel((x, y)) != (0, 0, 0) for x in range(100)] for y in range(100)]
+    rows = [y for y in range(100) if any(inked[y])]
+    top, bottom = rows[0], rows[-1]
+    assert sum(inked[top + 4]) < sum(inked[bottom - 4])  # narrow at the top: the apex is up
+    assert not inked[45][50]  # open inside, above the dot: no filled arrowhead

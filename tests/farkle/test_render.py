@@ -52,3 +52,55 @@ def test_the_table_is_drawn_from_the_public_view_only() -> None:
     assert "my_items" not in public
     assert all(isinstance(p["items"], int) for p in public["players"])
     assert render_table(public, NAMES, "en")
+
+
+# ------------------------------------------------------------------ play-test findings
+
+
+def _table(state: FarkleState) -> Image.Image:
+    png = render_table(GAME.view(state, None), NAMES[: state.seats], "en")
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 30) -> bool:
+    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
+
+
+def test_dice_the_dragon_ate_do_not_look_like_dice_banked() -> None:
+    # Play-test: the three 1s the dragon ate were greyed like dice set aside for points.
+    from PIL import ImageDraw
+
+    from render.farkle import EATEN_RED, _run
+
+    def first_die(event: str) -> tuple[int, ...]:
+        image = Image.new("RGB", (1100, 300), (0, 0, 0))
+        run = {
+            "seat": 0, "dice": 5, "roll": [1, 1, 1, 2, 3], "event": event,
+            "kept": [True, True, True, False, False], "aside": [1, 1, 1, 1],
+            "score": 100, "gained": 0,
+        }  # fmt: skip
+        _run(ImageDraw.Draw(image), run, NAMES, "en", 0, 0, "Recruit", 1000)
+        return image.getpixel((10, 40 + 10))  # inside die "a", off its pips and cross
+
+    eaten, banked = first_die("dragon"), first_die("blank")
+    assert _near(eaten, EATEN_RED) and not _near(banked, EATEN_RED)
+    assert banked[0] == banked[1] == banked[2]  # banked: a plain dimmed die
+
+
+def test_the_marker_moves_to_the_defender_who_must_answer_a_brawl() -> None:
+    # Play-test: the ▶ stayed on the attacker while the defender had to fight or flee.
+    from render.common import ACCENT
+    from render.farkle import ROW_H, WIDTH
+    from rules.farkle.actions import Brawl
+    from tests.farkle.support import new, play, rig
+
+    state = new()
+    rig(state, ([1, 5, 2, 3, 4, 6], "blank"))
+    play(state, 0, Brawl(1))
+    assert GAME.pending(state).keys() == {1}
+    image = _table(state)
+    top = 96 + 16  # the first player's row; each row is ROW_H tall
+    outlined = [
+        _near(image.getpixel((WIDTH // 2, top + seat * ROW_H + 1)), ACCENT) for seat in range(3)
+    ]
+    assert outlined == [False, True, False], outlined

@@ -33,3 +33,64 @@ def test_the_start_and_the_end_render() -> None:
     state = _played(2, 4, 5_000)
     assert FUSE.is_over(state)
     assert render_table(FUSE.view(state, None), NAMES[:2], "es").startswith(b"\x89PNG")
+
+
+# ------------------------------------------------------------------ play-test findings
+
+
+def _card(dice: list[str | None], safe: list[bool], colour: str = "R", n: int = 5) -> dict:  # type: ignore[type-arg]
+    """A player's card of two "red 5" slots (shaped like the view's cards)."""
+    slot = {"text": f"[{colour}{n}]", "mark": "", "alts": [{"c": colour, "n": n}]}
+    return {
+        "id": "1-99", "level": 1, "points": 1, "text": "",
+        "slots": [slot, dict(slot)], "parts": [{"layout": "row", "rows": [[0, 1]]}],
+        "dice": dice, "safe": safe,
+    }  # fmt: skip
+
+
+def _drawn(card: dict) -> tuple[object, int, int]:  # type: ignore[type-arg]
+    from PIL import Image
+
+    from render.fuse import CARD_PAD, HEADER_H, draw_card
+
+    image = Image.new("RGB", (400, 200), (0, 0, 0))
+    draw_card(image, 0, 0, card, 56)
+    return image, CARD_PAD, CARD_PAD + HEADER_H  # the first slot's top left corner
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 30) -> bool:
+    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
+
+
+def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
+    # Play-test: an empty "red 5" slot and a red 5 die on it were drawn alike.
+    from render.fuse import CARD_BG, DIE_COLOURS, SLOT_GAP, SOCKET, SOCKET_EDGE
+
+    image, x, y = _drawn(_card(["R5", None], [False, False]))
+    second = x + 56 + SLOT_GAP  # the empty slot
+    corner_placed = image.getpixel((x + 1, y + 1))  # type: ignore[attr-defined]
+    corner_empty = image.getpixel((second + 1, y + 1))  # type: ignore[attr-defined]
+    well = image.getpixel((second + 2, y + 28))  # type: ignore[attr-defined]
+    assert _near(corner_empty, SOCKET_EDGE) or _near(corner_empty, SOCKET)  # a dashed well
+    assert _near(corner_placed, CARD_BG)  # a die's rounded corner: the card shows round it
+    assert _near(well, SOCKET) or _near(well, SOCKET_EDGE)
+    for cx in (x + 28, second + 28):  # both still say "red"
+        assert _near(image.getpixel((cx - 14, y + 14)), DIE_COLOURS["R"])  # type: ignore[attr-defined]
+
+
+def test_a_black_slot_is_framed_so_it_shows_on_the_dark_card() -> None:
+    from render.fuse import BLACK_EDGE
+
+    image, x, y = _drawn(_card([None, None], [False, False], colour="K", n=3))
+    inset = 4
+    frame = image.getpixel((x + inset + 1, y + 28))  # type: ignore[attr-defined]
+    assert _near(frame, BLACK_EDGE)
+
+
+def test_the_safe_mark_is_large_enough_for_a_phone() -> None:
+    # Play-test: the 12-px dot on a safe die could not be seen in a phone's preview.
+    from render.common import ACCENT
+
+    image, x, y = _drawn(_card(["R5", "R5"], [True, False]))
+    row = [image.getpixel((px, y + 56 - 10)) for px in range(x, x + 56)]  # type: ignore[attr-defined]
+    assert sum(1 for p in row if _near(p, ACCENT, 40)) >= 16  # the old dot was 12 px across

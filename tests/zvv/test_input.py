@@ -150,11 +150,70 @@ def test_remove_names_a_wall_or_any_piece_of_it() -> None:
     assert GAME.parse("remove", {"wall": "H3 O"}, state, 0) == Remove("H3 W")  # oeste
 
 
+# Play-test: "remove wall:c3 o" was refused though the wall was there, remove refused the words
+# build took ("oeste", "north"), and "remove G9 E" typed positionally lost its "E".
+SIDE_FORMS = [
+    ("W", ["W", "w", "O", "o", "west", "West", "OESTE", "oeste"]),
+    ("N", ["N", "n", "north", "NORTH", "norte", "Norte"]),
+    ("E", ["E", "e", "east", "este", "Este"]),
+    ("S", ["S", "s", "south", "sur", "SUR"]),
+]
+
+
+@pytest.mark.parametrize(("side", "forms"), SIDE_FORMS)
+def test_build_and_remove_read_the_same_sides(side: str, forms: list[str]) -> None:
+    walls = {"W": "C5 W", "N": "E5 N", "E": "G5 E", "S": "H5 S"}
+    wall = walls[side]
+    square = wall.split()[0]
+    for form in forms:
+        plus = position(walls=[wall], face="plusminus")
+        name = GAME.parse("remove", {"wall": f"{square.lower()} {form}"}, plus, 0)
+        assert name == Remove(canonical(plus, wall)), form
+        assert GAME.parse("remove", {"wall": square, "side": form}, plus, 0) == name, form
+        build = position(face="build", wall_len=1)
+        built = GAME.parse("build", {"square": square.lower(), "side": form}, build, 0)
+        assert built == Build(name.wall), form
+
+
+def canonical(state: ZvvState, wall: str) -> str:
+    """The canonical name of ``wall`` (C5 W stays C5 W; G5 E is H5 W)."""
+    from rules.zvv.board import board
+
+    found = board(state.size).parse_wall(wall)
+    assert found is not None
+    return board(state.size).wall_name(found)
+
+
+def test_remove_c3_o_takes_the_wall_west_of_c3() -> None:
+    state = position(walls=["C5-C7 W"], face="plusminus")
+    after, events = GAME.apply(state, 0, GAME.parse("remove", {"wall": "c6 o"}, state, 0))
+    assert after.walls == [] and events[0].key == "zvv.event.removed"
+
+
+def test_remove_typed_as_square_then_side_keeps_the_side() -> None:
+    # The console hands positional words to the parameters in order: wall, then side.
+    state = position(walls=["G9-G7 E"], face="plusminus")
+    params = [p.name for p in next(c for c in GAME.commands if c.name == "remove").params]
+    assert params == ["wall", "side"]
+    assert GAME.parse("remove", dict(zip(params, ["G9", "E"], strict=True)), state, 0) == Remove(
+        "H7-H9 W"
+    )
+
+
+def test_remove_refuses_a_word_that_is_no_side() -> None:
+    state = position(walls=["C5 W"], face="plusminus")
+    refused(state, 0, "remove", {"wall": "C5 nonsense"}, "zvv.error.bad_side")
+    refused(state, 0, "remove", {"wall": "C5", "side": "up"}, "zvv.error.bad_side")
+    build = position(face="build", wall_len=1)
+    refused(build, 0, "build", {"square": "C5", "side": "nonsense"}, "zvv.error.bad_side")
+
+
 def test_removing_a_wall_that_is_not_there() -> None:
     state = position(walls=["D5-F5 N"], face="plusminus")
     refused(state, 0, "remove", {"wall": "G5 N"}, "zvv.error.no_wall")
     refused(state, 0, "remove", {"wall": "D5-E5 N"}, "zvv.error.no_wall")
-    refused(state, 0, "remove", {"wall": "junk"}, "zvv.error.no_wall")
+    # Not a wall name at all: say how to write one (as build does), not "no such wall".
+    refused(state, 0, "remove", {"wall": "junk"}, "zvv.error.bad_wall")
     rejected(state, 0, Remove("G5 N"), "zvv.error.no_wall")
     moving = position(walls=["D5-F5 N"], face="4")
     refused(moving, 0, "remove", {"wall": "D5-F5 N"}, "zvv.error.not_a_remove")
@@ -232,3 +291,85 @@ def test_a_refused_wall_typed_from_its_other_side_is_recognisable() -> None:
         GAME.parse("build", {"square": "B2", "side": "E"}, state, state.turn)
     assert err.value.key == "zvv.error.wall_in_zone"
     assert err.value.args_map["wall"] == "C2 W (= B2 E)"
+
+
+# ------------------------------------------------------------------ play-test: what the bot says
+
+
+def test_stop_says_the_second_step_is_given_up_not_kept() -> None:
+    # Play-test: "alice keeps the second step" read as if she still had it; stop gives it up.
+    one, _ = GAME.apply(position(pawns={0: ["F6", "D5"]}, face="split"), 0, Move("F6", "F7"))
+    after, events = GAME.apply(one, 0, Stop())
+    assert events[0].key == "zvv.event.stopped" and after.turn == 1
+    assert "unused" in t("zvv.event.stopped", "en", seat="alice")
+    assert "keeps" not in t("zvv.event.stopped", "en", seat="alice")
+    assert "se pierde" in t("zvv.event.stopped", "es", seat="alice")
+
+
+def test_a_forced_pass_is_announced_as_still_to_press() -> None:
+    # Play-test: "… alice passes." came before alice had pressed Pass (then "alice passes." again).
+    for key in ("no_move", "no_place", "no_supply"):
+        for lang, must in (("en", "must pass"), ("es", "debe pasar")):
+            assert must in t(f"zvv.event.{key}", lang, seat="alice", length=2), (key, lang)
+
+
+def test_building_on_a_build_roll_with_no_place_says_why_not_that_build_does_not_build() -> None:
+    # Play-test: "Your roll is Build: it does not build a wall" (the supply was empty).
+    state = position(options={"walls": 0}, face="build", wall_len=2)
+    state.phase = "pass"
+    refused(
+        state,
+        0,
+        "build",
+        {"square": "E5", "side": "N", "direction": "E"},
+        "zvv.error.pass_no_supply",
+    )
+    state = position(face="build", wall_len=2)
+    state.phase = "pass"  # as if every length-2 place were taken
+    refused(
+        state,
+        0,
+        "build",
+        {"square": "E5", "side": "N", "direction": "E"},
+        "zvv.error.pass_no_place",
+    )
+    stuck = position(face="4")
+    stuck.phase = "pass"
+    refused(stuck, 0, "move", {"pawn": "C3", "to": "C4"}, "zvv.error.pass_no_move")
+    for key in ("pass_no_supply", "pass_no_place", "pass_no_move"):
+        text = t(f"zvv.error.{key}", "en", length=2, face="Build")
+        assert "does not" not in text and text.endswith("pass."), text
+
+
+def test_removing_after_choosing_to_build_on_plus_minus_says_build_now() -> None:
+    # Play-test: "Only a ± roll removes a wall (your roll: ±)" after rolling the wall die on ±.
+    plus = position(walls=["E5 N"], face="plusminus")
+    built, _ = GAME.apply(plus, 0, Roll())
+    assert built.phase == "build"
+    refused(built, 0, "remove", {"wall": "E5 N"}, "zvv.error.chose_build")
+    empty = position(face="plusminus")
+    empty.phase, empty.wall_len = "build", 1  # ± on an empty board builds at once
+    refused(empty, 0, "remove", {"wall": "E5 N"}, "zvv.error.nothing_to_remove")
+
+
+def test_plus_minus_offers_remove_buttons_for_the_newest_walls() -> None:
+    walls = ["B5 W", "D5 N", "E7 N", "G6 W", "H8 N", "F9 W"]
+    state = position(walls=walls, face="plusminus")
+    buttons = GAME.buttons(state, 0)
+    assert buttons[0] == ("roll", {})
+    removes = [args["wall"] for command, args in buttons if command == "remove"]
+    assert removes == ["F9 W", "H8 N", "G6 W", "E7 N"]  # newest first, one row with Roll
+    for command, args in buttons:
+        GAME.parse(command, args, state, 0)  # each button is a command the engine accepts
+    assert t("zvv.button.remove", "es", wall="F9 W") == "Quitar F9 W"
+    assert [c for c, _ in GAME.buttons(position(face="4"), 0)] == []
+
+
+def test_far_destinations_come_first_in_autocomplete() -> None:
+    # Play-test: with a 6 the 25 nearest squares were offered and the far, useful ones hidden.
+    state = position(pawns={0: ["E5"]}, face="6")
+    to = GAME.suggestions(state, 0, "move", "to", {"pawn": "E5"})
+    legal = {m.to for m in GAME.legal_actions(state, 0) if isinstance(m, Move) and m.pawn == "E5"}
+    assert set(to) == legal and len(to) > 25  # the whole set, for typed text to filter
+    assert {"H8", "I7", "G9"} & set(to[:3])  # six steps towards the far corner (K11) first
+    assert to.index("E6") > 25 and to.index("E4") > 25

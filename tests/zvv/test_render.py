@@ -7,9 +7,11 @@ import os
 
 from PIL import Image
 
-from render.zvv import render_board, render_table
+from render.common import seat_colour
+from render.zvv import _Grid, _path_points, render_board, render_table
 from rules.core import Rng
 from rules.zvv import GAME
+from rules.zvv.actions import Move
 from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
 
@@ -64,3 +66,58 @@ def test_a_locked_player_with_a_long_name_stays_inside_the_box() -> None:
     for lang in ("en", "es"):
         names = ["Maximiliana de la Cruz", "Bartolomé", "Chen", "Dolores"]
         _check(render_table(view, names, lang), f"locked-{lang}")
+
+
+# ------------------------------------------------------------------ play-test findings
+
+
+def _image(state: ZvvState, seat: int | None = None) -> Image.Image:
+    png = render_table(GAME.view(state, seat), NAMES[: state.seats], "en")
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
+    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
+
+
+def test_after_rolling_a_2_the_picture_dots_every_square_the_roll_reaches() -> None:
+    # Play-test: "where can I go with a 2?" meant counting squares on the picture by hand.
+    state = position(pawns={0: ["E5"], 1: ["E6", "F5"]}, walls=["D5-D7 W"], face="2")
+    legal = {m.to for m in GAME.legal_actions(state, 0) if isinstance(m, Move)}
+    view = GAME.view(state, None)
+    assert set(view["reach"]) == legal and "E7" in legal  # a jump over E6 counts
+    image = _image(state)
+    grid = _Grid(11, 0)
+    # E7 and G5 are jumps over E6 and F5; H5 is a jump and a step; E9 and H6 are too far.
+    for name in ("E7", "G5", "H5", "E9", "H6"):
+        assert (name in legal) == (name in ("E7", "G5", "H5")), name
+        assert (name in legal) == _near(image.getpixel(grid.centre(name)), seat_colour(0)), name
+    rolled_nothing = position(pawns={0: ["E5"]})
+    assert GAME.view(rolled_nothing, None)["reach"] == []  # before the roll, no dots
+
+
+def test_a_jump_in_the_last_path_is_drawn_as_an_arch_beside_the_jumped_pawn() -> None:
+    # Play-test: the move E5 → E7 over E6 looked like two steps, its line under the E6 pawn.
+    grid = _Grid(11, 0)
+    points, apexes = _path_points(grid, ["E5", "E7"], occupied={"E6"})
+    assert len(apexes) == 1
+    x_line = grid.centre("E6")[0]
+    assert abs(points[apexes[0]][0] - x_line) > grid.cell * 0.5  # out from under the pawn
+    # It bulges to the free side: with D6 taken it goes east of E6.
+    points, apexes = _path_points(grid, ["E5", "E7"], occupied={"E6", "D6"})
+    assert points[apexes[0]][0] > x_line + grid.cell * 0.5
+    steps, none = _path_points(grid, ["E5", "E6", "E7"], occupied=set())
+    assert none == [] and steps == [grid.centre(n) for n in ("E5", "E6", "E7")]
+
+
+def test_the_two_zombie_players_differ_by_the_shape_of_their_pawns() -> None:
+    # Play-test: with four players the two zombie seats differed by colour only; the third and
+    # fourth players' pawns stand on rounded squares, the first two on discs.
+    state = position(seats=4)
+    image = _image(state)
+    grid = _Grid(11, 0)
+    radius = int(grid.cell * 0.42)
+    for seat, square in ((0, "A1"), (2, "K1"), (1, "K11"), (3, "A11")):
+        cx, cy = grid.centre(square)
+        corner = image.getpixel((cx - radius + 8, cy - radius + 8))
+        assert _near(corner, seat_colour(seat)) == (seat >= 2), seat

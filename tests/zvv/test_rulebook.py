@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from i18n import t
 from rules.core import RulesError, get_game
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Reroll, Roll, Stop
@@ -257,10 +258,14 @@ def test_trapping_a_pawn_is_allowed() -> None:
     assert dests(trapped, "F6") == set()
 
 
-def test_no_legal_place_for_the_wall_means_no_wall() -> None:
+def test_an_empty_supply_means_no_wall_and_says_so() -> None:
+    # Play-test: with the supply empty the bot said "no legal place for a wall", on a board
+    # with room everywhere; the reason is the supply, and the pass is still to be pressed.
     state = position(options={"walls": 0})
     new, keys = roll_until(state, "build")
-    assert keys[-1] == "no_place" and new.phase == "pass"
+    assert keys[-1] == "no_supply" and new.phase == "pass"
+    text = t("zvv.event.no_supply", "en", seat="alice", length=new.wall_len)
+    assert "supply" in text and "must pass" in text
     assert GAME.legal_actions(new, 0) == [Pass()]
     after, keys = act(new, Pass())
     assert keys[0] == "passed" and after.turn == 1 and after.walls == []
@@ -392,7 +397,6 @@ def test_the_end_is_narrated_once() -> None:
 
 def test_messages_read_well_for_one_step_and_the_2_star_face() -> None:
     # Play-test: "(1 steps)" / "(1 pasos)", and "**2***" which Discord's markdown garbles.
-    from i18n import t
 
     for lang in ("en", "es"):
         one = t("zvv.event.moved_one", lang, seat="Ana", **{"from": "A1", "to": "A2"})
