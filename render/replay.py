@@ -38,8 +38,10 @@ MAX_BYTES = 10_000_000
 MAX_FRAMES = 24
 # Wide enough to read a table when the replay is opened; Discord's preview scales it anyway.
 MAX_WIDTH = 800
-# Re-encoding gives up on dropping frames below this many and makes them smaller instead.
+# Re-encoding to fit: lossy at this quality, then no fewer frames than this, then no narrower.
+LOSSY_QUALITY = 80
 MIN_FRAMES = 8
+MIN_WIDTH = 240
 # Timing (ms): a frame a second, quicker when there are many; the end is held.
 FRAME_MS = 1000
 FIRST_MS = 1500
@@ -173,27 +175,39 @@ def animate(
     """
     chosen = choose(shots(kind, seats, options, seed, log), max(2, max_frames))
     # The channel's pictures before their PNG encoding (which would cost more than drawing).
-    frames = {s.number: table_image(kind, s.view, names, lang).convert("RGB") for s in chosen}
+    frames = {s.number: _rgb(table_image(kind, s.view, names, lang)) for s in chosen}
     width = min(max_width, max(f.width for f in frames.values()))
-    data = b""
-    for _ in range(8):
-        data = _encode(chosen, frames, width, lang)
+    lossless = True
+    while True:
+        data = _encode(chosen, frames, width, lang, lossless)
         if len(data) <= max_bytes:
             return data
-        # Shrink by the overshoot (a little more, so that one more try usually fits): frames
-        # first, down to MIN_FRAMES, then the size of each.
+        # Too big: lossy first (about five times smaller, text still clear), then fewer
+        # frames down to MIN_FRAMES, then smaller ones, each by the overshoot and a little
+        # more, so that one more try usually fits.
         ratio = max_bytes / len(data) * 0.9
-        if len(chosen) > MIN_FRAMES:
+        if lossless:
+            lossless = False
+        elif len(chosen) > MIN_FRAMES:
             chosen = choose(chosen, max(MIN_FRAMES, int(len(chosen) * ratio)))
+        elif width > MIN_WIDTH:
+            width = max(MIN_WIDTH, int(width * math.sqrt(ratio)))
+        elif len(chosen) > 1:
+            chosen = chosen[-1:]  # the end of the game alone
         else:
-            width = max(64, int(width * math.sqrt(ratio)))
-    # Still too big (a limit far below any real game's needs): the end position alone, small.
-    last = chosen[-1]
-    return _encode([last], frames, min(width, 320), lang)
+            raise ValueError(f"a replay cannot fit in {max_bytes} bytes")
+
+
+def _rgb(image: Image.Image) -> Image.Image:
+    return image if image.mode == "RGB" else image.convert("RGB")
 
 
 def _encode(
-    chosen: Sequence[Shot], frames: Mapping[int, Image.Image], width: int, lang: str
+    chosen: Sequence[Shot],
+    frames: Mapping[int, Image.Image],
+    width: int,
+    lang: str,
+    lossless: bool,
 ) -> bytes:
     widest = max(frames[s.number].width for s in chosen)
     scale = min(1.0, width / widest)
@@ -209,11 +223,12 @@ def _encode(
         append_images=images[1:],
         duration=durations,
         loop=0,
-        # Tables are flat colour and text: lossless keeps the text sharp; method 0 is the
-        # fastest encoder. kmax=0: no key frames after the first, every later frame is stored
-        # as its change from the one before (a move changes a small part of the table).
-        lossless=True,
-        quality=0,
+        # Tables are flat colour and text: lossless keeps the text sharp (quality is then the
+        # effort: 0, the fastest, as is method 0). kmax=0: no key frames after the first, every
+        # later frame is stored as its change from the one before (a move changes a small part
+        # of the table).
+        lossless=lossless,
+        quality=0 if lossless else LOSSY_QUALITY,
         method=0,
         kmax=0,
     )
