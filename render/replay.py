@@ -9,8 +9,8 @@ submission before it is revealed, no hand, no private item.
 
 A long game does not fail: frames are dropped evenly (the first and last are always kept, and
 the frames where the seats awaited changed — the game changing hands — are preferred), frames
-are shown faster, and if the encoded file is still over the size limit it is encoded again with
-fewer frames, then smaller, until it fits. See docs/replays.md.
+are shown faster, and if the encoded file is still over the size limit it is encoded again:
+lossy, then with fewer frames, then smaller, until it fits. See docs/replays.md.
 """
 
 from __future__ import annotations
