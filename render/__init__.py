@@ -7,6 +7,8 @@ One module per game (``render/<game>.py``) with two functions:
   leak hidden data. ``names[seat]`` is each seat's display name.
 - ``render_board(view: dict, names: list[str], lang: str) -> bytes``: one seat's private picture
   (``/game board``), drawn from that seat's view.
+- ``table_image(view, names, lang) -> Image``: ``render_table``'s picture before it is encoded
+  (a replay, ``render/replay.py``, takes many and encodes them together).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import functools
 import importlib
 import importlib.util
 from typing import Any
+
+from PIL import Image
 
 
 @functools.cache
@@ -30,6 +34,11 @@ def _module(game: str) -> Any:
 
 def render_table(game: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:
     return bytes(_module(game).render_table(view, names, lang))
+
+
+def table_image(game: str, view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
+    image: Image.Image = _module(game).table_image(view, names, lang)
+    return image
 
 
 def render_board(game: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:

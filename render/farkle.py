@@ -506,8 +506,13 @@ def _draw(
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture, from the public view."""
+    return to_png(table_image(view, names, lang))
+
+
+def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
+    """The channel's picture before encoding (replays take many)."""
     img, _, _ = _draw(view, names, lang, 0)
-    return to_png(img)
+    return img
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:

@@ -362,7 +362,12 @@ def _draw_fuse_bar(d: ImageDraw.ImageDraw, x: int, y: int, w: int, view: dict[st
 
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
-    return to_png(_table(view, names, lang))
+    return to_png(table_image(view, names, lang))
+
+
+def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
+    """The channel's picture before encoding (replays take many)."""
+    return _table(view, names, lang)
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:

@@ -580,7 +580,12 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture after a turn, from the public view."""
-    return to_png(_draw(view, names, lang, None))
+    return to_png(table_image(view, names, lang))
+
+
+def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
+    """The channel's picture before encoding (replays take many)."""
+    return _draw(view, names, lang, None)
 
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
