@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import re
 
 _TOKEN_SHAPE = re.compile(r"[A-Za-z\d_-]{23,28}\.[A-Za-z\d_-]{6,7}\.[A-Za-z\d_-]{27,40}")
@@ -12,29 +11,37 @@ _TOKEN_SHAPE = re.compile(r"[A-Za-z\d_-]{23,28}\.[A-Za-z\d_-]{6,7}\.[A-Za-z\d_-]
 class Redact(logging.Filter):
     """Removes the token (and anything shaped like a Discord token) from every record."""
 
+    def __init__(self, token: str = "") -> None:
+        super().__init__()
+        self.token = token
+
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = _redact(record.getMessage()), None
+        record.msg, record.args = self._redact(record.getMessage()), None
         # A traceback can hold the token too (an exception message quoting a header): the
         # formatter prints ``exc_text`` when it is set, so set it, redacted.
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = _redact(record.exc_text)
+            record.exc_text = self._redact(record.exc_text)
         if record.stack_info:
-            record.stack_info = _redact(record.stack_info)
+            record.stack_info = self._redact(record.stack_info)
         return True
 
-
-def _redact(text: str) -> str:
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if token and token in text:
-        text = text.replace(token, "[token]")
-    return _TOKEN_SHAPE.sub("[token]", text)
+    def _redact(self, text: str) -> str:
+        if self.token and self.token in text:
+            text = text.replace(self.token, "[token]")
+        return _TOKEN_SHAPE.sub("[token]", text)
 
 
-def setup_logging(level: str = "INFO") -> None:
+def setup_logging(level: str = "INFO", token: str | None = None) -> None:
+    """Logs to stderr at ``level``, with ``token`` (default: the configured ``DISCORD_TOKEN``)
+    and token-shaped text redacted."""
+    if token is None:
+        from bot.config import current
+
+        token = current().discord_token
     handler = logging.StreamHandler()
-    handler.addFilter(Redact())
+    handler.addFilter(Redact(token))
     handler.setFormatter(
         logging.Formatter("%(asctime)s level=%(levelname)s logger=%(name)s %(message)s")
     )

@@ -19,15 +19,17 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot import config
+
 log = logging.getLogger("partida.render")
 
 _pool: ProcessPoolExecutor | None = None
 
 
 def workers() -> int:
-    configured = os.environ.get("RENDER_WORKERS", "").strip()
-    if configured.isdigit():
-        return int(configured)
+    configured = config.current().render_workers
+    if configured is not None:
+        return configured
     return 1 if (os.cpu_count() or 1) > 1 else 0
 
 
