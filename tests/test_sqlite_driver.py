@@ -172,3 +172,22 @@ async def test_without_the_internals_the_service_runs_on_sqlalchemys_adapter(
         assert row is not None and row.state is not None and row.state["phase"] == "take"
         assert len(await repo.action_log(session, row.id)) == 2
     await service.close()
+
+
+async def test_commits_are_synced_by_default_and_normal_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's ``synchronous``: FULL (2) unless SQLITE_SYNCHRONOUS says otherwise; the
+    migrations' engine uses the same."""
+    for setting, pragma in ((None, 2), ("NORMAL", 1), ("EXTRA", 3)):
+        if setting is None:
+            monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("SQLITE_SYNCHRONOUS", setting)
+        for ddl in (False, True):
+            engine = create_engine(
+                f"sqlite+aiosqlite:///{tmp_path / 's.db'}", transactional_ddl=ddl
+            )
+            async with engine.connect() as connection:
+                assert (await connection.execute(text("PRAGMA synchronous"))).scalar() == pragma
+            await engine.dispose()
