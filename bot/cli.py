@@ -139,10 +139,14 @@ def backup_sqlite(url: str, target: Path) -> int:
     # crash mid-copy leaves the target as it was (or absent), never a truncated copy under its
     # name.
     target = target.resolve()
-    handle, partial = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=".partial", dir=target.parent
-    )
-    os.close(handle)
+    try:
+        handle, partial = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+        )
+        os.close(handle)
+    except OSError as error:
+        print(f"backup failed, cannot write in {target.parent}: {error}", file=sys.stderr)
+        return 1
     try:
         source = sqlite3.connect(source_path, timeout=30)
         destination = sqlite3.connect(partial)
