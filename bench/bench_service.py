@@ -10,6 +10,10 @@ Figures:
 - the same throughputs on PostgreSQL (a fresh database), when ``PARTIDA_TEST_PG_URL`` (or
   ``BENCH_PG_URL``) names a server: no single writer, and asyncpg talks to the server from the
   event loop itself (no thread to cross to), so a command costs the bot less CPU there;
+- what durability costs: the bare commit and the service-alone throughput with
+  ``SQLITE_SYNCHRONOUS=NORMAL`` beside the default FULL (a sync per commit), and what the
+  one-crossing SQLite driver (``bot/store/sqlite_driver.py``, aiosqlite internals) saves: the
+  same throughput through SQLAlchemy's own aiosqlite adapter (public API only);
 - peak memory (max RSS) of the run.
 
 Targets on a 2-core machine: p99 ≤ 20 ms (no resolution), ≤ 150 ms (resolution), ≥ 300 cmd/s.
@@ -96,10 +100,10 @@ def _first_action(game: Game[Any], service_state: Any, seat: int) -> tuple[str, 
     raise RuntimeError("no typed command for the first phase")
 
 
-def _bare_update(path: Path, n: int = 300) -> float:
+def _bare_update(path: Path, synchronous: str, n: int = 300) -> float:
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA journal_mode=WAL")
-    connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute(f"PRAGMA synchronous={synchronous}")
     times = []
     for i in range(n):
         start = time.perf_counter()
@@ -189,6 +193,33 @@ async def _postgresql(
     ]
 
 
+async def _variant(
+    url: str, tiny: Game[Any], long: dict[str, Any], first: int, synchronous: str, one_hop: bool
+) -> tuple[float, int, float]:
+    """The service-alone throughput on games of its own, with ``SQLITE_SYNCHRONOUS`` and the
+    SQLite driver (the one-crossing one, or SQLAlchemy's own adapter) as given: what
+    durability and the driver's internals cost. Both are read when the engine is made."""
+    from bot.store import sqlite_driver
+
+    saved = os.environ.get("SQLITE_SYNCHRONOUS"), sqlite_driver.AVAILABLE
+    os.environ["SQLITE_SYNCHRONOUS"] = synchronous
+    sqlite_driver.AVAILABLE = one_hop and saved[1]
+    try:
+        service = await Service.open(url, render=False, migrate=False)
+    finally:
+        sqlite_driver.AVAILABLE = saved[1]
+        if saved[0] is None:
+            os.environ.pop("SQLITE_SYNCHRONOUS")
+        else:
+            os.environ["SQLITE_SYNCHRONOUS"] = saved[0]
+    await _populate(service, tiny, 2, CONCURRENT, first_channel=first, options=long)
+    rate = await _throughput(
+        service, tiny, 2, [first - 10_000 + i for i in range(CONCURRENT)], long
+    )
+    await service.close()
+    return rate
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -221,7 +252,8 @@ async def run() -> None:
         assert r0.ok and r1.ok, (r0, r1)
         plain.append(t1 - t0)
         resolving.append(t2 - t1)
-    bare = _bare_update(path)
+    bare = _bare_update(path, "FULL")  # the default (SQLITE_SYNCHRONOUS)
+    bare_normal = _bare_update(path, "NORMAL")
 
     # Throughput: CONCURRENT games at once: the real game without and with its pictures, each
     # on games of its own, then the test game (no pictures: the service's own cost).
@@ -238,12 +270,17 @@ async def run() -> None:
     channels = [90_000 + i for i in range(CONCURRENT)]
     service_only = await _throughput(service, tiny, 2, channels, options=long)
     await service.close()
+    url = f"sqlite+aiosqlite:///{path}"
+    first = 100_000 + CONCURRENT
+    normal = await _variant(url, tiny, long, first, "NORMAL", one_hop=True)
+    adapter = await _variant(url, tiny, long, first + CONCURRENT, "FULL", one_hop=False)
     on_pg = await _postgresql(game, seats, tiny, long)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     ms = 1000.0
     print(f"{'figure':<44}{'value':>12}{'target':>12}")
     print(f"{'bare SQLite UPDATE + commit, p50 (ms)':<44}{bare * ms:>12.2f}{'':>12}")
+    print(f"{'  the same, synchronous=NORMAL (ms)':<44}{bare_normal * ms:>12.2f}{'':>12}")
     print(f"{'submission, no resolution, p50 (ms)':<44}{_pct(plain, 0.5) * ms:>12.2f}")
     print(
         f"{'submission, no resolution, p99 (ms)':<44}{_pct(plain, 0.99) * ms:>12.2f}{'<= 20':>12}"
@@ -263,6 +300,12 @@ async def run() -> None:
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
         if pictures:
             print(f"{'  pictures drawn (per s)':<44}{pictures:>12.0f}")
+    for label, (rate, errors, _) in (
+        ("  service alone, synchronous=NORMAL (cmd/s)", normal),
+        ("  service alone, SQLAlchemy's adapter (cmd/s)", adapter),
+    ):
+        print(f"{label:<44}{rate:>12.0f}{'':>12}")
+        print(f"{'    refused commands (must be 0)':<44}{errors:>12}")
     for label, (rate, errors, _) in on_pg:
         print(f"{label:<44}{rate:>12.0f}{'>= 300':>12}")
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")

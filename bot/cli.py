@@ -7,9 +7,11 @@ import asyncio
 import os
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
 
-from bot.store.database import database_url, is_sqlite, upgrade
+from bot import config
+from bot.store.database import SchemaError, database_url, is_sqlite, upgrade
 
 NO_TOKEN = """\
 DISCORD_TOKEN is not set.
@@ -28,35 +30,35 @@ To try the games without Discord, play them in the console:
 """
 
 
-def load_dotenv(path: Path = Path(".env")) -> None:
-    """Read KEY=value lines from .env into the environment (the environment wins)."""
-    if not path.is_file():
-        return
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        os.environ.setdefault(
-            key.strip().removeprefix("export ").strip(), value.strip().strip("'\"")
-        )
-
-
-def _guild(value: str | None) -> int | None:
-    return int(value) if value else None
+# Exit codes: 2 a usage or configuration problem, 3 a database the bot cannot use as it is.
+USAGE, DATABASE = 2, 3
 
 
 def main(argv: list[str] | None = None) -> int:
-    load_dotenv()
+    try:
+        settings = config.load()
+    except config.ConfigError as error:
+        print(f"configuration error: {error}", file=sys.stderr)
+        return USAGE
+    try:
+        return _main(settings, argv)
+    except SchemaError as error:
+        print(f"database error: {error}", file=sys.stderr)
+        return DATABASE
+
+
+def _main(settings: config.Config, argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="partida", description="Board games by chat on Discord.")
-    parser.add_argument("--log-level", default=os.environ.get("LOG_LEVEL", "INFO"))
+    parser.add_argument(
+        "--log-level", default=settings.log_level, type=str.upper, choices=config.LOG_LEVELS
+    )
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     sync = sub.add_parser(
         "sync", help="publish the slash commands to Discord (global or one guild)"
     )
     sync.add_argument(
-        "--guild", default=os.environ.get("DEV_GUILD_ID"), help="a guild id for instant sync"
+        "--guild", default=settings.dev_guild_id, type=int, help="a guild id for instant sync"
     )
     sync.add_argument(
         "--global",
@@ -83,24 +85,27 @@ def main(argv: list[str] | None = None) -> int:
 
     from bot.logs import setup_logging
 
-    setup_logging(args.log_level)
+    setup_logging(args.log_level, settings.discord_token)
+    token = settings.discord_token
     if args.command in (None, "run"):
-        token = os.environ.get("DISCORD_TOKEN", "").strip()
         if not token:
             print(NO_TOKEN, file=sys.stderr)
-            return 2
+            return USAGE
         from bot.discord.run import run_bot
 
-        run_bot(token, database_url(), _guild(os.environ.get("DEV_GUILD_ID")))
+        # Migrate here, before connecting, so that a database the bot cannot use is reported
+        # plainly (SchemaError) and not as a traceback out of the bot's start-up.
+        url = database_url()
+        asyncio.run(upgrade(url))
+        run_bot(token, url, settings.dev_guild_id)
         return 0
     if args.command == "sync":
-        token = os.environ.get("DISCORD_TOKEN", "").strip()
         if not token:
             print(NO_TOKEN, file=sys.stderr)
-            return 2
+            return USAGE
         from bot.discord.run import sync_commands
 
-        guild = None if args.everywhere else _guild(args.guild)
+        guild = None if args.everywhere else args.guild
         count = sync_commands(token, guild)
         print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
         return 0
@@ -122,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_doctor(os.environ.get("DISCORD_TOKEN", ""), database_url())
     parser.print_help()
-    return 2
+    return USAGE
 
 
 def backup_sqlite(url: str, target: Path) -> int:
@@ -130,21 +135,40 @@ def backup_sqlite(url: str, target: Path) -> int:
     connections keep writing (WAL), so the bot need not stop."""
     if not is_sqlite(url):
         print("backup is for SQLite; for PostgreSQL use pg_dump", file=sys.stderr)
-        return 2
+        return USAGE
     from sqlalchemy.engine import make_url
 
     source_path = make_url(url).database or "partida.db"
     if not Path(source_path).is_file():
         print(f"no database at {source_path}", file=sys.stderr)
-        return 2
-    source = sqlite3.connect(source_path, timeout=30)
-    destination = sqlite3.connect(target)
+        return USAGE
+    # Into a temporary file beside the target, renamed over it once complete: a full disk or a
+    # crash mid-copy leaves the target as it was (or absent), never a truncated copy under its
+    # name.
+    target = target.resolve()
     try:
-        with destination:
-            source.backup(destination)
-    finally:
-        destination.close()
-        source.close()
+        handle, partial = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".partial", dir=target.parent
+        )
+        os.close(handle)
+    except OSError as error:
+        print(f"backup failed, cannot write in {target.parent}: {error}", file=sys.stderr)
+        return 1
+    try:
+        source = sqlite3.connect(source_path, timeout=30)
+        destination = sqlite3.connect(partial)
+        try:
+            with destination:
+                source.backup(destination)
+        finally:
+            destination.close()
+            source.close()
+        os.replace(partial, target)
+    except (sqlite3.Error, OSError) as error:
+        for leftover in (partial, f"{partial}-journal"):
+            Path(leftover).unlink(missing_ok=True)
+        print(f"backup failed, {target} left as it was: {error}", file=sys.stderr)
+        return 1
     print(f"backed up {source_path} to {target}")
     return 0
 

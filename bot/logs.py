@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 from typing import Any
 
@@ -19,26 +18,28 @@ _TOKEN_FIELD = re.compile(r"""(['"]token['"]\s*:\s*['"])[^'"]+""")
 class Redact(logging.Filter):
     """Removes the token (and anything shaped like a Discord token) from every record."""
 
+    def __init__(self, token: str = "") -> None:
+        super().__init__()
+        self.token = token
+
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = _redact(record.getMessage()), None
+        record.msg, record.args = self._redact(record.getMessage()), None
         # A traceback can hold the token too (an exception message quoting a header): the
         # formatter prints ``exc_text`` when it is set, so set it, redacted.
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            record.exc_text = _redact(record.exc_text)
+            record.exc_text = self._redact(record.exc_text)
         if record.stack_info:
-            record.stack_info = _redact(record.stack_info)
+            record.stack_info = self._redact(record.stack_info)
         return True
 
-
-def _redact(text: str) -> str:
-    token = os.environ.get("DISCORD_TOKEN", "").strip()
-    if len(token) >= 8 and token in text:  # a mistyped "x" must not blank every x
-        text = text.replace(token, "[token]")
-    text = _URL_TOKEN.sub(r"\1[token]", text)
-    text = _TOKEN_FIELD.sub(r"\1[token]", text)
-    return _TOKEN_SHAPE.sub("[token]", text)
+    def _redact(self, text: str) -> str:
+        if len(self.token) >= 8 and self.token in text:  # a mistyped "x" must not blank every x
+            text = text.replace(self.token, "[token]")
+        text = _URL_TOKEN.sub(r"\1[token]", text)
+        text = _TOKEN_FIELD.sub(r"\1[token]", text)
+        return _TOKEN_SHAPE.sub("[token]", text)
 
 
 # Fields of a Discord payload that say *which* event or object it is, never what anyone wrote.
@@ -97,10 +98,16 @@ def _plain(value: Any) -> bool:
     return isinstance(value, str) and bool(re.fullmatch(r"\d{1,20}|[A-Z_]{1,40}", value))
 
 
-def setup_logging(level: str = "INFO") -> None:
+def setup_logging(level: str = "INFO", token: str | None = None) -> None:
+    """Logs to stderr at ``level``, with ``token`` (default: the configured ``DISCORD_TOKEN``)
+    and token-shaped text redacted, and discord.py's payloads reduced to their ids."""
+    if token is None:
+        from bot.config import current
+
+        token = current().discord_token
     handler = logging.StreamHandler()
     handler.addFilter(DiscordPayloads())  # first: it needs the record's arguments
-    handler.addFilter(Redact())
+    handler.addFilter(Redact(token))
     handler.setFormatter(
         logging.Formatter("%(asctime)s level=%(levelname)s logger=%(name)s %(message)s")
     )

@@ -7,7 +7,7 @@ import asyncio
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from bot.store.database import create_engine
+from bot.store.database import check_schema, create_engine
 from bot.store.models import Base
 
 config = context.config
@@ -26,19 +26,25 @@ def run_offline() -> None:
 
 
 def _run(connection: Connection) -> None:
-    # Batch mode lets later revisions alter tables on SQLite too.
+    with connection.begin():
+        check_schema(connection, str(config.get_main_option("script_location")))
+    # Batch mode lets later revisions alter tables on SQLite too. Each revision is one
+    # transaction with its version stamp, on SQLite as on PostgreSQL (the engine's
+    # ``transactional_ddl``): a start killed mid-migration leaves the previous revision whole.
     context.configure(
         connection=connection,
         target_metadata=target_metadata,
         render_as_batch=True,
         compare_type=True,
+        transactional_ddl=True,
+        transaction_per_migration=True,
     )
     with context.begin_transaction():
         context.run_migrations()
 
 
 async def run_online() -> None:
-    engine = create_engine(str(config.get_main_option("sqlalchemy.url")))
+    engine = create_engine(str(config.get_main_option("sqlalchemy.url")), transactional_ddl=True)
     async with engine.connect() as connection:
         await connection.run_sync(_run)
     await engine.dispose()

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import signal
+import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import create_engine
 
-from bot.store.database import upgrade_sync
+from bot.store.database import SchemaError, upgrade_sync
 from bot.store.models import Base
 
 
@@ -28,3 +33,120 @@ def test_upgrade_is_idempotent(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'twice.db'}"
     upgrade_sync(url)
     upgrade_sync(url)
+
+
+# ------------------------------------------------------------------ an interrupted first start
+
+# Run the migration in a process that SIGKILLs itself right after the statement starting with
+# ``point`` has run (a chosen point, not a timing): nothing after it, the commit included.
+_KILLED_AT = """
+import os, signal, sys
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from bot.store.database import SchemaError, upgrade_sync
+
+url, point = sys.argv[1], sys.argv[2]
+
+@event.listens_for(Engine, "after_cursor_execute")
+def _kill(conn, cursor, statement, parameters, context, executemany):
+    if statement.lstrip().startswith(point):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+upgrade_sync(url)
+print("not killed")
+"""
+
+
+def _schema_complete(path: Path) -> None:
+    engine = create_engine(f"sqlite:///{path}")
+    with engine.connect() as connection:
+        diff = compare_metadata(
+            MigrationContext.configure(connection, opts={"compare_type": True}), Base.metadata
+        )
+        heads = MigrationContext.configure(connection).get_current_heads()
+    engine.dispose()
+    assert diff == [] and heads == ("0001",), (diff, heads)
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        "CREATE TABLE games",  # the first table of the first revision
+        "CREATE INDEX ix_deadlines_due_at",  # midway
+        "CREATE TABLE seats",  # every table made, no version yet
+        "INSERT INTO alembic_version",  # the version stamped, not committed
+    ],
+)
+def test_a_start_killed_inside_the_migration_starts_next_time(tmp_path: Path, point: str) -> None:
+    path = tmp_path / "killed.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    killed = subprocess.run(
+        [sys.executable, "-c", _KILLED_AT, url, point],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert killed.returncode == -signal.SIGKILL, killed.stdout + killed.stderr
+    tables = sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall()
+    assert tables == [], f"the killed revision left {tables}: it was not one transaction"
+    upgrade_sync(url)  # the next start
+    _schema_complete(path)
+
+
+def _half_made(path: Path, *names: str) -> None:
+    """What a killed first start of an earlier version left: some tables, no version."""
+    engine = create_engine(f"sqlite:///{path}")
+    for name in names:
+        Base.metadata.tables[name].create(engine)
+    engine.dispose()
+
+
+def test_a_half_made_empty_schema_is_repaired(tmp_path: Path) -> None:
+    path = tmp_path / "half.db"
+    _half_made(path, "games", "players")
+    upgrade_sync(f"sqlite+aiosqlite:///{path}")
+    _schema_complete(path)
+
+
+def test_tables_with_rows_but_no_version_are_refused_not_dropped(tmp_path: Path) -> None:
+    path = tmp_path / "rows.db"
+    _half_made(path, "players")
+    with sqlite3.connect(path) as connection:
+        connection.execute("INSERT INTO players (user_id, language) VALUES (1, 'es')")
+    with pytest.raises(SchemaError, match="no schema version"):
+        upgrade_sync(f"sqlite+aiosqlite:///{path}")
+    assert sqlite3.connect(path).execute("SELECT * FROM players").fetchall() == [(1, "es")]
+
+
+# ------------------------------------------------------------------ databases the bot cannot use
+
+
+def _migrate(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, path: Path) -> int:
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{path}")
+    return main(["migrate"])
+
+
+def test_an_unknown_revision_is_a_clear_message_and_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "newer.db"
+    upgrade_sync(f"sqlite+aiosqlite:///{path}")
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = '0099'")
+    assert _migrate(monkeypatch, tmp_path, path) == 3
+    err = capsys.readouterr().err
+    assert "revision '0099'" in err and "newer Partida" in err and "Traceback" not in err
+
+
+def test_a_corrupt_database_is_a_clear_message_and_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "corrupt.db"
+    path.write_bytes(bytes(range(256)) * 64)
+    assert _migrate(monkeypatch, tmp_path, path) == 3
+    err = capsys.readouterr().err
+    assert "damaged or not a Partida database" in err and "backup" in err
+    assert "Traceback" not in err

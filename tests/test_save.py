@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import Service
+from bot.service import Actor, Service
 from bot.store import repository as repo
 from tests.conftest import ALICE, BOB, HERE
 from tests.support.tiny import TINY
@@ -83,3 +83,36 @@ async def test_a_move_computes_without_holding_sqlites_writer(
     assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})).ok
     assert held == [False]  # the engine ran while other games could write
     assert not writer.locked()  # and the writer was given back after the commit
+
+
+async def test_two_language_choices_at_once_both_succeed(service: Service) -> None:
+    """Two ``/game language`` of one new player at once: before the upsert both read "no row"
+    and both inserted, and the second raised IntegrityError out of the service."""
+    import asyncio
+
+    for user in range(50, 60):  # new players each time: the race is on the first choice
+        actor = Actor(user, f"P{user}")
+        first, second = await asyncio.gather(
+            service.language(actor, HERE, "es"), service.language(actor, HERE, "en")
+        )
+        assert first.ok and second.ok
+        async with service.sessions() as session:
+            assert await repo.player_language(session, user) in ("es", "en")
+    async with service.sessions() as session, session.begin():
+        await repo.set_player_language(session, 50, None)  # "auto" again: a second upsert
+    async with service.sessions() as session:
+        assert await repo.player_language(session, 50) is None
+
+
+@pytest.mark.parametrize("name", ["Ali\x00ce", "\x00Alice\x07", "Al\x1bice\x7f", "Alice\u0085"])
+async def test_control_characters_are_stripped_from_stored_names(
+    service: Service, name: str
+) -> None:
+    """PostgreSQL refuses a NUL in text (the whole save would fail); the store drops control
+    characters from a display name before writing it."""
+    assert (await service.new_game(Actor(7, name), HERE, "tiny", {})).ok
+    assert (await service.join(Actor(8, "Bob\x00\x00"), HERE)).ok
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        assert [s.display_name for s in row.seats] == ["Alice", "Bob"]

@@ -123,3 +123,71 @@ async def test_a_moves_writes_are_one_crossing(tmp_path: Path, hops: list[str]) 
                 session, repo.Writes().append_action(row.id, seen, 0, {"kind": "pass"}, 6.0, False)
             )
     await service.close()
+
+
+# ------------------------------------------------------------------ aiosqlite's internals
+
+
+def test_the_aiosqlite_internals_this_driver_uses_are_there() -> None:
+    """Fails loudly when an aiosqlite release drops an internal ``sqlite_driver`` uses: the bot
+    still runs (on SQLAlchemy's own adapter, next test) but at a fraction of the throughput, so
+    adapt ``sqlite_driver`` to the new release or keep the pin in pyproject.toml."""
+    import aiosqlite
+
+    missing = sqlite_driver.missing_internals()
+    assert missing == [], (
+        f"aiosqlite {aiosqlite.__version__} lacks {missing}: the service falls back to "
+        "SQLAlchemy's aiosqlite adapter (slower, see bench service); fix sqlite_driver or the pin"
+    )
+    assert sqlite_driver.AVAILABLE
+
+
+def test_a_missing_internal_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import aiosqlite
+
+    monkeypatch.delattr(aiosqlite.Connection, "_execute")
+    assert sqlite_driver.missing_internals() == ["_execute"]
+
+
+async def test_without_the_internals_the_service_runs_on_sqlalchemys_adapter(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service import Service
+    from bot.store import repository as repo
+    from tests.conftest import ALICE, BOB, HERE
+    from tests.support.tiny import install
+    from tests.test_service import started
+
+    monkeypatch.setattr(sqlite_driver, "AVAILABLE", False)
+    install()
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
+    async with service.engine.connect() as connection:
+        raw = (await connection.get_raw_connection()).driver_connection
+        assert not isinstance(raw, sqlite_driver.OneHopConnection)
+    await started(service, ALICE, BOB)
+    assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})).ok
+    assert (await service.act(BOB, HERE, "tiny", "bid", {"amount": 3})).ok
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.state is not None and row.state["phase"] == "take"
+        assert len(await repo.action_log(session, row.id)) == 2
+    await service.close()
+
+
+async def test_commits_are_synced_by_default_and_normal_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's ``synchronous``: FULL (2) unless SQLITE_SYNCHRONOUS says otherwise; the
+    migrations' engine uses the same."""
+    for setting, pragma in ((None, 2), ("NORMAL", 1), ("EXTRA", 3)):
+        if setting is None:
+            monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("SQLITE_SYNCHRONOUS", setting)
+        for ddl in (False, True):
+            engine = create_engine(
+                f"sqlite+aiosqlite:///{tmp_path / 's.db'}", transactional_ddl=ddl
+            )
+            async with engine.connect() as connection:
+                assert (await connection.execute(text("PRAGMA synchronous"))).scalar() == pragma
+            await engine.dispose()

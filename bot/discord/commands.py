@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -31,7 +31,7 @@ from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
 log = logging.getLogger(__name__)
 
 Handler = Callable[[discord.Interaction[Any], dict[str, Any]], Awaitable[None]]
-Completer = Callable[[discord.Interaction[Any], str], Awaitable[list[Choice[Any]]]]
+Completer = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[Any]]]]
 Work = Callable[[Actor, Place], Awaitable[Reply]]
 
 MAX_CHOICES = 25
@@ -62,7 +62,8 @@ def make_command(
 
     discord.py reads options from the callback's signature, so we give a generic callback a
     synthetic one. Python parameters are named ``p0, p1…`` (a game's parameter may be a Python
-    keyword, like ``from``) and renamed to the option names.
+    keyword, like ``from``) and renamed to the option names (``app_commands.rename``); their
+    descriptions, choices and completers go through ``describe``/``choices``/``autocomplete``.
     """
     ordered = sorted(options, key=lambda o: not o.required)  # Discord: required ones first
     parameters = [
@@ -86,21 +87,22 @@ def make_command(
         )
 
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    keys = [f"p{i}" for i in range(len(ordered))]
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        key: o.description for key, o in zip(keys, ordered, strict=True)
-    }
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        key: name(o.name, o.name_key) for key, o in zip(keys, ordered, strict=True)
-    }
-    callback.__discord_app_commands_param_choices__ = {  # type: ignore[attr-defined]
-        key: list(o.choices) for key, o in zip(keys, ordered, strict=True) if o.choices
-    }
-    callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
-        key: o.complete for key, o in zip(keys, ordered, strict=True) if o.complete
-    }
+    pairs = list(zip((f"p{i}" for i in range(len(ordered))), ordered, strict=True))
+    # discord.py's own decorators, applied to the callback before the command is made (what
+    # ``@app_commands.describe(...)`` above a ``def`` does), with the names as keyword
+    # arguments since they exist only at run time.
+    decorated: Any = app_commands.describe(**{key: o.description for key, o in pairs})(callback)
+    decorated = app_commands.rename(**{key: name(o.name, o.name_key) for key, o in pairs})(
+        decorated
+    )
+    decorated = app_commands.choices(**{key: list(o.choices) for key, o in pairs if o.choices})(
+        decorated
+    )
+    decorated = app_commands.autocomplete(**{key: o.complete for key, o in pairs if o.complete})(
+        decorated
+    )
     return app_commands.Command(
-        name=name(api_name, name_key), description=description, callback=callback
+        name=name(api_name, name_key), description=description, callback=decorated
     )
 
 

@@ -4,28 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
-from collections.abc import Mapping
 from typing import Any
 
 import discord
 
+from bot.config import Config, current
 from bot.discord.client import PartidaBot
 
 log = logging.getLogger(__name__)
 
 
-def shards(env: Mapping[str, str]) -> dict[str, Any]:
+def shards(config: Config) -> dict[str, Any]:
     """``SHARD_COUNT`` and ``SHARD_IDS`` (comma-separated) split the shards between processes
     that share one database; unset, one process runs every shard Discord recommends."""
-    count = env.get("SHARD_COUNT", "").strip()
-    ids = env.get("SHARD_IDS", "").strip()
-    if not count:
+    if config.shard_count is None:
         return {}
-    options: dict[str, Any] = {"shard_count": int(count)}
-    if ids:
-        options["shard_ids"] = [int(i) for i in ids.split(",") if i.strip()]
+    options: dict[str, Any] = {"shard_count": config.shard_count}
+    if config.shard_ids is not None:
+        options["shard_ids"] = list(config.shard_ids)
     return options
 
 
@@ -33,7 +30,7 @@ def run_bot(token: str, database_url: str | None = None, dev_guild: int | None =
     """Run the bot until interrupted. Commands are not synced here: run ``partida sync`` once
     after installing or upgrading (``dev_guild`` is only reported, as a reminder of where
     ``partida sync --guild`` makes commands appear at once)."""
-    bot = PartidaBot(database_url=database_url, **shards(os.environ))
+    bot = PartidaBot(database_url=database_url, **shards(current()))
     if dev_guild:
         log.info(
             "development guild %s: sync there with `partida sync --guild %s`", dev_guild, dev_guild

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot import config
 from render import has_renderer
 
 log = logging.getLogger("partida.render")
@@ -34,9 +35,9 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def workers() -> int:
-    configured = os.environ.get("RENDER_WORKERS", "").strip()
-    if configured.isdigit():
-        return int(configured)
+    configured = config.current().render_workers
+    if configured is not None:
+        return configured
     return 1 if (os.cpu_count() or 1) > 1 else 0
 
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import os
+import logging
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy import event, exc, func, inspect, select
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from bot import config
 from bot.store import sqlite_driver
 
-DEFAULT_URL = "sqlite+aiosqlite:///partida.db"
+log = logging.getLogger("partida.store")
 
 
 def database_url(url: str | None = None) -> str:
@@ -22,7 +23,7 @@ def database_url(url: str | None = None) -> str:
     Plain driver names are upgraded to their async drivers, so an admin can paste the usual
     ``postgresql://…`` or ``sqlite:///…`` URL.
     """
-    raw = url or os.environ.get("DATABASE_URL") or DEFAULT_URL
+    raw = url or config.current().database_url
     parsed = make_url(raw)
     if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
         parsed = parsed.set(drivername="postgresql+asyncpg")
@@ -35,29 +36,58 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def create_engine(url: str) -> AsyncEngine:
+class SchemaError(Exception):
+    """A database the bot cannot use as it is; the message says what is wrong and what to do."""
+
+
+def create_engine(url: str, *, transactional_ddl: bool = False) -> AsyncEngine:
     """An async engine. For SQLite: WAL (readers never block the writer), a busy timeout
-    (concurrent writers wait instead of failing), and foreign keys on."""
+    (concurrent writers wait instead of failing), foreign keys on, and ``synchronous`` as
+    configured (FULL by default: a commit, hence an acknowledged move, is on disk before the
+    reply, and survives a power loss).
+
+    ``transactional_ddl`` (the migrations' engine): Python's sqlite3 commits before a
+    ``CREATE``/``ALTER``/``DROP`` on its own (its legacy transaction handling begins
+    transactions only for ``INSERT``/``UPDATE``/``DELETE``), which made a revision's tables
+    commit one by one, its version stamp last. With the driver's own transaction handling off
+    and an explicit ``BEGIN`` for each of SQLAlchemy's transactions, a revision's DDL and its
+    version stamp commit together or not at all."""
+    settings = config.current()
     if not is_sqlite(url):
         # DB_POOL_SIZE: connections kept open per bot process (twice as many may open at peaks).
-        size = int(os.environ.get("DB_POOL_SIZE", "10") or 10)
+        size = settings.db_pool_size
         return create_async_engine(url, pool_size=size, max_overflow=2 * size, pool_pre_ping=True)
     path = make_url(url).database or ":memory:"
 
-    async def connect() -> Any:
-        # One thread crossing per statement instead of four (see sqlite_driver).
-        return await sqlite_driver.connect(path, timeout=30)
+    if sqlite_driver.AVAILABLE:
 
-    engine = create_async_engine(url, async_creator=connect)
+        async def connect() -> Any:
+            # One thread crossing per statement instead of four (see sqlite_driver).
+            return await sqlite_driver.connect(path, timeout=30)
+
+        engine = create_async_engine(url, async_creator=connect)
+    else:  # aiosqlite without the internals sqlite_driver uses: SQLAlchemy's own adapter
+        engine = create_async_engine(url, connect_args={"timeout": 30})
+    synchronous = settings.sqlite_synchronous
 
     @event.listens_for(engine.sync_engine, "connect")
     def _pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA busy_timeout=30000")
-        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
+        if transactional_ddl:
+            dbapi_connection.isolation_level = None  # sqlite3 issues no BEGIN/COMMIT itself
+
+    if transactional_ddl:
+
+        @event.listens_for(engine.sync_engine, "begin")
+        def _begin(connection: Any) -> None:
+            # IMMEDIATE: take the write lock at once, so two processes starting together
+            # migrate one after the other (the second then finds the work done).
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
@@ -72,10 +102,83 @@ def alembic_config(url: str) -> Any:
     return config
 
 
+def check_schema(connection: Connection, script_location: str) -> None:
+    """Before migrating: refuse a database this code cannot migrate, with what to do, and
+    repair the one broken state that earlier versions could leave.
+
+    - A schema revision this code does not know (a newer Partida made it): ``SchemaError``.
+    - Partida's tables without a schema version: before migrations became atomic, a first start
+      killed mid-migration left some tables created and no version. If they hold no rows, they
+      are that leftover and are dropped (the migration then makes them afresh); with rows, they
+      are someone's data and the bot refuses to guess: ``SchemaError``.
+    Runs in the caller's transaction."""
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    from bot.store.models import Base
+
+    script = ScriptDirectory(script_location)
+    heads = MigrationContext.configure(connection).get_current_heads()
+    for revision in heads:
+        try:
+            known = script.get_revision(revision)
+        except CommandError:
+            known = None
+        if known is None:
+            raise SchemaError(
+                f"the database is at schema revision {revision!r}, which this version of "
+                "Partida does not know (a newer Partida migrated it). Run the newer Partida, "
+                "or restore a backup made by this one."
+            )
+    if heads:
+        return
+    present = set(inspect(connection).get_table_names())
+    ours = [table for table in reversed(Base.metadata.sorted_tables) if table.name in present]
+    if not ours:
+        return
+    filled = [
+        table.name
+        for table in ours
+        if connection.execute(select(func.count()).select_from(table)).scalar()
+    ]
+    if filled:
+        raise SchemaError(
+            f"the database has Partida's tables ({', '.join(t.name for t in ours)}) with rows "
+            f"in {', '.join(filled)} but no schema version, so it cannot tell which schema "
+            "they have. Restore a backup (partida backup), or move the file away to start "
+            "with an empty database."
+        )
+    log.warning(
+        "the database holds empty tables (%s) and no schema version: left by an interrupted "
+        "first start; dropping them to migrate afresh",
+        ", ".join(t.name for t in ours),
+    )
+    for table in ours:  # dependents first
+        table.drop(connection)
+
+
 def upgrade_sync(url: str) -> None:
+    """Migrate to head. A database that cannot be opened or read (not SQLite, corrupt) or
+    that ``check_schema`` refuses raises ``SchemaError`` with what to do."""
     from alembic import command
 
-    command.upgrade(alembic_config(url), "head")
+    try:
+        command.upgrade(alembic_config(url), "head")
+    except exc.DatabaseError as error:
+        if isinstance(error, exc.OperationalError) and not _corrupt(error):
+            raise  # locked, no such folder, a server down: not the file's fault
+        where = make_url(url).database if is_sqlite(url) else make_url(url).host
+        raise SchemaError(
+            f"the database {where} cannot be read ({error.orig}): it is damaged or not a "
+            "Partida database. Restore a backup (partida backup makes them), or move the file "
+            "away to start with an empty database."
+        ) from error
+
+
+def _corrupt(error: exc.DBAPIError) -> bool:
+    text = str(error.orig).lower()
+    return "malformed" in text or "not a database" in text
 
 
 async def upgrade(url: str) -> None:

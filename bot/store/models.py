@@ -6,10 +6,11 @@ console's ``/wait``), and plain numbers compare the same on SQLite and PostgreSQ
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
 # Game statuses. "lobby" and "active" are *open*: at most one open game per channel.
 LOBBY = "lobby"
@@ -21,6 +22,16 @@ OPEN_STATUSES = (LOBBY, ACTIVE)
 
 class Base(DeclarativeBase):
     pass
+
+
+# C0 and C1 control characters and DEL. PostgreSQL refuses NUL in text outright (the whole save
+# fails), and no other control character belongs in a name shown in a chat.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean_name(name: str, limit: int = 100) -> str:
+    """A display name as stored: control characters removed, at most ``limit`` characters."""
+    return _CONTROL.sub("", name)[:limit]
 
 
 class GameRow(Base):
@@ -82,6 +93,10 @@ class SeatRow(Base):
     left: Mapped[bool] = mapped_column(default=False)
 
     game: Mapped[GameRow] = relationship(back_populates="seats")
+
+    @validates("display_name")
+    def _clean_display_name(self, _key: str, value: str) -> str:
+        return clean_name(value)
 
 
 class ActionRow(Base):

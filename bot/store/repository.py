@@ -260,8 +260,25 @@ async def player_language(session: AsyncSession, user_id: int) -> str | None:
 
 
 async def set_player_language(session: AsyncSession, user_id: int, language: str | None) -> None:
-    row = await session.get(PlayerRow, user_id)
-    if row is None:
-        session.add(PlayerRow(user_id=user_id, language=language))
-    else:
-        row.language = language
+    """One upsert (``INSERT … ON CONFLICT (user_id) DO UPDATE``): two ``/game language`` of one
+    user at once both succeed, the later one's choice kept, where "read, then insert if absent"
+    let both insert and one fail on the primary key."""
+    connection = await session.connection()
+    dialect = connection.dialect.name
+    upsert: Any
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    else:  # pragma: no cover - only SQLite and PostgreSQL are supported
+        raise NotImplementedError(dialect)
+    statement = upsert(PlayerRow).values(user_id=user_id, language=language)
+    await session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[PlayerRow.user_id], set_={"language": statement.excluded.language}
+        )
+    )
+    # A PlayerRow of this user already in the session would show the old choice.
+    row = session.identity_map.get(session.identity_key(PlayerRow, user_id))  # type: ignore[arg-type]
+    if row is not None:
+        set_committed_value(row, "language", language)

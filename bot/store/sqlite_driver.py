@@ -14,11 +14,19 @@ A move's writes can also go in one crossing together (``run_batch``: see
 
 A commit or rollback when no transaction is open (a read-only command's commit, the pool's reset
 of every connection it takes back) is skipped: it would do nothing but cross to the thread.
+
+This leans on aiosqlite internals (``Connection._execute``, ``_conn``, ``_connection``,
+``_thread``), kept for a measured reason: with SQLAlchemy's own adapter the service's commands
+cost about twice as much (docs/storage.md, "The SQLite driver"). pyproject pins aiosqlite to the
+versions tested; ``AVAILABLE`` says whether the installed one still has them, and when it does
+not, ``bot.store.database`` falls back to SQLAlchemy's own adapter (public API only) and the
+test ``tests/test_sqlite_driver.py`` fails loudly, so the pin is looked at.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -27,6 +35,31 @@ import aiosqlite
 from sqlalchemy import exc as sa_exc
 
 _Row = tuple[Any, ...]
+
+# The aiosqlite internals this module uses, by name: (instance attribute, what it must be).
+INTERNALS = ("_execute", "_conn", "_connection", "_thread")
+
+
+def missing_internals() -> list[str]:
+    """The internals of ``INTERNALS`` that the installed aiosqlite lacks (a connection object
+    is made but never opened: no thread starts, no file opens)."""
+    try:
+        probe = aiosqlite.Connection(lambda: sqlite3.connect(":memory:"), iter_chunk_size=64)
+    except Exception:
+        return list(INTERNALS)
+    missing = []
+    if not callable(getattr(probe, "_execute", None)):
+        missing.append("_execute")
+    if not isinstance(getattr(type(probe), "_conn", None), property):
+        missing.append("_conn")
+    if "_connection" not in vars(probe):
+        missing.append("_connection")
+    if not isinstance(getattr(probe, "_thread", None), threading.Thread):
+        missing.append("_thread")
+    return missing
+
+
+AVAILABLE = not missing_internals()
 
 
 def _run(

@@ -8,6 +8,7 @@ import os
 import random
 import re
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -120,6 +121,49 @@ def test_backup_refuses_postgresql_and_a_missing_file(tmp_path: Path) -> None:
 
     assert backup_sqlite("postgresql+asyncpg://u@127.0.0.1/db", tmp_path / "x.db") == 2
     assert backup_sqlite(f"sqlite+aiosqlite:///{tmp_path / 'none.db'}", tmp_path / "x.db") == 2
+
+
+# A backup in a process whose files may not grow past LIMIT bytes (RLIMIT_FSIZE): the write
+# that would cross it fails with EFBIG, as on a full disk, at a point that does not depend on
+# timing.
+_SMALL_DISK = """
+import resource, signal, sys
+from pathlib import Path
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # fail the write instead of killing the process
+resource.setrlimit(resource.RLIMIT_FSIZE, (int(sys.argv[3]), int(sys.argv[3])))
+from bot.cli import backup_sqlite
+sys.exit(backup_sqlite(sys.argv[1], Path(sys.argv[2])))
+"""
+
+
+@pytest.mark.parametrize("earlier", [False, True], ids=["no-copy-yet", "over-an-earlier-copy"])
+def test_a_backup_that_cannot_be_written_leaves_the_target_as_it_was(
+    tmp_path: Path, earlier: bool
+) -> None:
+    source = tmp_path / "live.db"
+    with sqlite3.connect(source) as connection:
+        connection.execute("CREATE TABLE t (v TEXT)")
+        connection.executemany("INSERT INTO t VALUES (?)", [("x" * 1000,)] * 200)
+    target = tmp_path / "backup.db"
+    if earlier:
+        target.write_bytes(b"an earlier backup")
+    limit = source.stat().st_size // 2
+    run = subprocess.run(
+        [sys.executable, "-c", _SMALL_DISK, f"sqlite:///{source}", str(target), str(limit)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "backup failed" in run.stderr and "Traceback" not in run.stderr
+    if earlier:
+        assert target.read_bytes() == b"an earlier backup"
+    else:
+        assert not target.exists(), "a partial copy under the target's name"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["live.db"] + (["backup.db"] if earlier else [])
+    ), "the temporary copy was left behind"
 
 
 async def test_service_logs_are_structured_lines(tmp_path: Path) -> None:

@@ -1,0 +1,138 @@
+"""The bot's configuration: every environment variable it reads, read here and nowhere else.
+
+``load`` reads a ``.env`` file (python-dotenv; the environment wins over the file) and then the
+environment into one frozen ``Config``. A bad value is a ``ConfigError`` naming the variable,
+raised at start, not a surprise later. An empty value counts as unset (``DEV_GUILD_ID=`` in a
+``.env`` file means "no development guild"). README.md, "Configuration", lists them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///partida.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# SQLite's durability: FULL syncs the WAL at every commit, so an acknowledged move survives a
+# power loss; NORMAL syncs only at checkpoints (faster, but the last moves can be lost).
+SQLITE_SYNCHRONOUS = ("FULL", "EXTRA", "NORMAL")
+
+
+class ConfigError(ValueError):
+    """A variable with a value the bot cannot use; the message names it and says what fits."""
+
+    def __init__(self, variable: str, problem: str) -> None:
+        super().__init__(f"{variable}: {problem}")
+        self.variable = variable
+
+
+@dataclass(frozen=True)
+class Config:
+    discord_token: str = ""
+    database_url: str = DEFAULT_DATABASE_URL
+    db_pool_size: int = 10  # PostgreSQL connections kept open per process
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    render_workers: int | None = None  # None: one process if there is a spare core, else 0
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    sqlite_synchronous: str = "FULL"
+
+
+def _value(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _whole(env: Mapping[str, str], name: str, low: int) -> int | None:
+    value = _value(env, name)
+    if value is None:
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        raise ConfigError(name, f"must be a whole number, got {value!r}") from None
+    if number < low:
+        raise ConfigError(name, f"must be at least {low}, got {number}")
+    return number
+
+
+def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
+    value = _value(env, name)
+    if value is None:
+        return default
+    if value.upper() not in choices:
+        raise ConfigError(name, f"must be one of {', '.join(choices)}, got {value!r}")
+    return value.upper()
+
+
+def _database_url(env: Mapping[str, str]) -> str:
+    value = _value(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
+    try:
+        make_url(value)
+    except ArgumentError:
+        raise ConfigError(
+            "DATABASE_URL",
+            "is not a database URL (e.g. sqlite:///partida.db or postgresql://user@host/db)",
+        ) from None
+    return value
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    count = _whole(env, "SHARD_COUNT", 1)
+    raw = _value(env, "SHARD_IDS")
+    if raw is None:
+        return count, None
+    if count is None:
+        raise ConfigError(
+            "SHARD_IDS", "needs SHARD_COUNT (the total number of shards of every process)"
+        )
+    ids: list[int] = []
+    for part in raw.split(","):
+        if not part.strip():
+            continue
+        try:
+            ids.append(int(part))
+        except ValueError:
+            raise ConfigError(
+                "SHARD_IDS", f"must be shard numbers separated by commas, got {raw!r}"
+            ) from None
+    if not ids or any(not 0 <= i < count for i in ids):
+        raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1}, got {raw!r}")
+    return count, tuple(ids)
+
+
+def from_env(env: Mapping[str, str]) -> Config:
+    """The configuration in ``env`` (raises ``ConfigError`` for the first bad value)."""
+    count, ids = _shards(env)
+    return Config(
+        discord_token=_value(env, "DISCORD_TOKEN") or "",
+        database_url=_database_url(env),
+        db_pool_size=_whole(env, "DB_POOL_SIZE", 1) or 10,
+        dev_guild_id=_whole(env, "DEV_GUILD_ID", 1),
+        log_level=_choice(env, "LOG_LEVEL", LOG_LEVELS, "INFO"),
+        render_workers=_whole(env, "RENDER_WORKERS", 0),
+        shard_count=count,
+        shard_ids=ids,
+        sqlite_synchronous=_choice(env, "SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS, "FULL"),
+    )
+
+
+def load(dotenv: Path | None = Path(".env")) -> Config:
+    """Read ``dotenv`` (if it exists) into the environment, without replacing what is set
+    there, then the configuration from the environment. ``partida`` calls this once at start."""
+    if dotenv is not None and dotenv.is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(dotenv, override=False)
+    return current()
+
+
+def current() -> Config:
+    """The configuration in the process's environment now (after ``load`` read ``.env``)."""
+    return from_env(os.environ)

@@ -1,0 +1,143 @@
+"""The configuration: read once from the environment and .env, a bad value named at start."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from bot import config
+from bot.config import Config, ConfigError, from_env
+
+
+def test_nothing_set_is_the_documented_defaults() -> None:
+    assert from_env({}) == Config(
+        discord_token="",
+        database_url="sqlite+aiosqlite:///partida.db",
+        db_pool_size=10,
+        dev_guild_id=None,
+        log_level="INFO",
+        render_workers=None,
+        shard_count=None,
+        shard_ids=None,
+        sqlite_synchronous="FULL",
+    )
+
+
+def test_every_variable_is_read_and_typed() -> None:
+    settings = from_env(
+        {
+            "DISCORD_TOKEN": " abc.def.ghi ",
+            "DATABASE_URL": "postgresql://u@db/partida",
+            "DB_POOL_SIZE": "4",
+            "DEV_GUILD_ID": "1234",
+            "LOG_LEVEL": "debug",
+            "RENDER_WORKERS": "0",
+            "SHARD_COUNT": "4",
+            "SHARD_IDS": "2, 3",
+            "SQLITE_SYNCHRONOUS": "normal",
+        }
+    )
+    assert settings == Config(
+        "abc.def.ghi", "postgresql://u@db/partida", 4, 1234, "DEBUG", 0, 4, (2, 3), "NORMAL"
+    )
+
+
+def test_an_empty_value_counts_as_unset() -> None:
+    assert from_env({"DEV_GUILD_ID": "", "RENDER_WORKERS": " ", "LOG_LEVEL": ""}) == Config()
+
+
+@pytest.mark.parametrize(
+    ("env", "variable", "says"),
+    [
+        ({"DB_POOL_SIZE": "ten"}, "DB_POOL_SIZE", "whole number"),
+        ({"DB_POOL_SIZE": "0"}, "DB_POOL_SIZE", "at least 1"),
+        ({"DEV_GUILD_ID": "my-guild"}, "DEV_GUILD_ID", "whole number"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL", "DEBUG, INFO"),
+        ({"RENDER_WORKERS": "-1"}, "RENDER_WORKERS", "at least 0"),
+        ({"RENDER_WORKERS": "two"}, "RENDER_WORKERS", "whole number"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT", "at least 1"),
+        ({"SHARD_IDS": "0,1"}, "SHARD_IDS", "needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS", "from 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "SHARD_IDS", "separated by commas"),
+        ({"DATABASE_URL": "partida.db"}, "DATABASE_URL", "not a database URL"),
+        ({"SQLITE_SYNCHRONOUS": "OFF"}, "SQLITE_SYNCHRONOUS", "FULL, EXTRA, NORMAL"),
+    ],
+)
+def test_a_bad_value_is_an_error_naming_the_variable(
+    env: dict[str, str], variable: str, says: str
+) -> None:
+    with pytest.raises(ConfigError, match=says) as caught:
+        from_env(env)
+    assert caught.value.variable == variable and str(caught.value).startswith(f"{variable}:")
+
+
+def test_the_command_reports_a_bad_value_and_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SHARD_IDS", "0")
+    monkeypatch.delenv("SHARD_COUNT", raising=False)
+    assert main(["migrate"]) == 2
+    assert "configuration error: SHARD_IDS: needs SHARD_COUNT" in capsys.readouterr().err
+    assert not (tmp_path / "partida.db").exists(), "nothing was done"
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The variables the .env files here set, unset now and after the test (monkeypatch
+    remembers them unset, so what load_dotenv puts in os.environ is taken out again)."""
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "LOG_LEVEL", "DB_POOL_SIZE"):
+        monkeypatch.setenv(name, "")
+        monkeypatch.delenv(name)
+    return monkeypatch
+
+
+def _load(tmp_path: Path, text: str) -> Config:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text(text, encoding="utf-8")
+    return config.load(dotenv)
+
+
+def test_dotenv_inline_comments_are_not_part_of_the_value(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    settings = _load(
+        tmp_path,
+        "# the bot's settings\n"
+        "DISCORD_TOKEN=abc.def # from the developer portal\n"
+        "export DEV_GUILD_ID=1234  # my test server\n"
+        'LOG_LEVEL="debug" # quoted, then a comment\n',
+    )
+    assert settings.discord_token == "abc.def"
+    assert settings.dev_guild_id == 1234
+    assert settings.log_level == "DEBUG"
+
+
+def test_dotenv_a_hash_inside_quotes_is_kept(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
+    assert _load(tmp_path, 'DISCORD_TOKEN="abc#def" # comment\n').discord_token == "abc#def"
+
+
+def test_dotenv_a_mismatched_quote_is_not_half_read(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    """The old parser stripped any quotes off both ends ('abc" became abc); python-dotenv
+    refuses the line (with a warning) and reads the others."""
+    settings = _load(tmp_path, "DISCORD_TOKEN='abc\"\nDEV_GUILD_ID=77\n")
+    assert settings.discord_token == "" and "DISCORD_TOKEN" not in os.environ
+    assert settings.dev_guild_id == 77
+
+
+def test_the_environment_wins_over_dotenv(tmp_path: Path, clean_env: pytest.MonkeyPatch) -> None:
+    clean_env.setenv("DEV_GUILD_ID", "5")
+    assert _load(tmp_path, "DEV_GUILD_ID=6\n").dev_guild_id == 5
+
+
+def test_a_bad_value_in_dotenv_names_the_variable(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ConfigError, match="DB_POOL_SIZE"):
+        _load(tmp_path, "DB_POOL_SIZE=lots\n")
