@@ -15,7 +15,7 @@ game always ends).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from rules.core import (
@@ -137,7 +137,7 @@ _PLACES = _PlaceActions()
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass(slots=True)  # slots: a copy per action, and attribute reads all through play
+@dataclass(slots=True)
 class FuseState:
     seats: int
     difficulty: str
@@ -172,59 +172,6 @@ class FuseState:
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
     last_now: float  # the time of the latest action (the image shows the clock as of then)
-    # Not the game: a memo of each card's ``_filled`` key, never dumped. A card's key changes
-    # only when a die is placed on it or leaves it (a die on a card keeps its face), and
-    # ``_filled``'s callers ask it several times an action for every card in play.
-    keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    # Not the game either: per seat, (the die values it could place on one of its cards, the
-    # values whose answer is known) as bit masks (``_placeable``). It changes only when one of
-    # the seat's cards does (``_changed``); legal_actions, every claim and the end-of-choice
-    # check ask it.
-    reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
-
-
-def _copy(s: FuseState) -> FuseState:
-    return FuseState(
-        s.seats,
-        s.difficulty,
-        s.mode,
-        s.hard,
-        s.solo_dice,
-        s.round_limit,
-        s.top_up,
-        s.rng,
-        s.stage,
-        s.round,
-        s.step,
-        s.faces[:],
-        s.bag[:],
-        s.drawn[:],
-        s.loose[:],
-        list(map(list.copy, s.hands)),
-        {k: v[:] for k, v in s.dice.items()},
-        s.deck[:],
-        s.centre[:],
-        dict(s.claims),
-        s.used[:],
-        s.done[:],
-        s.taking[:],
-        s.queue[:],
-        s.current,
-        {k: v[:] for k, v in s.owing.items()} if s.owing else {},
-        s.defused[:],
-        s.fuses[:],
-        s.clock_end,
-        s.outcome,
-        s.reason,
-        s.seconds_left,
-        s.last_now,
-        dict(s.keys),
-        dict(s.reach),
-    )
-
-
-_MEMOS = ("keys", "reach")  # FuseState fields that are caches, not the game
-_FIELD_NAMES = tuple(f.name for f in fields(FuseState) if f.name not in _MEMOS)
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -240,53 +187,19 @@ def die_token(state: FuseState, d: int) -> str:
 
 
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
-    """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key. Kept
-    in ``state.keys`` until a die is placed on the card or leaves it (``_changed``)."""
-    key = state.keys.get(card_id)
-    if key is None:
-        faces = state.faces
-        filled = []  # (a loop, not a comprehension, which is a call in 3.11)
-        for d in state.dice[card_id]:
-            filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-        key = state.keys[card_id] = tuple(filled)
-    return key
-
-
-def _changed(state: FuseState, seat: int, card_id: str) -> None:
-    """A die was placed on the seat's card or left it, or the card came or went: its key and
-    what the seat can place are stale."""
-    state.keys.pop(card_id, None)
-    state.reach.pop(seat, None)
+    """The card's dice as die values (``EMPTY`` for an empty slot): the key of the card's
+    memos (``BombCard.legal_slots``, ``BombCard.answers``)."""
+    faces = state.faces
+    return tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
 
 
 def _placeable(state: FuseState, seat: int, values: int) -> int:
     """Of the die values in the bit mask ``values``, those the seat could place now on one of
-    its cards. Kept in ``state.reach`` until a card of the seat changes: between two of its
-    placements a seat is asked this several times a round."""
-    found, known = state.reach.get(seat) or (0, 0)
-    if values & ~known:
-        # Ask the cards, and keep everything they know of their positions: a value is known
-        # for the seat when a card takes it, or when every card has answered for it.
-        keys = state.keys
-        found = 0
-        known = _EVERY_VALUE
-        for card_id in state.hands[seat]:
-            key = keys.get(card_id) or _filled(state, card_id)  # (the memo read inlined)
-            entry = _BOMBS[card_id].answers(key, values & ~found)
-            found |= entry[0]
-            known &= entry[1]
-        known |= found
-        state.reach[seat] = (found, known)
+    its cards."""
+    found = 0
+    for card_id in state.hands[seat]:
+        found |= _BOMBS[card_id].answers(_filled(state, card_id), values)[0]
     return found & values
-
-
-_EVERY_VALUE = (1 << 30) - 1
-
-
-def forget_memos(state: FuseState) -> None:
-    """Drop the state's caches: for code that rearranges a state by hand (test positions)."""
-    state.keys.clear()
-    state.reach.clear()
 
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
@@ -463,7 +376,7 @@ class Fuse(Game[FuseState]):
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        faces, claims, keys = state.faces, state.claims, state.keys
+        faces, claims = state.faces, state.claims
         taken = claims.values()
         free = []  # the values of the loose dice nobody holds
         wanted = 0  # the same, as a bit mask
@@ -479,9 +392,8 @@ class Fuse(Game[FuseState]):
             wanted &= ~(1 << holding)  # no claim of a die just like the one held
         if holding != EMPTY:  # where the held die may go, card by card
             for c in state.hands[seat]:
-                key = keys.get(c) or _filled(state, c)  # (the memo read inlined: the hot path)
                 places = _PLACES[c]
-                for s in _BOMBS[c].legal_slots(key, holding):
+                for s in _BOMBS[c].legal_slots(_filled(state, c), holding):
                     actions.append(places[s])
         # of the wanted values, those with a legal slot on one of the cards
         placeable = _placeable(state, seat, wanted) if wanted else 0
@@ -501,7 +413,27 @@ class Fuse(Game[FuseState]):
     # ------------------------------------------------------------------ applying
 
     def copy(self, state: FuseState) -> FuseState:
-        return _copy(state)
+        """A deep copy: the fields holding lists and dicts get copies of their own (the rest
+        are immutable)."""
+        return replace(
+            state,
+            faces=state.faces[:],
+            bag=state.bag[:],
+            drawn=state.drawn[:],
+            loose=state.loose[:],
+            hands=[hand[:] for hand in state.hands],
+            dice={card_id: slots[:] for card_id, slots in state.dice.items()},
+            deck=state.deck[:],
+            centre=state.centre[:],
+            claims=dict(state.claims),
+            used=state.used[:],
+            done=state.done[:],
+            taking=state.taking[:],
+            queue=state.queue[:],
+            owing={seat: options[:] for seat, options in state.owing.items()},
+            defused=state.defused[:],
+            fuses=state.fuses[:],
+        )
 
     def resolve(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
         stage = state.stage
@@ -633,7 +565,7 @@ class Fuse(Game[FuseState]):
                 return RulesError(
                     "fuse.error.time_up" if state.reason == "clock" else "core.error.game_over"
                 )
-            # Say what to do instead of "not possible in this phase" (found by play-testing).
+            # Say what to do instead of "not possible in this phase".
             if state.stage == "start":
                 return RulesError("fuse.error.not_started")
             if command == "draw":
@@ -735,7 +667,6 @@ class Fuse(Game[FuseState]):
     ) -> None:
         slots = state.dice[card_id]
         slots[s] = d
-        _changed(state, seat, card_id)
         state.loose.remove(d)
         del state.claims[seat]
         state.used[seat] += 1
@@ -760,7 +691,6 @@ class Fuse(Game[FuseState]):
         self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
     ) -> None:
         state.bag.extend(state.dice.pop(card_id))
-        _changed(state, seat, card_id)
         state.hands[seat].remove(card_id)
         state.defused.append(card_id)
         events.append(
@@ -780,7 +710,6 @@ class Fuse(Game[FuseState]):
         state.centre.remove(card_id)
         state.hands[seat].append(card_id)
         state.dice[card_id] = [EMPTY] * len(_bomb(card_id).slots)
-        _changed(state, seat, card_id)
         state.taking[seat] = False
         events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
         while state.deck and len(state.centre) < CENTRE_SIZE:
@@ -889,7 +818,6 @@ class Fuse(Game[FuseState]):
     ) -> None:
         d = state.dice[card_id][s]
         state.dice[card_id][s] = EMPTY
-        _changed(state, seat, card_id)
         state.bag.append(d)
         events.append(
             Event(
@@ -991,38 +919,22 @@ class Fuse(Game[FuseState]):
     # ------------------------------------------------------------------ serialisation
 
     def dump(self, state: FuseState) -> dict[str, Any]:
-        data = {name: getattr(state, name) for name in _FIELD_NAMES}
-        data["hands"] = [h[:] for h in state.hands]
-        data["dice"] = {k: v[:] for k, v in state.dice.items()}
+        own = self.copy(state)  # the dump shares nothing with the state
+        data = {f.name: getattr(own, f.name) for f in fields(own)}
         data["claims"] = {str(k): v for k, v in state.claims.items()}
         data["owing"] = {str(k): [[c, s] for c, s in v] for k, v in state.owing.items()}
-        for name in (
-            "faces",
-            "bag",
-            "drawn",
-            "loose",
-            "deck",
-            "centre",
-            "used",
-            "done",
-            "taking",
-            "queue",
-            "defused",
-            "fuses",
-        ):
-            data[name] = list(data[name])
         data["schema"] = 1
         return data
 
     def load(self, data: dict[str, Any]) -> FuseState:
-        fields = {k: v for k, v in data.items() if k != "schema"}
+        saved = {k: v for k, v in data.items() if k != "schema"}
         # fields added during development of schema 1: older saves get their defaults
-        fields.setdefault("top_up", False)
-        fields.setdefault("last_now", 0.0)
-        fields["hands"] = [list(h) for h in data["hands"]]
-        fields["dice"] = {k: list(v) for k, v in data["dice"].items()}
-        fields["claims"] = {int(k): v for k, v in data["claims"].items()}
-        fields["owing"] = {int(k): [(c, s) for c, s in v] for k, v in data["owing"].items()}
+        saved.setdefault("top_up", False)
+        saved.setdefault("last_now", 0.0)
+        saved["hands"] = [list(h) for h in data["hands"]]
+        saved["dice"] = {k: list(v) for k, v in data["dice"].items()}
+        saved["claims"] = {int(k): v for k, v in data["claims"].items()}
+        saved["owing"] = {int(k): [(c, s) for c, s in v] for k, v in data["owing"].items()}
         for name in (
             "faces",
             "bag",
@@ -1037,8 +949,8 @@ class Fuse(Game[FuseState]):
             "defused",
             "fuses",
         ):
-            fields[name] = list(data[name])
-        return FuseState(**fields)
+            saved[name] = list(data[name])
+        return FuseState(**saved)
 
     # ------------------------------------------------------------------ what players see
 
