@@ -202,6 +202,31 @@ def _placeable(state: FuseState, seat: int, values: int) -> int:
     return found & values
 
 
+def _ran_out(state: FuseState, now: float) -> bool:
+    """The live clock has run out: the bomb went off."""
+    return state.clock_end is not None and now >= state.clock_end
+
+
+def _value_named(token: object) -> int:
+    """The die value a claim names (``R4``, typed as `` r4`` too; ``EMPTY``: none)."""
+    return _VALUE_OF.get(str(token).strip().upper(), EMPTY)
+
+
+def _free_die(state: FuseState, value: int) -> int:
+    """The first die of the round showing ``value`` still on the table and held by nobody
+    (``EMPTY``: none)."""
+    held = state.claims.values()
+    for d in state.drawn:
+        if _BASE[d] + state.faces[d] == value and d in state.loose and d not in held:
+            return d
+    return EMPTY
+
+
+def _return_choice(action: Return) -> tuple[str, int]:
+    """The (card, slot index) a return names."""
+    return str(action.card).upper(), action.slot - 1 if isinstance(action.slot, int) else -1
+
+
 # die id -> its value code minus its face (so value = _BASE[d] + face)
 _BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
 _TOKENS = [die_name(v) for v in range(30)]
@@ -435,50 +460,70 @@ class Fuse(Game[FuseState]):
             fuses=state.fuses[:],
         )
 
-    def resolve(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
+    def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
+        """``check`` then ``resolve``; but the bomb does not wait for a valid action: once the
+        clock has run out, any action of a seat of a game still on ends it as lost."""
+        if _ran_out(state, now):
+            self._check_seat(state, seat)
+        else:
+            self.check(state, seat, action)
+        return self.resolve(state, seat, action, now)
+
+    def check(self, state: FuseState, seat: int, action: Action) -> None:
+        self._check_seat(state, seat)
         stage = state.stage
-        if stage == "over":
-            if state.reason == "clock":
-                raise RulesError("fuse.error.time_up")
-            raise RulesError("core.error.game_over")
-        if not 0 <= seat < state.seats:
-            raise RulesError("core.error.not_your_turn")
+        if isinstance(action, Draw):
+            if stage != "start":
+                raise RulesError("core.error.wrong_phase")
+        elif isinstance(action, Return):
+            self._check_return(state, seat, action)
+        elif stage != "choose":
+            raise RulesError("core.error.wrong_phase")
+        elif isinstance(action, Take):
+            self._check_take(state, seat, action.card)
+        elif state.taking[seat]:
+            raise RulesError("fuse.error.must_take")
+        elif state.done[seat]:
+            raise RulesError("fuse.error.round_done")
+        elif isinstance(action, Claim):
+            self._check_claim(state, seat, action.die)
+        elif isinstance(action, Place):
+            self._check_place(state, seat, action.card, action.slot)
+        elif not isinstance(action, Pass):
+            raise RulesError("core.error.bad_action")
+
+    def resolve(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
         events: list[Event] = []
         state.last_now = now
-        clock_end = state.clock_end
-        if clock_end is not None and now >= clock_end:
+        if _ran_out(state, now):
             # The bomb went off: nothing a late action asks for happens.
             self._end(state, "lost", "clock", events, now)
             return events
         if isinstance(action, Draw):
-            if stage != "start":
-                raise RulesError("core.error.wrong_phase")
             if state.mode == "live":
                 state.clock_end = now + CLOCK_SECONDS
             events.append(Event("fuse.event.started", {"clock_end": state.clock_end}))
             self._start_round(state, events)
             return events
         if isinstance(action, Return):
-            return self._play_return(state, seat, action, events)
-        if stage != "choose":
-            raise RulesError("core.error.wrong_phase")
+            self._return_die(state, seat, *_return_choice(action), events)
+            del state.owing[seat]
+            if not state.owing:
+                state.stage = "choose"  # transient: _advance either waits again or starts a round
+                self._finish_item(state)
+                self._advance(state, events)
+            return events
         if isinstance(action, Take):
-            self._check_take(state, seat, action.card)
             self._take(state, seat, action.card, events, now)
-        elif state.taking[seat]:
-            raise RulesError("fuse.error.must_take")
-        elif state.done[seat]:
-            raise RulesError("fuse.error.round_done")
         elif isinstance(action, Claim):
-            d = self._check_claim(state, seat, action.die)
+            d = _free_die(state, _value_named(action.die))
             state.claims[seat] = d
             events.append(_CLAIMED[seat][_BASE[d] + state.faces[d]])
             # a claim changes nobody's options: no need to look for finished seats
             return events
         elif isinstance(action, Place):
-            d = self._check_place(state, seat, action.card, action.slot)
-            self._place(state, seat, d, action.card, action.slot - 1, events, now)
-        elif isinstance(action, Pass):
+            self._place(state, seat, state.claims[seat], action.card, action.slot - 1, events, now)
+        else:  # Pass
             state.claims.pop(seat, None)
             state.done[seat] = True
             events.append(_PASSED[seat])
@@ -486,46 +531,40 @@ class Fuse(Game[FuseState]):
             if all(state.done) and not any(state.taking):
                 self._end_choose(state, events)
             return events
-        else:
-            raise RulesError("core.error.bad_action")
         if state.stage == "choose":
             self._after_choice(state, events)
         return events
 
-    # checks shared by play() and explain(): each raises the specific reason
+    # checks shared by check() and explain(): each raises the specific reason
 
-    def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
-        # A claim from a button or legal_actions names the die exactly as _TOKENS spells it:
-        # only typed text needs normalising.
-        value = _VALUE_OF.get(token) if isinstance(token, str) else None
-        if value is None:
-            token = str(token).strip().upper()
-            if not token:
-                raise RulesError("fuse.error.no_die_named")
-            value = _VALUE_OF.get(token, EMPTY)
-        faces, loose, taken = state.faces, state.loose, state.claims.values()
-        drawn = False  # a die showing it was drawn this round
-        free = EMPTY  # the first of those still on the table and held by nobody
-        for d in state.drawn:
-            if _BASE[d] + faces[d] == value:
-                drawn = True
-                if d in loose and d not in taken:
-                    free = d
-                    break
-        if not drawn:
-            raise RulesError("fuse.error.no_such_die", die=token[:10])
+    @staticmethod
+    def _check_seat(state: FuseState, seat: int) -> None:
+        if state.stage == "over":
+            if state.reason == "clock":
+                raise RulesError("fuse.error.time_up")
+            raise RulesError("core.error.game_over")
+        if not 0 <= seat < state.seats:
+            raise RulesError("core.error.not_your_turn")
+
+    def _check_claim(self, state: FuseState, seat: int, token: str) -> None:
+        name = str(token).strip().upper()
+        if not name:
+            raise RulesError("fuse.error.no_die_named")
+        value = _value_named(name)
+        faces = state.faces
+        if not any(_BASE[d] + faces[d] == value for d in state.drawn):
+            raise RulesError("fuse.error.no_such_die", die=name[:10])
         held = state.claims.get(seat)
         if held is not None and _BASE[held] + faces[held] == value:
-            raise RulesError("fuse.error.already_holding", die=token)
-        if free == EMPTY:
-            raise RulesError("fuse.error.die_taken", die=token)
+            raise RulesError("fuse.error.already_holding", die=name)
+        if _free_die(state, value) == EMPTY:
+            raise RulesError("fuse.error.die_taken", die=name)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
         if not _placeable(state, seat, 1 << value):
-            raise RulesError("fuse.error.no_place", die=token)
-        return free
+            raise RulesError("fuse.error.no_place", die=name)
 
-    def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> int:
+    def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> None:
         d = state.claims.get(seat)
         if d is None:
             raise RulesError("fuse.error.no_die")
@@ -540,7 +579,7 @@ class Fuse(Game[FuseState]):
         # legal_slots (memoised) holds exactly the slots that pass every check below: a legal
         # placement needs no more; a refused one goes through them in order for its reason.
         if s in card.legal_slots(filled, value):
-            return d
+            return
         token = _TOKENS[value]
         if filled[s] >= 0:
             raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
@@ -831,24 +870,15 @@ class Fuse(Game[FuseState]):
             )
         )
 
-    def _play_return(
-        self, state: FuseState, seat: int, action: Return, events: list[Event]
-    ) -> list[Event]:
+    @staticmethod
+    def _check_return(state: FuseState, seat: int, action: Return) -> None:
         if state.stage != "return":
             raise RulesError("core.error.wrong_phase")
         options = state.owing.get(seat)
         if not options:
             raise RulesError("fuse.error.nothing_to_return")
-        choice = (str(action.card).upper(), action.slot - 1 if isinstance(action.slot, int) else -1)
-        if choice not in options:
+        if _return_choice(action) not in options:
             raise RulesError("fuse.error.cannot_return")
-        self._return_die(state, seat, *choice, events)
-        del state.owing[seat]
-        if not state.owing:
-            state.stage = "choose"  # transient: _advance either waits again or starts a round
-            self._finish_item(state)
-            self._advance(state, events)
-        return events
 
     def _default_return(self, state: FuseState, seat: int) -> Return:
         """D4: the die whose loss sets the cards back least — on the card with the fewest dice
