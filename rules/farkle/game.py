@@ -104,8 +104,8 @@ def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
     value = rng.below(6 ** (dice + event))
     faces = []
     for _ in range(dice):
-        value, digit = divmod(value, 6)
-        faces.append(digit + 1)
+        faces.append(value % 6 + 1)
+        value //= 6
     return faces, EVENT_FACES[value % 6] if event else ""
 
 

@@ -15,7 +15,7 @@ game always ends).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from rules.core import (
@@ -172,6 +172,16 @@ class FuseState:
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
     last_now: float  # the time of the latest action (the image shows the clock as of then)
+    # Two caches, not the game: never dumped, rebuilt on demand after ``load``. ``keys``: each
+    # card's dice as die values (``_filled``); ``reach``: per seat, the die values it can place
+    # and the values whose answer is known, as bit masks (``_placeable``). A card's entry and
+    # its seat's go stale only when a die comes onto it or leaves it, or the card comes or goes
+    # (``_changed``). Without them FUSE runs below its speed floor: see docs/games/fuse.md.
+    keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
+    reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
+
+
+_CACHES = ("keys", "reach")
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -188,18 +198,44 @@ def die_token(state: FuseState, d: int) -> str:
 
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
     """The card's dice as die values (``EMPTY`` for an empty slot): the key of the card's
-    memos (``BombCard.legal_slots``, ``BombCard.answers``)."""
-    faces = state.faces
-    return tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
+    memos (``BombCard.legal_slots``, ``BombCard.answers``). Kept in ``state.keys``."""
+    key = state.keys.get(card_id)
+    if key is None:
+        faces = state.faces
+        key = tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
+        state.keys[card_id] = key
+    return key
+
+
+def _changed(state: FuseState, seat: int, card_id: str) -> None:
+    """A die was placed on the seat's card or left it, or the card came or went."""
+    state.keys.pop(card_id, None)
+    state.reach.pop(seat, None)
+
+
+def forget_memos(state: FuseState) -> None:
+    """Drop the state's caches: for code that rearranges a state by hand (test positions)."""
+    state.keys.clear()
+    state.reach.clear()
 
 
 def _placeable(state: FuseState, seat: int, values: int) -> int:
     """Of the die values in the bit mask ``values``, those the seat could place now on one of
-    its cards."""
-    found = 0
-    for card_id in state.hands[seat]:
-        found |= _BOMBS[card_id].answers(_filled(state, card_id), values)[0]
+    its cards. Kept in ``state.reach``: between two of its placements a seat is asked this
+    several times a round."""
+    found, known = state.reach.get(seat) or (0, 0)
+    if values & ~known:
+        # A value is known for the seat when a card takes it, or when every card has answered.
+        found, known = 0, _EVERY_VALUE
+        for card_id in state.hands[seat]:
+            entry = _BOMBS[card_id].answers(_filled(state, card_id), values & ~found)
+            found |= entry[0]
+            known &= entry[1]
+        state.reach[seat] = found, known | found
     return found & values
+
+
+_EVERY_VALUE = (1 << 30) - 1
 
 
 def _ran_out(state: FuseState, now: float) -> bool:
@@ -439,7 +475,7 @@ class Fuse(Game[FuseState]):
 
     def copy(self, state: FuseState) -> FuseState:
         """A deep copy: the fields holding lists and dicts get copies of their own (the rest
-        are immutable)."""
+        are immutable); the caches are carried over."""
         return replace(
             state,
             faces=state.faces[:],
@@ -458,6 +494,8 @@ class Fuse(Game[FuseState]):
             owing={seat: options[:] for seat, options in state.owing.items()},
             defused=state.defused[:],
             fuses=state.fuses[:],
+            keys=dict(state.keys),
+            reach=dict(state.reach),
         )
 
     def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
@@ -706,6 +744,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         slots = state.dice[card_id]
         slots[s] = d
+        _changed(state, seat, card_id)
         state.loose.remove(d)
         del state.claims[seat]
         state.used[seat] += 1
@@ -730,6 +769,7 @@ class Fuse(Game[FuseState]):
         self, state: FuseState, seat: int, card_id: str, events: list[Event], now: float
     ) -> None:
         state.bag.extend(state.dice.pop(card_id))
+        _changed(state, seat, card_id)
         state.hands[seat].remove(card_id)
         state.defused.append(card_id)
         events.append(
@@ -749,6 +789,7 @@ class Fuse(Game[FuseState]):
         state.centre.remove(card_id)
         state.hands[seat].append(card_id)
         state.dice[card_id] = [EMPTY] * len(_bomb(card_id).slots)
+        _changed(state, seat, card_id)
         state.taking[seat] = False
         events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
         while state.deck and len(state.centre) < CENTRE_SIZE:
@@ -857,6 +898,7 @@ class Fuse(Game[FuseState]):
     ) -> None:
         d = state.dice[card_id][s]
         state.dice[card_id][s] = EMPTY
+        _changed(state, seat, card_id)
         state.bag.append(d)
         events.append(
             Event(
@@ -950,7 +992,7 @@ class Fuse(Game[FuseState]):
 
     def dump(self, state: FuseState) -> dict[str, Any]:
         own = self.copy(state)  # the dump shares nothing with the state
-        data = {f.name: getattr(own, f.name) for f in fields(own)}
+        data = {f.name: getattr(own, f.name) for f in fields(own) if f.name not in _CACHES}
         data["claims"] = {str(k): v for k, v in state.claims.items()}
         data["owing"] = {str(k): [[c, s] for c, s in v] for k, v in state.owing.items()}
         data["schema"] = 1

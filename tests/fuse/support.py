@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rules.core import Event
 from rules.fuse import FUSE
 from rules.fuse.cards import COLOURS, EMPTY, BombCard, house_deck
-from rules.fuse.game import Draw, FuseState, die_colour
+from rules.fuse.game import Draw, FuseState, die_colour, forget_memos
 
 
 def _take_die(state: FuseState, token: str) -> int:
@@ -49,6 +49,7 @@ def position(
     state.used = [0] * seats
     state.done = [False] * seats
     state.taking = [False] * seats
+    forget_memos(state)  # the cards and hands were rearranged by hand: the caches are stale
     FUSE._after_choice(state, [])  # as at the start of a round: seats with no use are done
     held = {c for h in hands for c in h}
     state.centre = (
