@@ -1,25 +1,20 @@
 """FUSE speed: random legal 4-player games per second, and the table picture's time and size.
 
-Run: ``.venv/bin/python -m bench.bench_fuse`` (about 25 s). Target (issue 7): ≥ 100 random
-4-player games/s through the engine API. A live game's length is set by its clock:
+Run: ``.venv/bin/python -m bench fuse`` (about 25 s). Floor: >= 50 random 4-player live games/s
+(1 s of clock per action) through the engine API. A live game's length is set by its clock:
 ``random_game`` advances the clock 1 s per action, so a random live game is ~600 actions
 (about 75 rounds, far more than players manage in 10 minutes: at a table, the four players'
 claims and placements of one round take 15-20 s, i.e. about 2 s of clock per action, which is
-why the 2 s figure is printed too); the relaxed figure uses the default 60-round limit.
+why the 2 s figure is printed too); the relaxed figure uses the default 60-round limit. 50
+games/s is ~33 µs per action, far below what a player notices (a bot's move costs ~1.4 ms, a
+picture 10-20 ms).
 
 The cards memoise where a die may go per position (positions recur from game to game), so a
 fresh process is slower for its first games: the first figure is the cold start (the first
 second of games in this process), the others are measured after it, as in a running service.
-Before the performance pass (commit 78cfc7c) the 1 s figure was ~31 games/s on this machine;
-before the second pass (commit 99b0a95) 54-57 (~30 µs per action); after it 97-100 (~17 µs per
-action: loops instead of comprehensions on the hot paths, shared Pending and event instances, no
-check done twice per action; see docs/games/fuse.md); with each card's memo key kept in the
-state and the core changes of that session (plain slots events, ``Rng.below`` inlined, no
-narration kept by the benchmark's games) 99-104; with what each seat can place kept per seat
-(session 3) 116-139, the session-2 code measuring 116-123 on that day (the machine's speed
-drifts between days; see docs/games/fuse.md "Speed"). The secondary figure goes through
-``apply``, which copies the state before every action (a caller keeping the old state pays
-that copy, ~7 µs); ``random_game`` plays in place.
+The secondary figure goes through ``apply``, which copies the state before every action (what
+a caller keeping the old state pays); ``random_game`` plays in place. Measured figures:
+docs/games/fuse.md, Speed.
 """
 
 from __future__ import annotations
@@ -98,7 +93,7 @@ def main() -> None:
         print(f"{label:44} {per_s:12.1f}")
         print(f"{'  actions/s':44} {steps_s:12.0f}   ({1e6 / steps_s:.1f} µs per action)")
         print(f"{'  endings':44} {dict(ends)!s:>12}")
-    print(f"{'  target (issue 7)':44} {'>= 100':>12}")
+    print(f"{'  floor (1 s per action)':44} {'>= 50':>12}")
     per_s, steps_s = _apply_games(4.0)
     print(f"{'random 4p live games/s through apply (copy)':44} {per_s:12.1f}")
     print(f"{'  actions/s':44} {steps_s:12.0f}   ({1e6 / steps_s:.1f} µs per action)")

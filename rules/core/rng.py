@@ -41,11 +41,7 @@ class Rng:
             raise ValueError("n must be positive")
         limit = (1 << 64) - ((1 << 64) % n)
         while True:
-            # next64, inlined: every die, draw and choice of every game comes through here
-            z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
+            z = self.next64()
             if z < limit:
                 return z % n
 

@@ -8,7 +8,7 @@ lists them all.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Final
+from typing import Any, NamedTuple
 
 from rules.core import (
     Action,
@@ -97,41 +97,36 @@ def _down50(amount: int) -> int:
     return (amount // 2) // 50 * 50
 
 
-# _THREE[v]: the faces of three dice whose base-6 digits are those of v (< 216), lowest first.
-_THREE = tuple((v % 6 + 1, v // 6 % 6 + 1, v // 36 + 1) for v in range(216))
-_POW6 = tuple(6**n for n in range(8))
-
-
 def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
-    """Roll ``dice`` soldier dice (at most 6) and (``event``) the event die with one draw of the
-    generator: the faces are the base-6 digits of a uniform number below 6^(dice + 1), the
-    lowest digit the first die's, the digit above the last die the event die's. (The digits
-    are read three at a time from a table: this runs for every roll of every game.)"""
-    value = rng.below(_POW6[dice + event])
-    faces = list((_THREE[value % 216] + _THREE[value // 216 % 216])[:dice])
-    return faces, EVENT_FACES[value // _POW6[dice] % 6] if event else ""
+    """Roll ``dice`` soldier dice and (``event``) the event die with one draw of the generator:
+    the faces are the base-6 digits of a uniform number below 6^(dice + 1), the lowest digit
+    the first die's, the digit above the last die the event die's."""
+    value = rng.below(6 ** (dice + event))
+    faces = []
+    for _ in range(dice):
+        faces.append(value % 6 + 1)
+        value //= 6
+    return faces, EVENT_FACES[value % 6] if event else ""
 
 
-_TOKENS = [[f"{letter}{face}" for face in range(7)] for letter in DIE_LETTERS]
-_BITS = tuple(tuple(i for i in range(6) if m >> i & 1) for m in range(64))  # set bits of a mask
-_FULL = tuple((1 << n) - 1 for n in range(7))  # the mask of a whole roll of n dice
-# _KEPT_FLAGS[n][mask]: which of n dice the mask sets aside, as booleans
-_KEPT_FLAGS = tuple(
-    tuple(tuple(bool(m >> i & 1) for i in range(n)) for m in range(1 << n)) for n in range(7)
-)
-_FACE_KEYS = {face: f"farkle.face.{face}" for face in EVENT_FACES}
-_REROLL = [[Reroll(token) for token in row] for row in _TOKENS]  # Lucky Squire, by die and face
-_LOADED = [[UseItem("loaded", token) for token in row] for row in _TOKENS]  # Loaded Die
+def _dice_of(mask: int, count: int) -> list[int]:
+    """The positions (0 = die a) of the dice of ``mask`` among ``count`` dice."""
+    return [i for i in range(count) if mask >> i & 1]
+
+
+def _token(i: int, face: int) -> str:
+    """How commands name die ``i`` showing ``face``: ``c5``."""
+    return f"{DIE_LETTERS[i]}{face}"
 
 
 def tokens(roll: list[int], mask: int) -> str:
     """The dice of ``mask`` as command tokens: ``a5 c1``."""
-    return " ".join([_TOKENS[i][roll[i]] for i in _BITS[mask & _FULL[len(roll)]]])
+    return " ".join([_token(i, roll[i]) for i in _dice_of(mask, len(roll))])
 
 
 def faces(roll: list[int]) -> str:
     """A roll written for messages: ``a5 b2 c1``."""
-    return " ".join([_TOKENS[i][d] for i, d in enumerate(roll)])
+    return " ".join([_token(i, d) for i, d in enumerate(roll)])
 
 
 def _echo(text: object) -> str:
@@ -300,7 +295,7 @@ class DragonFarkle(Game[FarkleState]):
         attacker and at least two dice (or hot dice) remain, otherwise stop."""
         stage = state.stage
         if stage == "roll":
-            return _KEEP_ACTIONS[facts(r.roll, state.four_pair)[DEFAULT]]
+            return _KEEP_ACTIONS[facts(r.roll, state.four_pair).default]
         if stage == "farkle":
             return _ACCEPT_FARKLE
         if stage == "rally":
@@ -309,7 +304,7 @@ class DragonFarkle(Game[FarkleState]):
             return _STOP
         left = r.dice - len(r.aside)
         if stage == "dragon":
-            left -= len(facts(r.roll, state.four_pair)[EATEN][2])
+            left -= len(facts(r.roll, state.four_pair).eaten.aside)
         elif stage == "dodge":
             left = len(r.roll)
         behind = r.score <= state.attack.score
@@ -350,7 +345,7 @@ class DragonFarkle(Game[FarkleState]):
             assert r is not None
             if stage == "roll":
                 # the shared Keep of each legal selection (a map: no comprehension frame)
-                out = list(map(_KEEP_ACTIONS.__getitem__, facts(r.roll, state.four_pair)[TEXTS]))
+                out = list(map(_KEEP_ACTIONS.__getitem__, facts(r.roll, state.four_pair).texts))
             elif stage == "farkle":
                 out = [_ACCEPT_FARKLE]
                 if self._recruiting(state, r) and me.companion == "medic" and self._medic_item(me):
@@ -358,11 +353,11 @@ class DragonFarkle(Game[FarkleState]):
             else:  # dragon, dodge
                 out = [_ROLL, _STOP]
             if me.companion == "squire" and not r.squire:
-                out += [_REROLL[i][d] for i, d in enumerate(r.roll)]
+                out += [Reroll(_token(i, d)) for i, d in enumerate(r.roll)]
             if me.items:
                 for item in dict.fromkeys(me.items):
                     if item == "loaded":
-                        out += [_LOADED[i][d] for i, d in enumerate(r.roll)]
+                        out += [UseItem("loaded", _token(i, d)) for i, d in enumerate(r.roll)]
                     elif item in PLAYABLE and self._item_timing(state, r, item) is None:
                         out.append(_USE_ITEM[item])
         elif stage == "choose":
@@ -448,7 +443,7 @@ class DragonFarkle(Game[FarkleState]):
         return found
 
     def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
-        """The specific reason: build the action the command names and let ``play`` refuse it."""
+        """The specific reason: build the action the command names and let ``check`` refuse it."""
         if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
             return RulesError("farkle.error.no_target")
         action = self._action_from_command(command, args)
@@ -459,7 +454,7 @@ class DragonFarkle(Game[FarkleState]):
                 )
             return RulesError("core.error.illegal", command=command[:50])
         try:
-            self.apply(state, seat, action)
+            self.check(state, seat, action)
         except RulesError as err:
             if err.key == "core.error.wrong_phase" and state.stage in STAGES:
                 # "not possible in this phase" left players guessing: say what the moment asks
@@ -502,16 +497,19 @@ class DragonFarkle(Game[FarkleState]):
 
     # ================================================================== play
 
-    def resolve(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
+    def check(self, state: FarkleState, seat: int, action: Action) -> None:
         if state.stage == "over":
             raise RulesError("core.error.game_over")
         if not self._awaited(state, seat):  # a seat out of range is never awaited either
             raise RulesError("core.error.not_your_turn")
-        events: list[Event] = []
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
+        checker = _CHECKS.get(type(action))
+        if checker is None:
             raise RulesError("core.error.bad_action")
-        handler(self, state, seat, action, events, now)
+        checker(self, state, seat, action)
+
+    def resolve(self, state: FarkleState, seat: int, action: Action, now: float) -> list[Event]:
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, state, seat, action, events, now)
         state.step += 1
         # The brawl defender's own clock: restarted on each of their inputs while they owe one,
         # cleared otherwise.
@@ -524,16 +522,16 @@ class DragonFarkle(Game[FarkleState]):
 
     # ------------------------------------------------------------------ choose
 
+    def _check_recruit(self, state: FarkleState, seat: int, action: Action) -> None:
+        self._need_stage(state, "choose")
+
     def _on_recruit(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "choose")
         self._leave_keep(state, seat, ev)
         self._begin(state, "recruit", ev)
 
-    def _on_brawl(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_brawl(self, state: FarkleState, seat: int, action: Action) -> None:
         assert isinstance(action, Brawl)
         self._need_stage(state, "choose")
         target = action.target
@@ -543,19 +541,28 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.bad_target", target=str(target + 1)[:10])
         if state.players[target].in_keep:
             raise RulesError("farkle.error.target_in_keep", target_seat=target)
+
+    def _on_brawl(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Brawl)
+        target = action.target
         self._leave_keep(state, seat, ev)
         state.action = "brawl"
         state.defender = target
         state.stage = "respond"
         ev.append(E("farkle.event.brawl", {"seat": seat, "target_seat": target}))
 
-    def _on_enter(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_enter(self, state: FarkleState, seat: int, action: Action) -> None:
         self._need_stage(state, "choose")
         me = state.players[seat]
         if not me.in_keep and me.army < KEEP_ARMY:
             raise RulesError("farkle.error.keep_army", army=me.army, need=KEEP_ARMY)
+
+    def _on_enter(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        me = state.players[seat]
         ev.append(E("farkle.event.stay" if me.in_keep else "farkle.event.enter", {"seat": seat}))
         me.in_keep = True
         state.action = "keep"
@@ -578,10 +585,12 @@ class DragonFarkle(Game[FarkleState]):
 
     # ------------------------------------------------------------------ brawl response
 
+    def _check_fight(self, state: FarkleState, seat: int, action: Action) -> None:
+        self._need_stage(state, "respond")
+
     def _on_fight(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "respond")
         ev.append(E("farkle.event.fight", {"seat": seat}))
         state.attack = Roller(state.turn, 6)
         self._roll(state, state.attack, ev)
@@ -602,7 +611,7 @@ class DragonFarkle(Game[FarkleState]):
         ev.append(
             E(
                 "farkle.event.rolled",
-                {"seat": r.seat, "dice": found[FACES], "face_key": _FACE_KEYS[r.event]},
+                {"seat": r.seat, "dice": found.faces, "face_key": f"farkle.face.{r.event}"},
             )
         )
         self._settle(state, r, ev, found)
@@ -610,7 +619,7 @@ class DragonFarkle(Game[FarkleState]):
     def _settle(self, state: FarkleState, r: Roller, ev: list[Event], found: RollFacts) -> None:
         """Which decision the roll now asks for (after a roll, or after an item or companion
         changed its dice or event die); ``found``: the facts of the roll as it now is."""
-        scores = bool(found[TEXTS])
+        scores = bool(found.texts)
         if r.event == "dragon":
             state.stage = "dragon" if scores else "dodge"
         else:
@@ -620,22 +629,25 @@ class DragonFarkle(Game[FarkleState]):
         elif state.stage == "dodge":
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
-            _, value, _, dice = found[EATEN]
+            _, value, _, dice = found.eaten
             ev.append(
                 E("farkle.event.dragon_comes", {"seat": r.seat, "dice": dice, "value": value})
             )
 
     @staticmethod
-    def _roller_for(state: FarkleState, seat: int) -> Roller:
-        # state.roller(), written out: this runs on most actions
-        r = state.defence if state.defence is not None else state.attack
+    def _check_roller(state: FarkleState, seat: int) -> None:
+        r = state.roller()
         if r is None or r.seat != seat:
             raise RulesError("core.error.not_your_turn")
+
+    @staticmethod
+    def _roller(state: FarkleState) -> Roller:
+        """The roller of an action already checked."""
+        r = state.roller()
+        assert r is not None
         return r
 
-    def _on_keep(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_keep(self, state: FarkleState, seat: int, action: Action) -> None:
         assert isinstance(action, Keep)
         stage = state.stage
         if stage != "roll":
@@ -644,21 +656,26 @@ class DragonFarkle(Game[FarkleState]):
             if stage in ("farkle", "dodge"):
                 raise RulesError("farkle.error.nothing_scores")
             raise RulesError("core.error.wrong_phase")
-        r = self._roller_for(state, seat)
+        self._check_roller(state, seat)
+        r = self._roller(state)
+        if action.dice in facts(r.roll, state.four_pair).texts:
+            return  # the canonical form of a legal selection (the usual case)
+        mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
+        if mask == 0:
+            raise RulesError("farkle.error.empty_selection")
+        if scoring.mask_value(r.roll, mask, state.four_pair) is None:
+            raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
+
+    def _on_keep(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Keep)
+        r = self._roller(state)
         found = facts(r.roll, state.four_pair)
         dice = action.dice
-        if dice in found[TEXTS]:  # the canonical form of a legal selection (the usual case)
-            mask, value, faces_aside = found[SELECTIONS][found[TEXTS].index(dice)]
-        else:
-            mask = parse_tokens(dice, r.roll, "farkle.error.bad_die")
-            if mask == 0:
-                raise RulesError("farkle.error.empty_selection")
-            dice = tokens(r.roll, mask)
-            worth = scoring.mask_value(r.roll, mask, state.four_pair)
-            if worth is None:
-                raise RulesError("farkle.error.not_scoring", dice=dice)
-            value = worth
-            faces_aside = tuple([r.roll[i] for i in _BITS[mask]])
+        if dice not in found.texts:  # typed loosely ("ac"): the canonical form
+            dice = tokens(r.roll, parse_tokens(dice, r.roll, "farkle.error.bad_die"))
+        mask, value, faces_aside, dice = found.selections[found.texts.index(dice)]
         self._set_aside(r, mask, value, faces_aside)
         ev.append(
             E("farkle.event.kept", {"seat": seat, "dice": dice, "value": value, "total": r.score})
@@ -682,7 +699,7 @@ class DragonFarkle(Game[FarkleState]):
                 ev.append(E("farkle.event.berserker", {"seat": r.seat, "amount": BERSERKER_BONUS}))
 
     def _dragon_eats(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
-        mask, value, faces_aside, dice = facts(r.roll, state.four_pair)[EATEN]
+        mask, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
         kept = 0
         if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
             kept = value - _down50(value)
@@ -701,23 +718,13 @@ class DragonFarkle(Game[FarkleState]):
         )
         self._hot_dice(state, r, ev)
 
-    def _on_roll(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_roll(self, state: FarkleState, seat: int, action: Action) -> None:
         stage = state.stage
-        if stage in _ROLL_ON_STAGES:  # the usual case first
-            r = self._roller_for(state, seat)
-            if stage == "dragon":
-                self._dragon_eats(state, r, ev)
-            self._roll(state, r, ev)
+        if stage in _ROLL_ON_STAGES:
+            self._check_roller(state, seat)
         elif stage in ("battle", "review"):
             if seat != state.turn:
                 raise RulesError("core.error.not_your_turn")
-            if stage == "review":
-                if self._keep_resolve(state, ev):
-                    self._keep_roll(state, ev)
-            else:
-                self._keep_roll(state, ev)
         elif stage == "roll":
             raise RulesError("farkle.error.keep_first")
         elif stage == "farkle":
@@ -725,15 +732,25 @@ class DragonFarkle(Game[FarkleState]):
         else:
             raise RulesError("core.error.wrong_phase")
 
-    def _on_stop(
+    def _on_roll(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         stage = state.stage
-        if stage in _ROLL_ON_STAGES:  # the usual case first
-            r = self._roller_for(state, seat)
+        if stage == "review":
+            if self._keep_resolve(state, ev):
+                self._keep_roll(state, ev)
+        elif stage == "battle":
+            self._keep_roll(state, ev)
+        else:  # next, dragon, dodge
+            r = self._roller(state)
             if stage == "dragon":
                 self._dragon_eats(state, r, ev)
-            self._stop(state, r, ev)
+            self._roll(state, r, ev)
+
+    def _check_stop(self, state: FarkleState, seat: int, action: Action) -> None:
+        stage = state.stage
+        if stage in _ROLL_ON_STAGES:
+            self._check_roller(state, seat)
         elif stage == "roll":
             raise RulesError("farkle.error.keep_first")
         elif stage == "farkle":
@@ -743,11 +760,23 @@ class DragonFarkle(Game[FarkleState]):
         else:
             raise RulesError("core.error.wrong_phase")
 
+    def _on_stop(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        r = self._roller(state)
+        if state.stage == "dragon":
+            self._dragon_eats(state, r, ev)
+        self._stop(state, r, ev)
+
+    def _check_rally(self, state: FarkleState, seat: int, action: Action) -> None:
+        """Double or Draw, after setting aside dice from a rally roll."""
+        self._need_stage(state, "rally")
+        self._check_roller(state, seat)
+
     def _on_double(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "rally")
-        r = self._roller_for(state, seat)
+        r = self._roller(state)
         r.score += r.last
         ev.append(E("farkle.event.doubled", {"seat": seat, "value": r.last, "total": r.score}))
         state.stage = "next"
@@ -755,17 +784,18 @@ class DragonFarkle(Game[FarkleState]):
     def _on_draw(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "rally")
-        r = self._roller_for(state, seat)
+        r = self._roller(state)
         self._draw_item(state, seat, r.gained, ev)
         state.stage = "next"
+
+    def _check_farkle(self, state: FarkleState, seat: int, action: Action) -> None:
+        self._need_stage(state, "farkle")
+        self._check_roller(state, seat)
 
     def _on_farkle(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "farkle")
-        r = self._roller_for(state, seat)
-        self._lose_run(state, r, ev)
+        self._lose_run(state, self._roller(state), ev)
 
     def _lose_run(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
         """A Farkle: the run's soldiers and the items it drew are lost."""
@@ -900,10 +930,12 @@ class DragonFarkle(Game[FarkleState]):
                 state.restrict[run.seat] = list(run.gained)
             run.gained = []
 
+    def _check_bonus(self, state: FarkleState, seat: int, action: Action) -> None:
+        self._need_stage(state, "pickpocket")
+
     def _on_bonus(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
-        self._need_stage(state, "pickpocket")
         self._brawl_bonus(state, seat, ev)
         state.thief = state.loser = -1
         self._end_turn(state, ev)
@@ -925,8 +957,8 @@ class DragonFarkle(Game[FarkleState]):
                 "farkle.event.rolled",
                 {
                     "seat": r.seat,
-                    "dice": facts(r.roll, state.four_pair)[FACES],
-                    "face_key": _FACE_KEYS[r.event],
+                    "dice": facts(r.roll, state.four_pair).faces,
+                    "face_key": f"farkle.face.{r.event}",
                 },
             )
         )
@@ -940,7 +972,7 @@ class DragonFarkle(Game[FarkleState]):
         r = state.attack
         assert r is not None
         me = state.players[r.seat]
-        mask, value, faces_aside, dice = facts(r.roll, state.four_pair)[EATEN]
+        mask, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
         hit = {"dragon": 1, "rally": 2}.get(r.event, 0)
         if hit:
             state.damage += hit
@@ -1010,6 +1042,24 @@ class DragonFarkle(Game[FarkleState]):
 
     # ------------------------------------------------------------------ companions
 
+    def _check_companion(self, state: FarkleState, seat: int, action: Action) -> None:
+        me = state.players[seat]
+        stage = state.stage
+        if stage == "pickpocket":
+            return
+        if stage == "review":
+            if me.companion != "engineer":
+                raise RulesError("farkle.error.companion_cannot")
+            return
+        if stage == "farkle" and me.companion == "medic":
+            self._check_roller(state, seat)
+            if not self._recruiting(state, self._roller(state)):
+                raise RulesError("farkle.error.companion_cannot")
+            if self._medic_item(me) is None:
+                raise RulesError("farkle.error.medic_no_item")
+            return
+        raise RulesError("farkle.error.companion_cannot")
+
     def _on_companion(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
@@ -1029,34 +1079,29 @@ class DragonFarkle(Game[FarkleState]):
             state.thief = state.loser = -1
             self._end_turn(state, ev)
             return
-        if stage == "review":
-            if me.companion != "engineer":
-                raise RulesError("farkle.error.companion_cannot")
+        if stage == "review":  # the Siege Engineer
             r = state.attack
             assert r is not None
             state.engineer_used = True
             r.event = EVENT_FACES[state.rng.below(6)]
-            ev.append(E("farkle.event.engineer", {"seat": seat, "face_key": _FACE_KEYS[r.event]}))
+            ev.append(
+                E("farkle.event.engineer", {"seat": seat, "face_key": f"farkle.face.{r.event}"})
+            )
             self._keep_resolve(state, ev)
             return
-        if stage == "farkle" and me.companion == "medic":
-            r = self._roller_for(state, seat)
-            if not self._recruiting(state, r):
-                raise RulesError("farkle.error.companion_cannot")
-            given = self._medic_item(me)
-            if given is None:
-                raise RulesError("farkle.error.medic_no_item")
-            me.items.remove(given)
-            state.item_discard.append(given)
-            ev.append(
-                E(
-                    "farkle.event.medic",
-                    {"seat": seat, "item_key": f"farkle.item.{given}", "amount": r.score},
-                )
+        # farkle: the Field Medic
+        r = self._roller(state)
+        given = self._medic_item(me)
+        assert given is not None
+        me.items.remove(given)
+        state.item_discard.append(given)
+        ev.append(
+            E(
+                "farkle.event.medic",
+                {"seat": seat, "item_key": f"farkle.item.{given}", "amount": r.score},
             )
-            self._bank(state, r, r.score, ev, rescued=True)
-            return
-        raise RulesError("farkle.error.companion_cannot")
+        )
+        self._bank(state, r, r.score, ev, rescued=True)
 
     @staticmethod
     def _medic_item(me: Player) -> str | None:
@@ -1064,9 +1109,7 @@ class DragonFarkle(Game[FarkleState]):
         Bag if it is all there is (so the offer reveals only how many items, which is public)."""
         return next((i for i in me.items if i != "bag"), me.items[0] if me.items else None)
 
-    def _on_scare(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_scare(self, state: FarkleState, seat: int, action: Action) -> None:
         assert isinstance(action, Scare)
         me = state.players[seat]
         if me.companion != "skree":
@@ -1077,6 +1120,12 @@ class DragonFarkle(Game[FarkleState]):
             raise RulesError("farkle.error.companion_timing")
         if action.target == seat or not 0 <= action.target < state.seats:
             raise RulesError("farkle.error.bad_target", target=str(action.target + 1)[:10])
+
+    def _on_scare(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Scare)
+        me = state.players[seat]
         victim = state.players[action.target]
         lost = min(SKREE_SCARE, victim.army)
         victim.army -= lost
@@ -1085,22 +1134,35 @@ class DragonFarkle(Game[FarkleState]):
             E("farkle.event.skree", {"seat": seat, "target_seat": action.target, "lost": lost})
         )
 
-    def _on_reroll(
-        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
-    ) -> None:
+    def _check_reroll(self, state: FarkleState, seat: int, action: Action) -> None:
         assert isinstance(action, Reroll)
         me = state.players[seat]
         if me.companion != "squire":
             raise RulesError("farkle.error.companion_cannot")
         if state.stage not in ROLL_STAGES:
             raise RulesError("farkle.error.companion_timing")
-        r = self._roller_for(state, seat)
+        self._check_roller(state, seat)
+        r = self._roller(state)
         if r.squire:
             raise RulesError("farkle.error.squire_used")
-        mask = parse_tokens(action.die, r.roll, "farkle.error.bad_die")
-        if mask.bit_count() != 1:
+        self._check_one_die(action.die, r)
+
+    @staticmethod
+    def _check_one_die(die: str, r: Roller) -> None:
+        if parse_tokens(die, r.roll, "farkle.error.bad_die").bit_count() != 1:
             raise RulesError("farkle.error.one_die")
-        i = mask.bit_length() - 1
+
+    @staticmethod
+    def _die_index(die: str, r: Roller) -> int:
+        """The position of the one die ``die`` names (already checked)."""
+        return parse_tokens(die, r.roll, "farkle.error.bad_die").bit_length() - 1
+
+    def _on_reroll(
+        self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
+    ) -> None:
+        assert isinstance(action, Reroll)
+        r = self._roller(state)
+        i = self._die_index(action.die, r)
         r.squire = True
         old = r.roll[i]
         r.roll[i] = state.rng.randint(1, 6)
@@ -1136,30 +1198,34 @@ class DragonFarkle(Game[FarkleState]):
             return None if stage == "farkle" and self._recruiting(state, r) else bad
         return bad
 
+    @staticmethod
+    def _item_roller(state: FarkleState, seat: int) -> Roller | None:
+        """The seat's run, when an item may change its roll now (None: no roll of its)."""
+        r = state.roller() if state.stage in ROLL_STAGES else None
+        return r if r is not None and r.seat == seat else None
+
+    def _check_item(self, state: FarkleState, seat: int, action: Action) -> None:
+        assert isinstance(action, UseItem)
+        item = action.item
+        if item not in state.players[seat].items:
+            raise RulesError("farkle.error.no_item", item_key=_item_key(item))
+        r = self._item_roller(state, seat)
+        error = self._item_timing(state, r, item)
+        if error:
+            raise RulesError(error, item_key=f"farkle.item.{item}")
+        if item == "loaded":
+            assert r is not None
+            self._check_one_die(action.die, r)
+        elif action.die:
+            raise RulesError("farkle.error.no_die_needed")
+
     def _on_item(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         assert isinstance(action, UseItem)
         me = state.players[seat]
         item = action.item
-        if item not in me.items:
-            raise RulesError(
-                "farkle.error.no_item",
-                item_key=f"farkle.item.{item}" if item in set(ITEMS) else "farkle.item.unknown",
-            )
-        r = state.roller() if state.stage in ROLL_STAGES else None
-        if r is not None and r.seat != seat:
-            r = None
-        error = self._item_timing(state, r, item)
-        if error:
-            raise RulesError(error, item_key=f"farkle.item.{item}")
-        if item == "loaded":
-            assert r is not None
-            mask = parse_tokens(action.die, r.roll, "farkle.error.bad_die")
-            if mask.bit_count() != 1:
-                raise RulesError("farkle.error.one_die")
-        elif action.die:
-            raise RulesError("farkle.error.no_die_needed")
+        r = self._item_roller(state, seat)
         me.items.remove(item)
         state.item_discard.append(item)
         args: dict[str, Any] = {"seat": seat, "item_key": f"farkle.item.{item}"}
@@ -1194,17 +1260,16 @@ class DragonFarkle(Game[FarkleState]):
             args["dice"] = faces(r.roll)
             key = "farkle.event.item_dice"
         elif item == "loaded":
-            i = parse_tokens(action.die, r.roll, "farkle.error.bad_die").bit_length() - 1
-            r.roll[i] = 5
+            r.roll[self._die_index(action.die, r)] = 5
             args["dice"] = faces(r.roll)
             key = "farkle.event.item_dice"
         elif item == "repellent":
             r.event = "blank"
-            args["face_key"] = _FACE_KEYS["blank"]
+            args["face_key"] = "farkle.face.blank"
             key = "farkle.event.item_face"
         elif item == "horn":
             r.event = "rally"
-            args["face_key"] = _FACE_KEYS["rally"]
+            args["face_key"] = "farkle.face.rally"
             key = "farkle.event.item_face"
         elif item == "draught":
             ev.append(E("farkle.event.item_used", args))
@@ -1255,21 +1320,18 @@ class DragonFarkle(Game[FarkleState]):
         others = [i for i in me.items if i != "bag"]
         return others if len(others) > limit else []
 
+    def _check_discard(self, state: FarkleState, seat: int, action: Action) -> None:
+        assert isinstance(action, Discard)
+        self._need_stage(state, "discard")
+        if action.item not in state.players[seat].items:
+            raise RulesError("farkle.error.no_item", item_key=_item_key(action.item))
+        if action.item not in self._discard_candidates(state, seat):
+            raise RulesError("farkle.error.cannot_discard", item_key=f"farkle.item.{action.item}")
+
     def _on_discard(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
     ) -> None:
         assert isinstance(action, Discard)
-        self._need_stage(state, "discard")
-        cands = self._discard_candidates(state, seat)
-        if action.item not in state.players[seat].items:
-            raise RulesError(
-                "farkle.error.no_item",
-                item_key=f"farkle.item.{action.item}"
-                if action.item in set(ITEMS)
-                else "farkle.item.unknown",
-            )
-        if action.item not in cands:
-            raise RulesError("farkle.error.cannot_discard", item_key=f"farkle.item.{action.item}")
         state.players[seat].items.remove(action.item)
         if action.item in state.restrict.get(seat, []):
             state.restrict[seat].remove(action.item)
@@ -1396,30 +1458,28 @@ class DragonFarkle(Game[FarkleState]):
         return data
 
 
-# A legal selection of a roll: (mask of its dice, value, their faces in roll order).
-Selection = tuple[int, int, tuple[int, ...]]
-# What the engine derives from one ordered roll, for one setting of D2 (see ``facts``), by
-# position:
-# - FACES: the roll as messages write it ("a5 b2 c1");
-# - TEXTS: the dice of each legal selection as ``Keep.dice``, ordered by mask (none for a
-#   Farkle); ``_KEEP_ACTIONS`` holds their Keep actions;
-# - SELECTIONS: those selections, in the same order;
-# - DEFAULT: the dice an absent player keeps ("" for a Farkle);
-# - EATEN: "all the scoring dice" (the dragon eats them, the Final Battle loses them), with
-#   their dice as tokens: (0, 0, (), "") for a Farkle.
-RollFacts = tuple[
-    str, tuple[str, ...], tuple[Selection, ...], str, tuple[int, int, tuple[int, ...], str]
-]
-FACES: Final = 0
-TEXTS: Final = 1
-SELECTIONS: Final = 2
-DEFAULT: Final = 3
-EATEN: Final = 4
+class Selection(NamedTuple):
+    """A legal selection of a roll (dice it may set aside)."""
 
-# One plain tuple of strings and ints per distinct roll, and never objects: the garbage
-# collector stops tracking such tuples, so the tens of thousands of cached rolls cost its full
-# passes nothing (caching an object per roll, or a Keep per selection, made each full pass
-# walk 100,000+ more objects: about 0.1 s, several times a minute of play).
+    mask: int  # bit i: die i
+    value: int
+    aside: tuple[int, ...]  # the faces of its dice, in roll order
+    dice: str  # its dice as ``Keep.dice`` writes them ("a5 c1")
+
+
+NO_SELECTION = Selection(0, 0, (), "")
+
+
+class RollFacts(NamedTuple):
+    """What the engine derives from one ordered roll, for one setting of D2 (see ``facts``)."""
+
+    faces: str  # the roll as messages write it ("a5 b2 c1")
+    selections: tuple[Selection, ...]  # every legal selection, ordered by mask (none: Farkle)
+    texts: tuple[str, ...]  # their dice, in the same order; ``_KEEP_ACTIONS`` holds their Keeps
+    default: str  # the dice an absent player keeps ("" for a Farkle)
+    eaten: Selection  # "all the scoring dice" (the dragon eats them, the Final Battle loses them)
+
+
 _FACTS: dict[bool, dict[tuple[int, ...], RollFacts]] = {True: {}, False: {}}
 # The Keep actions legal_actions and pending hand out: one shared, immutable instance per dice
 # text (6,372 texts over every roll). ``facts`` puts those of a roll here before returning it.
@@ -1442,43 +1502,30 @@ def facts(roll: list[int], four_pair: bool) -> RollFacts:
 
 
 def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
-    """Work out a roll's facts (once per distinct roll: a fresh process meets tens of thousands
-    of them in its first games, so this is kept lean: the texts come from per-mask templates,
-    "all the scoring dice" from the selections already listed)."""
-    texts: list[str] = []
-    selections: list[Selection] = []
-    get = roll.__getitem__
+    """Work out a roll's facts (``facts`` keeps them)."""
+    selections = []
+    for mask, value in scoring.search_options(roll, four_pair):
+        dice = tokens(list(roll), mask)
+        _KEEP_ACTIONS.setdefault(dice, Keep(dice))
+        aside = tuple([roll[i] for i in _dice_of(mask, len(roll))])
+        selections.append(Selection(mask, value, aside, dice))
     # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
-    # dice, then the lowest mask; "all the scoring dice" as in scoring.all_scoring_mask: the
-    # most dice, then the highest value, then the lowest mask. Masks come in increasing
-    # order, so on a tie the first one stays.
-    default, best_value, best_count = "", 0, 0
-    eaten: tuple[int, int, tuple[int, ...], str] = (0, 0, (), "")
-    eat_count = eat_value = 0
-    for m, v in scoring.search_options(roll, four_pair):
-        text = _TEMPLATES[m].format(*roll)
-        if text not in _KEEP_ACTIONS:
-            _KEEP_ACTIONS[text] = Keep(text)
-        aside = tuple(map(get, _BITS[m]))
-        texts.append(text)
-        selections.append((m, v, aside))
-        count = len(aside)
-        if v > best_value or (v == best_value and count < best_count):
-            default, best_value, best_count = text, v, count
-        if count > eat_count or (count == eat_count and v > eat_value):
-            eaten, eat_count, eat_value = (m, v, aside, text), count, v
-    return (
-        _TEMPLATES[_FULL[len(roll)]].format(*roll),
-        tuple(texts),
+    # dice; "all the scoring dice" as in scoring.all_scoring_mask: the most dice, then the
+    # highest value. On a tie the lowest mask (the first: they come ordered by mask).
+    default = max(selections, key=lambda s: (s.value, -len(s.aside)), default=NO_SELECTION)
+    eaten = max(selections, key=lambda s: (len(s.aside), s.value), default=NO_SELECTION)
+    return RollFacts(
+        faces(list(roll)),
         tuple(selections),
-        default,
+        tuple(s.dice for s in selections),
+        default.dice,
         eaten,
     )
 
 
-# _TEMPLATES[mask]: the dice of ``mask`` as a str.format template over the faces of the roll
-# ("a{0} c{2}"): the tokens of a selection in one call.
-_TEMPLATES = tuple(" ".join([f"{DIE_LETTERS[i]}{{{i}}}" for i in _BITS[m]]) for m in range(64))
+def _item_key(item: str) -> str:
+    """The catalogue key naming ``item`` (a typed name may be no item at all)."""
+    return f"farkle.item.{item}" if item in ITEMS else "farkle.item.unknown"
 
 
 def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
@@ -1489,7 +1536,7 @@ def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
             "dice": r.dice,
             "roll": tuple(r.roll),
             "event": r.event,
-            "kept": _KEPT_FLAGS[len(r.roll)][r.kept & _FULL[len(r.roll)]],
+            "kept": tuple([bool(r.kept >> i & 1) for i in range(len(r.roll))]),
             "aside": tuple(r.aside),
             "score": r.score,
             "gained": len(r.gained),
@@ -1512,6 +1559,24 @@ def _run_view(r: Roller | None) -> dict[str, Any] | None:
     }
 
 
+_CHECKS: dict[type[Action], Any] = {
+    Recruit: DragonFarkle._check_recruit,
+    Brawl: DragonFarkle._check_brawl,
+    Enter: DragonFarkle._check_enter,
+    Keep: DragonFarkle._check_keep,
+    Roll: DragonFarkle._check_roll,
+    Stop: DragonFarkle._check_stop,
+    Double: DragonFarkle._check_rally,
+    Draw: DragonFarkle._check_rally,
+    UseCompanion: DragonFarkle._check_companion,
+    Scare: DragonFarkle._check_scare,
+    Reroll: DragonFarkle._check_reroll,
+    UseItem: DragonFarkle._check_item,
+    Fight: DragonFarkle._check_fight,
+    Bonus: DragonFarkle._check_bonus,
+    AcceptFarkle: DragonFarkle._check_farkle,
+    Discard: DragonFarkle._check_discard,
+}
 _HANDLERS: dict[type[Action], Any] = {
     Recruit: DragonFarkle._on_recruit,
     Brawl: DragonFarkle._on_brawl,

@@ -23,7 +23,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations_with_replacement
 
 TRIPLE = (0, 1000, 200, 300, 400, 500, 600)  # three of a face, by face
 SINGLE = (0, 100, 0, 0, 0, 50, 0)  # a lone 1 or 5
@@ -93,22 +92,10 @@ def is_farkle(roll: Sequence[int]) -> bool:
     return sorted(c for c in counts if c) != [2, 2, 2]
 
 
-# Every multiset of 1–6 dice, by a counts key (3 bits per face: ``sum(8 ** (face - 1))``),
-# with its value for both settings of D2: the engine looks selections up here instead of
-# recomputing them (924 entries in all).
-_WEIGHT = (0, 1, 8, 64, 512, 4096, 32768)
-_TABLE: dict[bool, dict[int, int | None]] = {True: {}, False: {}}
-for _n in range(1, 7):
-    for _combo in combinations_with_replacement(range(1, 7), _n):
-        for _fp in (True, False):
-            _TABLE[_fp][sum(_WEIGHT[d] for d in _combo)] = selection_value(_combo, _fp)
-
 # Per ordered roll: the legal selections as (bitmask of positions, value), cached (one cache per
 # setting of D2, keyed by the roll as a tuple).
-# Tuples, not lists: immutable (callers share them), and a tuple of ints is left alone by the
-# garbage collector, so the tens of thousands of cached rolls do not slow its full passes.
+# Tuples, not lists: callers share them.
 _OPTIONS: dict[bool, dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {True: {}, False: {}}
-_LOW_BIT = tuple((m & -m).bit_length() - 1 for m in range(64))  # index of the lowest set bit
 
 
 def options(roll: Sequence[int], four_pair: bool = True) -> tuple[tuple[int, int], ...]:
@@ -135,28 +122,21 @@ def search_options(key: tuple[int, ...], four_pair: bool = True) -> tuple[tuple[
     counts = [0] * 7
     for d in key:
         counts[d] += 1
-    weights = [_WEIGHT[d] for d in key]
     cand = 0
     for i, d in enumerate(key):
         if d == 1 or d == 5 or counts[d] >= 3:
             cand |= 1 << i
-    table = _TABLE[four_pair]
-    keys = {0: 0}
     out: list[tuple[int, int]] = []
-    sub = (0 - cand) & cand
+    sub = cand & -cand  # the lowest submask; (sub - cand) & cand is the next one up
     while sub:
-        low = _LOW_BIT[sub]
-        k = keys[sub & (sub - 1)] + weights[low]
-        keys[sub] = k
-        value = table[k]
+        value = mask_value(key, sub, four_pair)
         if value is not None:
             out.append((sub, value))
         sub = (sub - cand) & cand
-    full = (1 << len(key)) - 1
-    if len(key) == 6 and cand != full:
-        value = table[sum(weights)]
+    if len(key) == 6 and cand != (1 << 6) - 1:
+        value = selection_value(key, four_pair)
         if value is not None:
-            out.append((full, value))
+            out.append(((1 << 6) - 1, value))
     return tuple(out)
 
 
@@ -189,8 +169,4 @@ def all_scoring_mask(roll: Sequence[int], four_pair: bool = True) -> int:
 
 def mask_value(roll: Sequence[int], mask: int, four_pair: bool = True) -> int | None:
     """The value of the dice of ``mask`` (None: empty, or some die does not score)."""
-    k = 0
-    for i, d in enumerate(roll):
-        if mask >> i & 1:
-            k += _WEIGHT[d]
-    return _TABLE[four_pair].get(k) if k else None
+    return selection_value([d for i, d in enumerate(roll) if mask >> i & 1], four_pair)

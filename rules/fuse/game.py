@@ -15,7 +15,7 @@ game always ends).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from rules.core import (
@@ -137,7 +137,7 @@ _PLACES = _PlaceActions()
 # ---------------------------------------------------------------------------- state
 
 
-@dataclass(slots=True)  # slots: a copy per action, and attribute reads all through play
+@dataclass(slots=True)
 class FuseState:
     seats: int
     difficulty: str
@@ -172,59 +172,16 @@ class FuseState:
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
     last_now: float  # the time of the latest action (the image shows the clock as of then)
-    # Not the game: a memo of each card's ``_filled`` key, never dumped. A card's key changes
-    # only when a die is placed on it or leaves it (a die on a card keeps its face), and
-    # ``_filled``'s callers ask it several times an action for every card in play.
+    # Two caches, not the game: never dumped, rebuilt on demand after ``load``. ``keys``: each
+    # card's dice as die values (``_filled``); ``reach``: per seat, the die values it can place
+    # and the values whose answer is known, as bit masks (``_placeable``). A card's entry and
+    # its seat's go stale only when a die comes onto it or leaves it, or the card comes or goes
+    # (``_changed``). Without them FUSE runs below its speed floor: see docs/games/fuse.md.
     keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    # Not the game either: per seat, (the die values it could place on one of its cards, the
-    # values whose answer is known) as bit masks (``_placeable``). It changes only when one of
-    # the seat's cards does (``_changed``); legal_actions, every claim and the end-of-choice
-    # check ask it.
     reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
-def _copy(s: FuseState) -> FuseState:
-    return FuseState(
-        s.seats,
-        s.difficulty,
-        s.mode,
-        s.hard,
-        s.solo_dice,
-        s.round_limit,
-        s.top_up,
-        s.rng,
-        s.stage,
-        s.round,
-        s.step,
-        s.faces[:],
-        s.bag[:],
-        s.drawn[:],
-        s.loose[:],
-        list(map(list.copy, s.hands)),
-        {k: v[:] for k, v in s.dice.items()},
-        s.deck[:],
-        s.centre[:],
-        dict(s.claims),
-        s.used[:],
-        s.done[:],
-        s.taking[:],
-        s.queue[:],
-        s.current,
-        {k: v[:] for k, v in s.owing.items()} if s.owing else {},
-        s.defused[:],
-        s.fuses[:],
-        s.clock_end,
-        s.outcome,
-        s.reason,
-        s.seconds_left,
-        s.last_now,
-        dict(s.keys),
-        dict(s.reach),
-    )
-
-
-_MEMOS = ("keys", "reach")  # FuseState fields that are caches, not the game
-_FIELD_NAMES = tuple(f.name for f in fields(FuseState) if f.name not in _MEMOS)
+_CACHES = ("keys", "reach")
 
 
 def _bomb(card_id: str) -> BombCard:
@@ -240,53 +197,70 @@ def die_token(state: FuseState, d: int) -> str:
 
 
 def _filled(state: FuseState, card_id: str) -> tuple[int, ...]:
-    """The card's dice as die values (``EMPTY`` for an empty slot), the cards' memo key. Kept
-    in ``state.keys`` until a die is placed on the card or leaves it (``_changed``)."""
+    """The card's dice as die values (``EMPTY`` for an empty slot): the key of the card's
+    memos (``BombCard.legal_slots``, ``BombCard.answers``). Kept in ``state.keys``."""
     key = state.keys.get(card_id)
     if key is None:
         faces = state.faces
-        filled = []  # (a loop, not a comprehension, which is a call in 3.11)
-        for d in state.dice[card_id]:
-            filled.append(_BASE[d] + faces[d] if d >= 0 else EMPTY)
-        key = state.keys[card_id] = tuple(filled)
+        key = tuple([_BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
+        state.keys[card_id] = key
     return key
 
 
 def _changed(state: FuseState, seat: int, card_id: str) -> None:
-    """A die was placed on the seat's card or left it, or the card came or went: its key and
-    what the seat can place are stale."""
+    """A die was placed on the seat's card or left it, or the card came or went."""
     state.keys.pop(card_id, None)
     state.reach.pop(seat, None)
-
-
-def _placeable(state: FuseState, seat: int, values: int) -> int:
-    """Of the die values in the bit mask ``values``, those the seat could place now on one of
-    its cards. Kept in ``state.reach`` until a card of the seat changes: between two of its
-    placements a seat is asked this several times a round."""
-    found, known = state.reach.get(seat) or (0, 0)
-    if values & ~known:
-        # Ask the cards, and keep everything they know of their positions: a value is known
-        # for the seat when a card takes it, or when every card has answered for it.
-        keys = state.keys
-        found = 0
-        known = _EVERY_VALUE
-        for card_id in state.hands[seat]:
-            key = keys.get(card_id) or _filled(state, card_id)  # (the memo read inlined)
-            entry = _BOMBS[card_id].answers(key, values & ~found)
-            found |= entry[0]
-            known &= entry[1]
-        known |= found
-        state.reach[seat] = (found, known)
-    return found & values
-
-
-_EVERY_VALUE = (1 << 30) - 1
 
 
 def forget_memos(state: FuseState) -> None:
     """Drop the state's caches: for code that rearranges a state by hand (test positions)."""
     state.keys.clear()
     state.reach.clear()
+
+
+def _placeable(state: FuseState, seat: int, values: int) -> int:
+    """Of the die values in the bit mask ``values``, those the seat could place now on one of
+    its cards. Kept in ``state.reach``: between two of its placements a seat is asked this
+    several times a round."""
+    found, known = state.reach.get(seat) or (0, 0)
+    if values & ~known:
+        # A value is known for the seat when a card takes it, or when every card has answered.
+        found, known = 0, _EVERY_VALUE
+        for card_id in state.hands[seat]:
+            entry = _BOMBS[card_id].answers(_filled(state, card_id), values & ~found)
+            found |= entry[0]
+            known &= entry[1]
+        state.reach[seat] = found, known | found
+    return found & values
+
+
+_EVERY_VALUE = (1 << 30) - 1
+
+
+def _ran_out(state: FuseState, now: float) -> bool:
+    """The live clock has run out: the bomb went off."""
+    return state.clock_end is not None and now >= state.clock_end
+
+
+def _value_named(token: object) -> int:
+    """The die value a claim names (``R4``, typed as `` r4`` too; ``EMPTY``: none)."""
+    return _VALUE_OF.get(str(token).strip().upper(), EMPTY)
+
+
+def _free_die(state: FuseState, value: int) -> int:
+    """The first die of the round showing ``value`` still on the table and held by nobody
+    (``EMPTY``: none)."""
+    held = state.claims.values()
+    for d in state.drawn:
+        if _BASE[d] + state.faces[d] == value and d in state.loose and d not in held:
+            return d
+    return EMPTY
+
+
+def _return_choice(action: Return) -> tuple[str, int]:
+    """The (card, slot index) a return names."""
+    return str(action.card).upper(), action.slot - 1 if isinstance(action.slot, int) else -1
 
 
 # die id -> its value code minus its face (so value = _BASE[d] + face)
@@ -463,7 +437,7 @@ class Fuse(Game[FuseState]):
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        faces, claims, keys = state.faces, state.claims, state.keys
+        faces, claims = state.faces, state.claims
         taken = claims.values()
         free = []  # the values of the loose dice nobody holds
         wanted = 0  # the same, as a bit mask
@@ -479,9 +453,8 @@ class Fuse(Game[FuseState]):
             wanted &= ~(1 << holding)  # no claim of a die just like the one held
         if holding != EMPTY:  # where the held die may go, card by card
             for c in state.hands[seat]:
-                key = keys.get(c) or _filled(state, c)  # (the memo read inlined: the hot path)
                 places = _PLACES[c]
-                for s in _BOMBS[c].legal_slots(key, holding):
+                for s in _BOMBS[c].legal_slots(_filled(state, c), holding):
                     actions.append(places[s])
         # of the wanted values, those with a legal slot on one of the cards
         placeable = _placeable(state, seat, wanted) if wanted else 0
@@ -501,52 +474,94 @@ class Fuse(Game[FuseState]):
     # ------------------------------------------------------------------ applying
 
     def copy(self, state: FuseState) -> FuseState:
-        return _copy(state)
+        """A deep copy: the fields holding lists and dicts get copies of their own (the rest
+        are immutable); the caches are carried over."""
+        return replace(
+            state,
+            faces=state.faces[:],
+            bag=state.bag[:],
+            drawn=state.drawn[:],
+            loose=state.loose[:],
+            hands=[hand[:] for hand in state.hands],
+            dice={card_id: slots[:] for card_id, slots in state.dice.items()},
+            deck=state.deck[:],
+            centre=state.centre[:],
+            claims=dict(state.claims),
+            used=state.used[:],
+            done=state.done[:],
+            taking=state.taking[:],
+            queue=state.queue[:],
+            owing={seat: options[:] for seat, options in state.owing.items()},
+            defused=state.defused[:],
+            fuses=state.fuses[:],
+            keys=dict(state.keys),
+            reach=dict(state.reach),
+        )
+
+    def play(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
+        """``check`` then ``resolve``; but the bomb does not wait for a valid action: once the
+        clock has run out, any action of a seat of a game still on ends it as lost."""
+        if _ran_out(state, now):
+            self._check_seat(state, seat)
+        else:
+            self.check(state, seat, action)
+        return self.resolve(state, seat, action, now)
+
+    def check(self, state: FuseState, seat: int, action: Action) -> None:
+        self._check_seat(state, seat)
+        stage = state.stage
+        if isinstance(action, Draw):
+            if stage != "start":
+                raise RulesError("core.error.wrong_phase")
+        elif isinstance(action, Return):
+            self._check_return(state, seat, action)
+        elif stage != "choose":
+            raise RulesError("core.error.wrong_phase")
+        elif isinstance(action, Take):
+            self._check_take(state, seat, action.card)
+        elif state.taking[seat]:
+            raise RulesError("fuse.error.must_take")
+        elif state.done[seat]:
+            raise RulesError("fuse.error.round_done")
+        elif isinstance(action, Claim):
+            self._check_claim(state, seat, action.die)
+        elif isinstance(action, Place):
+            self._check_place(state, seat, action.card, action.slot)
+        elif not isinstance(action, Pass):
+            raise RulesError("core.error.bad_action")
 
     def resolve(self, state: FuseState, seat: int, action: Action, now: float) -> list[Event]:
-        stage = state.stage
-        if stage == "over":
-            if state.reason == "clock":
-                raise RulesError("fuse.error.time_up")
-            raise RulesError("core.error.game_over")
-        if not 0 <= seat < state.seats:
-            raise RulesError("core.error.not_your_turn")
         events: list[Event] = []
         state.last_now = now
-        clock_end = state.clock_end
-        if clock_end is not None and now >= clock_end:
+        if _ran_out(state, now):
             # The bomb went off: nothing a late action asks for happens.
             self._end(state, "lost", "clock", events, now)
             return events
         if isinstance(action, Draw):
-            if stage != "start":
-                raise RulesError("core.error.wrong_phase")
             if state.mode == "live":
                 state.clock_end = now + CLOCK_SECONDS
             events.append(Event("fuse.event.started", {"clock_end": state.clock_end}))
             self._start_round(state, events)
             return events
         if isinstance(action, Return):
-            return self._play_return(state, seat, action, events)
-        if stage != "choose":
-            raise RulesError("core.error.wrong_phase")
+            self._return_die(state, seat, *_return_choice(action), events)
+            del state.owing[seat]
+            if not state.owing:
+                state.stage = "choose"  # transient: _advance either waits again or starts a round
+                self._finish_item(state)
+                self._advance(state, events)
+            return events
         if isinstance(action, Take):
-            self._check_take(state, seat, action.card)
             self._take(state, seat, action.card, events, now)
-        elif state.taking[seat]:
-            raise RulesError("fuse.error.must_take")
-        elif state.done[seat]:
-            raise RulesError("fuse.error.round_done")
         elif isinstance(action, Claim):
-            d = self._check_claim(state, seat, action.die)
+            d = _free_die(state, _value_named(action.die))
             state.claims[seat] = d
             events.append(_CLAIMED[seat][_BASE[d] + state.faces[d]])
             # a claim changes nobody's options: no need to look for finished seats
             return events
         elif isinstance(action, Place):
-            d = self._check_place(state, seat, action.card, action.slot)
-            self._place(state, seat, d, action.card, action.slot - 1, events, now)
-        elif isinstance(action, Pass):
+            self._place(state, seat, state.claims[seat], action.card, action.slot - 1, events, now)
+        else:  # Pass
             state.claims.pop(seat, None)
             state.done[seat] = True
             events.append(_PASSED[seat])
@@ -554,46 +569,40 @@ class Fuse(Game[FuseState]):
             if all(state.done) and not any(state.taking):
                 self._end_choose(state, events)
             return events
-        else:
-            raise RulesError("core.error.bad_action")
         if state.stage == "choose":
             self._after_choice(state, events)
         return events
 
-    # checks shared by play() and explain(): each raises the specific reason
+    # checks shared by check() and explain(): each raises the specific reason
 
-    def _check_claim(self, state: FuseState, seat: int, token: str) -> int:
-        # A claim from a button or legal_actions names the die exactly as _TOKENS spells it:
-        # only typed text needs normalising.
-        value = _VALUE_OF.get(token) if isinstance(token, str) else None
-        if value is None:
-            token = str(token).strip().upper()
-            if not token:
-                raise RulesError("fuse.error.no_die_named")
-            value = _VALUE_OF.get(token, EMPTY)
-        faces, loose, taken = state.faces, state.loose, state.claims.values()
-        drawn = False  # a die showing it was drawn this round
-        free = EMPTY  # the first of those still on the table and held by nobody
-        for d in state.drawn:
-            if _BASE[d] + faces[d] == value:
-                drawn = True
-                if d in loose and d not in taken:
-                    free = d
-                    break
-        if not drawn:
-            raise RulesError("fuse.error.no_such_die", die=token[:10])
+    @staticmethod
+    def _check_seat(state: FuseState, seat: int) -> None:
+        if state.stage == "over":
+            if state.reason == "clock":
+                raise RulesError("fuse.error.time_up")
+            raise RulesError("core.error.game_over")
+        if not 0 <= seat < state.seats:
+            raise RulesError("core.error.not_your_turn")
+
+    def _check_claim(self, state: FuseState, seat: int, token: str) -> None:
+        name = str(token).strip().upper()
+        if not name:
+            raise RulesError("fuse.error.no_die_named")
+        value = _value_named(name)
+        faces = state.faces
+        if not any(_BASE[d] + faces[d] == value for d in state.drawn):
+            raise RulesError("fuse.error.no_such_die", die=name[:10])
         held = state.claims.get(seat)
         if held is not None and _BASE[held] + faces[held] == value:
-            raise RulesError("fuse.error.already_holding", die=token)
-        if free == EMPTY:
-            raise RulesError("fuse.error.die_taken", die=token)
+            raise RulesError("fuse.error.already_holding", die=name)
+        if _free_die(state, value) == EMPTY:
+            raise RulesError("fuse.error.die_taken", die=name)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
         if not _placeable(state, seat, 1 << value):
-            raise RulesError("fuse.error.no_place", die=token)
-        return free
+            raise RulesError("fuse.error.no_place", die=name)
 
-    def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> int:
+    def _check_place(self, state: FuseState, seat: int, card_id: str, slot: int) -> None:
         d = state.claims.get(seat)
         if d is None:
             raise RulesError("fuse.error.no_die")
@@ -608,7 +617,7 @@ class Fuse(Game[FuseState]):
         # legal_slots (memoised) holds exactly the slots that pass every check below: a legal
         # placement needs no more; a refused one goes through them in order for its reason.
         if s in card.legal_slots(filled, value):
-            return d
+            return
         token = _TOKENS[value]
         if filled[s] >= 0:
             raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
@@ -633,7 +642,7 @@ class Fuse(Game[FuseState]):
                 return RulesError(
                     "fuse.error.time_up" if state.reason == "clock" else "core.error.game_over"
                 )
-            # Say what to do instead of "not possible in this phase" (found by play-testing).
+            # Say what to do instead of "not possible in this phase".
             if state.stage == "start":
                 return RulesError("fuse.error.not_started")
             if command == "draw":
@@ -903,24 +912,15 @@ class Fuse(Game[FuseState]):
             )
         )
 
-    def _play_return(
-        self, state: FuseState, seat: int, action: Return, events: list[Event]
-    ) -> list[Event]:
+    @staticmethod
+    def _check_return(state: FuseState, seat: int, action: Return) -> None:
         if state.stage != "return":
             raise RulesError("core.error.wrong_phase")
         options = state.owing.get(seat)
         if not options:
             raise RulesError("fuse.error.nothing_to_return")
-        choice = (str(action.card).upper(), action.slot - 1 if isinstance(action.slot, int) else -1)
-        if choice not in options:
+        if _return_choice(action) not in options:
             raise RulesError("fuse.error.cannot_return")
-        self._return_die(state, seat, *choice, events)
-        del state.owing[seat]
-        if not state.owing:
-            state.stage = "choose"  # transient: _advance either waits again or starts a round
-            self._finish_item(state)
-            self._advance(state, events)
-        return events
 
     def _default_return(self, state: FuseState, seat: int) -> Return:
         """D4: the die whose loss sets the cards back least — on the card with the fewest dice
@@ -991,38 +991,22 @@ class Fuse(Game[FuseState]):
     # ------------------------------------------------------------------ serialisation
 
     def dump(self, state: FuseState) -> dict[str, Any]:
-        data = {name: getattr(state, name) for name in _FIELD_NAMES}
-        data["hands"] = [h[:] for h in state.hands]
-        data["dice"] = {k: v[:] for k, v in state.dice.items()}
+        own = self.copy(state)  # the dump shares nothing with the state
+        data = {f.name: getattr(own, f.name) for f in fields(own) if f.name not in _CACHES}
         data["claims"] = {str(k): v for k, v in state.claims.items()}
         data["owing"] = {str(k): [[c, s] for c, s in v] for k, v in state.owing.items()}
-        for name in (
-            "faces",
-            "bag",
-            "drawn",
-            "loose",
-            "deck",
-            "centre",
-            "used",
-            "done",
-            "taking",
-            "queue",
-            "defused",
-            "fuses",
-        ):
-            data[name] = list(data[name])
         data["schema"] = 1
         return data
 
     def load(self, data: dict[str, Any]) -> FuseState:
-        fields = {k: v for k, v in data.items() if k != "schema"}
+        saved = {k: v for k, v in data.items() if k != "schema"}
         # fields added during development of schema 1: older saves get their defaults
-        fields.setdefault("top_up", False)
-        fields.setdefault("last_now", 0.0)
-        fields["hands"] = [list(h) for h in data["hands"]]
-        fields["dice"] = {k: list(v) for k, v in data["dice"].items()}
-        fields["claims"] = {int(k): v for k, v in data["claims"].items()}
-        fields["owing"] = {int(k): [(c, s) for c, s in v] for k, v in data["owing"].items()}
+        saved.setdefault("top_up", False)
+        saved.setdefault("last_now", 0.0)
+        saved["hands"] = [list(h) for h in data["hands"]]
+        saved["dice"] = {k: list(v) for k, v in data["dice"].items()}
+        saved["claims"] = {int(k): v for k, v in data["claims"].items()}
+        saved["owing"] = {int(k): [(c, s) for c, s in v] for k, v in data["owing"].items()}
         for name in (
             "faces",
             "bag",
@@ -1037,8 +1021,8 @@ class Fuse(Game[FuseState]):
             "defused",
             "fuses",
         ):
-            fields[name] = list(data[name])
-        return FuseState(**fields)
+            saved[name] = list(data[name])
+        return FuseState(**saved)
 
     # ------------------------------------------------------------------ what players see
 

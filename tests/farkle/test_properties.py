@@ -120,3 +120,18 @@ def test_a_table_of_absent_players_still_finishes() -> None:
             seat = min(pending)
             state, _ = GAME.apply(state, seat, pending[seat].default)
         assert GAME.is_over(state)
+
+
+@pytest.mark.parametrize("seats", [2, 4, 5])
+def test_check_accepts_every_legal_action(seats: int) -> None:
+    """The service resolves what ``parse`` found among the legal actions without checking
+    again: ``check`` must accept every one of them, for every seat, at every step."""
+    for seed in range(4):
+        rng = Rng(seed)
+        state = GAME.new_game(seats, {}, seed)
+        while not GAME.is_over(state):
+            for seat in range(seats):
+                for action in GAME.legal_actions(state, seat):
+                    GAME.check(state, seat, action)
+            seat = rng.choice(sorted(GAME.pending(state)))
+            GAME.play(state, seat, rng.choice(GAME.legal_actions(state, seat)), 0.0)

@@ -11,17 +11,7 @@ from itertools import combinations, product
 import pytest
 
 from rules.farkle import scoring
-from rules.farkle.game import (
-    _KEEP_ACTIONS,
-    DEFAULT,
-    EATEN,
-    FACES,
-    SELECTIONS,
-    TEXTS,
-    faces,
-    facts,
-    tokens,
-)
+from rules.farkle.game import _KEEP_ACTIONS, faces, facts, tokens
 
 
 @pytest.mark.parametrize(
@@ -175,18 +165,18 @@ def test_the_engines_roll_facts_agree_with_the_soldier_table() -> None:
             found = facts(roll, four_pair)
             opts = scoring.options(roll, four_pair)
             picked = [tuple(d for i, d in enumerate(roll) if m >> i & 1) for m, _ in opts]
-            assert found[FACES] == faces(roll)
-            assert found[TEXTS] == tuple(tokens(roll, m) for m, _ in opts)
-            assert found[SELECTIONS] == tuple(
-                (m, v, p) for (m, v), p in zip(opts, picked, strict=True)
+            assert found.faces == faces(roll)
+            assert found.texts == tuple(tokens(roll, m) for m, _ in opts)
+            assert found.selections == tuple(
+                (m, v, p, tokens(roll, m)) for (m, v), p in zip(opts, picked, strict=True)
             )
-            assert all(_KEEP_ACTIONS[text].dice == text for text in found[TEXTS])
+            assert all(_KEEP_ACTIONS[text].dice == text for text in found.texts)
             if not opts:  # a Farkle
-                assert found[DEFAULT] == "" and found[EATEN] == (0, 0, (), "")
+                assert found.default == "" and found.eaten == (0, 0, (), "")
                 continue
             best = scoring.best_mask(roll, four_pair)
-            assert found[DEFAULT] == tokens(roll, best)
+            assert found.default == tokens(roll, best)
             eat = scoring.all_scoring_mask(roll, four_pair)
             value = scoring.mask_value(roll, eat, four_pair)
             aside = tuple(d for i, d in enumerate(roll) if eat >> i & 1)
-            assert found[EATEN] == (eat, value, aside, tokens(roll, eat))
+            assert found.eaten == (eat, value, aside, tokens(roll, eat))

@@ -1,4 +1,4 @@
-"""The hand-written state copy (``apply`` makes one per action) is a true deep copy: the copy
+"""The state copy (``apply`` makes one per action) is a true deep copy: the copy
 shares no mutable object with the original, mutating it leaves the original untouched, and a
 copy plays on exactly like the original (replay determinism). Also: the bit-mask answer of
 ``BombCard.answers`` equals one ``legal_slots`` question per die value."""

@@ -141,3 +141,20 @@ def test_junk_actions_are_refused_cleanly() -> None:
             seat = rng.choice(sorted(pending))
             state, _ = FUSE.apply(state, seat, rng.choice(FUSE.legal_actions(state, seat)), now)
             now += 1.0
+
+
+@pytest.mark.parametrize(("seats", "options"), [(4, {}), (2, {"hard": True}), (1, {})])
+def test_check_accepts_every_legal_action(seats: int, options: dict[str, object]) -> None:
+    """The service resolves what ``parse`` found among the legal actions without checking
+    again: ``check`` must accept every one of them, for every seat, at every step."""
+    for seed in range(3):
+        rng = Rng(seed)
+        state = FUSE.new_game(seats, options, seed)
+        now = 1_000_000.0
+        while not FUSE.is_over(state):
+            for seat in range(seats):
+                for action in FUSE.legal_actions(state, seat):
+                    FUSE.check(state, seat, action)
+            seat = rng.choice(sorted(FUSE.pending(state)))
+            FUSE.play(state, seat, rng.choice(FUSE.legal_actions(state, seat)), now)
+            now += 1.0
