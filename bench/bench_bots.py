@@ -151,7 +151,7 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             for match, floor, label in competitive(name):
                 wins, n, times = measure(pool, match, games)
-                all_times.setdefault(name, []).extend(times)
+                all_times.setdefault(f"{name} {match.seats}p", []).extend(times)
                 target = f">= {floor:.0%}"
                 if match.seats > 2:
                     target = f"> {floor:.0%}"  # better than an equal share of the table
@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
         verdict = "PASS" if p99 <= 50 else "FAIL"
         print(
-            f"  {name:<10} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  ({len(times)} decisions)  "
+            f"  {name:<12} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  ({len(times)} decisions)  "
             f"target p99 <= 50 ms {verdict}"
         )
     print(f"bench time {time.perf_counter() - started:.0f} s")
@@ -178,7 +178,7 @@ def _fuse(pool: ProcessPoolExecutor, games: int, all_times: dict[str, list[float
         for level in ("random", "easy", "normal"):
             match = Match("fuse", seats, (level,) * seats, options, FUSE_CLOCK_STEP)
             wins, n, times = measure(pool, match, games)
-            all_times.setdefault("fuse", []).extend(times)
+            all_times.setdefault(f"fuse {seats}p", []).extend(times)
             rates[level] = wins / n
             ok: bool | None = None
             target = "-"
