@@ -15,6 +15,7 @@ a random trap one time in three, and otherwise does what an absent player does.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rules.badbones.actions import Buy, Move, Nothing, Place, Retrieve, Weapon
@@ -109,18 +110,18 @@ def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: D
     legal = game.legal_actions(state, seat)
     default = game.pending(state)[seat].default if seat in game.pending(state) else legal[0]
     if level == "easy":
-        places = [a for a in legal if isinstance(a, Place)]
-        if places and dice().below(3) == 0:
-            return dice().choice(places)
+        placing = [a for a in legal if isinstance(a, Place)]
+        if placing and dice().below(3) == 0:
+            return dice().choice(placing)
         return default if default in legal else legal[0]
     moves = [a for a in legal if isinstance(a, Move)]
     if moves:
         return _best(game, state, seat, _hero_shortlist(state, seat, moves))
-    places = [a for a in legal if isinstance(a, Place | Retrieve)]
-    if places:
+    places = [a for a in legal if isinstance(a, Place)]
+    if places or any(isinstance(a, Retrieve) for a in legal):
         ahead = _trap_squares(state, seat)
         tries: list[Action] = [Nothing()]
-        tries += [a for a in places if isinstance(a, Place) and parse_square(a.square) in ahead]
+        tries += [a for a in places if parse_square(a.square) in ahead]
         most = TRAP_TRIES.get(state.seats, BIG_TABLE_TRIES + 1)
         if len(tries) > most:
             # A fair sample of kinds and squares rather than the first squares of one kind.
@@ -137,7 +138,7 @@ def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: D
     return default if default in legal else legal[0]
 
 
-def _best(game: Game[Any], state: BadBonesState, seat: int, actions: list[Action]) -> Action:
+def _best(game: Game[Any], state: BadBonesState, seat: int, actions: Sequence[Action]) -> Action:
     best: tuple[float, int] | None = None
     choice = actions[0]
     for i, action in enumerate(actions):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from rules.core.actions import Action
@@ -92,3 +92,36 @@ def choose(
     if pending is not None and pending.default in legal:
         return pending.default
     return legal[0]
+
+
+def play_bots(
+    game: Game[Any],
+    levels: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+    clock_step: float = 1.0,
+    max_steps: int = 20_000,
+    strict: bool = False,
+) -> tuple[Any, int]:
+    """A whole game with one player per seat: ``levels[seat]`` is ``easy``, ``normal`` or
+    ``random`` (a uniformly random legal action). Returns (final state, steps). A seeded Rng
+    picks which pending seat acts first and the random seats' actions; ``strict``: see
+    :func:`choose`. For tests and benchmarks."""
+    rng = Rng(seed ^ 0xB075)
+    state = game.new_game(len(levels), options, seed)
+    now = 1_000_000.0
+    steps = 0
+    while not game.is_over(state):
+        pending = game.pending(state)
+        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
+        level = levels[seat]
+        if level == "random":
+            action = rng.choice(game.legal_actions(state, seat))
+        else:
+            action = choose(game, state, seat, level, strict=strict)
+        game.play(state, seat, action, now)
+        now += clock_step
+        steps += 1
+        if steps > max_steps:
+            raise AssertionError(f"{game.name}: no end after {max_steps} steps (seed {seed})")
+    return state, steps
