@@ -1,11 +1,11 @@
-"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle, fuse, zvv)."""
+"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle, fuse, zvv, bots)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "bots")
 
 
 def main(argv: list[str]) -> int:

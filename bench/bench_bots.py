@@ -134,7 +134,7 @@ def competitive(game: str) -> Iterator[tuple[Match, float, str]]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
+    args = list(argv or [])
     games = GAMES
     if "--games" in args:
         i = args.index("--games")
@@ -189,4 +189,4 @@ def _fuse(pool: ProcessPoolExecutor, games: int, all_times: dict[str, list[float
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

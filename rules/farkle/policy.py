@@ -40,6 +40,12 @@ from rules.farkle.actions import (
 from rules.farkle.state import DIE_LETTERS, FarkleState, Roller
 
 KEEP_ARMY = 5000  # soldiers needed to enter the Dragon's Keep (rules, Final Battle)
+ENTER_ARMY = 5000  # normal enters the Keep with this many (the Final Battle costs soldiers)
+STAY_ARMY = 3000  # ... and fights again from inside with this many
+BRAWL_MIN = 1000  # an opponent worth brawling has this many soldiers to take
+# One roll's gain, looked at alone, undervalues rolling on: a good roll leads to more good
+# rolls. This weight on the expected gain stands for them (tuned by the bench).
+ONWARD = 1.0
 EASY_STOP = 350
 
 
@@ -67,7 +73,7 @@ def roll_gain(score: int, dice: int, four_pair: bool) -> float:
     Farkle loses the score unless the dragon shows (1/6: stop safely); a scoring roll adds
     ``g`` on a blank (4/6), twice ``g`` on a rally (1/6), nothing under the dragon (1/6)."""
     p, g = odds(dice, four_pair)
-    return (1 - p) * g - 5 / 6 * p * score
+    return ONWARD * (1 - p) * g - 5 / 6 * p * score
 
 
 def _dice_left(r: Roller, eaten: int = 0) -> int:
@@ -132,7 +138,7 @@ def _choose_action(state: FarkleState, seat: int, legal: list[Action]) -> Action
     leader = max(others, key=lambda t: state.players[t].army)
     if Scare(leader) in legal and state.players[leader].army >= 1500:
         return Scare(leader)
-    if Enter() in legal and (me.army >= KEEP_ARMY or me.army >= 3000):
+    if Enter() in legal and me.army >= (STAY_ARMY if me.in_keep else ENTER_ARMY):
         return Enter()
     targets = [a for a in legal if isinstance(a, Brawl)]
     if targets:
@@ -140,7 +146,7 @@ def _choose_action(state: FarkleState, seat: int, legal: list[Action]) -> Action
         theirs = state.players[rich.target].army
         # A brawl wins the difference (up to their army) plus 500, so it beats a Recruit when
         # they have soldiers to take and we risk less than they do.
-        if theirs >= 1000 and theirs >= me.army // 2:
+        if theirs >= BRAWL_MIN and theirs >= me.army // 2:
             return rich
     return Recruit()
 
