@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.badbones.actions import Buy, Move, Nothing, Place, Retrieve, Weapon
-from rules.badbones.board import DELTA, SIZE, parse_square
+from rules.badbones.board import DELTA, SIZE, N, S, parse_square
 from rules.badbones.phases import hero_target
 from rules.badbones.state import SQ, BadBonesState, skel_facing
 from rules.core import Action, Game
@@ -31,15 +31,29 @@ HERO_TRIES = {1: 4, 2: 3}
 TRAP_TRIES = {1: 6, 2: 5}
 BIG_TABLE_TRIES = 2
 SENT = 0.5  # worth of a skeleton sent to the one opponent
+SKELETON = 0.7  # cost of a skeleton left on the board
+THREAT = 2.5  # ... one step from the tower or the village
+LAST = 6.0  # scarcity: the last floor (house) costs this much more than the first
+BASIC_TOWERS = frozenset({parse_square("C3")})
+COOP_TOWERS = frozenset(parse_square(t) for t in ("B2", "D2", "B4", "D4"))
 
 
 def worth(state: BadBonesState, seat: int) -> float:
-    """How well seat's board stands (higher is better). With two players, every skeleton in
-    the opponent's cemetery counts too: they come from this board (exits, catapult) and walk
-    on the opponent's next round."""
+    """How well seat's board stands (higher is better): floors and houses, the last ones worth
+    the most (losing all of either ends the game for the board); traps still owned; fewer
+    skeletons on the board, above all those one step from the tower or the village. With two
+    players, every skeleton in the opponent's cemetery counts too: they come from this board
+    (exits, catapult) and walk on the opponent's next round."""
     b = state.boards[seat]
     value = 4.0 * b.floors + 3.0 * b.houses + 1.5 * (len(b.traps) + len(b.supply))
-    value -= 0.7 * len(b.skeletons)
+    value -= LAST / max(1, b.floors) + (LAST / max(1, b.houses) if b.village else 0.0)
+    towers = COOP_TOWERS if state.coop else BASIC_TOWERS
+    home = N if state.coop else S  # the edge a skeleton burns a house through
+    for code in b.skeletons:
+        facing = skel_facing(code)
+        ahead = _ahead(code >> SQ, facing, 1)
+        threat = (ahead is None and facing == home) or (ahead in towers and ahead not in b.ruins)
+        value -= THREAT if threat else SKELETON
     if state.coop:
         value += 3.0 * state.capital
     elif state.seats == 2:
