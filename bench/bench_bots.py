@@ -12,7 +12,8 @@ interval says how sure that is).
 - FUSE (cooperative): the team's win rate per level and seat count, Standard difficulty, live
   mode with a fixed clock step of ``FUSE_CLOCK_STEP`` seconds per action (the 10-minute clock
   then allows 600 / step actions: a brisk table of humans).
-- Decision time: p50 and p99 of ``choose`` over every decision the ``normal`` seats made.
+- Decision time: p50 and p99 of ``choose`` over every decision the ``normal`` seats made, in
+  CPU time of the worker process (the machine is shared: wall time would count other jobs).
 
 Games run in worker processes (``WORKERS``; the machine has 2 cores).
 """
@@ -70,10 +71,12 @@ def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], lis
         if level == "random":
             action = rng.choice(game.legal_actions(state, seat))
         else:
-            start = time.perf_counter()
+            # CPU time of this process: the machine is shared, and wall time would count the
+            # other jobs' turns on the cores too (the other benches report per CPU-second).
+            start = time.process_time()
             action = choose(game, state, seat, level)
             if level == "normal":
-                times.append(time.perf_counter() - start)
+                times.append(time.process_time() - start)
         game.play(state, seat, action, now)
         now += match.clock_step
         steps += 1
@@ -164,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
                     target = f"> {floor:.0%}"  # better than an equal share of the table
                 ok = wins / n >= floor if match.seats == 2 else wins / n > floor
                 print(_line(label, wins, n, target, ok), flush=True)
-    print("decision time of normal (choose, per call)")
+    print("decision time of normal (choose, per call, CPU time)")
     for name, times in all_times.items():
         times.sort()
         p50 = times[len(times) // 2] * 1000
