@@ -3,11 +3,11 @@
 ``normal`` looks ahead by playing the round out on a copy of the state, through the engine API:
 its own candidate action, every other pending seat's default, then the rest of the round (traps
 phase, the skeletons' walk of phase 3, every owner's choice on its default) until the next round
-begins. It then weighs its own board: 4 a tower floor, 3 a house, 1.5 a trap still owned, less
-0.7 for every skeleton left on the board, and an eliminated board worst of all. So the hero steps
-where the skeletons will walk into it (or kills the most at once), and a trap goes where the
-walk meets it: the squares in front of every skeleton on the board and round the tower, each
-tried. Only its own board is weighed (the others' hidden submissions play out on their boards).
+begins. It then weighs its own board (``worth``). The candidates: the hero steps that kill most
+on arrival or where skeletons will walk in (a quick count picks the few worth playing out), and
+for the trap, doing nothing and a sample of the placements on the squares in front of the
+skeletons (and under them, where a dragon may land). Only its own board is weighed (the others'
+hidden submissions play out on their boards only).
 
 ``easy`` steps onto the square with the most skeletons (the engine's absent-player move), places
 a random trap one time in three, and otherwise does what an absent player does.
