@@ -1,11 +1,12 @@
-"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle, fuse, zvv, replay)."""
+"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
+fuse, zvv, replay, bots)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots")
 
 
 def main(argv: list[str]) -> int:

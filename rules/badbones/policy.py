@@ -1,0 +1,162 @@
+"""Bad Bones' computer player (see docs/bots.md and docs/games/badbones.md).
+
+``normal`` looks ahead by playing the round out on a copy of the state, through the engine API:
+its own candidate action, every other pending seat's default, then the rest of the round (traps
+phase, the skeletons' walk of phase 3, every owner's choice on its default) until the next round
+begins. It then weighs its own board (``worth``). The candidates: the hero steps that kill most
+on arrival or where skeletons will walk in (a quick count picks the few worth playing out), and
+for the trap, doing nothing and a sample of the placements on the squares in front of the
+skeletons (and under them, where a dragon may land). Only its own board is weighed (the others'
+hidden submissions play out on their boards only).
+
+``easy`` steps onto the square with the most skeletons (the engine's absent-player move), places
+a random trap one time in three, and otherwise does what an absent player does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.badbones.actions import Buy, Move, Nothing, Place, Retrieve, Weapon
+from rules.badbones.board import DELTA, SIZE, N, S, parse_square
+from rules.badbones.hero import hero_target
+from rules.badbones.state import BadBonesState
+from rules.core import Action, Game
+from rules.core.policy import Dice
+
+# Hero steps and trap actions (doing nothing included) played out, by seat count: every play-out
+# resolves every board, so a bigger table tries fewer (a decision stays within ~50 ms).
+HERO_TRIES = {1: 4, 2: 3}
+TRAP_TRIES = {1: 6, 2: 5}
+BIG_TABLE_TRIES = 2
+SENT = 0.5  # worth of a skeleton sent to the one opponent
+SKELETON = 0.7  # cost of a skeleton left on the board
+THREAT = 2.5  # ... one step from the tower or the village
+LAST = 6.0  # scarcity: the last floor (house) costs this much more than the first
+BASIC_TOWERS = frozenset({parse_square("C3")})
+COOP_TOWERS = frozenset(parse_square(t) for t in ("B2", "D2", "B4", "D4"))
+
+
+def worth(state: BadBonesState, seat: int) -> float:
+    """How well seat's board stands (higher is better): floors and houses, the last ones worth
+    the most (losing all of either ends the game for the board); traps still owned; fewer
+    skeletons on the board, above all those one step from the tower or the village. With two
+    players, every skeleton in the opponent's cemetery counts too: they come from this board
+    (exits, catapult) and walk on the opponent's next round."""
+    b = state.boards[seat]
+    value = 4.0 * b.floors + 3.0 * b.houses + 1.5 * (len(b.traps) + len(b.supply))
+    value -= LAST / max(1, b.floors) + (LAST / max(1, b.houses) if b.village else 0.0)
+    towers = COOP_TOWERS if state.coop else BASIC_TOWERS
+    home = N if state.coop else S  # the edge a skeleton burns a house through
+    for skeleton in b.skeletons:
+        facing = skeleton.facing
+        ahead = _ahead(skeleton.square, facing, 1)
+        threat = (ahead is None and facing == home) or (ahead in towers and ahead not in b.ruins)
+        value -= THREAT if threat else SKELETON
+    if state.coop:
+        value += 3.0 * state.capital
+    elif state.seats == 2:
+        value += SENT * len(state.boards[1 - seat].cemetery)
+    if b.eliminated:
+        value -= 100.0
+    return value
+
+
+def play_out(game: Game[Any], state: BadBonesState, seat: int, action: Action) -> float:
+    """Worth of seat's board once the round is over, had it played ``action`` now."""
+    sim, _ = game.apply(state, seat, action)
+    start = state.round
+    guard = 0
+    while not game.is_over(sim) and sim.round == start and guard < 200:
+        guard += 1
+        pending = game.pending(sim)
+        if not pending:
+            break
+        for other, p in sorted(pending.items()):
+            game.play(sim, other, p.default, 0.0)
+            break  # pending changes after every action: ask again
+    return worth(sim, seat)
+
+
+def _ahead(square: int, facing: int, steps: int) -> int | None:
+    r, c = divmod(square, SIZE)
+    dr, dc = DELTA[facing]
+    r, c = r + dr * steps, c + dc * steps
+    return r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else None
+
+
+def _trap_squares(state: BadBonesState, seat: int) -> set[int]:
+    """Where this round's walk meets a trap first: the square in front of each skeleton on the
+    board, and the skeletons' own squares (the dragon may land there)."""
+    out: set[int] = set()
+    for skeleton in state.boards[seat].skeletons:
+        square = skeleton.square
+        out.add(square)
+        ahead = _ahead(square, skeleton.facing, 1)
+        if ahead is not None:
+            out.add(ahead)
+    return out
+
+
+def _hero_shortlist(state: BadBonesState, seat: int, moves: list[Move]) -> list[Action]:
+    """The hero steps worth playing out: by skeletons killed on arrival, then by skeletons that
+    will walk into the hero's square in phase 3 (the square in front of them)."""
+    b = state.boards[seat]
+    here: dict[int, int] = {}
+    coming: dict[int, int] = {}
+    for skeleton in b.skeletons:
+        square = skeleton.square
+        here[square] = here.get(square, 0) + 1
+        ahead = _ahead(square, skeleton.facing, 1)
+        if ahead is not None:
+            coming[ahead] = coming.get(ahead, 0) + 1
+    scored = []
+    for i, move in enumerate(moves):
+        target = hero_target(b, move.direction)
+        assert target is not None
+        scored.append((here.get(target, 0) + 0.8 * coming.get(target, 0), -i, move))
+    scored.sort(reverse=True, key=lambda t: (t[0], t[1]))
+    return [m for _, _, m in scored[: HERO_TRIES.get(state.seats, BIG_TABLE_TRIES)]]
+
+
+def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: Dice) -> Action:
+    legal = game.legal_actions(state, seat)
+    default = game.pending(state)[seat].default if seat in game.pending(state) else legal[0]
+    if level == "easy":
+        placing = [a for a in legal if isinstance(a, Place)]
+        if placing and dice().below(3) == 0:
+            return dice().choice(placing)
+        return default if default in legal else legal[0]
+    moves = [a for a in legal if isinstance(a, Move)]
+    if moves:
+        return _best(game, state, seat, _hero_shortlist(state, seat, moves))
+    places = [a for a in legal if isinstance(a, Place)]
+    if places or any(isinstance(a, Retrieve) for a in legal):
+        ahead = _trap_squares(state, seat)
+        tries: list[Action] = [Nothing()]
+        tries += [a for a in places if parse_square(a.square) in ahead]
+        most = TRAP_TRIES.get(state.seats, BIG_TABLE_TRIES + 1)
+        if len(tries) > most:
+            # A fair sample of kinds and squares rather than the first squares of one kind.
+            rest = tries[1:]
+            dice().shuffle(rest)
+            tries = [tries[0], *rest[: most - 1]]
+        return _best(game, state, seat, tries)
+    buys = [a for a in legal if isinstance(a, Buy)]
+    if buys:
+        return buys[0]
+    weapons = [a for a in legal if isinstance(a, Weapon)]
+    if weapons:
+        return _best(game, state, seat, weapons[:BIG_TABLE_TRIES])
+    return default if default in legal else legal[0]
+
+
+def _best(game: Game[Any], state: BadBonesState, seat: int, actions: Sequence[Action]) -> Action:
+    best: tuple[float, int] | None = None
+    choice = actions[0]
+    for i, action in enumerate(actions):
+        key = (play_out(game, state, seat, action), -i)
+        if best is None or key > best:
+            best, choice = key, action
+    return choice

@@ -1,0 +1,137 @@
+"""FUSE's computer player (see docs/bots.md and docs/games/fuse.md).
+
+``normal`` plays for the team. Every placement is worth something: defusing a card most, then
+leaving a card with fewer empty slots, and among those the card that still accepts the most
+kinds of dice (it stays easy to complete). At a claim the seat shares the round's dice out among
+every seat still choosing, greedily, best placement first (the other seats' cards are face up),
+and claims the die it was given, so that two bots do not fight over one die while a teammate
+could have used it better. A defused card is replaced by the centre card with the fewest slots;
+a die owed back is the one the engine's default would give (the least progress lost).
+
+``easy`` claims a random die it can place, completes a card when the die allows it, else puts
+it on a random legal slot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.core import Action, Game
+from rules.core.policy import Dice
+from rules.fuse.cards import EMPTY, BombCard, die_name, house_deck
+from rules.fuse.game import Claim, Draw, Fuse, FuseState, Pass, Place, Take
+
+_BOMBS = house_deck().bombs
+_VALUE_OF = {die_name(v): v for v in range(30)}
+_EVERY_VALUE = (1 << 30) - 1
+DEFUSE = 1000.0  # a placement that completes a card
+
+
+def _value(state: FuseState, d: int) -> int:
+    """The value code of die ``d`` (colour * 6 + number - 1) as it lies now."""
+    return (d // 5) * 6 + state.faces[d] - 1
+
+
+def filled(state: FuseState, card_id: str) -> tuple[int, ...]:
+    return tuple(_value(state, d) if d >= 0 else EMPTY for d in state.dice[card_id])
+
+
+def placement_worth(card: BombCard, before: tuple[int, ...], slot: int, value: int) -> float:
+    """What putting die ``value`` on ``slot`` of a card is worth (the placement is legal)."""
+    after = before[:slot] + (value,) + before[slot + 1 :]
+    empty = after.count(EMPTY)
+    if empty == 0:
+        return DEFUSE + card.points
+    # Kinds of dice (of 30) with a legal slot afterwards: a card that accepts more is easier.
+    flexible = card.answers(after, _EVERY_VALUE)[0].bit_count()
+    return 100.0 - 15.0 * empty + flexible / 3
+
+
+def best_placement(state: FuseState, seat: int, value: int) -> tuple[float, str, int] | None:
+    """The seat's best (worth, card, slot) for a die ``value``, or None if it fits nowhere."""
+    best: tuple[float, str, int] | None = None
+    for card_id in state.hands[seat]:
+        card = _BOMBS[card_id]
+        before = filled(state, card_id)
+        for slot in card.legal_slots(before, value):
+            worth = placement_worth(card, before, slot, value)
+            if best is None or worth > best[0]:
+                best = (worth, card_id, slot)
+    return best
+
+
+def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice) -> Action:
+    legal = game.legal_actions(state, seat)
+    stage = state.stage
+    if stage == "start":
+        return Draw()
+    if stage == "return":
+        return game.pending(state)[seat].default
+    takes = [a for a in legal if isinstance(a, Take)]
+    if takes:
+        if level == "easy":
+            return dice().choice(takes)
+        # The easiest card first: the fewest slots, then the lowest level.
+        return min(takes, key=lambda a: (len(_BOMBS[a.card].slots), _BOMBS[a.card].level, a.card))
+    places = [a for a in legal if isinstance(a, Place)]
+    if places:
+        return _place(state, seat, places, level, dice)
+    claims = [a for a in legal if isinstance(a, Claim)]
+    if not claims:
+        return Pass()
+    if level == "easy":
+        return dice().choice(claims)
+    assert isinstance(game, Fuse)
+    return _team_claim(game, state, seat, claims)
+
+
+def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: Dice) -> Action:
+    held = state.claims[seat]
+    value = _value(state, held)
+    scored = []
+    for action in places:
+        card = _BOMBS[action.card]
+        worth = placement_worth(card, filled(state, action.card), action.slot - 1, value)
+        scored.append((worth, action))
+    if level == "easy":
+        done = [a for w, a in scored if w >= DEFUSE]
+        return done[0] if done else dice().choice(places)
+    return max(scored, key=lambda wa: wa[0])[1]
+
+
+def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) -> Action:
+    """Share the free dice among the seats still choosing, best placement first; claim ours."""
+    quota = game.quota(state)
+    held = set(state.claims.values())
+    free = [_value(state, d) for d in state.loose if d not in held]
+    choosing = [
+        s
+        for s in range(state.seats)
+        if not state.done[s] and not state.taking[s] and s not in state.claims
+    ]
+    if seat not in choosing:
+        choosing.append(seat)
+    offers: list[tuple[float, int, int, int]] = []  # (worth, -seat order, die index, seat)
+    for s in choosing:
+        for i, value in enumerate(free):
+            found = best_placement(state, s, value)
+            if found is not None:
+                offers.append((found[0], -abs(s - seat), -i, s))
+    offers.sort(reverse=True)
+    left = {s: quota - state.used[s] for s in choosing}
+    given: set[int] = set()
+    claimable = {a.die for a in claims}
+    for _worth, _, neg_i, s in offers:
+        i = -neg_i
+        if i in given or left[s] <= 0:
+            continue
+        given.add(i)
+        left[s] -= 1
+        token = die_name(free[i])
+        if s == seat and token in claimable:
+            return Claim(token)
+    # Nothing given to us: a die nobody else wants is still better on a card than rerolled.
+    spare = [a for a in claims if all(die_name(free[i]) != a.die for i in given)]
+    if spare:
+        return max(spare, key=lambda a: (best_placement(state, seat, _VALUE_OF[a.die]) or (0,))[0])
+    return Pass()

@@ -1,0 +1,83 @@
+"""Zombies vs Vampires' computer player: always legal, reproducible, races and walls well."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.policy import choose, play_bots
+from rules.zvv import GAME
+from rules.zvv.actions import Build, Move
+from rules.zvv.board import board
+from rules.zvv.notation import position
+from rules.zvv.policy import race, wall_mask
+from tests.support.fingerprint import option_sets
+
+# Seat 0 races to the bottom-right zone (I9…K11), seat 1 to the top-left one (A1…C3).
+ZONE_0_BUT_I9 = ["J9", "K9", "I10", "J10", "K10", "I11", "J11", "K11"]
+ZONE_1_BUT_C3 = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]
+
+
+@pytest.mark.parametrize("options", list(option_sets(GAME)), ids=str)
+def test_every_choice_is_legal_in_every_option(options: dict[str, object]) -> None:
+    # No random seat: random play rarely finishes the race (with no round limit, never).
+    levels = ("normal", "easy", "normal") if options.get("size") == 9 else ("normal", "easy")
+    state, _ = play_bots(GAME, levels, 3, options, strict=True)
+    assert GAME.is_over(state)
+
+
+def test_every_choice_is_legal_against_random_play() -> None:
+    state, _ = play_bots(GAME, ("random", "normal"), 1, {"size": 9}, strict=True)
+    assert GAME.result(state) is not None
+
+
+def test_the_same_position_gives_the_same_choice() -> None:
+    state = GAME.new_game(2, {}, 8)
+    for _ in range(80):
+        seat = state.turn
+        first = choose(GAME, state, seat, "easy")
+        assert choose(GAME, GAME.load(GAME.dump(state)), seat, "easy") == first
+        assert choose(GAME, state, seat, "normal") == choose(GAME, state, seat, "normal")
+        state, _ = GAME.apply(state, seat, first)
+
+
+def test_a_pawn_takes_the_shortest_way_home() -> None:
+    # The last pawn stands two steps from the one free square of its zone: with a 2 it arrives.
+    state = position(pawns={0: [*ZONE_0_BUT_I9, "G9"], 1: [*ZONE_1_BUT_C3, "F5"]}, face="2")
+    assert choose(GAME, state, 0, "normal") == Move("G9", "I9")
+
+
+def test_a_pawn_walks_round_a_wall_rather_than_into_it() -> None:
+    # A wall along the east sides of H9…H11 shuts the zone's west edge: the way in is from the
+    # north, by I8. With a 2 from G9 the pawn cannot arrive; H8 (two steps from home, round the
+    # wall) beats H10, which looks nearer to the corner but is four steps away.
+    state = position(
+        pawns={0: [*ZONE_0_BUT_I9, "G9"], 1: [*ZONE_1_BUT_C3, "F5"]},
+        walls=["H9-H11 E"],
+        face="2",
+    )
+    assert choose(GAME, state, 0, "normal") == Move("G9", "H8")
+    # With a 4 it goes round and arrives.
+    state = position(
+        pawns={0: [*ZONE_0_BUT_I9, "G9"], 1: [*ZONE_1_BUT_C3, "F5"]},
+        walls=["H9-H11 E"],
+        face="4",
+    )
+    assert choose(GAME, state, 0, "normal") == Move("G9", "I9")
+
+
+def test_a_wall_goes_across_the_leaders_way() -> None:
+    # The opponent's last pawn is three steps from home; a wall of 3 must lengthen its walk
+    # and not ours.
+    state = position(
+        pawns={0: [*ZONE_0_BUT_I9, "B9"], 1: [*ZONE_1_BUT_C3, "F3"]},
+        face="build",
+        wall_len=3,
+    )
+    action = choose(GAME, state, 0, "normal")
+    assert isinstance(action, Build)
+    b = board(state.size)
+    wall = b.parse_wall(action.wall)
+    assert wall is not None
+    before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
+    assert race(state, b, after, 1) > race(state, b, before, 1)
+    assert race(state, b, after, 0) <= race(state, b, before, 0)
