@@ -155,7 +155,7 @@ def draw_symbol(
         )
     elif symbol == "red":
         # An open triangle, apex up, with a dot: a filled down-pointing one read as "walk
-        # down" on a token already shaped like an arrow (play-test).
+        # down" on a token already shaped like an arrow.
         pts = [(cx, cy - r * 0.95), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)]
         if outline is not None:
             draw.line([*pts, pts[0]], fill=outline, width=max(3, int(r * 0.5)), joint="curve")
@@ -619,7 +619,7 @@ def draw_board(
                     by_facing.items(), key=lambda kv: DIRS.index(kv[0])
                 )
             ]
-        # As large as four fit (play-test: crowded squares were unreadable on a phone).
+        # As large as four fit (crowded squares were unreadable on a phone).
         quarters = [(0.26, 0.26), (0.74, 0.26), (0.26, 0.74), (0.74, 0.74)]
         for (fx, fy), ((symbol, facing, chief, frozen), n) in zip(quarters, items, strict=False):
             paste_skeleton(
@@ -718,7 +718,7 @@ def draw_panel(
     draw.text((x + pad, fy + 24), cem, font=font(21, True), fill=TEXT, anchor="lm")
     # The supply sits right of the cemetery; a long supply (6 basic tiles, or the advanced
     # game's purchases) squeezes its tiles, then overlaps them, rather than run over the
-    # cemetery's count (play-test: "Cemetery 0" was hidden under six tiles).
+    # cemetery's count ("Cemetery 0" was hidden under six tiles).
     supply_n = len(board["supply"])
     room = width - 2 * pad - text_width(draw, cem, 21, True) - 14
     if board.get("weapon"):
@@ -784,7 +784,7 @@ def _title(view: dict[str, Any], lang: str) -> str:
 
 def _fitted_title(draw: Draw, title: str, room: int) -> tuple[str, int]:
     """The title and its font size: smaller type, then without the game's name, before it is
-    cut (play-test: the narrow solo table read "Round 3 of 3 · Move your …")."""
+    cut (the narrow solo table read "Round 3 of 3 · Move your …")."""
     short = title.removeprefix("Bad Bones · ")
     for text in (title, short):
         for size in (30, 28, 26, 24, 22):
@@ -976,7 +976,7 @@ def draw_extras(
 
 def card_lines(draw: Draw, name: str, room: int, most: int) -> tuple[list[str], int]:
     """A Market card's name in at most ``most`` lines of ``room`` pixels: word-wrapped at 18 px,
-    else 16 or 14 px, else cut (play-test: "teleportat… wand", "carroza fú…")."""
+    else 16 or 14 px, else cut ("teleportat… wand", "carroza fú…")."""
     for size in (18, 16, 14):
         lines: list[str] = []
         for word in name.split():
@@ -1043,7 +1043,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     boards = view["boards"]
     n = len(boards)
     # Two boards a row from four players up: three a row made each board a third of a phone's
-    # width and crowded squares unreadable (play-test, six players); the picture grows taller,
+    # width and crowded squares unreadable (six players); the picture grows taller,
     # not larger (the same cell size: as many pixels to draw, and a phone shrinks it less).
     cols = {1: 1, 3: 3}.get(n, 2)
     rows = (n + cols - 1) // cols
@@ -1080,7 +1080,7 @@ BASIC_TRAPS = ("wall", "catapult", "dragon", "treasure")
 
 
 def _legend_items(view: dict[str, Any], lang: str) -> list[LegendItem]:
-    """What the picture's marks mean (play-test: new players could not tell a dragon from a
+    """What the picture's marks mean (new players could not tell a dragon from a
     catapult, nor what the tiles under each board or the ○/✓ marks were): the status marks,
     then every trap kind on the table or in a supply, the basic four first."""
     items: list[LegendItem] = []
@@ -1165,7 +1165,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     bw, bh = board_size(c)
     pw, ph = bw + 24, 74 + bh + 66 + 12
     width = pw + 40
-    # Every note is wrapped, never cut (play-test: "…you can still ch…"); the picture grows.
+    # Every note is wrapped, never cut ("…you can still ch…"); the picture grows.
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     mine = view.get("my_submission") or {}
     notes = [
@@ -1258,7 +1258,7 @@ def _note_lines(
 
 
 def relevant_prefs(view: dict[str, Any]) -> list[str]:
-    """The standing preferences that can matter in this game (play-test: the solo and basic
+    """The standing preferences that can matter in this game (the solo and basic
     boards listed the hearse and the instructor, which only exist with ``advanced``/``chiefs``,
     and the solo game's exits and catapults never ask)."""
     prefs = view.get("prefs") or {}

@@ -99,7 +99,7 @@ def draw_pawn(
 ) -> None:
     """A pawn: a disc of the player's colour carrying a zombie or a vampire head; ``square``
     draws the base as a rounded square instead (the third and fourth players, who play zombies
-    and vampires again: play-test, two zombie seats told apart by colour alone)."""
+    and vampires again: two zombie seats were told apart by colour alone)."""
     r = radius
     if square:
         d.rounded_rectangle(
@@ -301,7 +301,7 @@ def _hop(a: tuple[int, int], b: tuple[int, int], lift: float) -> list[tuple[int,
 def _path_points(
     grid: _Grid, path: list[str], occupied: set[str]
 ) -> tuple[list[tuple[int, int]], list[int]]:
-    """The polyline of a path, with jumps arched (play-test: a jump looked like two steps,
+    """The polyline of a path, with jumps arched (a jump looked like two steps,
     its line hidden under the pawn jumped over), and the index in it of each jump's apex. An
     arch bulges to the side of the jumped pawn that has no pawn, where it shows."""
     centres = [grid.centre(name) for name in path]
@@ -361,7 +361,7 @@ def _draw_path(d: Draw, grid: _Grid, path: list[str], colour: RGB, occupied: set
 
 
 def _draw_reach(d: Draw, grid: _Grid, view: dict[str, Any]) -> None:
-    """Where the rolled steps can take the player to act (play-test: players counted squares
+    """Where the rolled steps can take the player to act (players counted squares
     by hand): a dot in their colour on each square, a ring on those inside their home zone."""
     reach = list(view.get("reach") or [])
     if not reach or view.get("phase") == "over":

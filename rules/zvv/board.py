@@ -46,7 +46,7 @@ _WALL_RE = re.compile(
 
 # Every way a player may write a side or a direction, lower case: the letters and the words in
 # English and Spanish ("O"/"oeste" is the Spanish west). build and remove both read sides here,
-# so they accept the same forms (play-test: remove refused "c3 o" that build took).
+# so they accept the same forms (remove refused "c3 o" that build took).
 SIDE_WORDS = {
     **dict.fromkeys(("n", "north", "norte"), "N"),
     **dict.fromkeys(("e", "east", "este"), "E"),

@@ -357,7 +357,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         state.phase = "build"
         if not _legal_walls(state):
             # The rules: if no legal place exists for that length, no wall is placed. An empty
-            # supply is its own reason (play-test: it read as "no legal place" on an empty board).
+            # supply is its own reason (it read as "no legal place" on an empty board).
             state.phase = "pass"
             why = "no_supply" if state.supply[state.wall_len - 1] <= 0 else "no_place"
             events.append(Event(f"zvv.event.{why}", {"seat": state.turn, "length": state.wall_len}))
@@ -374,7 +374,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         state.current.append({"type": "move", "seat": seat, "path": [b.names[s] for s in path]})
         events.append(
             Event(
-                # "(1 steps)" read wrong (play-test): one step has its own text.
+                # "(1 steps)" read wrong: one step has its own text.
                 "zvv.event.moved" if len(path) > 2 else "zvv.event.moved_one",
                 {"seat": seat, "from": b.names[start], "to": b.names[dest], "steps": len(path) - 1},
             )
@@ -488,7 +488,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             raise RulesError("zvv.error.roll_first")
         elif phase == "pass" and kind in ("move", "build", "remove"):
             # Say why the roll allows nothing, not "your roll is Build: it does not build a
-            # wall" (play-test: that contradicts itself).
+            # wall" (that contradicts itself).
             raise _why_pass(state)
         elif kind == "move":
             if phase not in MOVE_PHASES:
@@ -594,8 +594,8 @@ class ZombiesVsVampires(Game[ZvvState]):
             typed = " ".join(given.get(k, "") for k in ("square", "side")).upper()
             wall = err.args_map.get("wall")
             if command == "build" and isinstance(wall, str) and not wall.startswith(typed):
-                # The wall is named from its canonical side; say it is the one typed (play-test:
-                # "B2 E" was refused as "the wall C2 W…", which reads as someone else's wall).
+                # The wall is named from its canonical side; say it is the one typed: "B2 E"
+                # refused as "the wall C2 W…" reads as someone else's wall.
                 err.args_map["wall"] = f"{wall} (= {typed[:12]})"
             raise
         return action
@@ -678,7 +678,7 @@ class ZombiesVsVampires(Game[ZvvState]):
 
     def buttons(self, state: ZvvState, seat: int) -> list[tuple[str, CommandArgs]]:
         """The common buttons, and on ± one "Remove" per wall, newest first, as many as fit in
-        one row beside "Roll" (play-test: ± offered only "Roll", so removing meant typing a
+        one row beside "Roll" (± offered only "Roll", so removing meant typing a
         wall name; older walls are still a ``remove`` command with autocomplete away)."""
         out = super().buttons(state, seat)
         removes = [item for item in out if item[0] == "remove"]
@@ -700,7 +700,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         scores = {s: _home_count(state, s) for s in range(state.seats)}
         # No summary: the move that ends the game already narrates the end (``_summary`` is
         # appended to its events), and the service prints a result's summary after those events,
-        # so a summary here printed "… wins!" twice in the channel (play-test).
+        # so a summary here printed "… wins!" twice in the channel.
         return Result(tuple(state.winners), scores, None)
 
     # ----------------------------------------------------------------- persistence
@@ -818,7 +818,7 @@ class ZombiesVsVampires(Game[ZvvState]):
             "winners": list(state.winners),
             "ended_by": state.ended_by,
             "options": dict(state.options),
-            # Where the roll lets the seat to act go (play-test: players counted squares by
+            # Where the roll lets the seat to act go (players counted squares by
             # hand): every square one of its pawns can reach now, in a move phase; else empty.
             "reach": _reach_names(state),
         }
@@ -994,7 +994,7 @@ def _goalward(state: ZvvState, seat: int, start: int) -> list[int]:
     """Every square the pawn on ``start`` reaches, the most useful first: home squares (the
     deepest first, as the zone fills from the back), then the fewest steps left to a free home
     square, then the farthest move. All of them: the service filters what the player typed
-    before it keeps 25 (play-test: the nearest 25 hid the far squares players wanted)."""
+    before it keeps 25 (the nearest 25 hid the far squares players wanted)."""
     b = board(state.size)
     corner = OPPOSITE_CORNER[START_CORNERS[seat]]
     target = _target(state, seat)

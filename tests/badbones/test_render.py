@@ -152,11 +152,11 @@ def test_market_card_names_fit_without_being_cut() -> None:
             assert len(lines) == 1 and text_width(draw, lines[0], size, True) <= room
 
 
-# ------------------------------------------------------------------ play-test findings
+# ------------------------------------------------------------------ found in play
 
 
 def test_the_table_has_a_key_to_the_traps_the_supply_row_and_the_marks() -> None:
-    # Play-test: new players asked which tile was the dragon, what the tiles under a board
+    # new players asked which tile was the dragon, what the tiles under a board
     # were, and what ○ and ✓ meant.
     from render.badbones import _legend_items
 
@@ -174,7 +174,7 @@ def test_the_table_has_a_key_to_the_traps_the_supply_row_and_the_marks() -> None
 
 
 def test_six_players_boards_sit_two_a_row_for_a_phone() -> None:
-    # Play-test: with six players, crowded squares could not be read on a phone: three boards a
+    # with six players, crowded squares could not be read on a phone: three boards a
     # row left each a third of the preview's 400 px. Two a row, like four players.
     from render.badbones import table_image
 
@@ -187,7 +187,7 @@ def test_six_players_boards_sit_two_a_row_for_a_phone() -> None:
 
 
 def test_the_red_symbol_is_an_open_triangle_pointing_up_not_an_arrowhead() -> None:
-    # Play-test: a red skeleton's filled ▼ read as one more "walk down" arrow on the board.
+    # a red skeleton's filled ▼ read as one more "walk down" arrow on the board.
     from PIL import Image, ImageDraw
 
     from render.badbones import SYMBOL_COLOURS, draw_symbol

@@ -150,7 +150,7 @@ def test_remove_names_a_wall_or_any_piece_of_it() -> None:
     assert GAME.parse("remove", {"wall": "H3 O"}, state, 0) == Remove("H3 W")  # oeste
 
 
-# Play-test: "remove wall:c3 o" was refused though the wall was there, remove refused the words
+# "remove wall:c3 o" was refused though the wall was there, remove refused the words
 # build took ("oeste", "north"), and "remove G9 E" typed positionally lost its "E".
 SIDE_FORMS = [
     ("W", ["W", "w", "O", "o", "west", "West", "OESTE", "oeste"]),
@@ -282,7 +282,7 @@ def test_turn_and_phase_errors_come_before_argument_errors() -> None:
 
 
 def test_a_refused_wall_typed_from_its_other_side_is_recognisable() -> None:
-    # Play-test: "/zvv build square:B2 side:E" was refused as "The wall C2 W would lie inside a
+    # "/zvv build square:B2 side:E" was refused as "The wall C2 W would lie inside a
     # corner zone", naming a wall the player never typed.
     from rules.zvv.notation import position
 
@@ -293,11 +293,11 @@ def test_a_refused_wall_typed_from_its_other_side_is_recognisable() -> None:
     assert err.value.args_map["wall"] == "C2 W (= B2 E)"
 
 
-# ------------------------------------------------------------------ play-test: what the bot says
+# ------------------------------------------------------------------ what the bot says
 
 
 def test_stop_says_the_second_step_is_given_up_not_kept() -> None:
-    # Play-test: "alice keeps the second step" read as if she still had it; stop gives it up.
+    # "alice keeps the second step" read as if she still had it; stop gives it up.
     one, _ = GAME.apply(position(pawns={0: ["F6", "D5"]}, face="split"), 0, Move("F6", "F7"))
     after, events = GAME.apply(one, 0, Stop())
     assert events[0].key == "zvv.event.stopped" and after.turn == 1
@@ -307,14 +307,14 @@ def test_stop_says_the_second_step_is_given_up_not_kept() -> None:
 
 
 def test_a_forced_pass_is_announced_as_still_to_press() -> None:
-    # Play-test: "… alice passes." came before alice had pressed Pass (then "alice passes." again).
+    # "… alice passes." came before alice had pressed Pass (then "alice passes." again).
     for key in ("no_move", "no_place", "no_supply"):
         for lang, must in (("en", "must pass"), ("es", "debe pasar")):
             assert must in t(f"zvv.event.{key}", lang, seat="alice", length=2), (key, lang)
 
 
 def test_building_on_a_build_roll_with_no_place_says_why_not_that_build_does_not_build() -> None:
-    # Play-test: "Your roll is Build: it does not build a wall" (the supply was empty).
+    # "Your roll is Build: it does not build a wall" (the supply was empty).
     state = position(options={"walls": 0}, face="build", wall_len=2)
     state.phase = "pass"
     refused(
@@ -342,7 +342,7 @@ def test_building_on_a_build_roll_with_no_place_says_why_not_that_build_does_not
 
 
 def test_removing_after_choosing_to_build_on_plus_minus_says_build_now() -> None:
-    # Play-test: "Only a ± roll removes a wall (your roll: ±)" after rolling the wall die on ±.
+    # "Only a ± roll removes a wall (your roll: ±)" after rolling the wall die on ±.
     plus = position(walls=["E5 N"], face="plusminus")
     built, _ = GAME.apply(plus, 0, Roll())
     assert built.phase == "build"
@@ -366,7 +366,7 @@ def test_plus_minus_offers_remove_buttons_for_the_newest_walls() -> None:
 
 
 def test_far_destinations_come_first_in_autocomplete() -> None:
-    # Play-test: with a 6 the 25 nearest squares were offered and the far, useful ones hidden.
+    # with a 6 the 25 nearest squares were offered and the far, useful ones hidden.
     state = position(pawns={0: ["E5"]}, face="6")
     to = GAME.suggestions(state, 0, "move", "to", {"pawn": "E5"})
     legal = {m.to for m in GAME.legal_actions(state, 0) if isinstance(m, Move) and m.pawn == "E5"}

@@ -58,7 +58,7 @@ def test_mid_turn_and_finished_pictures() -> None:
 
 
 def test_a_locked_player_with_a_long_name_stays_inside_the_box() -> None:
-    # Play-test: "home 7/9 · locked" ran past the player's box; "locked" is now on the name line.
+    # "home 7/9 · locked" ran past the player's box; "locked" is now on the name line.
     state = _played(4, 7, 60)
     state.locked = [0, 2]
     view = GAME.view(state, None)
@@ -68,7 +68,7 @@ def test_a_locked_player_with_a_long_name_stays_inside_the_box() -> None:
         _check(render_table(view, names, lang), f"locked-{lang}")
 
 
-# ------------------------------------------------------------------ play-test findings
+# ------------------------------------------------------------------ found in play
 
 
 def _image(state: ZvvState, seat: int | None = None) -> Image.Image:
@@ -81,7 +81,7 @@ def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -
 
 
 def test_after_rolling_a_2_the_picture_dots_every_square_the_roll_reaches() -> None:
-    # Play-test: "where can I go with a 2?" meant counting squares on the picture by hand.
+    # "where can I go with a 2?" meant counting squares on the picture by hand.
     state = position(pawns={0: ["E5"], 1: ["E6", "F5"]}, walls=["D5-D7 W"], face="2")
     legal = {m.to for m in GAME.legal_actions(state, 0) if isinstance(m, Move)}
     view = GAME.view(state, None)
@@ -97,7 +97,7 @@ def test_after_rolling_a_2_the_picture_dots_every_square_the_roll_reaches() -> N
 
 
 def test_a_jump_in_the_last_path_is_drawn_as_an_arch_beside_the_jumped_pawn() -> None:
-    # Play-test: the move E5 → E7 over E6 looked like two steps, its line under the E6 pawn.
+    # the move E5 → E7 over E6 looked like two steps, its line under the E6 pawn.
     grid = _Grid(11, 0)
     points, apexes = _path_points(grid, ["E5", "E7"], occupied={"E6"})
     assert len(apexes) == 1
@@ -111,7 +111,7 @@ def test_a_jump_in_the_last_path_is_drawn_as_an_arch_beside_the_jumped_pawn() ->
 
 
 def test_the_two_zombie_players_differ_by_the_shape_of_their_pawns() -> None:
-    # Play-test: with four players the two zombie seats differed by colour only; the third and
+    # with four players the two zombie seats differed by colour only; the third and
     # fourth players' pawns stand on rounded squares, the first two on discs.
     state = position(seats=4)
     image = _image(state)

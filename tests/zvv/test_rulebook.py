@@ -259,7 +259,7 @@ def test_trapping_a_pawn_is_allowed() -> None:
 
 
 def test_an_empty_supply_means_no_wall_and_says_so() -> None:
-    # Play-test: with the supply empty the bot said "no legal place for a wall", on a board
+    # with the supply empty the bot said "no legal place for a wall", on a board
     # with room everywhere; the reason is the supply, and the pass is still to be pressed.
     state = position(options={"walls": 0})
     new, keys = roll_until(state, "build")
@@ -385,7 +385,7 @@ def test_diagram_shows_pawns_and_walls() -> None:
 
 
 def test_the_end_is_narrated_once() -> None:
-    # Play-test: "dave has all nine pawns home and wins!" appeared twice in the channel, once
+    # "dave has all nine pawns home and wins!" appeared twice in the channel, once
     # from the last move's events and once from the result's summary printed after them.
     home = ["I9", "I10", "I11", "J9", "J10", "J11", "K10", "K11"]
     state = position(pawns={0: home + ["K8"], 1: AWAY}, face="2")
@@ -396,7 +396,7 @@ def test_the_end_is_narrated_once() -> None:
 
 
 def test_messages_read_well_for_one_step_and_the_2_star_face() -> None:
-    # Play-test: "(1 steps)" / "(1 pasos)", and "**2***" which Discord's markdown garbles.
+    # "(1 steps)" / "(1 pasos)", and "**2***" which Discord's markdown garbles.
 
     for lang in ("en", "es"):
         one = t("zvv.event.moved_one", lang, seat="Ana", **{"from": "A1", "to": "A2"})
