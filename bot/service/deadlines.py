@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.service.pause import SET_ASIDE, paused
 from bot.service.table import Table, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
@@ -68,6 +69,7 @@ async def plan(
             await tx.session.delete(deadline)
             del existing[(seat, kind)]
     new: list[dict[str, Any]] = []
+    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
     for seat, item in pending.items():
         # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
         # an absent player must not hold a real-time round up until the bomb blows.
@@ -81,7 +83,7 @@ async def plan(
             carried.add(seat)
         current = existing.get((seat, "default"))
         if current is None:
-            new.append(_row(row.id, seat, "default", due, row.phase))
+            new.append(_row(row.id, seat, "default", due + aside, row.phase))
         elif current.due_at != due and seat in left:
             current.due_at = due
         elif seat in carried and seat == mover:
@@ -90,7 +92,7 @@ async def plan(
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
         if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
-            new.append(_row(row.id, seat, "reminder", reminder, row.phase))
+            new.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
     writes.add_deadlines(new)
 
 

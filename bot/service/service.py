@@ -25,7 +25,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, timeouts
+from bot.service import compose, drawing, lobby, moves, pause, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -199,6 +199,21 @@ class Service:
         self._languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
+
+    # ================================================================= paused tables
+
+    async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None:
+        """The bot cannot post in this channel: set its game's deadlines aside (see
+        ``bot.service.pause``). Returns the host's id the first time, for the adapter to tell
+        them once what is ``missing``; ``None`` when already paused or there is no game."""
+        told: list[int] = []
+        await self._run(None, Place(channel_id), pause.pause(missing, told), "pause")
+        return told[0] if told else None
+
+    async def resume(self, channel_id: int) -> None:
+        """Posting works again in this channel: its game's deadlines come back, later by as
+        long as the pause lasted."""
+        await self._run(None, Place(channel_id), pause.resume(), "resume")
 
     # ================================================================= deadlines
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select
+from sqlalchemy import Table, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -203,6 +203,15 @@ async def clear_deadlines(
 ) -> None:
     """``Writes.clear_deadlines`` run at once."""
     await run(session, Writes().clear_deadlines(game_id, seats))
+
+
+async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:
+    """Move every deadline of a game ``by`` seconds (a paused table's are set aside)."""
+    await session.execute(
+        update(DeadlineRow)
+        .where(DeadlineRow.game_id == game_id)
+        .values(due_at=DeadlineRow.due_at + by)
+    )
 
 
 async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]:
