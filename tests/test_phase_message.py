@@ -70,3 +70,64 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     (towers,) = closed.public
     assert "tower" in towers.message.text
     assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"
+
+
+def _said(reply: object) -> str:
+    return "\n".join(str(o.message.text) for o in getattr(reply, "public", reply))
+
+
+async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
+    service: Service,
+) -> None:
+    """Play-test: Bob left during phase 1 of Bad Bones. The table must not wait for him (his
+    moves are played by default) nor read "🔒 Bob: something only you may see happened"
+    each time the service plays one of them."""
+    from bot.service import Actor
+
+    carol = Actor(3, "Carol")
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.join(carol, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.leave(BOB, HERE)).ok
+    moved = await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})
+    assert moved.ok
+    ready = _said(moved)
+    assert "Alice is ready. Waiting for: Carol" in ready and "Bob" not in ready
+    defaults = _said(await service.run_deadlines())  # Bob's hero move, by default
+    assert "Bob ran out of time" in defaults and "🔒" not in defaults
+    phase2 = _said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
+    assert "⏳ @Alice" in phase2 and "⏳ @Carol" in phase2
+    assert "Bob:" not in phase2, "nobody waits for a seat that left"
+    assert "🔒" not in _said(await service.run_deadlines())
+
+
+async def test_private_news_names_only_the_player_it_happened_to(service: Service) -> None:
+    """Two players get private news at once: each line names one of them ("only you")."""
+    import pytest
+
+    from rules.core import Event
+    from tests.support.tiny import TINY, install
+
+    install()
+    assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 2})).ok
+    from bot.service import Actor
+
+    carol = Actor(3, "Carol")
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.join(carol, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    patch = pytest.MonkeyPatch()
+    real = TINY.resolve
+
+    def resolve(state, seat, action, now):  # type: ignore[no-untyped-def]
+        secret = [Event("tiny.event.secret", {"card": "ace"}, to=s) for s in (1, 2)]
+        return [*real(state, seat, action, now), *secret]
+
+    patch.setattr(TINY, "resolve", resolve)
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
+    patch.undo()
+    text = _said(reply)
+    assert "🔒 Bob: something only you may see happened" in text
+    assert "🔒 Carol: something only you may see happened" in text
+    assert "🔒 Bob, Carol" not in text and "ace" not in text

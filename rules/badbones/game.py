@@ -11,6 +11,7 @@ needs 2+ players).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.badbones import market, phases, weapons
@@ -277,6 +278,11 @@ class BadBones(Game[BadBonesState]):
         Command("skip", button=True),
         Command("start", (Param("square", autocomplete=True),), button=True),
     )
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        # The cooperative game is a team against the emperor: no solo (setup refuses it).
+        low = 2 if options.get("cooperative", False) else self.min_seats
+        return low, self.max_seats
 
     # ----------------------------------------------------------------- lifecycle
 

@@ -165,6 +165,11 @@ class Game(ABC, Generic[S]):
             checked[spec.name] = _check_option(spec, value)
         return checked
 
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and most seats a game with these (checked) options takes; games whose
+        options narrow it (a cooperative game needs a team) override this."""
+        return self.min_seats, self.max_seats
+
     # ----------------------------------------------------------------- commands
 
     def parse(self, command: str, args: CommandArgs, state: S, seat: int) -> Action:
