@@ -30,7 +30,7 @@ async def test_players_asked_different_questions_see_whose_button_is_whose(
     state = position("C5 dragon\nC4 S", "B1 N", "floors 2", "", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    assert {p.kind for p in pending.values()} == {"choose_dragon", "choose_top"}
+    assert {p.kind for p in pending.values()} == {"choose_dragon_from", "choose_top"}
     row = _row("Ana_Banana", "Bob", "Chen", "Dora")
     table = Table(row, GAME, state)
     labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
@@ -43,7 +43,7 @@ async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Servi
     state = position("C5 dragon\nC4 S", "C5 dragon\nC4 S", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon"}
+    assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon_from"}
     row = _row("Ana", "Bob")
     table = Table(row, GAME, state)
     labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
@@ -131,3 +131,26 @@ async def test_private_news_names_only_the_player_it_happened_to(service: Servic
     assert "🔒 Bob: something only you may see happened" in text
     assert "🔒 Carol: something only you may see happened" in text
     assert "🔒 Bob, Carol" not in text and "ace" not in text
+
+
+def test_the_dragons_question_comes_with_the_board_at_that_moment() -> None:
+    """Play-test: Bob's "nothing" ends phase 2; Ana's dragon on C2 asks which way the skeleton
+    from C1 flees. The channel's message names that skeleton and its default, and its picture
+    shows it standing on the dragon — not on C1, where it was before the skeletons moved."""
+    from bot.service.compose import move_draft
+    from rules.badbones.actions import Nothing
+
+    state = position("C2 dragon\nC1 S", "B3 S", stage=TRAP)
+    state, _ = GAME.apply(state, 0, Nothing())
+    table = Table(_row("Ana", "Bob"), GAME, state)
+    before = GAME.snapshot(state)
+    events = GAME.resolve(state, 1, Nothing(), 0.0)
+    after = GAME.snapshot(state)
+    table.row.phase = after.phase
+    draft = move_draft(table, before, after, 1, events, "en", "en", by_default=False, draws=True)
+    (post,) = draft.public
+    said = str(post.text)
+    assert "the pink skeleton coming from C1 (facing S)" in said and "(default N)" in said
+    assert post.picture is not None
+    skeletons = post.picture.view["boards"][0]["skeletons"]
+    assert [(s["square"], s["facing"]) for s in skeletons] == [("C2", "S")]

@@ -317,7 +317,10 @@ class BadBones(Game[BadBonesState]):
         if state.stage == MARKET:
             # The channel sees the Market after each purchase (and pass).
             return self.phase(state)
-        # A picture per phase; answers to the owner's questions inside a phase are text only.
+        if state.stage in (LANDING, SKELETONS) and state.questions:
+            # Each new question comes with the board at that moment (where the skeleton it
+            # is about stands); an answer with no question left ends the phase.
+            return self.phase(state)
         return f"{state.round}.{state.stage}"
 
     def turn_key(self, state: BadBonesState) -> str:
@@ -380,14 +383,22 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             return {
                 s: Pending(
-                    # The cooperative "top" forest is the bottom one: its own question text.
-                    f"choose_{q['choice']}{'_coop' if state.coop and q['choice'] == 'top' else ''}",
-                    Choose(q["default"]),
-                    args=self._question_args(q),
+                    self._question_kind(state, q), Choose(q["default"]), args=self._question_args(q)
                 )
                 for s, q in sorted(state.questions.items())
             }
         return {}
+
+    @staticmethod
+    def _question_kind(state: BadBonesState, q: dict[str, Any]) -> str:
+        choice = q["choice"]
+        if choice == "top" and state.coop:
+            return "choose_top_coop"  # the cooperative "top" forest is the bottom one
+        if choice == "dragon" and "from" in q:
+            # Which skeleton flees, in words: one walking in from a square or the forest, or
+            # one the dragon landed on.
+            return "choose_dragon_landing" if q["from"] == "landing" else "choose_dragon_from"
+        return f"choose_{choice}"
 
     @staticmethod
     def _question_args(q: dict[str, Any]) -> dict[str, Any]:
@@ -400,6 +411,16 @@ class BadBones(Game[BadBonesState]):
             args["seats"] = list(q["seats"])
         if "facing" in q:
             args["facing"] = q["facing"]
+        if "from" in q:
+            symbol = q["model"].split(".")[0]
+            args["symbol_key"] = f"badbones.symbol.{symbol}"
+            args["skeleton_key"] = (
+                f"badbones.chief.{q['chief']}" if q.get("chief") else "badbones.skeleton"
+            )
+            if q["from"] == "forest":
+                args["origin_key"] = "badbones.from_forest"
+            else:
+                args["origin"] = q["from"]
         return args
 
     def _default_move(self, state: BadBonesState, seat: int) -> str:
@@ -778,7 +799,9 @@ class BadBones(Game[BadBonesState]):
     def view(self, state: BadBonesState, seat: int | None) -> dict[str, Any]:
         lay = state.layout
         boards = []
+        asked = {s: phases.board_at_question(state, s) for s in sorted(state.questions)}
         for s, b in enumerate(state.boards):
+            b = asked.get(s) or b  # a question's picture: the board at that moment
             boards.append(
                 {
                     "seat": s,
@@ -877,7 +900,8 @@ class BadBones(Game[BadBonesState]):
                     "orientation": sub["orientation"],
                 }
                 for s, sub in sorted(state.subs.items())
-                if sub["type"] == "place"
+                # a board shown at its question has its trap down already
+                if sub["type"] == "place" and asked.get(s) is None
             ]
         if state.stage == OVER:
             data["result"] = {
