@@ -154,3 +154,30 @@ def test_the_dragons_question_comes_with_the_board_at_that_moment() -> None:
     assert post.picture is not None
     skeletons = post.picture.view["boards"][0]["skeletons"]
     assert [(s["square"], s["facing"]) for s in skeletons] == [("C2", "S")]
+
+
+def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None:
+    """Play-test: Ana's dragon landed on two skeletons and she was away. Her first answer was
+    played by default, and the channel read "⏳ @Ana: which way does it flee?" although her
+    turn's deadline was spent and the second answer was played by default a moment later.
+    Only Bob, still answering his own dragon, is waited for."""
+    from bot.service.compose import move_draft
+    from rules.badbones.actions import Place
+
+    state = position("C2 S*2", "C2 S", stage=TRAP)
+    dragon = Place("dragon", "C2")
+    state, _ = trap_phase(state, {0: dragon, 1: dragon})
+    assert set(GAME.pending(state)) == {0, 1}
+    table = Table(_row("Ana", "Bob"), GAME, state)
+    before = GAME.snapshot(state)
+    default = before.pending[0].default
+    events = GAME.resolve(state, 0, default, 0.0)
+    after = GAME.snapshot(state)
+    assert set(after.pending) == {0, 1} and after.turn == before.turn
+    table.row.phase = after.phase
+    draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=True)
+    (post,) = draft.public
+    said = str(post.text)
+    assert "Ana ran out of time" in said
+    assert "⏳ @Bob: Your dragon lands on C2" in said
+    assert "⏳ @Ana" not in said and 100 not in post.mentions

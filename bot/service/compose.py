@@ -60,10 +60,11 @@ def phase_post(
     before: Snapshot | None = None,
     timed_out: int | None = None,
     draw: bool = True,
+    autoplayed: frozenset[int] = frozenset(),
 ) -> Post:
     """The one public message of a resolved phase: events, who is awaited, buttons, and the
     picture of the table (``draw``: when the game's ``picture_key`` says the table deserves a
-    new one)."""
+    new one). ``autoplayed``: seats about to be played by default, whom nobody waits for."""
     names = table.names()
     said: list[Text] = []
     if timed_out is not None:
@@ -85,7 +86,8 @@ def phase_post(
     else:
         by_seat = {s.seat: s for s in table.row.seats}
         # A seat that left is played by default at once: nobody waits for it.
-        awaited = {seat: item for seat, item in snap.pending.items() if not by_seat[seat].left}
+        skipped = autoplayed | _left(table)
+        awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
@@ -146,6 +148,10 @@ def move_draft(
         }
     )
     told = public(events) + [Event("lobby.act.private_news", {"seat": s}) for s in news]
+    # A default used up the seat's deadline for the whole turn: its next step in this turn is
+    # played by default at once too, so nobody waits for it.
+    again = by_default and after.turn == before.turn and seat in after.pending
+    autoplayed = gone | ({seat} if again else set())
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         draft.public.append(
@@ -157,6 +163,7 @@ def move_draft(
                 before=before,
                 timed_out=seat if by_default else None,
                 draw=draw,
+                autoplayed=frozenset(autoplayed),
             )
         )
         return draft
@@ -165,7 +172,7 @@ def move_draft(
     if by_default:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
-    waited = still - _left(table)  # a seat that left is about to be played by default
+    waited = still - autoplayed  # seats about to be played by default are not waited for
     if seat in before.pending and seat not in still and waited:
         waiting = join(names[s] for s in sorted(waited))
         said.append(phrase("lobby.act.ready", public_lang, player=names[seat], waiting=waiting))
