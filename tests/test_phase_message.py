@@ -10,7 +10,7 @@ from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.state import TRAP
 from tests.badbones.helpers import position, trap_phase
-from tests.conftest import ALICE, BOB, HERE
+from tests.conftest import ALICE, BOB, HERE, Clock
 
 
 def _row(*names: str) -> GameRow:
@@ -179,5 +179,20 @@ def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None
     (post,) = draft.public
     said = str(post.text)
     assert "Ana ran out of time" in said
+    assert "🔒" not in said, "the default answer's echo is no news"
     assert "⏳ @Bob: Your dragon lands on C2" in said
     assert "⏳ @Ana" not in said and 100 not in post.mentions
+
+
+async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
+    service: Service, clock: Clock
+) -> None:
+    """Play-test: "⌛ Bob ran out of time" was followed by "🔒 Bob: something only you may see
+    happened" — the echo of the hero move the bot chose for him, nothing he did not know."""
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})).ok
+    clock.now += 25 * 3600
+    said = _said(await service.run_deadlines())
+    assert "Bob ran out of time" in said and "🔒" not in said

@@ -137,14 +137,17 @@ def move_draft(
     # Private news for anyone but the actor (an item drawn at the start of a turn) cannot go in
     # the actor's reply: the channel is told *that* there is news, never what it is, and
     # /game board shows it to its owner.
-    # One line per seat, naming only that player; a seat that left reads nothing, so it is
-    # not told (its default moves echo privately to it, and that is no news to the table).
+    # One line per seat, naming only that player, and only for news (not the echo of a move
+    # played by default); a seat that left reads nothing, so it is not told.
     gone = _left(table)
     news = sorted(
         {
             e.to
             for e in events
-            if e.to is not None and (by_default or e.to != seat) and e.to not in gone
+            if e.to is not None
+            and (by_default or e.to != seat)
+            and e.to not in gone
+            and table.engine.is_news(e)
         }
     )
     told = public(events) + [Event("lobby.act.private_news", {"seat": s}) for s in news]

@@ -279,6 +279,11 @@ class BadBones(Game[BadBonesState]):
         Command("start", (Param("square", autocomplete=True),), button=True),
     )
 
+    def is_news(self, event: Event) -> bool:
+        # Bad Bones deals nothing hidden: every private event echoes its reader's own
+        # submission, answer or preference.
+        return False
+
     def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
         # The cooperative game is a team against the emperor: no solo (setup refuses it).
         low = 2 if options.get("cooperative", False) else self.min_seats
