@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -37,6 +37,10 @@ from rules.core import get_game
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
+MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
+_MENTION = re.compile(r"^<@!?(\d{1,20})>$")
+_LOBBY = "new join leave start cancel kick status board rules settings history language".split()
+_LOBBY_PARAMS = ("game", "player", "deadline", "reminder", "language")
 
 
 @dataclass
@@ -60,7 +64,7 @@ class Console:
     users: dict[str, Actor] = field(default_factory=dict)
     last_buttons: list[str] = field(default_factory=list)
     last_select: str | None = None
-    image_count: int = 0
+    image_count: int | None = None  # the last picture's number; None: not yet looked up
 
     # ----------------------------------------------------------------- input
 
@@ -115,12 +119,13 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, self.last_select, words)
-        if group == "game":
-            sub, rest = (words[0], words[1:]) if words else ("status", [])
+        if _lobby_named(group, ("game",)) == "game":
+            sub, rest = (_lobby_named(words[0], _LOBBY), words[1:]) if words else ("status", [])
             named, positional = _split(rest)
+            named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
             if sub == "new":
                 game = named.pop("game", positional[0] if positional else "")
-                return await svc.new_game(actor, place, game, named)
+                return await svc.new_game(actor, place, game, _options_named(game, named))
             simple = {
                 "join": svc.join,
                 "leave": svc.leave,
@@ -133,8 +138,8 @@ class Console:
             if sub in simple:
                 return await simple[sub](actor, place)
             if sub == "kick":
-                who = named.get("player", positional[0] if positional else "").lstrip("@")
-                return await svc.kick(actor, place, self.actor(who, None).user_id)
+                who = named.get("player", positional[0] if positional else "")
+                return await svc.kick(actor, place, self.user_id(who))
             if sub == "rules":
                 return await svc.rules(
                     actor, place, named.get("game", positional[0] if positional else "")
@@ -148,7 +153,13 @@ class Console:
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language"
+                "? "
+                + t(
+                    "lobby.console.unknown_sub",
+                    actor.locale,
+                    command=f"/{group} {sub}",
+                    names=" ".join(t(f"discord.command_name.{n}", actor.locale) for n in _LOBBY),
+                )
             )
             return None
         try:
@@ -174,13 +185,26 @@ class Console:
             return self.last_buttons[int(ref) - 1]
         return ref
 
+    def user_id(self, typed: str) -> int:
+        """A user named as Discord's options carry them: ``@dora``, ``dora``, or a mention
+        ``<@123>`` (of someone this run has not seen: the service names them by their seat)."""
+        mention = _MENTION.match(typed)
+        if mention is not None:
+            return int(mention[1])
+        return self.actor(typed.lstrip("@"), None).user_id
+
     async def wait(self, spec: str) -> None:
         match = _DURATION.match(spec or "1m")
         if match is None:
-            self.say("? /wait takes a duration like 30s, 15m, 2h or 1d.")
+            self.say("? " + t("lobby.console.wait_format", self.locale))
             return
         unit = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
-        self.clock.offset += int(match[1]) * unit
+        # Compared as text first: a number of thousands of digits is refused before int().
+        amount = int(match[1]) if len(match[1].lstrip("0")) <= 12 else None
+        if amount is None or amount * unit > MAX_WAIT_DAYS * 86400:
+            self.say("? " + t("lobby.console.wait_too_long", self.locale, days=MAX_WAIT_DAYS))
+            return
+        self.clock.offset += amount * unit
         self.say(f"(time passes: {spec})")
         await self.deadlines()
 
@@ -198,7 +222,9 @@ class Console:
     def print_message(self, where: str, message: Message, public: bool = False) -> None:
         self.say(f"[{where}] {self.readable(message.text)}")
         if message.image is not None:
-            self.image_count += 1
+            self.image_count = (
+                self.image_count if self.image_count is not None else _last_number(self.images)
+            ) + 1
             path = self.images / f"{self.image_count:04d}-{message.image.filename}"
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(message.image.data)
@@ -231,6 +257,39 @@ class Console:
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _last_number(folder: Path) -> int:
+    """The highest picture number already in ``folder``: a new run numbers on after it
+    instead of overwriting an earlier run's pictures."""
+    numbers = [
+        int(p.name[:4]) for p in folder.glob("[0-9][0-9][0-9][0-9]-*") if p.name[:4].isdigit()
+    ]
+    return max(numbers, default=0)
+
+
+def _lobby_named(typed: str, names: Sequence[str], table: str = "command_name") -> str:
+    """A lobby group, subcommand or parameter by its name or its Spanish name (``/partida
+    unirse``, ``jugador:``), as Discord offers them: the names of ``discord.<table>``."""
+    for name in names:
+        if typed in (name, t(f"discord.{table}.{name}", "es")):
+            return name
+    return typed
+
+
+def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
+    """``/game new`` options by their names or Spanish names."""
+    try:
+        specs = get_game(game).option_specs
+    except Exception:  # an unknown game: the service refuses it in words
+        return named
+    out: dict[str, Any] = {}
+    for key, value in named.items():
+        spec = next(
+            (s for s in specs if key in (s.name, t(f"{game}.option_name.{s.name}", "es"))), None
+        )
+        out[spec.name if spec else key] = value
+    return out
 
 
 def _command_named(game: str, commands: Any, typed: str) -> str:

@@ -56,3 +56,85 @@ def test_console_words_read_like_discord_options() -> None:
     zvv = get_game("zvv")
     assert _command_named("zvv", zvv.commands, "tirar") == "roll"
     assert _command_named("zvv", zvv.commands, "roll") == "roll"
+
+
+async def _play(tmp_path: Path, script: str, images: str = "img", db: str = "c.db") -> str:
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / db}"
+    assert await run_console(url, tmp_path / images, io.StringIO(script), out) == 0
+    return out.getvalue()
+
+
+async def test_spanish_players_type_the_lobby_commands_the_spanish_text_tells_them(
+    tmp_path: Path,
+) -> None:
+    """Play-test: the Spanish text says "únete con /partida unirse"; typing it said Unknown."""
+    text = await _play(
+        tmp_path,
+        "@ana:es /partida nueva juego:badbones\n"
+        "@beto:es /partida unirse\n"
+        "@ana:es /partida ajustes plazo:90 aviso:30\n"
+        "@ana:es /partida expulsar jugador:@beto\n"
+        "@ana:es /partida estado\n"
+        "@ana:es /partida bailar\n",
+    )
+    assert "Te has unido a la partida de Bad Bones" in text
+    assert "Plazo para cada jugada: 90 minutos; aviso 30 minutos antes." in text
+    assert "beto was removed from the game" in text  # the channel speaks English (--locale)
+    assert "? Desconocido: /partida bailar. Prueba: nueva unirse salir" in text
+
+
+async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
+    """Play-test: `/wait` with 400 digits killed the console with an OverflowError."""
+    text = await _play(
+        tmp_path, "/wait " + "9" * 400 + "\n/wait 99999999d\n/wait soon\n@alice /game status\n"
+    )
+    assert text.count("? /wait moves the clock at most 366 days at once.") == 2
+    assert "? /wait takes a duration like 30s" in text
+    assert "There is no game in this channel." in text, "the console still answers"
+
+
+async def test_a_one_minute_deadline_without_a_reminder_is_accepted(tmp_path: Path) -> None:
+    """Play-test: `/game settings deadline:1` was refused: the default 2-hour reminder was not
+    shorter than the deadline. Now the reminder makes way, and the host is told."""
+    text = await _play(
+        tmp_path,
+        "@alice /game new badbones\n"
+        "@alice /game settings deadline:1\n"
+        "@alice /game settings deadline:30\n"
+        "@alice /game settings deadline:10 reminder:20\n",
+    )
+    assert "there is no reminder now" in text
+    assert "Deadline for each move: 1 minutes; reminder 0 minutes before." in text
+    # 30 minutes: the reminder (0) already fits, so nothing is said about it
+    assert "Deadline for each move: 30 minutes; reminder 0 minutes before." in text
+    assert "The reminder must be at least 0 minutes and shorter than the deadline." in text
+
+
+async def test_two_runs_into_one_images_folder_keep_every_picture(tmp_path: Path) -> None:
+    """Play-test: every run numbered its pictures from 0001 again and overwrote the last run's."""
+    script = "@alice /game new badbones\n@bob /game join\n@alice /game start\n"
+    first = await _play(tmp_path, script, db="one.db")
+    earlier = sorted(p.name for p in (tmp_path / "img").iterdir())
+    assert earlier == ["0001-badbones.png"] and "0001-badbones.png" in first
+    second = await _play(tmp_path, script, db="two.db")
+    assert "0002-badbones.png" in second
+    assert sorted(p.name for p in (tmp_path / "img").iterdir()) == [
+        "0001-badbones.png",
+        "0002-badbones.png",
+    ]
+
+
+async def test_a_player_named_by_mention_is_shown_by_name(tmp_path: Path) -> None:
+    """Play-test: kicking `@dora` before dora typed anything, or by a mention of her id, must
+    name her, not show a number. Dora joins in one run; the next run kicks her by mention."""
+    import zlib
+
+    await _play(tmp_path, "@alice /game new badbones\n@dora /game join\n")
+    dora = zlib.crc32(b"dora") + 1000
+    text = await _play(
+        tmp_path, f"@alice /game kick player:<@{dora}>\n@alice /game kick player:@erin\n"
+    )
+    assert "dora was removed from the game." in text
+    assert str(dora) not in text
+    assert "That user is not playing in this game." in text  # erin, never seen: refused

@@ -7,7 +7,7 @@ import pytest
 from tests.support.fingerprint import fingerprint
 
 PINNED = {
-    "badbones": "eed43e0f5a7b54ee",
+    "badbones": "ffe64fe9dfa81f11",
     "farkle": "d2a01e77440c5ff4",
     "fuse": "9dd6e0976fbb2299",
     "zvv": "e277bd045f2701db",

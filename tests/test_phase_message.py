@@ -10,7 +10,7 @@ from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.state import TRAP
 from tests.badbones.helpers import position, trap_phase
-from tests.conftest import ALICE, BOB, HERE
+from tests.conftest import ALICE, BOB, HERE, Clock
 
 
 def _row(*names: str) -> GameRow:
@@ -30,7 +30,7 @@ async def test_players_asked_different_questions_see_whose_button_is_whose(
     state = position("C5 dragon\nC4 S", "B1 N", "floors 2", "", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    assert {p.kind for p in pending.values()} == {"choose_dragon", "choose_top"}
+    assert {p.kind for p in pending.values()} == {"choose_dragon_from", "choose_top"}
     row = _row("Ana_Banana", "Bob", "Chen", "Dora")
     table = Table(row, GAME, state)
     labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
@@ -43,7 +43,7 @@ async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Servi
     state = position("C5 dragon\nC4 S", "C5 dragon\nC4 S", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon"}
+    assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon_from"}
     row = _row("Ana", "Bob")
     table = Table(row, GAME, state)
     labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
@@ -70,3 +70,129 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     (towers,) = closed.public
     assert "tower" in towers.message.text
     assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"
+
+
+def _said(reply: object) -> str:
+    return "\n".join(str(o.message.text) for o in getattr(reply, "public", reply))
+
+
+async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
+    service: Service,
+) -> None:
+    """Play-test: Bob left during phase 1 of Bad Bones. The table must not wait for him (his
+    moves are played by default) nor read "🔒 Bob: something only you may see happened"
+    each time the service plays one of them."""
+    from bot.service import Actor
+
+    carol = Actor(3, "Carol")
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.join(carol, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.leave(BOB, HERE)).ok
+    moved = await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})
+    assert moved.ok
+    ready = _said(moved)
+    assert "Alice is ready. Waiting for: Carol" in ready and "Bob" not in ready
+    defaults = _said(await service.run_deadlines())  # Bob's hero move, by default
+    assert "Bob ran out of time" in defaults and "🔒" not in defaults
+    phase2 = _said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
+    assert "⏳ @Alice" in phase2 and "⏳ @Carol" in phase2
+    assert "Bob:" not in phase2, "nobody waits for a seat that left"
+    assert "🔒" not in _said(await service.run_deadlines())
+
+
+async def test_private_news_names_only_the_player_it_happened_to(service: Service) -> None:
+    """Two players get private news at once: each line names one of them ("only you")."""
+    import pytest
+
+    from rules.core import Event
+    from tests.support.tiny import TINY, install
+
+    install()
+    assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 2})).ok
+    from bot.service import Actor
+
+    carol = Actor(3, "Carol")
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.join(carol, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    patch = pytest.MonkeyPatch()
+    real = TINY.resolve
+
+    def resolve(state, seat, action, now):  # type: ignore[no-untyped-def]
+        secret = [Event("tiny.event.secret", {"card": "ace"}, to=s) for s in (1, 2)]
+        return [*real(state, seat, action, now), *secret]
+
+    patch.setattr(TINY, "resolve", resolve)
+    reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
+    patch.undo()
+    text = _said(reply)
+    assert "🔒 Bob: something only you may see happened" in text
+    assert "🔒 Carol: something only you may see happened" in text
+    assert "🔒 Bob, Carol" not in text and "ace" not in text
+
+
+def test_the_dragons_question_comes_with_the_board_at_that_moment() -> None:
+    """Play-test: Bob's "nothing" ends phase 2; Ana's dragon on C2 asks which way the skeleton
+    from C1 flees. The channel's message names that skeleton and its default, and its picture
+    shows it standing on the dragon — not on C1, where it was before the skeletons moved."""
+    from bot.service.compose import move_draft
+    from rules.badbones.actions import Nothing
+
+    state = position("C2 dragon\nC1 S", "B3 S", stage=TRAP)
+    state, _ = GAME.apply(state, 0, Nothing())
+    table = Table(_row("Ana", "Bob"), GAME, state)
+    before = GAME.snapshot(state)
+    events = GAME.resolve(state, 1, Nothing(), 0.0)
+    after = GAME.snapshot(state)
+    table.row.phase = after.phase
+    draft = move_draft(table, before, after, 1, events, "en", "en", by_default=False, draws=True)
+    (post,) = draft.public
+    said = str(post.text)
+    assert "the pink skeleton coming from C1 (facing S)" in said and "(default N)" in said
+    assert post.picture is not None
+    skeletons = post.picture.view["boards"][0]["skeletons"]
+    assert [(s["square"], s["facing"]) for s in skeletons] == [("C2", "S")]
+
+
+def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None:
+    """Play-test: Ana's dragon landed on two skeletons and she was away. Her first answer was
+    played by default, and the channel read "⏳ @Ana: which way does it flee?" although her
+    turn's deadline was spent and the second answer was played by default a moment later.
+    Only Bob, still answering his own dragon, is waited for."""
+    from bot.service.compose import move_draft
+    from rules.badbones.actions import Place
+
+    state = position("C2 S*2", "C2 S", stage=TRAP)
+    dragon = Place("dragon", "C2")
+    state, _ = trap_phase(state, {0: dragon, 1: dragon})
+    assert set(GAME.pending(state)) == {0, 1}
+    table = Table(_row("Ana", "Bob"), GAME, state)
+    before = GAME.snapshot(state)
+    default = before.pending[0].default
+    events = GAME.resolve(state, 0, default, 0.0)
+    after = GAME.snapshot(state)
+    assert set(after.pending) == {0, 1} and after.turn == before.turn
+    table.row.phase = after.phase
+    draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=True)
+    (post,) = draft.public
+    said = str(post.text)
+    assert "Ana ran out of time" in said
+    assert "🔒" not in said, "the default answer's echo is no news"
+    assert "⏳ @Bob: Your dragon lands on C2" in said
+    assert "⏳ @Ana" not in said and 100 not in post.mentions
+
+
+async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
+    service: Service, clock: Clock
+) -> None:
+    """Play-test: "⌛ Bob ran out of time" was followed by "🔒 Bob: something only you may see
+    happened" — the echo of the hero move the bot chose for him, nothing he did not know."""
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})).ok
+    clock.now += 25 * 3600
+    said = _said(await service.run_deadlines())
+    assert "Bob ran out of time" in said and "🔒" not in said

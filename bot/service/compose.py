@@ -60,10 +60,11 @@ def phase_post(
     before: Snapshot | None = None,
     timed_out: int | None = None,
     draw: bool = True,
+    autoplayed: frozenset[int] = frozenset(),
 ) -> Post:
     """The one public message of a resolved phase: events, who is awaited, buttons, and the
     picture of the table (``draw``: when the game's ``picture_key`` says the table deserves a
-    new one)."""
+    new one). ``autoplayed``: seats about to be played by default, whom nobody waits for."""
     names = table.names()
     said: list[Text] = []
     if timed_out is not None:
@@ -84,20 +85,21 @@ def phase_post(
         )
     else:
         by_seat = {s.seat: s for s in table.row.seats}
-        for seat, item in sorted(snap.pending.items()):
+        # A seat that left is played by default at once: nobody waits for it.
+        skipped = autoplayed | _left(table)
+        awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
+        for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
-            if not user.left and (earlier is None or earlier.kind != item.kind):
+            if earlier is None or earlier.kind != item.kind:
                 mentions.append(user.user_id)
-            who: Mention | Name = (
-                names[seat] if user.left else Mention(user.user_id, names[seat].text)
-            )
             what = pending_text(table.kind, item, names, lang)
+            who = Mention(user.user_id, names[seat].text)
             said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
-        clocks = [p.deadline for p in snap.pending.values() if p.deadline is not None]
+        clocks = [p.deadline for p in awaited.values() if p.deadline is not None]
         if clocks:
             said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
-        seats = sorted(snap.pending)
+        seats = sorted(awaited)
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
         if selects:
@@ -135,8 +137,24 @@ def move_draft(
     # Private news for anyone but the actor (an item drawn at the start of a turn) cannot go in
     # the actor's reply: the channel is told *that* there is news, never what it is, and
     # /game board shows it to its owner.
-    others = sorted({e.to for e in events if e.to is not None and (by_default or e.to != seat)})
-    told = public(events) + ([Event("lobby.act.private_news", {"seats": others})] if others else [])
+    # One line per seat, naming only that player, and only for news (not the echo of a move
+    # played by default); a seat that left reads nothing, so it is not told.
+    gone = _left(table)
+    news = sorted(
+        {
+            e.to
+            for e in events
+            if e.to is not None
+            and (by_default or e.to != seat)
+            and e.to not in gone
+            and table.engine.is_news(e)
+        }
+    )
+    told = public(events) + [Event("lobby.act.private_news", {"seat": s}) for s in news]
+    # A default used up the seat's deadline for the whole turn: its next step in this turn is
+    # played by default at once too, so nobody waits for it.
+    again = by_default and after.turn == before.turn and seat in after.pending
+    autoplayed = gone | ({seat} if again else set())
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         draft.public.append(
@@ -148,6 +166,7 @@ def move_draft(
                 before=before,
                 timed_out=seat if by_default else None,
                 draw=draw,
+                autoplayed=frozenset(autoplayed),
             )
         )
         return draft
@@ -156,14 +175,20 @@ def move_draft(
     if by_default:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
-    if seat in before.pending and seat not in still and still:
-        waiting = join(names[s] for s in sorted(still))
+    waited = still - autoplayed  # seats about to be played by default are not waited for
+    if seat in before.pending and seat not in still and waited:
+        waiting = join(names[s] for s in sorted(waited))
         said.append(phrase("lobby.act.ready", public_lang, player=names[seat], waiting=waiting))
     if said:
         draft.public.append(Post(table.row.channel_id, lines(said)))
     if not by_default and seat in still:
         draft.private_buttons = offered_buttons(table, [seat], lang)
     return draft
+
+
+def _left(table: Table) -> set[int]:
+    """Seats whose players left: the service plays their default moves."""
+    return {s.seat for s in table.row.seats if s.left}
 
 
 def offered_buttons(
@@ -233,6 +258,7 @@ def lobby_text(row: GameRow, lang: str, key: str, actor: Actor) -> Text:
     """A lobby notice (opened, joined, left) with the game's seats and options."""
     engine = get_game(row.kind)
     options = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items())) or "—"
+    low, high = engine.seat_range(row.options)
     return phrase(
         key,
         lang,
@@ -241,8 +267,8 @@ def lobby_text(row: GameRow, lang: str, key: str, actor: Actor) -> Text:
         options=options,
         players=join(seat_names(row)),
         count=len(row.seats),
-        min=engine.min_seats,
-        max=engine.max_seats,
+        min=low,
+        max=high,
     )
 
 
@@ -252,14 +278,15 @@ def status_lines(
     """``/game status``: the game, its seats, and who is awaited until when."""
     engine = get_game(row.kind)
     names = seat_names(row)
+    low, high = engine.seat_range(row.options)
     said = [
         phrase(
             f"lobby.status.{row.status}",
             lang,
             game=phrase(f"{row.kind}.name", lang),
             count=len(row.seats),
-            min=engine.min_seats,
-            max=engine.max_seats,
+            min=low,
+            max=high,
         )
     ]
     for seat in sorted(row.seats, key=lambda s: s.seat):

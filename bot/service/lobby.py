@@ -147,8 +147,9 @@ def start(actor: Actor, place: Place) -> Work:
         if actor.user_id != row.host_id:
             raise Refusal("lobby.error.host_only")
         engine = get_game(row.kind)
-        if len(row.seats) < engine.min_seats:
-            raise Refusal("lobby.error.too_few", min=engine.min_seats, count=len(row.seats))
+        fewest = engine.seat_range(row.options)[0]
+        if len(row.seats) < fewest:
+            raise Refusal("lobby.error.too_few", min=fewest, count=len(row.seats))
         state = engine.new_game(len(row.seats), row.options, row.seed)
         row.status = ACTIVE
         row.state = engine.dump(state)
@@ -227,6 +228,7 @@ def change_settings(
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
         chosen = settings(row)
+        adjusted: tuple[int, int] | None = None  # (old, new) reminder, when the deadline moved it
         if deadline_minutes is not None or reminder_minutes is not None:
             if actor.user_id != row.host_id and not actor.can_manage:
                 raise Refusal("lobby.error.host_or_manager")
@@ -242,6 +244,11 @@ def change_settings(
             )
             if not 1 <= deadline <= deadlines.MAX_DEADLINE_MINUTES:
                 raise Refusal("lobby.error.deadline_range", max=deadlines.MAX_DEADLINE_MINUTES)
+            if reminder_minutes is None and reminder >= deadline:
+                # Only the deadline was given: the old reminder must not refuse it. Half the
+                # deadline keeps a nudge (a 1-minute deadline has none), and the host is told.
+                adjusted = reminder, deadline // 2
+                reminder = adjusted[1]
             if not 0 <= reminder < deadline:
                 raise Refusal("lobby.error.reminder_range")
             chosen = {**chosen, "deadline_minutes": deadline, "reminder_minutes": reminder}
@@ -251,6 +258,9 @@ def change_settings(
                 await deadlines.schedule(tx, Table.of(row), phase_changed=True)
             await tx.session.flush()
         draft = Draft()
+        if adjusted is not None:
+            key = "lobby.settings.reminder_moved" if adjusted[1] else "lobby.settings.reminder_off"
+            draft.say(phrase(key, tx.lang, old=adjusted[0], new=adjusted[1]))
         draft.say(phrase("lobby.settings.show", tx.lang, **chosen))
         return draft
 

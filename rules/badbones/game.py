@@ -11,6 +11,7 @@ needs 2+ players).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rules.badbones import market, phases, weapons
@@ -278,6 +279,16 @@ class BadBones(Game[BadBonesState]):
         Command("start", (Param("square", autocomplete=True),), button=True),
     )
 
+    def is_news(self, event: Event) -> bool:
+        # Bad Bones deals nothing hidden: every private event echoes its reader's own
+        # submission, answer or preference.
+        return False
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        # The cooperative game is a team against the emperor: no solo (setup refuses it).
+        low = 2 if options.get("cooperative", False) else self.min_seats
+        return low, self.max_seats
+
     # ----------------------------------------------------------------- lifecycle
 
     def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
@@ -311,7 +322,10 @@ class BadBones(Game[BadBonesState]):
         if state.stage == MARKET:
             # The channel sees the Market after each purchase (and pass).
             return self.phase(state)
-        # A picture per phase; answers to the owner's questions inside a phase are text only.
+        if state.stage in (LANDING, SKELETONS) and state.questions:
+            # Each new question comes with the board at that moment (where the skeleton it
+            # is about stands); an answer with no question left ends the phase.
+            return self.phase(state)
         return f"{state.round}.{state.stage}"
 
     def turn_key(self, state: BadBonesState) -> str:
@@ -374,14 +388,22 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             return {
                 s: Pending(
-                    # The cooperative "top" forest is the bottom one: its own question text.
-                    f"choose_{q['choice']}{'_coop' if state.coop and q['choice'] == 'top' else ''}",
-                    Choose(q["default"]),
-                    args=self._question_args(q),
+                    self._question_kind(state, q), Choose(q["default"]), args=self._question_args(q)
                 )
                 for s, q in sorted(state.questions.items())
             }
         return {}
+
+    @staticmethod
+    def _question_kind(state: BadBonesState, q: dict[str, Any]) -> str:
+        choice = q["choice"]
+        if choice == "top" and state.coop:
+            return "choose_top_coop"  # the cooperative "top" forest is the bottom one
+        if choice == "dragon" and "from" in q:
+            # Which skeleton flees, in words: one walking in from a square or the forest, or
+            # one the dragon landed on.
+            return "choose_dragon_landing" if q["from"] == "landing" else "choose_dragon_from"
+        return f"choose_{choice}"
 
     @staticmethod
     def _question_args(q: dict[str, Any]) -> dict[str, Any]:
@@ -394,6 +416,16 @@ class BadBones(Game[BadBonesState]):
             args["seats"] = list(q["seats"])
         if "facing" in q:
             args["facing"] = q["facing"]
+        if "from" in q:
+            symbol = q["model"].split(".")[0]
+            args["symbol_key"] = f"badbones.symbol.{symbol}"
+            args["skeleton_key"] = (
+                f"badbones.chief.{q['chief']}" if q.get("chief") else "badbones.skeleton"
+            )
+            if q["from"] == "forest":
+                args["origin_key"] = "badbones.from_forest"
+            else:
+                args["origin"] = q["from"]
         return args
 
     def _default_move(self, state: BadBonesState, seat: int) -> str:
@@ -772,7 +804,9 @@ class BadBones(Game[BadBonesState]):
     def view(self, state: BadBonesState, seat: int | None) -> dict[str, Any]:
         lay = state.layout
         boards = []
+        asked = {s: phases.board_at_question(state, s) for s in sorted(state.questions)}
         for s, b in enumerate(state.boards):
+            b = asked.get(s) or b  # a question's picture: the board at that moment
             boards.append(
                 {
                     "seat": s,
@@ -871,7 +905,8 @@ class BadBones(Game[BadBonesState]):
                     "orientation": sub["orientation"],
                 }
                 for s, sub in sorted(state.subs.items())
-                if sub["type"] == "place"
+                # a board shown at its question has its trap down already
+                if sub["type"] == "place" and asked.get(s) is None
             ]
         if state.stage == OVER:
             data["result"] = {

@@ -1,8 +1,9 @@
 """The advanced game's Market, before round 1 (rulebook "Advanced Version", "How the Market works").
 
-Each player has 20 coins. A random first player buys one item (or passes), then the next to the
-right, and so on; after the last player the order reverses (snake order), until everyone has
-passed. A pass is final (house: play by chat would otherwise ask idle players again and again),
+Each player has 20 coins. A random first player buys one item (or passes), then the rest in turn
+clockwise, and so on; after the last player the order reverses (snake order), until everyone has
+passed. Clockwise is to each player's left (D14): with seats in join order around the table and
+the left neighbour the previous seat (D4), clockwise from seat ``f`` is ``f, f-1, f-2, …``. A pass is final (house: play by chat would otherwise ask idle players again and again),
 and a player who can afford nothing left passes automatically. One weapon per player; one card
 of each weapon. Every player also has one free treasure (D2).
 
@@ -63,7 +64,9 @@ def turn_seat(state: BadBonesState, k: int) -> int:
     seats = state.seats
     lap, idx = divmod(k, seats)
     first = int(state.market["first"])
-    return (first + idx) % seats if lap % 2 == 0 else (first + seats - 1 - idx) % seats
+    # Even laps clockwise (D14: to the left, the previous seat), odd laps back the other way
+    # starting with the lap's last player.
+    return (first - idx) % seats if lap % 2 == 0 else (first - (seats - 1 - idx)) % seats
 
 
 def buyers(state: BadBonesState) -> list[int]:

@@ -23,7 +23,7 @@ from rules.badbones.choices import CHOICES
 from rules.badbones.hero import WEAPON_KILLS, hero_strike, hero_target, heroes
 from rules.badbones.market import open_market
 from rules.badbones.scoring import FLOOR_POINTS, HOUSE_POINTS, final_scores, score, winners
-from rules.badbones.skeletons import NeedChoice, Resolver, deliver, resolver_for
+from rules.badbones.skeletons import NeedChoice, Resolver, deliver, moment, resolver_for
 from rules.badbones.state import (
     CHIEF_IDS,
     HERO,
@@ -280,6 +280,20 @@ def dry_run(state: BadBonesState, seat: int, scores: list[int] | None = None) ->
         state.questions[seat] = need.question
     else:
         state.questions.pop(seat, None)
+
+
+def board_at_question(state: BadBonesState, seat: int) -> Board | None:
+    """``seat``'s board as it stands at its open question (``None``: no question). Nothing is
+    committed while a question waits, so the saved board is still the one from before the
+    phase; the picture of the question is this one (the same dry run, replayed)."""
+    if state.stage not in (LANDING, SKELETONS) or seat not in state.questions:
+        return None
+    r = resolver_for(state, seat, state.boards[seat].copy(), scores_now(state))
+    try:
+        _run(state, state.stage, r, seat)
+    except NeedChoice:
+        return moment(r)
+    return None  # pragma: no cover - a recorded question is met again (the replay is exact)
 
 
 def start_resolution(state: BadBonesState, stage: str) -> list[Event]:

@@ -114,6 +114,11 @@ class Resolver:
         self.sent: dict[tuple[int, str], int] = {}
         self.changes: list[tuple[int, str, str]] = []  # (square, trap kind, what happened)
         self.treasures = [sq for sq, t in board.traps.items() if t.kind == "treasure"]
+        # Where everything stands while a question waits (``moment``): what has not moved yet,
+        # and the unit in mid-move (square, tokens, facing) on the trap that asks.
+        self.unmoved: list[Skeleton] = []
+        self.unmoved_forest: list[Token] = []
+        self.moving: tuple[int, list[Token], int] | None = None
 
     # ----------------------------------------------------------------- owner choices (D5)
 
@@ -153,7 +158,11 @@ class Resolver:
         )
         return int(answer) - 1
 
-    def _repel(self, square: int, token: Token, facing: int) -> int:
+    def _repel(self, square: int, token: Token, facing: int, came_from: int) -> int:
+        """Which way the skeleton ``token`` flees the dragon on ``square``. The question says
+        which skeleton it is: its model and chief kind, the square it came from (``came_from``:
+        a square, ``FOREST_ORIGIN``, or ``NO_ORIGIN`` when the dragon landed on it) and the
+        way it faced."""
         options = repel_options(self.layout, square)
         auto = default_repel(self.board, self.layout, square)
         answer = self._choose(
@@ -163,7 +172,13 @@ class Resolver:
             {
                 "square": square_name(square),
                 "model": model_name(token.model),
+                "chief": token.kind,
                 "facing": DIRS[facing],
+                "from": "landing"
+                if came_from == NO_ORIGIN
+                else "forest"
+                if came_from == FOREST_ORIGIN
+                else square_name(came_from),
             },
         )
         return DIRS.index(answer)
@@ -210,7 +225,11 @@ class Resolver:
         board = self.board
         step = self.layout.step
         thrown = False
+        # The square the unit steps into ``target`` from (a dragon's question names it); fleeing
+        # a landing dragon, the dragon's own square (the first one visited).
+        came_from = visited[0] if origin == NO_ORIGIN and visited else origin
         while unit:
+            self.moving = (target, unit, d)
             if target < 0:
                 self._leave(target, unit)
                 return
@@ -261,7 +280,7 @@ class Resolver:
                 if kind == "wall":
                     self.triggered.add(target)
                     d = reflect(d, trap.orientation)
-                    target = step[target][d]
+                    came_from, target = target, step[target][d]
                     continue
                 if kind == "catapult":
                     self.triggered.add(target)
@@ -273,8 +292,8 @@ class Resolver:
                     return
                 if kind == "dragon":
                     self.triggered.add(target)
-                    d = self._repel(target, unit[0], d)
-                    target = step[target][d]
+                    d = self._repel(target, unit[0], d, came_from)
+                    came_from, target = target, step[target][d]
                     continue
                 if kind == "bomb":
                     self.triggered.add(target)
@@ -300,7 +319,7 @@ class Resolver:
                 if kind == "spring":
                     self.triggered.add(target)
                     over = step[target][d]
-                    target = over if over < 0 else step[over][d]
+                    came_from, target = over, over if over < 0 else step[over][d]
                     thrown = True
                     continue
                 if kind == "labyrinth":
@@ -444,6 +463,7 @@ class Resolver:
         board.forest = []
         # Before moving, every skeleton shows the round's colour: white in odd rounds.
         colour_now = WHITE if self.round % 2 else "black"
+        self.unmoved_forest = list(forest)
         i = 0
         while i < len(movers):
             square = movers[i].square
@@ -451,6 +471,7 @@ class Resolver:
             while j < len(movers) and movers[j].square == square:
                 j += 1
             here = movers[i:j]
+            self.unmoved, self.moving = movers[i:], None
             i = j
             trap = board.traps.get(square)
             if trap is not None and trap.kind == "labyrinth" and trap.orientation != colour_now:
@@ -458,13 +479,18 @@ class Resolver:
                 board.skeletons.extend(Skeleton(s.square, s.token, s.facing, True) for s in here)
                 self._saboteur([s.token for s in here], square)
                 continue
-            for unit, facing in self._units(square, here):
+            units = self._units(square, here)
+            for k, (unit, facing) in enumerate(units):
+                self.unmoved = _standing(square, units[k + 1 :]) + movers[j:]
                 self.group = (square, facing)
                 self.move(unit, step[square][facing], facing, square, facing)
-        for token in forest:
+        self.unmoved = []
+        for k, token in enumerate(forest):
+            self.unmoved_forest = forest[k + 1 :]
             entry, d = self.layout.entries[token.model]
             self.group = (-1 - entry, d)
             self.move([token], entry, d)
+        self.unmoved_forest = []
         board.skeletons = [
             Skeleton(s.square, s.token, s.facing) if s.rested or s.frozen else s
             for s in board.skeletons
@@ -514,8 +540,14 @@ class Resolver:
             # count as moved this round.
             board.traps[square] = Trap(kind, 1, orientation)
             self._saboteur(tokens, square)
-            for unit, facing in self._units(square, sorted(here, key=skeleton_order)):
-                d = self._repel(square, unit[0], facing)
+            self.unmoved = sorted(here, key=skeleton_order)
+            units = self._units(square, self.unmoved)
+            for k, (unit, facing) in enumerate(units):
+                self.unmoved, self.moving = (
+                    _standing(square, units[k + 1 :]),
+                    (square, unit, facing),
+                )
+                d = self._repel(square, unit[0], facing, NO_ORIGIN)
                 target = self.layout.step[square][d]
                 self.move(unit, target, d, NO_ORIGIN, visited=[square], rested=True)
             self.landed = len(here)
@@ -592,6 +624,24 @@ class Resolver:
                 # Stolen: removed from the game; the thieves stay without being turned.
                 del board.traps[square]
                 self.changes.append((square, "treasure", "stolen"))
+
+
+def _standing(square: int, units: list[tuple[list[Token], int]]) -> list[Skeleton]:
+    """Units still waiting on ``square`` for their turn to move, as the board holds them."""
+    return [Skeleton(square, token, facing) for unit, facing in units for token in unit]
+
+
+def moment(r: Resolver) -> Board:
+    """The board of a resolver stopped by a question (:class:`NeedChoice`), as it stands at
+    that moment: what has moved where it went, what has not where it was, and the unit being
+    asked about on the trap that asks (a unit leaving the board is not on it)."""
+    board = r.board
+    board.skeletons = board.skeletons + r.unmoved
+    board.forest = board.forest + r.unmoved_forest
+    if r.moving is not None and r.moving[0] >= 0:
+        square, unit, facing = r.moving
+        board.skeletons += [Skeleton(square, token, facing) for token in unit]
+    return board
 
 
 # ----------------------------------------------------------------------------- one board's resolver

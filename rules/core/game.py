@@ -165,6 +165,18 @@ class Game(ABC, Generic[S]):
             checked[spec.name] = _check_option(spec, value)
         return checked
 
+    def is_news(self, event: Event) -> bool:
+        """Whether a private event tells its reader something new (an item drawn), rather
+        than echo back the reader's own move ("you will move N"). The channel hears that a
+        player has news (never what it is) only for news: an echo of a move the service
+        played by default tells the table nothing the timeout line has not."""
+        return True
+
+    def seat_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """The fewest and most seats a game with these (checked) options takes; games whose
+        options narrow it (a cooperative game needs a team) override this."""
+        return self.min_seats, self.max_seats
+
     # ----------------------------------------------------------------- commands
 
     def parse(self, command: str, args: CommandArgs, state: S, seat: int) -> Action:

@@ -57,18 +57,21 @@ def test_market_setup_stock_by_player_count_and_a_free_treasure_each() -> None:
     assert market_stock(1)["dragon"] == 2 and market_stock(6)["wall"] == 12
 
 
-def test_market_turns_go_in_snake_order() -> None:
-    state = GAME.new_game(3, ADV, 7)
-    first = state.market["first"]  # type: ignore[index]
-    order = [turn_seat(state, k) for k in range(9)]
-    right = [(first + i) % 3 for i in range(3)]
-    assert order == right + right[::-1] + right
+def test_market_turns_go_clockwise_then_back_in_snake_order() -> None:
+    """Rulebook: "Starting with this player, then going clockwise, each player can buy one
+    equipment … repeat the procedure counterclockwise, starting with the last player." D14:
+    clockwise is to the player's left, the previous seat (D4): from seat 2 of 4, 2 1 0 3."""
+    state = GAME.new_game(4, ADV, 7)
+    state.market["first"] = 2  # type: ignore[index]
+    order = [turn_seat(state, k) for k in range(12)]
+    clockwise = [2, 1, 0, 3]
+    assert order == clockwise + clockwise[::-1] + clockwise
     seen = []
-    for _ in range(6):
+    for _ in range(8):
         seat = next(iter(GAME.pending(state)))
         seen.append(seat)
         state, _ = GAME.apply(state, seat, Buy("wall"))
-    assert seen == right + right[::-1]
+    assert seen == [2, 1, 0, 3, 3, 0, 1, 2]
 
 
 def test_legal_actions_are_exactly_the_affordable_available_items() -> None:

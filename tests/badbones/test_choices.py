@@ -13,7 +13,7 @@ def test_afk_owner_gets_the_default_answer() -> None:
     state = position("C2 dragon\nC1 S", "", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    assert list(pending) == [0] and pending[0].kind == "choose_dragon"
+    assert list(pending) == [0] and pending[0].kind == "choose_dragon_from"
     assert pending[0].args["square"] == "C2"
     # Default: not back towards the tower (S); W/E would face sideways; N leaves... C1 is empty
     # now, so fleeing north faces away from the village: the best plain square.
@@ -96,3 +96,74 @@ def test_a_seat_answer_is_confirmed_with_the_seat_not_a_bare_number() -> None:
     state, events = GAME.apply(state, 1, Choose("3"))
     assert events[0].key == "badbones.event.answered_seat"
     assert events[0].args["answer_seat"] == 2 and events[0].to == 1
+
+
+def _on_board(view: dict[str, object], seat: int = 0) -> list[tuple[str, str]]:
+    boards = view["boards"]
+    assert isinstance(boards, list)
+    return [(s["square"], s["facing"]) for s in boards[seat]["skeletons"]]
+
+
+def _asked(state: object, lang: str) -> str:
+    from bot.service.compose import pending_text
+    from bot.service.text import Name
+
+    item = GAME.pending(state)[0]  # type: ignore[arg-type]
+    return str(pending_text("badbones", item, [Name("Ana"), Name("Bob")], lang))
+
+
+def test_the_dragon_asks_about_a_named_skeleton_and_says_its_default() -> None:
+    """Play-test: "Your dragon on C2 repels a skeleton: which way?" — which skeleton? The
+    question names it (symbol, where it came from, its facing) and the answer taken if Ana
+    says nothing."""
+    state = position("C2 dragon\nC1 S", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert _asked(state, "en") == (
+        "Your dragon on C2 repels the pink skeleton coming from C1 (facing S): which way does it"
+        " flee? N, E, W, S (default N)"
+    )
+    assert _asked(state, "es") == (
+        "Tu dragón en C2 repele a un esqueleto (de los rosas) que llega desde C1 (mirando al S):"
+        " ¿hacia dónde huye? N, E, W, S (por defecto N)"
+    )
+
+
+def test_a_landing_dragon_asks_about_each_skeleton_it_lands_on() -> None:
+    state = position("C2 S*2", "", stage=TRAP)
+    state, _ = trap_phase(state, {0: Place("dragon", "C2")})
+    assert _asked(state, "en") == (
+        "Your dragon lands on C2, on the pink skeleton facing S: which way does it flee?"
+        " N, E, W, S (default N)"
+    )
+
+
+def test_the_picture_of_a_question_is_the_board_at_that_moment() -> None:
+    """Play-test: the picture under the dragon's question showed the board from before the
+    skeletons moved, so nobody could see which skeleton was meant. Now: A1's skeleton has
+    already moved on to A2, C1's stands on the dragon (C2) facing S, E4's has not moved yet."""
+    state = position("C2 dragon\nA1 S\nC1 S\nE4 N", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert state.stage == SKELETONS and where(state, 0) == {"A1": ["S"], "C1": ["S"], "E4": ["N"]}
+    before = GAME.picture_key(state)
+    assert sorted(_on_board(GAME.view(state, None))) == [("A2", "S"), ("C2", "S"), ("E4", "N")]
+    assert sorted(_on_board(GAME.view(state, 0))) == [("A2", "S"), ("C2", "S"), ("E4", "N")]
+    state, _ = GAME.apply(state, 0, Choose("E"))  # no question left: the phase commits
+    assert state.stage == HERO and GAME.picture_key(state) != before
+    assert where(state, 0) == {"A2": ["S"], "D2": ["E"], "E3": ["N"]}
+
+
+def test_each_skeleton_fleeing_a_landing_dragon_is_shown_where_it_went() -> None:
+    """Three skeletons under a landing dragon: after each answer the next question's picture
+    shows the ones that fled where they went, and the channel gets a new picture."""
+    state = position("C2 S*3", "", stage=TRAP)
+    state, _ = trap_phase(state, {0: Place("dragon", "C2")})
+    view = GAME.view(state, None)
+    assert _on_board(view) == [("C2", "S")] * 3
+    assert view["placing"] == [], "the dragon is down already, not arriving"
+    assert {"square": "C2", "trap": "dragon", "side": "damaged"}.items() <= view["boards"][0][
+        "traps"
+    ][0].items()
+    first = GAME.picture_key(state)
+    state, _ = GAME.apply(state, 0, Choose("W"))
+    assert state.stage == LANDING and GAME.picture_key(state) != first
+    assert sorted(_on_board(GAME.view(state, None))) == [("B2", "W"), ("C2", "S"), ("C2", "S")]

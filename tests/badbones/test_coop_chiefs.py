@@ -332,3 +332,24 @@ def test_a_rebuild_is_told_before_the_loss_whose_count_includes_it() -> None:
     )
     names = [e.key.split(".")[-1] for e in board_events(0, r)]  # type: ignore[arg-type]
     assert names == ["floor_rebuilt", "tower_hit", "house_rebuilt", "houses_burnt"]
+
+
+async def test_the_cooperative_lobby_asks_for_two_to_six_players(service: object) -> None:
+    """Play-test: the cooperative lobby said "1–6 players", then refused to start alone. The
+    lobby, the status and the start refusal follow the options: a team needs 2."""
+    from bot.service import Service
+    from tests.conftest import ALICE, BOB, HERE
+
+    assert isinstance(service, Service)
+    opened = await service.new_game(ALICE, HERE, "badbones", {"cooperative": True})
+    assert "(2–6 players)" in str(opened.public[0].message.text)
+    status = await service.status(ALICE, HERE)
+    assert status.private is not None
+    assert "waiting for players (1/6, at least 2)" in str(status.private.text)
+    alone = await service.start(ALICE, HERE)
+    assert not alone.ok and alone.private is not None
+    assert "At least 2 players are needed to start (there are 1)." in str(alone.private.text)
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    competitive = GAME.seat_range(GAME.check_options({}, 6))
+    assert competitive == (1, 6), "the ordinary game may still be played solo"
