@@ -97,6 +97,9 @@ async def setup_games(service: Service, specs: Iterable[GameSpec]) -> dict[int, 
     return ids
 
 
+PER_ROUND = 2  # due deadlines a round of --deadlines-only takes
+
+
 def emit(tag: str, data: dict[str, Any]) -> None:
     sys.stdout.write(f"{tag} {json.dumps(data, sort_keys=True)}\n")
     sys.stdout.flush()
@@ -220,16 +223,27 @@ def parse_output(text: str) -> list[tuple[str, dict[str, Any]]]:
 
 async def deadlines_only(url: str, start_at: float, days: float) -> int:
     """Wait until the wall clock reaches ``start_at`` (so that two processes start together),
-    then, with the clock ``days`` ahead, run the deadlines until none is due."""
+    then, with the clock ``days`` ahead, run the deadlines until none is due. Each round takes
+    at most ``PER_ROUND`` due deadlines and then yields a moment, as a bot's deadline loop does
+    between its other work: on SQLite, a process running them all back to back would keep the
+    one writer to itself, and the other would never get a turn."""
     install()
     clock = Clock(days * 86400.0)
+    real_due = repo.due_deadlines
+
+    async def a_few(session: Any, now: float, limit: int = 100) -> Any:
+        return await real_due(session, now, min(limit, PER_ROUND))
+
+    repo.due_deadlines = a_few  # type: ignore[assignment]
     service = await Service.open(url, render=False, migrate=False, clock=clock)
     watch_announcements(service)
     emit("READY", {})
     await asyncio.sleep(max(0.0, start_at - time.time()))
     rounds = 0
-    while await service.run_deadlines():
+    while (upcoming := await service.next_deadline()) is not None and upcoming <= clock():
+        await service.run_deadlines()
         rounds += 1
+        await asyncio.sleep(0.01)
     await service.close()
     emit("DONE", {"rounds": rounds})
     return 0
