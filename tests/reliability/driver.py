@@ -20,7 +20,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Iterable
@@ -141,7 +143,55 @@ def pick(engine: Game[Any], state: Any, rng: random.Random) -> tuple[int, Any] |
     return seat, rng.choice(actions)
 
 
-async def play(url: str, seed: int, steps: int, deadline_every: int, until_done: bool) -> int:
+class KillSwitch:
+    """Kills this process on purpose at one point of one move: ``write``, inside the move's
+    transaction right after its writes ran (nothing committed yet); ``commit``, after the
+    commit but before the reply reaches the player. ``on``: the how-manyth phase-resolving
+    submission it kills (the middle of a resolution)."""
+
+    def __init__(self, service: Service, point: str | None, on: int) -> None:
+        self.point, self.on, self.seen, self.armed = point, on, 0, False
+        if point == "write":
+            real_run = repo.run
+
+            async def run_then_die(session: Any, writes: Any) -> None:
+                await real_run(session, writes)
+                self.fire()
+
+            repo.run = run_then_die  # type: ignore[assignment]
+        elif point == "commit":
+            real_finish = service._finish
+
+            async def die_before_reply(draft: Any) -> Any:
+                self.fire()
+                return await real_finish(draft)
+
+            service._finish = die_before_reply  # type: ignore[method-assign]
+
+    def before(self, resolves: bool) -> None:
+        """Called before each submission: arm the switch for the chosen one."""
+        if self.point is not None and resolves:
+            self.seen += 1
+            self.armed = self.seen == self.on
+
+    def after(self) -> None:
+        self.armed = False
+
+    def fire(self) -> None:
+        if self.armed:
+            emit("KILL", {"point": self.point})
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def play(
+    url: str,
+    seed: int,
+    steps: int,
+    deadline_every: int,
+    until_done: bool,
+    kill_at: str | None = None,
+    kill_on: int = 1,
+) -> int:
     install()
     rng = random.Random(seed)
     # Restarted processes continue after the latest time in the database, so time never runs
@@ -153,6 +203,7 @@ async def play(url: str, seed: int, steps: int, deadline_every: int, until_done:
     clock = Clock(max(0.0, float(latest) - time.time()) + 1.0)
     service = await Service.open(url, render=False, migrate=False, clock=clock)
     watch_announcements(service)
+    switch = KillSwitch(service, kill_at, kill_on)
     emit("READY", {})
     done = 0
     channels: list[int] = []
@@ -195,9 +246,11 @@ async def play(url: str, seed: int, steps: int, deadline_every: int, until_done:
         }
         emit("TRY", facts)
         user = next(s for s in row.seats if s.seat == seat)
+        switch.before(resolves)
         reply = await service.act(
             Actor(user.user_id, user.display_name), Place(channel, 1), row.kind, command, args
         )
+        switch.after()
         text = str(reply.private.text) if reply.private else ""
         if reply.ok and text.startswith("✅"):
             emit("ACK", facts)
@@ -258,10 +311,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--until-done", action="store_true")
     parser.add_argument("--deadlines-only", type=float, metavar="START_AT", default=None)
     parser.add_argument("--days", type=float, default=30.0)
+    parser.add_argument("--kill-at", choices=("write", "commit"), default=None)
+    parser.add_argument("--kill-on", type=int, default=1)
     args = parser.parse_args(argv)
     if args.deadlines_only is not None:
         return asyncio.run(deadlines_only(args.url, args.deadlines_only, args.days))
-    return asyncio.run(play(args.url, args.seed, args.steps, args.deadline_every, args.until_done))
+    return asyncio.run(
+        play(
+            args.url,
+            args.seed,
+            args.steps,
+            args.deadline_every,
+            args.until_done,
+            args.kill_at,
+            args.kill_on,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -1,22 +1,23 @@
-"""SIGKILL the bot at random points while it plays, restart it, and lose nothing acknowledged.
+"""SIGKILL the bot inside a move, restart it, and keep exactly the committed moves.
 
 The bot is ``tests/reliability/driver.py`` in its own process, on a SQLite file (the default
 deployment) and on PostgreSQL (the killed process's connections die with it; the server rolls
-their transactions back). It prints ``TRY`` before each submission and ``ACK`` once the service answered
-"✅ Recorded", flushing each line, so after a kill the test knows exactly what the players were
-told. After every kill:
+their transactions back). It prints ``TRY`` before each submission and ``ACK`` once the service
+answered "✅ Recorded", flushing each line, so after a kill the test knows exactly what the
+players were told. It kills itself on purpose (``--kill-at``): inside a phase-resolving move's
+transaction, right after its writes ran, or between that move's commit and its reply. After
+every kill:
 
 - every acknowledged action is in the log, at the sequence number it was played at, with the
   same seat and action;
+- the move killed before its commit is not in the log; the one killed after it is;
 - every game's stored state equals the replay of its log (no half-applied resolution);
 
-and at the end, a run without kills finishes every game. The kills are timed at random; the test
-keeps going until at least one kill landed between the ``TRY`` of a phase-resolving submission
-and its ``ACK`` (the middle of a resolution), within a cap.
+and at the end, a run without kills finishes every game.
 
-The console (``python -m bot.cli console``), fed a script on stdin, is killed the same way: it
-handles one line at a time, so after a kill the log holds every "✅ Recorded." it printed and at
-most one more (the command in flight when it died).
+The console (``python -m bot.cli console``), fed a script on stdin, is killed at random
+moments: it handles one line at a time, so after a kill the log holds every "✅ Recorded." it
+printed and at most one more (the command in flight when it died).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.service import Service
 from bot.store import repository as repo
@@ -43,8 +46,6 @@ from tests.reliability.driver import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-MIN_KILLS = 6
-MAX_KILLS = 24
 
 
 async def _setup(url: str, base: int = 10) -> dict[int, int]:
@@ -93,34 +94,39 @@ def _driver(url: str, seed: int, *extra: str) -> subprocess.Popen[str]:
     )
 
 
-def test_sigkill_at_random_points_loses_no_acknowledged_move(database_url: str) -> None:
+@pytest.mark.parametrize("point", ["write", "commit"])
+def test_sigkill_inside_a_move_keeps_exactly_the_committed_moves(
+    database_url: str, point: str
+) -> None:
+    """The driver kills itself on purpose in the middle of phase-resolving submissions: at
+    ``write``, inside the move's transaction after its writes ran (so the move must vanish
+    whole), or at ``commit``, after the commit and before the player was answered (so the move
+    must be there, though nobody was told). Each restart goes on from what was stored."""
     url = database_url
     ids = asyncio.run(_setup(url))
-    rng = random.Random(20261129)
     acks: list[dict[str, Any]] = []
-    mid_resolution = 0
-    kills = 0
-    while kills < MIN_KILLS or (mid_resolution == 0 and kills < MAX_KILLS):
-        process = _driver(url, kills, "--steps", "100000", "--deadline-every", "25")
-        assert process.stdout is not None
-        first = process.stdout.readline()
-        assert first.startswith("READY"), first + (process.stderr.read() if process.stderr else "")
-        time.sleep(rng.uniform(0.02, 0.5))
-        process.send_signal(signal.SIGKILL)
-        rest, err = process.communicate(timeout=30)
-        kills += 1
+    for kill, on in enumerate((1, 2, 4)):
+        process = _driver(url, kill, "--steps", "100000", "--kill-at", point, "--kill-on", str(on))
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == -signal.SIGKILL, err[-3000:]
         assert "Traceback" not in err, err[-3000:]
-        lines = parse_output(rest)
+        lines = parse_output(out)
+        assert lines[-1][0] == "KILL", lines[-3:]
+        tries = [d for tag, d in lines if tag == "TRY"]
+        killed = tries[-1]
+        assert killed["resolves"], "the kill lands in a phase resolution"
         acks += [d for tag, d in lines if tag == "ACK"]
-        facts = [(tag, d) for tag, d in lines if tag in ("TRY", "ACK")]
-        if facts and facts[-1][0] == "TRY" and facts[-1][1]["resolves"]:
-            mid_resolution += 1
-        statuses = asyncio.run(_check(url, ids, acks))
-        if all(s == FINISHED for s in statuses.values()):
-            # Everything ended before a kill hit a resolution: more games, keep killing.
-            ids.update(asyncio.run(_setup(url, base=100 * (kills + 1))))
-    assert acks, "the driver never got to acknowledge anything before the kills"
-    assert mid_resolution >= 1, f"no kill hit a phase resolution in {kills} kills"
+        assert killed not in acks, "the player in flight was never answered"
+        asyncio.run(_check(url, ids, acks))  # every answered move survived, states = replays
+        stored = asyncio.run(_entry(url, killed["game"], killed["seq"]))
+        if point == "write":
+            assert stored is None or stored != (killed["seat"], killed["action"]), (
+                "a move killed before its commit is not in the log"
+            )
+        else:
+            assert stored == (killed["seat"], killed["action"]), (
+                "a move killed after its commit is in the log, at its place"
+            )
 
     # Restart without kills: every game finishes, and still nothing acknowledged is lost.
     process = _driver(url, 999, "--until-done", "--deadline-every", "25")
@@ -129,6 +135,18 @@ def test_sigkill_at_random_points_loses_no_acknowledged_move(database_url: str) 
     acks += [d for tag, d in parse_output(out) if tag == "ACK"]
     statuses = asyncio.run(_check(url, ids, acks))
     assert all(s == FINISHED for s in statuses.values()), statuses
+
+
+async def _entry(url: str, game_id: int, seq: int) -> tuple[int, Any] | None:
+    """The log entry of a game at ``seq``, as (seat, action), if there is one."""
+    service = await Service.open(url, render=False, migrate=False)
+    try:
+        async with service.sessions() as session:
+            entries = {e.seq: e for e in await repo.action_log(session, game_id)}
+    finally:
+        await service.close()
+    entry = entries.get(seq)
+    return (entry.seat, entry.action) if entry is not None else None
 
 
 CONSOLE_ROUND = [
