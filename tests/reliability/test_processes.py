@@ -15,11 +15,14 @@ both processes acknowledged and announced, and compares it with the action log:
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bot.service import Service
 from bot.store import repository as repo
@@ -179,3 +182,65 @@ def test_deadlocks_and_serialization_failures_are_retried() -> None:
     assert _retryable(OperationalError("UPDATE", {}, Exception("database is locked")))
     assert not _retryable(OperationalError("UPDATE", {}, Exception("disk I/O error")))
     assert not _retryable(RuntimeError("bug"))
+
+
+async def test_a_real_deadlock_is_retried_and_the_move_lands(
+    database_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A real PostgreSQL deadlock: the move's transaction holds its game row and, on its first
+    attempt, waits for a row another connection holds, while that connection waits for the game
+    row. PostgreSQL aborts the move's side (its deadlock check runs first: the other side waits
+    longer before checking), the service retries it from a fresh load, and the move lands."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has one writer at a time: it cannot deadlock")
+    from sqlalchemy import text
+
+    from bot.service import Actor, Place
+    from bot.store.database import create_engine
+    from tests.support.tiny import install
+
+    install()
+    caplog.set_level(logging.INFO, logger="partida.service")
+    service = await Service.open(database_url, render=False)
+    other = create_engine(database_url)
+    here, alice, bob = Place(77, 1), Actor(1, "Alice"), Actor(2, "Bob")
+    try:
+        await service.new_game(alice, here, "tiny", {})
+        await service.join(bob, here)
+        await service.start(alice, here)
+        await service.language(alice, here, "en")  # a players row to fight over
+        async with service.sessions() as session:
+            game = await repo.open_game(session, here.channel_id)
+            assert game is not None
+        waiting = asyncio.Event()
+        attempts: list[int] = []
+        real_run = repo.run
+
+        async def run_after_the_player_row(session: Any, writes: Any) -> None:
+            attempts.append(1)
+            if len(attempts) == 1:  # the first attempt only
+                waiting.set()
+                await session.execute(text("SELECT 1 FROM players WHERE user_id = 1 FOR UPDATE"))
+            await real_run(session, writes)
+
+        repo.run = run_after_the_player_row  # type: ignore[assignment]
+        async with other.connect() as conn:
+            await conn.execute(text("BEGIN"))
+            await conn.execute(text("SET LOCAL deadlock_timeout = '10s'"))
+            await conn.execute(text("SELECT 1 FROM players WHERE user_id = 1 FOR UPDATE"))
+            move = asyncio.create_task(service.act(alice, here, "tiny", "bid", {"amount": 2}))
+            await asyncio.wait_for(waiting.wait(), 10)
+            # The move holds the game row and waits for the player row; now wait for the game.
+            await conn.execute(
+                text("SELECT 1 FROM games WHERE id = :id FOR UPDATE"), {"id": game.id}
+            )
+            await conn.execute(text("COMMIT"))
+            reply = await asyncio.wait_for(move, 30)
+    finally:
+        repo.run = real_run  # type: ignore[assignment]
+        await other.dispose()
+        await service.close()
+    assert reply.ok, reply
+    assert len(attempts) == 2, "one aborted attempt, then the one that landed"
+    retries = [r.getMessage() for r in caplog.records if "outcome=retry" in r.getMessage()]
+    assert retries and "attempt=0" in retries[0], retries
