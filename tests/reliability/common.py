@@ -56,8 +56,11 @@ class LoopService:
 
 
 @contextmanager
-def loop_service(tmp_path: Path, name: str = "fuzz.db") -> Iterator[LoopService]:
-    svc = LoopService(f"sqlite+aiosqlite:///{tmp_path / name}")
+def loop_service(
+    tmp_path: Path, name: str = "fuzz.db", url: str | None = None
+) -> Iterator[LoopService]:
+    """A service on its own event loop: on ``url`` (a test database), else a SQLite file."""
+    svc = LoopService(url or f"sqlite+aiosqlite:///{tmp_path / name}")
     try:
         yield svc
     finally:
