@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.service import Actor, Message, Place, Reply, Service
+from bot.service import Actor, Message, Outgoing, Place, Reply, Service
+from bot.service.replies import Slot
 from bot.service.text import Mention, Name, Part, Strong, Text
 from i18n import language_for, t
 from rules.core import get_game
@@ -58,6 +59,8 @@ class Console:
     last_buttons: list[str] = field(default_factory=list)
     last_select: str | None = None
     image_count: int = 0
+    posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
+    slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
 
     # ----------------------------------------------------------------- input
 
@@ -181,12 +184,28 @@ class Console:
             self.print_message(f"→ {actor.display_name} (only they see this)", reply.private)
         self.show_outgoing(reply.public)
 
-    def show_outgoing(self, outgoing: Iterable[Any]) -> None:
+    def show_outgoing(self, outgoing: Iterable[Outgoing]) -> None:
+        """Public messages, each numbered (``[#1 №3]``); an edit is shown as an edit of the
+        message it changes (``[#1 ✎ №3]``), as Discord changes that message in place."""
         for item in outgoing:
-            self.print_message(f"#{item.channel_id}", item.message, public=True)
+            if item.edit and item.slot is not None:
+                number = self.slots.get(item.slot)
+                mark = f"✎ №{number}" if number is not None else "✎"
+                self.print_message(f"#{item.channel_id} {mark}", item.message, public=True)
+                continue
+            self.posts += 1
+            if item.slot is not None:
+                self.slots[item.slot] = self.posts
+            self.print_message(f"#{item.channel_id} №{self.posts}", item.message, public=True)
 
     def print_message(self, where: str, message: Message, public: bool = False) -> None:
-        self.say(f"[{where}] {self.readable(message.text)}")
+        head = self.readable(message.text)
+        told = self.readable(message.narration)
+        if head and told:
+            self.say(f"[{where}] {head}")
+            self.say("    " + told.replace("\n", "\n    "))
+        else:
+            self.say(f"[{where}] {head or told}")
         if message.image is not None:
             self.image_count += 1
             path = self.images / f"{self.image_count:04d}-{message.image.filename}"

@@ -58,15 +58,15 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     assert (await service.join(BOB, HERE)).ok
     opened = await service.start(ALICE, HERE)
     (market,) = opened.public
-    assert "Market" in market.message.text
+    assert "Market" in market.message.whole
     assert set(market.message.mentions) == {ALICE.user_id, BOB.user_id}
     bought = await service.act(ALICE, HERE, "badbones", "buy", {"item": "barricade"})
     (purchase,) = bought.public
-    shown = markdown(purchase.message.text)
+    shown = markdown(purchase.message.whole)
     assert "barricade" in shown and f"<@{BOB.user_id}>" in shown
     assert purchase.message.mentions == (), "still awaited for the same thing: named, not pinged"
     await service.act(ALICE, HERE, "badbones", "pass", {})
     closed = await service.act(BOB, HERE, "badbones", "pass", {})
     (towers,) = closed.public
-    assert "tower" in towers.message.text
+    assert "tower" in towers.message.whole
     assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"

@@ -14,12 +14,13 @@ after their move, and a missed ping stalls the table until the reminder.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text, fill_args, plain_name
-from bot.service.replies import Actor, Button, Select
+from bot.service.replies import Actor, Button, Select, Slot
 from bot.service.table import Table, seat_names
 from bot.service.text import Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, DeadlineRow, GameRow
@@ -61,23 +62,24 @@ def phase_post(
     timed_out: int | None = None,
     draw: bool = True,
 ) -> Post:
-    """The one public message of a resolved phase: events, who is awaited, buttons, and the
-    picture of the table (``draw``: when the game's ``picture_key`` says the table deserves a
-    new one)."""
+    """The one public message of a resolved phase: who is awaited (the head, with their
+    mentions, first) or the winner, what happened (the narration), buttons, and the picture of
+    the table (``draw``: when the game's ``picture_key`` says the table deserves a new one).
+    Readiness later edits the head of this very message (:func:`readiness`)."""
     names = table.names()
-    said: list[Text] = []
+    told: list[Text] = []
     if timed_out is not None:
-        said.append(phrase(TIMED_OUT, lang, player=names[timed_out]))
-    said.extend(events_text(events, names, lang))
+        told.append(phrase(TIMED_OUT, lang, player=names[timed_out]))
+    told.extend(events_text(events, names, lang))
     mentions: list[int] = []
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
     if snap.over:
         result = snap.result
         if result is not None and result.summary is not None:
-            said.extend(events_text([result.summary], names, lang))
+            told.extend(events_text([result.summary], names, lang))
         winners = join(names[s] for s in (result.winners if result else ()))
-        said.append(
+        head = (
             phrase("lobby.over.winners", lang, winners=winners)
             if winners
             else phrase("lobby.over.nobody", lang)
@@ -89,14 +91,7 @@ def phase_post(
             earlier = before.pending.get(seat) if before is not None else None
             if not user.left and (earlier is None or earlier.kind != item.kind):
                 mentions.append(user.user_id)
-            who: Mention | Name = (
-                names[seat] if user.left else Mention(user.user_id, names[seat].text)
-            )
-            what = pending_text(table.kind, item, names, lang)
-            said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
-        clocks = [p.deadline for p in snap.pending.values() if p.deadline is not None]
-        if clocks:
-            said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+        head = awaited_lines(table, snap, (), lang)
         seats = sorted(snap.pending)
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
@@ -104,12 +99,68 @@ def phase_post(
             buttons = buttons[:20]  # a select takes one of the five rows
     return Post(
         table.row.channel_id,
-        lines(said),
+        head,
+        narration=lines(told),
         mentions=tuple(mentions),
         buttons=buttons,
         selects=selects,
         picture=picture(table, lang) if draw else None,
         phase=True,
+        slot=None if snap.over else Slot(table.row.id, "phase", snap.phase),
+    )
+
+
+def awaited_lines(table: Table, snap: Snapshot, ready: Sequence[int], lang: str) -> Text:
+    """The head of a phase message: one line per seat the phase waits for, in seat order,
+    "⏳ @player: what" while awaited and "✅ player is ready" once they have submitted, then
+    the clock. Mentions come first in the message, so no length of narration can push them out."""
+    names = table.names()
+    by_seat = {s.seat: s for s in table.row.seats}
+    said: list[Text] = []
+    for seat in sorted(set(snap.pending) | set(ready)):
+        item = snap.pending.get(seat)
+        if item is None:
+            said.append(phrase("lobby.act.done", lang, player=names[seat]))
+            continue
+        user = by_seat[seat]
+        who: Mention | Name = names[seat] if user.left else Mention(user.user_id, names[seat].text)
+        what = pending_text(table.kind, item, names, lang)
+        said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
+    clocks = [p.deadline for p in snap.pending.values() if p.deadline is not None]
+    if clocks:
+        said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+    return lines(said)
+
+
+def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
+    """What the game row keeps of its phase message (``GameRow.messages``): the message id is
+    filled in once the adapter has posted it (``Service.posted``)."""
+    return {
+        **(table.row.messages or {}),
+        "phase": {
+            "channel": table.row.channel_id,
+            "id": None,
+            "phase": snap.phase,
+            "awaited": sorted(snap.pending),
+        },
+    }
+
+
+def readiness(table: Table, snap: Snapshot, lang: str) -> Post | None:
+    """A submission in a phase that goes on: the phase message's head again, with who is now
+    ready, as an edit of that message (never a new post; ``None`` when the row knows of no
+    phase message for this phase, e.g. a game started before messages were recorded)."""
+    record = (table.row.messages or {}).get("phase") or {}
+    if record.get("phase") != snap.phase:
+        return None
+    awaited = [int(s) for s in record.get("awaited") or []]
+    ready = [s for s in awaited if s not in snap.pending]
+    return Post(
+        int(record.get("channel") or table.row.channel_id),
+        awaited_lines(table, snap, ready, lang),
+        slot=Slot(table.row.id, "phase", snap.phase),
+        edit=True,
+        edit_of=int(record["id"]) if record.get("id") else None,
     )
 
 
@@ -125,8 +176,9 @@ def move_draft(
     by_default: bool,
     draws: bool,
 ) -> Draft:
-    """The replies to a move: the mover's private lines and buttons, and the channel's message
-    (the whole phase message, with its picture when the picture key moved on)."""
+    """The replies to a move: the mover's private lines and buttons, and the channel's message:
+    the whole phase message (with its picture when the picture key moved on) when the phase
+    moved on, else an edit of the phase message saying who is ready."""
     draft = Draft()
     names = table.names()
     if not by_default:
@@ -151,17 +203,19 @@ def move_draft(
             )
         )
         return draft
-    still = set(after.pending)
     said: list[Text] = []
     if by_default:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
-    if seat in before.pending and seat not in still and still:
-        waiting = join(names[s] for s in sorted(still))
-        said.append(phrase("lobby.act.ready", public_lang, player=names[seat], waiting=waiting))
     if said:
-        draft.public.append(Post(table.row.channel_id, lines(said)))
-    if not by_default and seat in still:
+        # Something the table must read happened without moving the phase on (a timeout):
+        # that is news, not readiness, and an edit would be overwritten by the next one.
+        draft.public.append(Post(table.row.channel_id, Text(), narration=lines(said)))
+    if seat in before.pending and seat not in after.pending:
+        edit = readiness(table, after, public_lang)
+        if edit is not None:
+            draft.public.append(edit)
+    if not by_default and seat in after.pending:
         draft.private_buttons = offered_buttons(table, [seat], lang)
     return draft
 

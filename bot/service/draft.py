@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service.replies import Button, Select
+from bot.service.replies import Button, Select, Slot
 from bot.service.text import Text
 
 
@@ -25,15 +25,20 @@ class RenderJob:
 @dataclass(frozen=True)
 class Post:
     """A public message for a channel. ``phase``: it announces a resolved phase (the one post
-    a phase gets), as opposed to a lobby notice or a reminder."""
+    a phase gets), as opposed to a lobby notice or a reminder. ``slot``/``edit``/``edit_of``:
+    as in :class:`~bot.service.replies.Outgoing`."""
 
     channel_id: int
     text: Text
+    narration: Text = Text()
     mentions: tuple[int, ...] = ()
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
     picture: RenderJob | None = None
     phase: bool = False
+    slot: Slot | None = None
+    edit: bool = False
+    edit_of: int | None = None
 
 
 @dataclass

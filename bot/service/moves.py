@@ -91,6 +91,8 @@ async def resolve(
     saved: dict[str, Any] = {"state": engine.dump(table.state), "updated_at": now}
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
+        if not after.over:
+            saved["messages"] = compose.phase_record(table, after)
     if after.over:
         result = after.result
         saved.update(

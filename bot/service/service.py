@@ -199,6 +199,28 @@ class Service:
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
 
+    async def posted(self, outgoing: Outgoing, message_id: int) -> None:
+        """An adapter posted ``outgoing`` (which has a slot) as ``message_id``: later edits of
+        the slot go to that message, after a restart too."""
+        slot = outgoing.slot
+        if slot is None:
+            return
+        async with self._locks[outgoing.channel_id]:
+            writer = self.writers.writer()
+            try:
+                async with self.writers.slots, self.sessions() as session, session.begin():
+                    await writer.take()
+                    await repo.record_message(
+                        session,
+                        slot.game_id,
+                        slot.role,
+                        slot.phase,
+                        outgoing.channel_id,
+                        message_id,
+                    )
+            finally:
+                writer.release()
+
     # ================================================================= deadlines
 
     async def next_deadline(self) -> float | None:
@@ -332,12 +354,15 @@ class Service:
         for post in draft.public:
             message = Message(
                 post.text,
+                narration=post.narration,
                 image=await self._draw(post.picture),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
             )
-            reply.public.append(Outgoing(post.channel_id, message))
+            reply.public.append(
+                Outgoing(post.channel_id, message, post.slot, post.edit, post.edit_of)
+            )
         return reply
 
     def _draws(self, kind: str) -> bool:

@@ -265,3 +265,30 @@ async def set_player_language(session: AsyncSession, user_id: int, language: str
         session.add(PlayerRow(user_id=user_id, language=language))
     else:
         row.language = language
+
+
+async def record_message(
+    session: AsyncSession, game_id: int, role: str, phase: str, channel_id: int, message_id: int
+) -> bool:
+    """Note the id of a game's message of ``role`` (``GameRow.messages``) once it is posted.
+
+    A phase message is noted only while the game is still in that phase: a message reported
+    late, after the next phase began, must not become the one later edits go to. A Core
+    statement that leaves ``version`` alone, so no move in flight has to retry for it."""
+    found = await session.execute(
+        select(_GAMES.c.messages, _GAMES.c.phase).where(_GAMES.c.id == game_id)
+    )
+    current = found.one_or_none()
+    if current is None:
+        return False
+    messages = dict(current.messages or {})
+    record = dict(messages.get(role) or {})
+    if role == "phase" and (current.phase != phase or record.get("phase") != phase):
+        return False
+    record.update(channel=channel_id, id=message_id)
+    messages[role] = record
+    update = _GAMES.update().where(_GAMES.c.id == game_id)
+    if role == "phase":
+        update = update.where(_GAMES.c.phase == phase)
+    result = await session.execute(update.values(messages=messages))
+    return (result.rowcount or 0) == 1  # type: ignore[attr-defined]

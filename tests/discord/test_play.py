@@ -32,18 +32,20 @@ async def test_buttons_resolve_a_phase_with_one_channel_message(
 
     first = await fake.click(alice, phase, "bid 3")
     ack = await first.result()
-    assert first.deferred and ack.ephemeral
+    assert ack.ephemeral and not first.deferred, "a quick click is answered in one call"
     await fake.idle()
-    progress = fake.in_channel()[before:]
-    assert len(progress) == 1 and "Waiting for: Bob" in progress[0].content
-    assert "3" not in progress[0].content, "a secret bid stays secret"
-    before += 1
+    assert len(fake.in_channel()) == before, "readiness is never a new post"
+    [edit] = fake.edits
+    assert edit.message["id"] == phase.message["id"], "it edits the phase message in place"
+    assert "✅ Alice is ready." in edit.content and "⏳ <@102>" in edit.content
+    assert "3" not in edit.content, "a secret bid stays secret"
+    assert not edit.allowed_mentions.get("users"), "an edit pings nobody again"
 
     await (await fake.click(bob, phase, "bid 1")).result()
     await fake.idle()
     resolved = fake.in_channel()[before:]
     assert len(resolved) == 1, "the phase resolves with exactly one channel message"
-    assert "tiny.event.reveal" in resolved[0].content
+    assert "tiny.event.reveal" in resolved[0].text
     assert resolved[0].allowed_mentions["users"] == [101], "only the awaited player is pinged"
     assert set(resolved[0].buttons) == {"take", "pass"}
 

@@ -67,6 +67,16 @@ class Sent:
         return str(self.message.get("content") or "")
 
     @property
+    def embeds(self) -> list[str]:
+        """The descriptions of the message's embeds (where the bot puts the narration)."""
+        return [str(e.get("description") or "") for e in self.message.get("embeds") or []]
+
+    @property
+    def text(self) -> str:
+        """Everything a reader sees written: the content, then the embeds."""
+        return "\n".join([self.content, *self.embeds]).strip("\n")
+
+    @property
     def ephemeral(self) -> bool:
         return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
 
@@ -144,6 +154,10 @@ class FakeDiscord:
         self.posted: list[Sent] = []
         self.violations: list[str] = []
         self.messages: dict[int, Sent] = {}
+        self.edits: list[Sent] = []  # every edit of a channel message, in order
+        # Every REST request the bot made after logging in: (method, route), e.g.
+        # ("POST", "/channels/{channel}/messages"); login and command sync are not counted.
+        self.calls: list[tuple[str, str]] = []
         self.identified = asyncio.Event()
         # Extra "still working" signals for idle(), e.g. a bot's count of commands in progress.
         self.busy_checks: list[Callable[[], bool]] = []
@@ -181,6 +195,9 @@ class FakeDiscord:
         app.router.add_patch(api + "/webhooks/{app}/{token}/messages/{message}", self._edit)
         app.router.add_delete(api + "/webhooks/{app}/{token}/messages/{message}", self._delete)
         app.router.add_post(api + "/channels/{channel}/messages", self._channel_message)
+        app.router.add_patch(
+            api + "/channels/{channel}/messages/{message}", self._edit_channel_message
+        )
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -459,6 +476,10 @@ class FakeDiscord:
         if request.path == "/gw":  # the gateway stays open: not a request in flight
             return await handler(request)
         self._inflight += 1
+        route = request.match_info.route.resource
+        canonical = route.canonical if route is not None else request.path
+        if not canonical.endswith(("/users/@me", "/applications/@me", "/commands", "/gateway/bot")):
+            self.calls.append((request.method, canonical.removeprefix("/api/v10")))
         try:
             return await handler(request)
         finally:
@@ -725,6 +746,36 @@ class FakeDiscord:
         sent = self._store("channel", channel_id, body, files, 0)
         self.posted.append(sent)
         return self._json(sent.message)
+
+    async def _edit_channel_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        sent = self.messages.get(int(request.match_info["message"]))
+        if sent is None or sent.channel_id != channel_id:
+            return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+        if channel_id in self.forbidden:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, files = await self._read(request)
+        problems = limits.check_message(
+            body,
+            [(n, len(d)) for n, (d, _) in files.items()],
+            f"edit of {sent.message['id']}",
+            edit=True,
+        )
+        if problems:
+            return self._refuse(problems)
+        message = dict(sent.message)
+        for key in ("content", "components", "embeds"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        if "attachments" in body or files:
+            message["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+        message["edited_timestamp"] = p.TIMESTAMP
+        edited = Sent("edit", channel_id, body, sent.files, message)
+        self.messages[int(message["id"])] = edited
+        self.edits.append(edited)
+        return self._json(message)
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")
