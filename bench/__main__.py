@@ -1,11 +1,11 @@
-"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle, fuse, zvv)."""
+"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle, fuse, zvv, rest)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "rest")
 
 
 def main(argv: list[str]) -> int:

@@ -57,7 +57,7 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     assert (await service.new_game(ALICE, HERE, "badbones", options)).ok
     assert (await service.join(BOB, HERE)).ok
     opened = await service.start(ALICE, HERE)
-    (market,) = opened.public
+    market = opened.public[0]  # then the lobby message, edited: the game began
     assert "Market" in market.message.whole
     assert set(market.message.mentions) == {ALICE.user_id, BOB.user_id}
     bought = await service.act(ALICE, HERE, "badbones", "buy", {"item": "barricade"})

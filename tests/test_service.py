@@ -46,7 +46,7 @@ async def snapshot(service: Service) -> tuple[object, ...]:
 
 async def test_lobby_flow_new_join_start_status_cancel(service: Service) -> None:
     reply = await service.new_game(ALICE, HERE, "tiny", {"rounds": "3"})
-    assert reply.ok and "Alice opened a game" in reply.public[0].message.whole
+    assert reply.ok and "hosted by Alice" in reply.public[0].message.whole
     assert (await service.join(BOB, HERE)).ok
     status = private(await service.status(CAROL, HERE))
     assert "Alice" in status and "Bob" in status

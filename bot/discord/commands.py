@@ -295,7 +295,8 @@ def _game_command(
         await bot.run_command(
             interaction,
             lambda a, p: bot.get_service().act(a, p, game, command.name, args),
-            slow=True,
+            # Answered in one REST call when quick (the bot defers only past its window).
+            slow=False,
             what=f"{game} {command.name}",
         )
 

@@ -245,13 +245,17 @@ class Outbox:
             timer.cancel()
 
     async def _edit_after(self, slot: Slot) -> None:
+        timer = asyncio.current_task()
         try:
-            await asyncio.sleep(self.delay)
+            while slot in self.waiting:  # one that came while the last edit was being sent
+                await asyncio.sleep(self.delay)
+                outgoing = self.waiting.pop(slot, None)
+                if outgoing is not None:
+                    await self.edit(outgoing)
         finally:
-            self.timers.pop(slot, None)
-        outgoing = self.waiting.pop(slot, None)
-        if outgoing is not None:
-            await self.edit(outgoing)
+            # Busy until the edit is sent (a caller waiting for quiet must not see a gap).
+            if self.timers.get(slot) is timer:
+                del self.timers[slot]
 
     async def flush(self) -> None:
         """Send every waiting edit now (the bot is closing)."""
@@ -260,9 +264,21 @@ class Outbox:
         for slot in list(self.waiting):
             await self.edit(self.waiting.pop(slot))
 
-    async def edit(self, outgoing: Outgoing) -> None:
-        """Replace the words (and buttons, if it has any) of the slot's message."""
+    def is_message(self, outgoing: Outgoing, message_id: int | None) -> bool:
+        """Whether ``outgoing`` edits the message ``message_id``."""
+        if not outgoing.edit or outgoing.slot is None or message_id is None:
+            return False
+        known = self.known.get(outgoing.slot)
+        return (known[1] if known else outgoing.edit_of) == message_id
+
+    async def edit(
+        self, outgoing: Outgoing, interaction: discord.Interaction[Any] | None = None
+    ) -> None:
+        """Replace the words (and buttons, if it has any) of the slot's message; as the
+        response to ``interaction`` when that was a click on this message."""
         assert outgoing.slot is not None
+        if interaction is not None:
+            self._drop(outgoing.slot)  # a waiting edit is older than this one
         where = self.known.get(outgoing.slot)
         if where is None and outgoing.edit_of is not None:
             where = (outgoing.channel_id, outgoing.edit_of)
@@ -283,6 +299,9 @@ class Outbox:
             kwargs["view"] = None  # a started or cancelled lobby has no buttons left
         channel = self.client.get_partial_messageable(where[0])
         try:
+            if interaction is not None:
+                await interaction.response.edit_message(**kwargs)
+                return
             await channel.get_partial_message(where[1]).edit(**kwargs)
         except discord.HTTPException as exc:
             log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
@@ -301,7 +320,15 @@ async def answer(
     public = list(reply.public)
     private = reply.private
     extra: list[Piece] = []
-    if not interaction.response.is_done():
+    clicked = interaction.message.id if interaction.message is not None else None
+    same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)
+    if reply.ack_by_edit and same is not None and not interaction.response.is_done():
+        # A click that only made its player ready: the phase message they clicked shows it,
+        # in the interaction's one response (no "Recorded" of its own, no second call).
+        public.remove(same)
+        assert outbox is not None
+        await outbox.edit(same, interaction)
+    elif not interaction.response.is_done():
         if private is not None:
             extra = await _respond(interaction, private, ephemeral=True)
         else:

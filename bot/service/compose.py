@@ -19,11 +19,11 @@ from typing import Any
 from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
-from bot.service.narrate import events_text, fill_args, plain_name
-from bot.service.replies import Actor, Button, Select, Slot
+from bot.service.narrate import events_text, fill_args
+from bot.service.replies import Button, Select, Slot
 from bot.service.table import Table, seat_names
 from bot.service.text import Mention, Name, Text, When, join, lines, phrase
-from bot.store.models import ACTIVE, DeadlineRow, GameRow
+from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
 from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_game, public
 
@@ -215,6 +215,7 @@ def move_draft(
         edit = readiness(table, after, public_lang)
         if edit is not None:
             draft.public.append(edit)
+            draft.ack_by_edit = not by_default and len(draft.private) == 1
     if not by_default and seat in after.pending:
         draft.private_buttons = offered_buttons(table, [seat], lang)
     return draft
@@ -283,20 +284,64 @@ def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, 
     return ()
 
 
-def lobby_text(row: GameRow, lang: str, key: str, actor: Actor) -> Text:
-    """A lobby notice (opened, joined, left) with the game's seats and options."""
+def options_summary(row: GameRow, lang: str) -> Text:
+    """A game's options in the reader's words: "Cooperative: yes · Difficulty: expert"."""
     engine = get_game(row.kind)
-    options = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items())) or "—"
-    return phrase(
-        key,
-        lang,
-        player=Name(plain_name(actor.display_name)),
-        game=phrase(f"{row.kind}.name", lang),
-        options=options,
-        players=join(seat_names(row)),
-        count=len(row.seats),
-        min=engine.min_seats,
-        max=engine.max_seats,
+    known = catalogue(language_for(lang))
+    shown: list[Text] = []
+    for spec in engine.option_specs:
+        if spec.name not in row.options:
+            continue
+        value = row.options[spec.name]
+        key = f"{row.kind}.option_name.{spec.name}"
+        name = str(phrase(key, lang)) if key in known else spec.name
+        if isinstance(value, bool):
+            said = phrase("lobby.table.yes" if value else "lobby.table.no", lang)
+        else:
+            said = Text.of(str(value))
+        shown.append(Text.of(name, ": ", said))
+    return join(shown, " · ") if shown else phrase("lobby.table.defaults", lang)
+
+
+def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
+    """The lobby message: the game, its host, its options and its players, with Join, Leave and
+    Start buttons. Posted once by /game new, then edited in place as players come and go, and
+    when the game starts or is cancelled (buttons gone)."""
+    engine = get_game(row.kind)
+    names = seat_names(row)
+    host = next(
+        (n for s, n in zip(row.seats, names, strict=False) if s.user_id == row.host_id), None
+    )
+    args: dict[str, Any] = {
+        "game": phrase(f"{row.kind}.name", lang),
+        "host": host or Name("?"),
+        "options": options_summary(row, lang),
+        "players": join(names),
+        "count": len(row.seats),
+        "min": engine.min_seats,
+        "max": engine.max_seats,
+    }
+    record = (row.messages or {}).get("lobby") or {}
+    edit_of = int(record["id"]) if record.get("id") else None
+    slot = Slot(row.id, "lobby")
+    if row.status != LOBBY:
+        key = "lobby.table.started" if row.status == ACTIVE else "lobby.table.closed"
+        return Post(
+            row.channel_id, phrase(key, lang, **args), slot=slot, edit=True, edit_of=edit_of
+        )
+    buttons = tuple(
+        Button(
+            str(phrase(f"lobby.table.{command}", lang)), button_ids.lobby_id(row.id, command), style
+        )
+        for command, style in (("join", "success"), ("leave", "secondary"), ("start", "primary"))
+    )
+    return Post(
+        int(record.get("channel") or row.channel_id),
+        phrase("lobby.table.open", lang, **args),
+        buttons=buttons,
+        slot=slot,
+        edit=edit,
+        edit_of=edit_of,
     )
 
 

@@ -48,6 +48,9 @@ class Draft:
     private_buttons: tuple[Button, ...] = ()
     public: list[Post] = field(default_factory=list)
     ok: bool = True
+    # The actor's private answer says only "Recorded", and an edit among ``public`` shows them
+    # ready: on the message they clicked, that edit may stand for the answer (one REST call).
+    ack_by_edit: bool = False
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

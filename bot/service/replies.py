@@ -118,3 +118,6 @@ class Reply:
     private: Message | None = None
     public: list[Outgoing] = field(default_factory=list)
     ok: bool = True
+    # ``private`` only says "Recorded" and an edit in ``public`` shows the actor ready: an
+    # adapter may answer a click on that very message by the edit alone.
+    ack_by_edit: bool = False

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, timeouts
+from bot.service import buttons, compose, drawing, lobby, moves, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -129,7 +129,12 @@ class Service:
     async def press(
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
     ) -> Reply:
-        """A button click or a select submission (the custom_id says what to do)."""
+        """A button click or a select submission (the custom_id says what to do): a move, or
+        Join, Leave and Start under the lobby message."""
+        clicked = buttons.parse(custom_id, values)
+        if clicked is not None and buttons.is_lobby(clicked):
+            work = lobby.press(actor, place, clicked.game_id, clicked.command)
+            return await self._run(actor, place, work, f"lobby.{clicked.command}")
         work = moves.press(actor, place, custom_id, values)
         return await self._run(actor, place, work, "press", write_late=True)
 
@@ -346,7 +351,7 @@ class Service:
     async def _finish(self, draft: Draft) -> Reply:
         """After commit: draw the images (off the event loop) and build the messages."""
         private_image = await self._draw(draft.private_image)
-        reply = Reply(ok=draft.ok)
+        reply = Reply(ok=draft.ok, ack_by_edit=draft.ack_by_edit)
         if draft.private or private_image or draft.private_buttons:
             reply.private = Message(
                 lines(draft.private), image=private_image, buttons=draft.private_buttons

@@ -116,6 +116,7 @@ class Exchange:
     answer: Sent | None = None
     choices: list[dict[str, Any]] | None = None
     original: Sent | None = None
+    message_id: int | None = None  # the message whose component was clicked
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -415,6 +416,7 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message
         exchange = Exchange(interaction_id, token, kind, user, time.monotonic(), channel)
+        exchange.message_id = int(message["id"]) if message is not None else None
         self.exchanges[token] = exchange
         await self._dispatch("INTERACTION_CREATE", payload)
         return exchange
@@ -647,6 +649,16 @@ class FakeDiscord:
         elif kind in (6, 7):
             if exchange.type != COMPONENT:
                 return self._refuse([f"{where}: type {kind} is only for component interactions"])
+            if kind == 7:  # UPDATE_MESSAGE: the clicked message, edited by the response itself
+                problems = limits.check_message(data, [], where, edit=True)
+                if problems:
+                    return self._refuse(problems)
+                edited = self._update(exchange.message_id, data)
+                if edited is None:
+                    return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+                exchange.messages.append(edited)
+                exchange.answer = edited
+                exchange.done.set()
         else:
             return self._refuse([f"{where}: unexpected response type {kind}"])
         exchange.callback, exchange.callback_at = body, now
@@ -746,6 +758,23 @@ class FakeDiscord:
         sent = self._store("channel", channel_id, body, files, 0)
         self.posted.append(sent)
         return self._json(sent.message)
+
+    def _update(self, message_id: int | None, body: dict[str, Any]) -> Sent | None:
+        """Apply an edit of a channel message (its content, components, embeds)."""
+        sent = self.messages.get(message_id) if message_id is not None else None
+        if sent is None:
+            return None
+        message = dict(sent.message)
+        for key in ("content", "components", "embeds"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        message["edited_timestamp"] = p.TIMESTAMP
+        edited = Sent("edit", sent.channel_id, body, sent.files, message)
+        self.messages[int(message["id"])] = edited
+        self.edits.append(edited)
+        return edited
 
     async def _edit_channel_message(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])
