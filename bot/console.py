@@ -121,10 +121,12 @@ class Console:
                 "cancel": svc.cancel,
                 "status": svc.status,
                 "board": svc.board,
-                "history": svc.history,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
+            if sub == "history":
+                page = named.get("page", positional[0] if positional else "1")
+                return await svc.history(actor, place, int(page) if str(page).isdigit() else 1)
             if sub == "kick":
                 who = named.get("player", positional[0] if positional else "").lstrip("@")
                 return await svc.kick(actor, place, self.actor(who, None).user_id)

@@ -19,7 +19,7 @@ from tests.support.tiny import TINY
 
 def private(reply: Reply) -> str:
     assert reply.private is not None
-    return str(reply.private.text)
+    return str(reply.private.whole)
 
 
 async def started(service: Service, *players: Actor, rounds: int = 2) -> None:
@@ -386,3 +386,19 @@ async def test_a_refusal_naming_a_seat_names_the_player(service: Service) -> Non
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 1})
     patch.undo()
     assert private(reply) == "⚠️ That belongs to Bob."
+
+
+async def test_history_comes_in_pages(service: Service) -> None:
+    for _ in range(7):
+        await started(service, ALICE, BOB, rounds=1)
+        await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+        await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})
+        await service.act(ALICE, HERE, "tiny", "take", {})
+        await service.act(BOB, HERE, "tiny", "pass", {})
+    first = (await service.history(BOB, HERE)).private
+    assert first is not None and "Page 1 of 2" in first.text
+    assert str(first.narration).count("•") == 5
+    second = (await service.history(BOB, HERE, 2)).private
+    assert second is not None and str(second.narration).count("•") == 2
+    beyond = (await service.history(BOB, HERE, 9)).private
+    assert beyond is not None and "Page 2 of 2" in beyond.text, "past the end: the last page"

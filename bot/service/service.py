@@ -44,6 +44,7 @@ RETRIES = 8
 # How long a user's chosen language is trusted before it is read again: the bound on how late a
 # choice made through another process shows (one made through this one shows at once).
 LANGUAGE_TTL = 60.0
+HISTORY_PAGE = 5  # finished games a page of /game history
 
 
 class Service:
@@ -165,13 +166,25 @@ class Service:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
 
-    async def history(self, actor: Actor, place: Place) -> Reply:
+    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
+        """Finished games in the channel, newest first, ``HISTORY_PAGE`` a page: a page of
+        six-player tables with the longest names stays one message (the names escape to twice
+        their length on Discord)."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
-            rows = await repo.finished_games(session, place.channel_id)
+            try:
+                wanted = max(1, int(page))
+            except (TypeError, ValueError):
+                wanted = 1
+            total = await repo.count_finished_games(session, place.channel_id)
+            pages = max(1, -(-total // HISTORY_PAGE))
+            wanted = min(wanted, pages)
+            rows = await repo.finished_games(
+                session, place.channel_id, limit=HISTORY_PAGE, offset=(wanted - 1) * HISTORY_PAGE
+            )
         if not rows:
             return Reply(private=Message(phrase("lobby.history.none", lang)))
-        said = [phrase("lobby.history.title", lang)]
+        said = []
         for row in rows:
             seated = seat_names(row)
             winners = [
@@ -187,7 +200,10 @@ class Service:
                     winners=join(winners) if winners else phrase("lobby.history.nobody", lang),
                 )
             )
-        return Reply(private=Message(lines(said)))
+        head = phrase("lobby.history.title", lang)
+        if pages > 1:
+            head = lines([head, phrase("lobby.history.page", lang, page=wanted, pages=pages)])
+        return Reply(private=Message(head, narration=lines(said)))
 
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""

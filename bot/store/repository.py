@@ -55,15 +55,28 @@ async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
 
 
 async def finished_games(
-    session: AsyncSession, channel_id: int, limit: int = 10
+    session: AsyncSession, channel_id: int, limit: int = 10, offset: int = 0
 ) -> Sequence[GameRow]:
+    """Finished games of a channel (or of the games played in its threads), newest first."""
     result = await session.execute(
         select(GameRow)
-        .where(GameRow.channel_id == channel_id, GameRow.status == FINISHED)
-        .order_by(GameRow.updated_at.desc())
+        .where(_in_channel(channel_id), GameRow.status == FINISHED)
+        .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
         .limit(limit)
+        .offset(offset)
     )
     return result.unique().scalars().all()
+
+
+async def count_finished_games(session: AsyncSession, channel_id: int) -> int:
+    result = await session.execute(
+        select(func.count(GameRow.id)).where(_in_channel(channel_id), GameRow.status == FINISHED)
+    )
+    return int(result.scalar() or 0)
+
+
+def _in_channel(channel_id: int) -> Any:
+    return (GameRow.channel_id == channel_id) | (GameRow.parent_channel_id == channel_id)
 
 
 # A move's save is Core statements on the tables, not the ORM's unit of work: the unit of work
