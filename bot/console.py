@@ -29,11 +29,14 @@ from typing import Any, TextIO
 
 from bot.service import Actor, Message, Outgoing, Place, Reply, Service
 from bot.service.replies import Slot
-from bot.service.text import Mention, Name, Part, Strong, Text
+from bot.service.text import Channel, Mention, Name, Part, Strong, Text
 from i18n import language_for, t
 from rules.core import get_game
 
-_LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
+_LINE = re.compile(
+    r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?(?:#(?P<thread>\d+))?\s+(?P<rest>.*)$"
+)
+THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_IDS + n
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
 
 
@@ -61,6 +64,7 @@ class Console:
     image_count: int = 0
     posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
     slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
+    threads: dict[int, str] = field(default_factory=dict)  # thread channel id → its name
 
     # ----------------------------------------------------------------- input
 
@@ -93,13 +97,21 @@ class Console:
         if not words or not words[0].startswith("/"):
             self.say("? Commands start with /.")
             return
-        reply = await self.dispatch(actor, words[0][1:], words[1:])
+        where = self.channel
+        if match["thread"] is not None:
+            where = THREAD_IDS + int(match["thread"])
+            if where not in self.threads:
+                self.say(f"? There is no thread {match['thread']}.")
+                return
+        reply = await self.dispatch(actor, words[0][1:], words[1:], where)
         if reply is not None:
-            self.show(reply, actor)
-        self.show_outgoing(await self.service.run_deadlines())
+            await self.show(reply, actor)
+        await self.show_outgoing(await self.service.run_deadlines())
 
-    async def dispatch(self, actor: Actor, group: str, words: list[str]) -> Reply | None:
-        place = Place(self.channel, 1, self.locale)
+    async def dispatch(
+        self, actor: Actor, group: str, words: list[str], where: int | None = None
+    ) -> Reply | None:
+        place = Place(where or self.channel, 1, self.locale)
         svc = self.service
         if group == "press":
             return await svc.press(actor, place, self._button(words[0] if words else ""))
@@ -177,28 +189,47 @@ class Console:
         unit = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
         self.clock.offset += int(match[1]) * unit
         self.say(f"(time passes: {spec})")
-        self.show_outgoing(await self.service.run_deadlines())
+        await self.show_outgoing(await self.service.run_deadlines())
 
     # ----------------------------------------------------------------- output
 
-    def show(self, reply: Reply, actor: Actor) -> None:
+    async def show(self, reply: Reply, actor: Actor) -> None:
         if reply.private is not None:
             self.print_message(f"→ {actor.display_name} (only they see this)", reply.private)
-        self.show_outgoing(reply.public)
+        await self.show_outgoing(reply.public)
 
-    def show_outgoing(self, outgoing: Iterable[Outgoing]) -> None:
+    def channel_name(self, channel_id: int) -> str:
+        """``#1`` for the channel, ``#thread 2 «Bad Bones · alice»`` for a thread."""
+        if channel_id in self.threads:
+            return f"#thread {channel_id - THREAD_IDS} «{self.threads[channel_id]}»"
+        return f"#{channel_id}"
+
+    async def show_outgoing(self, outgoing: Iterable[Outgoing]) -> None:
         """Public messages, each numbered (``[#1 №3]``); an edit is shown as an edit of the
-        message it changes (``[#1 ✎ №3]``), as Discord changes that message in place."""
+        message it changes (``[#1 ✎ №3]``), as Discord changes that message in place. A
+        lobby opens a thread (``@alice#1 /game join`` types in it), as on Discord."""
         for item in outgoing:
+            where = self.channel_name(item.channel_id)
+            if item.archive:
+                self.say(f"[{where}] (archived)")
+                continue
             if item.edit and item.slot is not None:
                 number = self.slots.get(item.slot)
                 mark = f"✎ №{number}" if number is not None else "✎"
-                self.print_message(f"#{item.channel_id} {mark}", item.message, public=True)
+                self.print_message(f"{where} {mark}", item.message, public=True)
                 continue
             self.posts += 1
             if item.slot is not None:
                 self.slots[item.slot] = self.posts
-            self.print_message(f"#{item.channel_id} №{self.posts}", item.message, public=True)
+            self.print_message(f"{where} №{self.posts}", item.message, public=True)
+            if item.thread is not None and item.slot is not None:
+                thread = THREAD_IDS + len(self.threads) + 1
+                self.threads[thread] = item.thread.name
+                await self.service.moved(item.slot.game_id, item.channel_id, thread)
+                self.say(
+                    f"[{self.channel_name(thread)}] (a thread from №{self.posts}: "
+                    f"@name#{thread - THREAD_IDS} /… to play in it)"
+                )
 
     def print_message(self, where: str, message: Message, public: bool = False) -> None:
         head = self.readable(message.text)
@@ -238,6 +269,8 @@ class Console:
             return part.text
         if isinstance(part, Mention):
             return "@" + part.name
+        if isinstance(part, Channel):
+            return self.channel_name(part.channel_id)
         if part.style == "d":
             return time.strftime("%Y-%m-%d", time.gmtime(part.at))
         delta = int(part.at - self.clock())

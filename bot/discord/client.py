@@ -136,6 +136,11 @@ class PartidaBot(ext.AutoShardedBot):
         if self.service is not None:
             await self.service.posted(outgoing, message_id)
 
+    async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None:
+        """The outbox opened the game's thread: the service plays the game there."""
+        if self.service is not None:
+            await self.service.moved(game_id, channel_id, thread_id)
+
     async def close(self) -> None:
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:

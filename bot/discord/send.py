@@ -191,9 +191,11 @@ def _kwargs(message: Message, piece: Piece, *, first: bool = True) -> dict[str, 
 
 
 class PostReporter(Protocol):
-    """What the outbox tells the service: which message a slot's post became."""
+    """What the outbox tells the service: which message a slot's post became, and which thread
+    a game moved to."""
 
     async def posted(self, outgoing: Outgoing, message_id: int) -> None: ...
+    async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None: ...
 
 
 class Outbox:
@@ -212,6 +214,7 @@ class Outbox:
         self.known: dict[Slot, tuple[int, int]] = {}  # slot → (channel id, message id)
         self.waiting: dict[Slot, Outgoing] = {}
         self.timers: dict[Slot, asyncio.Task[None]] = {}
+        self.no_threads: set[int] = set()  # channels told that games are played there
 
     @property
     def busy(self) -> bool:
@@ -226,12 +229,55 @@ class Outbox:
         if slot is not None and slot.role == "phase":
             for old in [s for s in self.waiting if s.game_id == slot.game_id and s.role == "phase"]:
                 self._drop(old)
+        if outgoing.archive:
+            await self._archive(outgoing.channel_id)
+            return None
         problem, message_id = await post(self.client, outgoing)
         if slot is not None and message_id is not None:
             self.known[slot] = (outgoing.channel_id, message_id)
             if self.service is not None:
                 await self.service.posted(outgoing, message_id)
+            if outgoing.thread is not None:
+                await self._open_thread(outgoing, slot, message_id)
         return problem
+
+    async def _open_thread(self, outgoing: Outgoing, slot: Slot, message_id: int) -> None:
+        """A public thread from the lobby message, where the game is played. Without the
+        permissions the game stays in the channel, which is told so once."""
+        assert outgoing.thread is not None
+        channel = self.client.get_channel(outgoing.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return  # a thread, a DM or an unknown channel: the game is played where it is
+        try:
+            thread = await channel.get_partial_message(message_id).create_thread(
+                name=outgoing.thread.name, auto_archive_duration=1440
+            )
+        except (discord.Forbidden, discord.NotFound) as exc:
+            log.info("no thread in channel %s (%s): the game is played there", channel.id, exc)
+            if outgoing.channel_id not in self.no_threads:
+                self.no_threads.add(outgoing.channel_id)
+                await post(
+                    self.client, Outgoing(outgoing.channel_id, Message(outgoing.thread.refused))
+                )
+            return
+        except discord.HTTPException:
+            log.exception("could not open a thread in channel %s", channel.id)
+            return
+        if self.service is not None:
+            await self.service.moved(slot.game_id, outgoing.channel_id, thread.id)
+
+    async def _archive(self, thread_id: int) -> None:
+        """Archive a finished game's thread (Manage Threads, or the bot opened it)."""
+        thread = self.client.get_channel(thread_id)
+        try:
+            if not isinstance(thread, discord.Thread):
+                fetched = await self.client.fetch_channel(thread_id)
+                if not isinstance(fetched, discord.Thread):
+                    return
+                thread = fetched
+            await thread.edit(archived=True)
+        except discord.HTTPException as exc:
+            log.warning("could not archive thread %s: %s", thread_id, exc)
 
     def _later(self, slot: Slot, outgoing: Outgoing) -> None:
         self.waiting[slot] = outgoing

@@ -20,9 +20,9 @@ from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text, fill_args
-from bot.service.replies import Button, Select, Slot
+from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.table import Table, seat_names
-from bot.service.text import Mention, Name, Text, When, join, lines, phrase
+from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
 from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_game, public
@@ -191,17 +191,19 @@ def move_draft(
     told = public(events) + ([Event("lobby.act.private_news", {"seats": others})] if others else [])
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
-        draft.public.append(
-            phase_post(
-                table,
-                after,
-                told,
-                public_lang,
-                before=before,
-                timed_out=seat if by_default else None,
-                draw=draw,
-            )
+        post = phase_post(
+            table,
+            after,
+            told,
+            public_lang,
+            before=before,
+            timed_out=seat if by_default else None,
+            draw=draw,
         )
+        draft.public.append(post)
+        result = thread_result(table, post, public_lang) if after.over else None
+        if result is not None:
+            draft.public.append(result)
         return draft
     said: list[Text] = []
     if by_default:
@@ -324,11 +326,10 @@ def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
     record = (row.messages or {}).get("lobby") or {}
     edit_of = int(record["id"]) if record.get("id") else None
     slot = Slot(row.id, "lobby")
+    channel = int(record.get("channel") or row.channel_id)  # the lobby stays where it was posted
     if row.status != LOBBY:
         key = "lobby.table.started" if row.status == ACTIVE else "lobby.table.closed"
-        return Post(
-            row.channel_id, phrase(key, lang, **args), slot=slot, edit=True, edit_of=edit_of
-        )
+        return Post(channel, phrase(key, lang, **args), slot=slot, edit=True, edit_of=edit_of)
     buttons = tuple(
         Button(
             str(phrase(f"lobby.table.{command}", lang)), button_ids.lobby_id(row.id, command), style
@@ -336,13 +337,35 @@ def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
         for command, style in (("join", "success"), ("leave", "secondary"), ("start", "primary"))
     )
     return Post(
-        int(record.get("channel") or row.channel_id),
+        channel,
         phrase("lobby.table.open", lang, **args),
         buttons=buttons,
         slot=slot,
         edit=edit,
         edit_of=edit_of,
+        # The first post opens the game's thread, named for the game and its host.
+        thread=None
+        if edit
+        else ThreadPlan(
+            str(phrase("lobby.thread.name", lang, **args))[:100],
+            phrase("lobby.thread.fallback", lang),
+        ),
     )
+
+
+def thread_result(table: Table, final: Post, lang: str) -> Post | None:
+    """A game played in a thread ends: its parent channel hears the result, with a link."""
+    row = table.row
+    if row.parent_channel_id is None:
+        return None
+    text = phrase(
+        "lobby.thread.result",
+        lang,
+        game=phrase(f"{row.kind}.name", lang),
+        thread=Channel(row.channel_id, str(phrase(f"{row.kind}.name", lang))),
+        result=final.text,
+    )
+    return Post(row.parent_channel_id, text)
 
 
 def status_lines(

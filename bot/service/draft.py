@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service.replies import Button, Select, Slot
+from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.text import Text
 
 
@@ -39,6 +39,8 @@ class Post:
     slot: Slot | None = None
     edit: bool = False
     edit_of: int | None = None
+    thread: ThreadPlan | None = None
+    archive: bool = False
 
 
 @dataclass

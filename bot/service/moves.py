@@ -121,6 +121,9 @@ async def resolve(
     writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
     if after.over:
         writes.clear_deadlines(row.id)
+        if row.parent_channel_id is not None:
+            # The thread stays open a while for the last words, then is archived.
+            writes.add_deadlines([deadlines.archive_row(row.id, now, after.phase)])
     else:
         await deadlines.plan(
             tx,

@@ -98,6 +98,15 @@ class Slot:
 
 
 @dataclass(frozen=True)
+class ThreadPlan:
+    """A thread to open from a posted message: its name, and what to tell the channel (once)
+    when the bot may not open threads there, so the game is played in the channel."""
+
+    name: str
+    refused: Text
+
+
+@dataclass(frozen=True)
 class Outgoing:
     """A public message for a channel: a new post, or (``edit``) a new content for the slot's
     message, never posted anew. ``edit_of`` is that message's id as the service stored it
@@ -108,6 +117,11 @@ class Outgoing:
     slot: Slot | None = None
     edit: bool = False
     edit_of: int | None = None
+    # Open a public thread from the posted message, where the game is then played (the
+    # adapter reports it: ``Service.moved``); None: no thread.
+    thread: ThreadPlan | None = None
+    # Archive the channel (a finished game's thread) instead of posting anything.
+    archive: bool = False
 
 
 @dataclass

@@ -262,6 +262,16 @@ async def earliest_deadline(session: AsyncSession) -> float | None:
     return float(value) if value is not None else None
 
 
+async def open_games_in_threads(session: AsyncSession, channel_id: int) -> Sequence[GameRow]:
+    """Unfinished games played in threads of ``channel_id``, oldest first."""
+    result = await session.execute(
+        select(GameRow)
+        .where(GameRow.parent_channel_id == channel_id, GameRow.status.in_(OPEN_STATUSES))
+        .order_by(GameRow.id)
+    )
+    return result.unique().scalars().all()
+
+
 async def open_games(session: AsyncSession) -> Sequence[GameRow]:
     result = await session.execute(select(GameRow).where(GameRow.status.in_(OPEN_STATUSES)))
     return result.unique().scalars().all()

@@ -24,15 +24,20 @@ async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots
     counts = await play(fake, bot, "badbones", users, seed=3)
     assert counts.phases > 5
     # Each resolved phase posts once (the last one is the end); before them, the lobby message
-    # and the first phase's message, which /game start posts.
-    assert counts.posts == counts.phases + 2, counts.line()
+    # and the first phase's message, which /game start posts; after, the result in the channel.
+    assert counts.where in fake.threads, "played in the thread opened from the lobby"
+    assert counts.posts == counts.phases + 3, counts.line()
     assert counts.edits > 0, "readiness showed, by edits"
-    channel = fake.in_channel()
+    channel = fake.in_channel(fake.channel_id) + fake.in_channel(counts.where)
     assert not any("is ready" in s.text for s in fake.posted), "readiness is never a post"
     assert all(e.message["id"] in {s.message["id"] for s in channel} for e in fake.edits)
-    # Patient players (each waits out the edit delay): a response per move, a post per phase
-    # and an edit per readiness change, and still at most two calls a move.
-    assert counts.per_move <= 2.0, counts.line()
+    # Patient players (each waits out the edit delay): exactly one response per move (never
+    # deferred, never a follow-up), a post per phase and an edit per readiness change, which
+    # is two calls a move at most, give or take the result told in the channel at the end.
+    callbacks = counts.calls["POST /interactions/{id}/{token}/callback"]
+    assert callbacks - 7 == counts.moves, "new, 5 joins and start: one response each"
+    assert counts.calls["PATCH /webhooks/{app}/{token}/messages/{message}"] == 1, "start only"
+    assert counts.per_move <= 2.0 + 1 / counts.moves, counts.line()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "es-ES"])
@@ -45,13 +50,13 @@ async def test_the_largest_table_mentions_every_awaited_player_and_cuts_nothing(
     counts = await play(fake, bot, "badbones", users, seed=5)
     assert counts.phases > 5
     by_id = {u.id for u in users}
-    phase_posts = [s for s in fake.posted if "⏳" in s.content]
+    phase_posts = [s for s in fake.in_channel(counts.where) if "⏳" in s.content]
     assert phase_posts
     for sent in phase_posts:
         awaited = {int(m) for m in re.findall(r"⏳ <@(\d+)>", sent.content)}
         assert awaited and awaited <= by_id
         assert set(sent.allowed_mentions.get("users") or []) <= awaited
         assert "…" not in sent.content[-2:], "nothing is cut"
-    final = fake.posted[-1]
+    final = fake.in_channel(counts.where)[-1]
     assert "🏆" in final.content or "Nadie" in final.content or "Nobody" in final.content
     fake.check()  # the fake refused nothing over Discord's limits (content, embeds)

@@ -148,6 +148,10 @@ class FakeDiscord:
         self.bot_user = p.user(self.application_id, "Partida", bot=True)
         self.channels = {self.channel_id: "games"}
         self.forbidden: set[int] = set()  # channels where the bot lacks Send Messages
+        # Whether the bot may create public threads, send in them and archive them (Create
+        # Public Threads, Send Messages in Threads, Manage Threads); False: threads refused.
+        self.threads_allowed = True
+        self.threads: dict[int, dict[str, Any]] = {}  # thread id → its channel object
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -199,6 +203,10 @@ class FakeDiscord:
         app.router.add_patch(
             api + "/channels/{channel}/messages/{message}", self._edit_channel_message
         )
+        app.router.add_post(
+            api + "/channels/{channel}/messages/{message}/threads", self._start_thread
+        )
+        app.router.add_patch(api + "/channels/{channel}", self._edit_channel)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -302,9 +310,15 @@ class FakeDiscord:
         raise TimeoutError("the bot kept sending")
 
     def in_channel(self, channel_id: int | None = None) -> list[Sent]:
-        """Public messages in a channel: channel posts and non-ephemeral interaction messages."""
-        wanted = channel_id or self.channel_id
-        return [s for s in self.messages.values() if s.channel_id == wanted and not s.ephemeral]
+        """Public messages in a channel: channel posts and non-ephemeral interaction messages.
+        Without ``channel_id``: the default channel and the threads opened from it."""
+        if channel_id is None:  # the default channel with its threads, where games now play
+            wanted = {self.channel_id} | {
+                t for t, c in self.threads.items() if c["parent_id"] == str(self.channel_id)
+            }
+        else:
+            wanted = {channel_id}
+        return [s for s in self.messages.values() if s.channel_id in wanted and not s.ephemeral]
 
     def check(self) -> None:
         """Fail on any limit violation, unanswered interaction, or "thinking…" left forever."""
@@ -377,6 +391,9 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
+    def _bot_permissions(self) -> int:
+        return p.BOT_PERMISSIONS | (p.THREAD_PERMISSIONS if self.threads_allowed else 0)
+
     def _permissions(self, user: FakeUser) -> int:
         return p.MEMBER_PERMISSIONS | (p.MANAGE_CHANNELS if user.manage else 0)
 
@@ -400,12 +417,13 @@ class FakeDiscord:
             "data": data,
             "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
             "guild_id": str(self.guild_id),
-            "channel": p.text_channel(channel, self.guild_id, self.channels.get(channel, "games")),
+            "channel": self.threads.get(channel)
+            or p.text_channel(channel, self.guild_id, self.channels.get(channel, "games")),
             "channel_id": str(channel),
             "member": p.member(user.payload, self._permissions(user)),
             "token": token,
             "version": 1,
-            "app_permissions": str(p.BOT_PERMISSIONS),
+            "app_permissions": str(self._bot_permissions()),
             "locale": user.locale,
             "guild_locale": self.guild_locale,
             "entitlements": [],
@@ -805,6 +823,44 @@ class FakeDiscord:
         self.messages[int(message["id"])] = edited
         self.edits.append(edited)
         return self._json(message)
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """POST /channels/{id}/messages/{mid}/threads: a public thread from a message."""
+        channel_id = int(request.match_info["channel"])
+        sent = self.messages.get(int(request.match_info["message"]))
+        if sent is None or sent.channel_id != channel_id:
+            return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+        if not self.threads_allowed:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, _ = await self._read(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            return self._refuse([f"thread name {name!r} must be 1–100 characters"])
+        thread_id = int(sent.message["id"])  # Discord gives the thread its message's id
+        thread = p.thread_channel(thread_id, self.guild_id, channel_id, name)
+        self.threads[thread_id] = thread
+        self.channels[thread_id] = name
+        await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+        return self._json(thread)
+
+    async def _edit_channel(self, request: web.Request) -> web.Response:
+        """PATCH /channels/{id}: here, archiving a thread (Manage Threads, or its creator)."""
+        thread = self.threads.get(int(request.match_info["channel"]))
+        if thread is None:
+            return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        if not self.threads_allowed:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, _ = await self._read(request)
+        if "archived" in body:
+            thread["thread_metadata"]["archived"] = bool(body["archived"])
+        if "name" in body:
+            thread["name"] = str(body["name"])
+        await self._dispatch("THREAD_UPDATE", thread)
+        return self._json(thread)
+
+    def archived(self, thread_id: int) -> bool:
+        thread = self.threads.get(thread_id)
+        return bool(thread and thread["thread_metadata"]["archived"])
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")

@@ -32,6 +32,7 @@ class Counts:
     phases: int = 0  # phases resolved (the phase token moved on, or the game ended)
     calls: Counter[str] = field(default_factory=Counter)  # REST calls by route
     lobby_calls: int = 0  # of which opening, joining and starting the game
+    where: int = 0  # the channel the game was played in (its thread, when it had one)
     posts: int = 0  # channel messages (posts), lobby and end included
     edits: int = 0
     pings: int = 0  # users a post may notify (its allowed_mentions)
@@ -89,10 +90,16 @@ async def play(
     counts = Counts(game, len(users))
     opened = await (await fake.slash(users[0], f"game new {game}", **(options or {}))).result()
     assert "⚠️" not in opened.content, opened.content
+    await _settle(fake, bot, True)
+    async with service.sessions() as session:
+        threaded = await repo.open_games_in_threads(session, where)
+    if threaded:  # the game is played in the thread opened from its lobby message
+        where = threaded[-1].channel_id
+    counts.where = where
     for user in users[1:]:
-        joined = await (await fake.slash(user, "game join")).result()
+        joined = await (await fake.slash(user, "game join", channel_id=where)).result()
         assert "⚠️" not in joined.content, joined.content
-    started = await (await fake.slash(users[0], "game start")).result()
+    started = await (await fake.slash(users[0], "game start", channel_id=where)).result()
     assert "⚠️" not in started.content, started.content
     players = {u.id: Player(u) for u in users}
     await _settle(fake, bot, True)
@@ -116,7 +123,9 @@ async def play(
             exchange = await fake.click(player.user, holder, wanted)
             counts.clicks += 1
         else:
-            exchange = await fake.slash(player.user, f"{game} {command}", **_typed(args))
+            exchange = await fake.slash(
+                player.user, f"{game} {command}", channel_id=where, **_typed(args)
+            )
             counts.typed += 1
         answer = await exchange.result()
         assert "⚠️" not in answer.content, (game, command, args, answer.content)
