@@ -29,6 +29,9 @@ from rules.core import get_game
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.table import Counts, play
 
+# FUSE's live mode runs on a 10-minute wall clock that random play never sees out: relaxed
+# mode ends on its round limit.
+OPTIONS: dict[str, dict[str, str]] = {"fuse": {"mode": "relaxed"}}
 GAMES = os.environ.get("BENCH_REST_GAMES", "badbones farkle fuse zvv").split()
 SEATS = os.environ.get("BENCH_REST_SEATS")
 
@@ -53,7 +56,8 @@ async def one(game: str, patient: bool, folder: Path) -> Counts:
         fake.busy_checks.append(lambda: bot.busy > 0 or bot.outbox.busy)
         users = [fake.add_user(700 + i, f"Player{i}") for i in range(seats_for(game))]
         try:
-            return await play(fake, bot, game, users, seed=11, patient=patient)
+            options = OPTIONS.get(game)
+            return await play(fake, bot, game, users, seed=11, patient=patient, options=options)
         finally:
             await fake.idle()
             await bot.close()
