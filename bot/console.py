@@ -65,6 +65,9 @@ class Console:
     posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
     slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
     threads: dict[int, str] = field(default_factory=dict)  # thread channel id → its name
+    # Open a thread per game, as on Discord (``--threads``). Off: every game is played in the
+    # channel, as on a server where the bot may not open threads (one game at a time).
+    open_threads: bool = False
 
     # ----------------------------------------------------------------- input
 
@@ -100,9 +103,6 @@ class Console:
         where = self.channel
         if match["thread"] is not None:
             where = THREAD_IDS + int(match["thread"])
-            if where not in self.threads:
-                self.say(f"? There is no thread {match['thread']}.")
-                return
         reply = await self.dispatch(actor, words[0][1:], words[1:], where)
         if reply is not None:
             await self.show(reply, actor)
@@ -202,6 +202,8 @@ class Console:
         """``#1`` for the channel, ``#thread 2 «Bad Bones · alice»`` for a thread."""
         if channel_id in self.threads:
             return f"#thread {channel_id - THREAD_IDS} «{self.threads[channel_id]}»"
+        if channel_id > THREAD_IDS:  # a thread opened before a restart
+            return f"#thread {channel_id - THREAD_IDS}"
         return f"#{channel_id}"
 
     async def show_outgoing(self, outgoing: Iterable[Outgoing]) -> None:
@@ -222,8 +224,9 @@ class Console:
             if item.slot is not None:
                 self.slots[item.slot] = self.posts
             self.print_message(f"{where} №{self.posts}", item.message, public=True)
-            if item.thread is not None and item.slot is not None:
-                thread = THREAD_IDS + len(self.threads) + 1
+            if item.thread is not None and item.slot is not None and self.open_threads:
+                # Numbered by the game, so a restarted console names the same threads.
+                thread = THREAD_IDS + item.slot.game_id
                 self.threads[thread] = item.thread.name
                 await self.service.moved(item.slot.game_id, item.channel_id, thread)
                 self.say(
@@ -334,10 +337,11 @@ async def run_console(
     stream: TextIO,
     out: TextIO = sys.stdout,
     locale: str = "en",
+    threads: bool = False,
 ) -> int:
     clock = ConsoleClock()
     service = await Service.open(database, clock=clock)
-    console = Console(service, clock, images, out, locale=locale)
+    console = Console(service, clock, images, out, locale=locale, open_threads=threads)
     interactive = stream.isatty()
     if interactive:
         console.say(
