@@ -1,12 +1,12 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots)."""
+fuse, zvv, replay, bots, rest)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest")
 
 
 def main(argv: list[str]) -> int:

@@ -72,6 +72,11 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         "--database", default=None, help="database URL (default: DATABASE_URL or partida.db)"
     )
     console.add_argument("--locale", default="en", help="the server's language (en or es)")
+    console.add_argument(
+        "--threads",
+        action="store_true",
+        help="open a thread per game, as on Discord (type in one with @name#N)",
+    )
     console.add_argument("script", nargs="?", help="a file of commands to play (default: stdin)")
     sub.add_parser("migrate", help="upgrade the database to the newest schema")
     backup = sub.add_parser(
@@ -114,7 +119,9 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
 
         stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
         return asyncio.run(
-            run_console(args.database, Path(args.images), stream, locale=args.locale)
+            run_console(
+                args.database, Path(args.images), stream, locale=args.locale, threads=args.threads
+            )
         )
     if args.command == "migrate":
         asyncio.run(upgrade(database_url()))

@@ -29,13 +29,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.service import Actor, Message, Place, Reply, Service
+from bot.service import Actor, Message, Outgoing, Place, Reply, Service
 from bot.service.errors import DamagedDatabase
-from bot.service.text import Text, When
+from bot.service.replies import Slot
+from bot.service.text import Channel, Text, When, plain_part
 from i18n import language_for, t
 from rules.core import get_game
 
-_LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
+_LINE = re.compile(
+    r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?(?:#(?P<thread>\d+))?\s+(?P<rest>.*)$"
+)
+THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_IDS + n
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
@@ -65,6 +69,12 @@ class Console:
     last_buttons: list[str] = field(default_factory=list)
     last_select: str | None = None
     image_count: int | None = None  # the last picture's number; None: not yet looked up
+    posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
+    slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
+    threads: dict[int, str] = field(default_factory=dict)  # thread channel id → its name
+    # Open a thread per game, as on Discord (``--threads``). Off: every game is played in the
+    # channel, as on a server where the bot may not open threads (one game at a time).
+    open_threads: bool = False
 
     # ----------------------------------------------------------------- input
 
@@ -97,20 +107,25 @@ class Console:
         if not words or not words[0].startswith("/"):
             self.say("? Commands start with /.")
             return
-        reply = await self.dispatch(actor, words[0][1:], words[1:])
+        where = self.channel
+        if match["thread"] is not None:
+            where = THREAD_IDS + int(match["thread"])
+        reply = await self.dispatch(actor, words[0][1:], words[1:], where)
         if reply is not None:
-            self.show(reply, actor)
+            await self.show(reply, actor)
         await self.deadlines()
 
     async def deadlines(self) -> None:
         """Due reminders and defaults; a damaged database is said, not a crash."""
         try:
-            self.show_outgoing(await self.service.run_deadlines())
+            await self.show_outgoing(await self.service.run_deadlines())
         except DamagedDatabase as damage:
             self.say("! " + DamagedDatabase.ADVICE.format(error=damage))
 
-    async def dispatch(self, actor: Actor, group: str, words: list[str]) -> Reply | None:
-        place = Place(self.channel, 1, self.locale)
+    async def dispatch(
+        self, actor: Actor, group: str, words: list[str], where: int | None = None
+    ) -> Reply | None:
+        place = Place(where or self.channel, 1, self.locale)
         svc = self.service
         if group == "press":
             return await svc.press(actor, place, self._button(words[0] if words else ""))
@@ -133,10 +148,12 @@ class Console:
                 "cancel": svc.cancel,
                 "status": svc.status,
                 "board": svc.board,
-                "history": svc.history,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
+            if sub == "history":
+                page = named.get("page", positional[0] if positional else "1")
+                return await svc.history(actor, place, int(page) if str(page).isdigit() else 1)
             if sub == "kick":
                 who = named.get("player", positional[0] if positional else "")
                 return await svc.kick(actor, place, self.user_id(who))
@@ -210,17 +227,55 @@ class Console:
 
     # ----------------------------------------------------------------- output
 
-    def show(self, reply: Reply, actor: Actor) -> None:
+    async def show(self, reply: Reply, actor: Actor) -> None:
         if reply.private is not None:
             self.print_message(f"→ {actor.display_name} (only they see this)", reply.private)
-        self.show_outgoing(reply.public)
+        await self.show_outgoing(reply.public)
 
-    def show_outgoing(self, outgoing: Iterable[Any]) -> None:
+    def channel_name(self, channel_id: int) -> str:
+        """``#1`` for the channel, ``#thread 2 «Bad Bones · alice»`` for a thread."""
+        if channel_id in self.threads:
+            return f"#thread {channel_id - THREAD_IDS} «{self.threads[channel_id]}»"
+        if channel_id > THREAD_IDS:  # a thread opened before a restart
+            return f"#thread {channel_id - THREAD_IDS}"
+        return f"#{channel_id}"
+
+    async def show_outgoing(self, outgoing: Iterable[Outgoing]) -> None:
+        """Public messages, each numbered (``[#1 №3]``); an edit is shown as an edit of the
+        message it changes (``[#1 ✎ №3]``), as Discord changes that message in place. A
+        lobby opens a thread (``@alice#1 /game join`` types in it), as on Discord."""
         for item in outgoing:
-            self.print_message(f"#{item.channel_id}", item.message, public=True)
+            where = self.channel_name(item.channel_id)
+            if item.archive:
+                self.say(f"[{where}] (archived)")
+                continue
+            if item.edit and item.slot is not None:
+                number = self.slots.get(item.slot)
+                mark = f"✎ №{number}" if number is not None else "✎"
+                self.print_message(f"{where} {mark}", item.message, public=True)
+                continue
+            self.posts += 1
+            if item.slot is not None:
+                self.slots[item.slot] = self.posts
+            self.print_message(f"{where} №{self.posts}", item.message, public=True)
+            if item.thread is not None and item.slot is not None and self.open_threads:
+                # Numbered by the game, so a restarted console names the same threads.
+                thread = THREAD_IDS + item.slot.game_id
+                self.threads[thread] = item.thread.name
+                await self.service.moved(item.slot.game_id, item.channel_id, thread)
+                self.say(
+                    f"[{self.channel_name(thread)}] (a thread from №{self.posts}: "
+                    f"@name#{thread - THREAD_IDS} /… to play in it)"
+                )
 
     def print_message(self, where: str, message: Message, public: bool = False) -> None:
-        self.say(f"[{where}] {self.readable(message.text)}")
+        head = self.readable(message.text)
+        told = self.readable(message.narration)
+        if head and told:
+            self.say(f"[{where}] {head}")
+            self.say("    " + told.replace("\n", "\n    "))
+        else:
+            self.say(f"[{where}] {head or told}")
         if message.image is not None:
             self.image_count = (
                 self.image_count if self.image_count is not None else _last_number(self.images)
@@ -242,9 +297,14 @@ class Console:
             )
 
     def readable(self, text: Text) -> str:
-        """A message as a terminal shows it: names as typed, mentions as @name, times relative
-        to the console's clock."""
-        return text.plain(self._when)
+        """A message as a terminal shows it: names as typed, mentions as @name, threads by the
+        console's name for them, times relative to the console's clock."""
+        return "".join(
+            self.channel_name(p.channel_id)
+            if isinstance(p, Channel)
+            else plain_part(p, self._when)
+            for p in text.parts
+        )
 
     def _when(self, part: When) -> str:
         if part.style == "d":
@@ -343,10 +403,11 @@ async def run_console(
     stream: TextIO,
     out: TextIO = sys.stdout,
     locale: str = "en",
+    threads: bool = False,
 ) -> int:
     clock = ConsoleClock()
     service = await Service.open(database, clock=clock)
-    console = Console(service, clock, images, out, locale=locale)
+    console = Console(service, clock, images, out, locale=locale, open_threads=threads)
     interactive = stream.isatty()
     if interactive:
         console.say(

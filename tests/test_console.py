@@ -138,3 +138,36 @@ async def test_a_player_named_by_mention_is_shown_by_name(tmp_path: Path) -> Non
     assert "dora was removed from the game." in text
     assert str(dora) not in text
     assert "That user is not playing in this game." in text  # erin, never seen: refused
+THREADS = """\
+@alice /game new tiny rounds:1
+@bob#1 /game join
+@alice /game new tiny rounds:1
+@carol#2 /game join
+@alice#1 /game start
+@alice /game status
+@alice#1 /tiny bid 3
+@bob#1 /tiny bid 1
+@alice#1 /tiny take
+@bob#1 /tiny pass
+/wait 2h
+"""
+
+
+async def test_threads_and_edits_in_the_console(tmp_path: Path) -> None:
+    install()
+    out = io.StringIO()
+    code = await run_console(
+        f"sqlite+aiosqlite:///{tmp_path / 't.db'}",
+        tmp_path / "img",
+        io.StringIO(THREADS),
+        out,
+        threads=True,
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "[#thread 1 «tiny.name · alice»] (a thread from №1" in text
+    assert "[#1 ✎ №1]" in text and "2/4: alice, bob" in text, "the lobby, edited in place"
+    assert "There are 2 games here; use their threads: #thread 1" in text
+    assert "[#thread 1 «tiny.name · alice» ✎ №3] ✅ alice is ready." in text
+    assert "[#1 №" in text and "in #thread 1 «tiny.name · alice»: 🏆 Winner: alice" in text
+    assert "[#thread 1 «tiny.name · alice»] (archived)" in text

@@ -33,7 +33,7 @@ async def test_a_paused_table_plays_no_default_and_loses_no_time(
     assert after == {key: due + 3 * HOUR for key, due in before.items()}
     clock.now = max(after.values()) + 1
     out = await service.run_deadlines()
-    assert any("ran out of time" in o.message.text for o in out), "and then the game goes on"
+    assert any("ran out of time" in o.message.whole for o in out), "and then the game goes on"
 
 
 async def test_a_move_made_while_paused_plans_its_deadlines_aside(

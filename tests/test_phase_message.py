@@ -6,6 +6,7 @@ from bot.discord.markup import markdown
 from bot.service import Service
 from bot.service.compose import offered_buttons
 from bot.service.table import Table
+from bot.service.text import Text
 from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.state import TRAP
@@ -57,29 +58,29 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     assert (await service.new_game(ALICE, HERE, "badbones", options)).ok
     assert (await service.join(BOB, HERE)).ok
     opened = await service.start(ALICE, HERE)
-    (market,) = opened.public
-    assert "Market" in market.message.text
+    market = opened.public[0]  # then the lobby message, edited: the game began
+    assert "Market" in market.message.whole
     assert set(market.message.mentions) == {ALICE.user_id, BOB.user_id}
     bought = await service.act(ALICE, HERE, "badbones", "buy", {"item": "barricade"})
     (purchase,) = bought.public
-    shown = markdown(purchase.message.text)
+    shown = markdown(purchase.message.whole)
     assert "barricade" in shown and f"<@{BOB.user_id}>" in shown
     assert purchase.message.mentions == (), "still awaited for the same thing: named, not pinged"
     await service.act(ALICE, HERE, "badbones", "pass", {})
     closed = await service.act(BOB, HERE, "badbones", "pass", {})
     (towers,) = closed.public
-    assert "tower" in towers.message.text
+    assert "tower" in towers.message.whole
     assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"
 
 
 def _said(reply: object) -> str:
-    return "\n".join(str(o.message.text) for o in getattr(reply, "public", reply))
+    return "\n".join(str(o.message.whole) for o in getattr(reply, "public", reply))
 
 
 async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
     service: Service,
 ) -> None:
-    """Play-test: Bob left during phase 1 of Bad Bones. The table must not wait for him (his
+    """Bob left during phase 1 of Bad Bones. The table must not wait for him (his
     moves are played by default) nor read "🔒 Bob: something only you may see happened"
     each time the service plays one of them."""
     from bot.service import Actor
@@ -93,7 +94,7 @@ async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
     moved = await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})
     assert moved.ok
     ready = _said(moved)
-    assert "Alice is ready. Waiting for: Carol" in ready and "Bob" not in ready
+    assert "✅ Alice is ready" in ready and "⏳ @Carol" in ready and "Bob" not in ready
     defaults = _said(await service.run_deadlines())  # Bob's hero move, by default
     assert "Bob ran out of time" in defaults and "🔒" not in defaults
     phase2 = _said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
@@ -177,7 +178,7 @@ def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None
     table.row.phase = after.phase
     draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=True)
     (post,) = draft.public
-    said = str(post.text)
+    said = str(Text.of(post.text, "\n", post.narration))
     assert "Ana ran out of time" in said
     assert "🔒" not in said, "the default answer's echo is no news"
     assert "⏳ @Bob: Your dragon lands on C2" in said

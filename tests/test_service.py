@@ -19,7 +19,7 @@ from tests.support.tiny import TINY
 
 def private(reply: Reply) -> str:
     assert reply.private is not None
-    return str(reply.private.text)
+    return str(reply.private.whole)
 
 
 async def started(service: Service, *players: Actor, rounds: int = 2) -> None:
@@ -46,7 +46,7 @@ async def snapshot(service: Service) -> tuple[object, ...]:
 
 async def test_lobby_flow_new_join_start_status_cancel(service: Service) -> None:
     reply = await service.new_game(ALICE, HERE, "tiny", {"rounds": "3"})
-    assert reply.ok and "Alice opened a game" in reply.public[0].message.text
+    assert reply.ok and "hosted by Alice" in reply.public[0].message.whole
     assert (await service.join(BOB, HERE)).ok
     status = private(await service.status(CAROL, HERE))
     assert "Alice" in status and "Bob" in status
@@ -106,7 +106,7 @@ async def test_simultaneous_phase_private_until_resolution(service: Service) -> 
     first = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
     assert first.ok and "Recorded" in private(first)
     (ready,) = first.public
-    assert "Alice is ready" in ready.message.text and "3" not in ready.message.text
+    assert "Alice is ready" in ready.message.whole and "3" not in ready.message.whole
     assert ready.message.mentions == ()
     changed = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
     assert changed.ok and changed.public == [], "changing a submission tells the channel nothing"
@@ -146,7 +146,7 @@ async def test_deadlines_remind_then_apply_the_default(service: Service, clock: 
     assert reminder.message.mentions == (BOB.user_id,)
     clock.now += 10 * 60
     out = await service.run_deadlines()
-    assert any("ran out of time" in o.message.text for o in out)
+    assert any("ran out of time" in o.message.whole for o in out)
     async with service.sessions() as session:
         row = await repo.open_game(session, HERE.channel_id)
         assert row is not None and row.phase.endswith("take.0")
@@ -162,7 +162,7 @@ async def test_deadlines_survive_a_restart(tmp_path: Path, clock: Clock) -> None
     clock.now += 25 * 3600
     second = await Service.open(url, clock=clock, render=False)
     out = await second.run_deadlines()
-    assert sum("ran out of time" in o.message.text for o in out) >= 1
+    assert sum("ran out of time" in o.message.whole for o in out) >= 1
     await second.close()
 
 
@@ -177,7 +177,7 @@ async def test_concurrent_submissions_resolve_the_phase_once(tmp_path: Path, clo
         two.act(BOB, HERE, "tiny", "bid", {"amount": 2}),
     )
     assert a.ok and b.ok
-    resolved = [o for o in a.public + b.public if "ready" not in o.message.text]
+    resolved = [o for o in a.public + b.public if "ready" not in o.message.whole]
     assert len(resolved) == 1, "exactly one message announces the resolution"
     async with one.sessions() as session:
         row = await repo.open_game(session, HERE.channel_id)
@@ -228,7 +228,7 @@ async def test_a_whole_game_to_the_end_records_history(service: Service) -> None
     await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})
     await service.act(ALICE, HERE, "tiny", "take", {})
     final = await service.act(BOB, HERE, "tiny", "pass", {})
-    assert "Winner: Alice" in final.public[0].message.text
+    assert "Winner: Alice" in final.public[0].message.whole
     history = private(await service.history(BOB, HERE))
     assert "Alice" in history
     assert (await service.new_game(BOB, HERE, "tiny", {})).ok, "the channel is free again"
@@ -300,7 +300,7 @@ async def test_no_reminder_after_its_deadline_has_passed(service: Service, clock
     "still waiting for you" reminder."""
     await started(service, ALICE, BOB)
     clock.now += 30 * 3600
-    texts = [o.message.text for o in await service.run_deadlines()]
+    texts = [o.message.whole for o in await service.run_deadlines()]
     assert not any("still waiting" in text for text in texts)
     assert any("ran out of time" in text for text in texts)
 
@@ -362,7 +362,7 @@ async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Ser
     patch.setattr(TINY, "resolve", resolve)
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
     patch.undo()
-    text = "\n".join(str(o.message.text) for o in reply.public)
+    text = "\n".join(str(o.message.whole) for o in reply.public)
     assert "Bob: something only you may see happened" in text
     assert "ace" not in text and "ace" not in private(reply)
 
@@ -386,3 +386,19 @@ async def test_a_refusal_naming_a_seat_names_the_player(service: Service) -> Non
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 1})
     patch.undo()
     assert private(reply) == "⚠️ That belongs to Bob."
+
+
+async def test_history_comes_in_pages(service: Service) -> None:
+    for _ in range(7):
+        await started(service, ALICE, BOB, rounds=1)
+        await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})
+        await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})
+        await service.act(ALICE, HERE, "tiny", "take", {})
+        await service.act(BOB, HERE, "tiny", "pass", {})
+    first = (await service.history(BOB, HERE)).private
+    assert first is not None and "Page 1 of 2" in first.text
+    assert str(first.narration).count("•") == 5
+    second = (await service.history(BOB, HERE, 2)).private
+    assert second is not None and str(second.narration).count("•") == 2
+    beyond = (await service.history(BOB, HERE, 9)).private
+    assert beyond is not None and "Page 2 of 2" in beyond.text, "past the end: the last page"

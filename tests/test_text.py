@@ -7,13 +7,13 @@ from bot.service.text import Mention, Name, Strong, Text, When, join, phrase
 
 def test_a_name_stays_a_name_whatever_it_contains() -> None:
     odd = Name("**Bob**_\x1a0\x1a_<@1>")
-    text = phrase("lobby.join.public", "en", player=odd, game="Tiny", players=odd, count=1)
+    text = phrase("lobby.table.started", "en", game="Tiny", players=odd)
     assert odd in text.parts  # not re-read as emphasis, a placeholder or a mention
     assert "<@1>" not in markdown(text) and "‹@\u200b1›" in markdown(text)
 
 
 def test_emphasis_in_the_catalogue_becomes_strong() -> None:
-    text = phrase("lobby.new.public", "en", player=Name("Ana"), game="Zombies", options="—")
+    text = phrase("lobby.table.started", "en", game="Zombies", players=Name("Ana"))
     assert Strong("Zombies") in text.parts
     assert "**Zombies**" in markdown(text) and "**" not in str(text)
 

@@ -195,7 +195,21 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
             settings,
         )
     )
-    simple("history", lambda a, p: service().history(a, p))
+
+    async def history(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        page = values.get("page") or 1
+        await bot.run_command(
+            interaction, lambda a, p: service().history(a, p, page), what="game history"
+        )
+
+    page = Option(
+        "page",
+        app_commands.Range[int, 1, 1000],
+        text("discord.param.page"),
+        "discord.param_name.page",
+        required=False,
+    )
+    group.add_command(_lobby_command("history", (page,), history))
 
     async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["language"]
@@ -297,7 +311,8 @@ def _game_command(
         await bot.run_command(
             interaction,
             lambda a, p: bot.get_service().act(a, p, game, command.name, args),
-            slow=True,
+            # Answered in one REST call when quick (the bot defers only past its window).
+            slow=False,
             what=f"{game} {command.name}",
         )
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.service.text import Mention, Name, Part, Strong, Text
+from bot.service.text import Channel, Mention, Name, Part, Strong, Text
 
 _MARKDOWN = re.compile(r"([\\*_~`|>#\[\]()-])")
 
@@ -31,6 +31,8 @@ def part(item: Part) -> str:
         return f"<@{item.user_id}>"
     if isinstance(item, Strong):
         return f"**{item.text}**"
+    if isinstance(item, Channel):
+        return f"<#{item.channel_id}>"  # a link to the thread, in the reader's client
     return f"<t:{item.at}:{item.style}>"
 
 

@@ -55,6 +55,19 @@ def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str 
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 
 
+# Lobby buttons (on the lobby message): the same format with an empty phase, as a lobby has
+# none yet: ``pt:<game id>::join:``.
+LOBBY_COMMANDS = ("join", "leave", "start")
+
+
+def lobby_id(game_id: int, command: str) -> str:
+    return f"pt:{game_id}::{command}:"
+
+
+def is_lobby(press: Press) -> bool:
+    return press.phase == "" and press.command in LOBBY_COMMANDS and not press.args
+
+
 def select_id(game_id: int, phase: str, command: str, param: str) -> str:
     return f"pt:{game_id}:{phase_hash(phase)}:{command}:@{param}"
 

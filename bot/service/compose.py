@@ -14,15 +14,16 @@ after their move, and a missed ping stalls the table until the reminder.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
-from bot.service.narrate import events_text, fill_args, plain_name
-from bot.service.replies import Actor, Button, Select
+from bot.service.narrate import events_text, fill_args
+from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.table import Table, seat_names
-from bot.service.text import Mention, Name, Text, When, join, lines, phrase
-from bot.store.models import ACTIVE, DeadlineRow, GameRow
+from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
+from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
 from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_game, public
 
@@ -62,23 +63,25 @@ def phase_post(
     draw: bool = True,
     autoplayed: frozenset[int] = frozenset(),
 ) -> Post:
-    """The one public message of a resolved phase: events, who is awaited, buttons, and the
-    picture of the table (``draw``: when the game's ``picture_key`` says the table deserves a
-    new one). ``autoplayed``: seats about to be played by default, whom nobody waits for."""
+    """The one public message of a resolved phase: who is awaited (the head, with their
+    mentions, first) or the winner, what happened (the narration), buttons, and the picture of
+    the table (``draw``: when the game's ``picture_key`` says the table deserves a new one).
+    Readiness later edits the head of this very message (:func:`readiness`). ``autoplayed``:
+    seats about to be played by default, whom nobody waits for."""
     names = table.names()
-    said: list[Text] = []
+    told: list[Text] = []
     if timed_out is not None:
-        said.append(phrase(TIMED_OUT, lang, player=names[timed_out]))
-    said.extend(events_text(events, names, lang))
+        told.append(phrase(TIMED_OUT, lang, player=names[timed_out]))
+    told.extend(events_text(events, names, lang))
     mentions: list[int] = []
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
     if snap.over:
         result = snap.result
         if result is not None and result.summary is not None:
-            said.extend(events_text([result.summary], names, lang))
+            told.extend(events_text([result.summary], names, lang))
         winners = join(names[s] for s in (result.winners if result else ()))
-        said.append(
+        head = (
             phrase("lobby.over.winners", lang, winners=winners)
             if winners
             else phrase("lobby.over.nobody", lang)
@@ -93,12 +96,7 @@ def phase_post(
             earlier = before.pending.get(seat) if before is not None else None
             if earlier is None or earlier.kind != item.kind:
                 mentions.append(user.user_id)
-            what = pending_text(table.kind, item, names, lang)
-            who = Mention(user.user_id, names[seat].text)
-            said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
-        clocks = [p.deadline for p in awaited.values() if p.deadline is not None]
-        if clocks:
-            said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+        head = awaited_lines(table, snap, (), lang, skipped)
         seats = sorted(awaited)
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
@@ -106,12 +104,78 @@ def phase_post(
             buttons = buttons[:20]  # a select takes one of the five rows
     return Post(
         table.row.channel_id,
-        lines(said),
+        head,
+        narration=lines(told),
         mentions=tuple(mentions),
         buttons=buttons,
         selects=selects,
         picture=picture(table, lang) if draw else None,
         phase=True,
+        slot=None if snap.over else Slot(table.row.id, "phase", snap.phase),
+    )
+
+
+def awaited_lines(
+    table: Table,
+    snap: Snapshot,
+    ready: Sequence[int],
+    lang: str,
+    skipped: frozenset[int] = frozenset(),
+) -> Text:
+    """The head of a phase message: one line per seat the phase waits for, in seat order,
+    "⏳ @player: what" while awaited and "✅ player is ready" once they have submitted, then
+    the clock. Mentions come first in the message, so no length of narration can push them out.
+    ``skipped``: seats played by default at once (they left, or their turn's deadline is
+    spent), whom nobody waits for."""
+    names = table.names()
+    by_seat = {s.seat: s for s in table.row.seats}
+    said: list[Text] = []
+    for seat in sorted((set(snap.pending) - skipped) | set(ready)):
+        item = snap.pending.get(seat)
+        if item is None:
+            said.append(phrase("lobby.act.done", lang, player=names[seat]))
+            continue
+        user = by_seat[seat]
+        who: Mention | Name = names[seat] if user.left else Mention(user.user_id, names[seat].text)
+        what = pending_text(table.kind, item, names, lang)
+        said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
+    clocks = [p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped]
+    if clocks:
+        said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+    return lines(said)
+
+
+def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
+    """What the game row keeps of its phase message (``GameRow.messages``): the message id is
+    filled in once the adapter has posted it (``Service.posted``)."""
+    return {
+        **(table.row.messages or {}),
+        "phase": {
+            "channel": table.row.channel_id,
+            "id": None,
+            "phase": snap.phase,
+            "awaited": sorted(snap.pending),
+        },
+    }
+
+
+def readiness(
+    table: Table, snap: Snapshot, lang: str, skipped: frozenset[int] = frozenset()
+) -> Post | None:
+    """A submission in a phase that goes on: the phase message's head again, with who is now
+    ready, as an edit of that message (never a new post; ``None`` when the row knows of no
+    phase message for this phase, e.g. a game started before messages were recorded)."""
+    record = (table.row.messages or {}).get("phase") or {}
+    if record.get("phase") != snap.phase:
+        return None
+    awaited = [int(s) for s in record.get("awaited") or []]
+    ready = [s for s in awaited if s not in snap.pending]
+    return Post(
+        int(record.get("channel") or table.row.channel_id),
+        awaited_lines(table, snap, ready, lang, skipped),
+        slot=Slot(table.row.id, "phase", snap.phase),
+        edit=True,
+        edit_of=int(record["id"]) if record.get("id") else None,
     )
 
 
@@ -127,8 +191,9 @@ def move_draft(
     by_default: bool,
     draws: bool,
 ) -> Draft:
-    """The replies to a move: the mover's private lines and buttons, and the channel's message
-    (the whole phase message, with its picture when the picture key moved on)."""
+    """The replies to a move: the mover's private lines and buttons, and the channel's message:
+    the whole phase message (with its picture when the picture key moved on) when the phase
+    moved on, else an edit of the phase message saying who is ready."""
     draft = Draft()
     names = table.names()
     if not by_default:
@@ -157,31 +222,35 @@ def move_draft(
     autoplayed = gone | ({seat} if again else set())
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
-        draft.public.append(
-            phase_post(
-                table,
-                after,
-                told,
-                public_lang,
-                before=before,
-                timed_out=seat if by_default else None,
-                draw=draw,
-                autoplayed=frozenset(autoplayed),
-            )
+        post = phase_post(
+            table,
+            after,
+            told,
+            public_lang,
+            before=before,
+            timed_out=seat if by_default else None,
+            draw=draw,
+            autoplayed=frozenset(autoplayed),
         )
+        draft.public.append(post)
+        result = thread_result(table, post, public_lang) if after.over else None
+        if result is not None:
+            draft.public.append(result)
         return draft
-    still = set(after.pending)
     said: list[Text] = []
     if by_default:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
-    waited = still - autoplayed  # seats about to be played by default are not waited for
-    if seat in before.pending and seat not in still and waited:
-        waiting = join(names[s] for s in sorted(waited))
-        said.append(phrase("lobby.act.ready", public_lang, player=names[seat], waiting=waiting))
     if said:
-        draft.public.append(Post(table.row.channel_id, lines(said)))
-    if not by_default and seat in still:
+        # Something the table must read happened without moving the phase on (a timeout):
+        # that is news, not readiness, and an edit would be overwritten by the next one.
+        draft.public.append(Post(table.row.channel_id, Text(), narration=lines(said)))
+    if seat in before.pending and seat not in after.pending:
+        edit = readiness(table, after, public_lang, frozenset(autoplayed))
+        if edit is not None:
+            draft.public.append(edit)
+            draft.ack_by_edit = not by_default and len(draft.private) == 1
+    if not by_default and seat in after.pending:
         draft.private_buttons = offered_buttons(table, [seat], lang)
     return draft
 
@@ -254,22 +323,87 @@ def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, 
     return ()
 
 
-def lobby_text(row: GameRow, lang: str, key: str, actor: Actor) -> Text:
-    """A lobby notice (opened, joined, left) with the game's seats and options."""
+def options_summary(row: GameRow, lang: str) -> Text:
+    """A game's options in the reader's words: "Cooperative: yes · Difficulty: expert"."""
     engine = get_game(row.kind)
-    options = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items())) or "—"
-    low, high = engine.seat_range(row.options)
-    return phrase(
-        key,
-        lang,
-        player=Name(plain_name(actor.display_name)),
-        game=phrase(f"{row.kind}.name", lang),
-        options=options,
-        players=join(seat_names(row)),
-        count=len(row.seats),
-        min=low,
-        max=high,
+    known = catalogue(language_for(lang))
+    shown: list[Text] = []
+    for spec in engine.option_specs:
+        if spec.name not in row.options:
+            continue
+        value = row.options[spec.name]
+        key = f"{row.kind}.option_name.{spec.name}"
+        name = str(phrase(key, lang)) if key in known else spec.name
+        if isinstance(value, bool):
+            said = phrase("lobby.table.yes" if value else "lobby.table.no", lang)
+        else:
+            said = Text.of(str(value))
+        shown.append(Text.of(name, ": ", said))
+    return join(shown, " · ") if shown else phrase("lobby.table.defaults", lang)
+
+
+def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
+    """The lobby message: the game, its host, its options and its players, with Join, Leave and
+    Start buttons. Posted once by /game new, then edited in place as players come and go, and
+    when the game starts or is cancelled (buttons gone)."""
+    engine = get_game(row.kind)
+    names = seat_names(row)
+    host = next(
+        (n for s, n in zip(row.seats, names, strict=False) if s.user_id == row.host_id), None
     )
+    low, high = engine.seat_range(row.options)  # (cooperative Bad Bones: 2–6)
+    args: dict[str, Any] = {
+        "game": phrase(f"{row.kind}.name", lang),
+        "host": host or Name("?"),
+        "options": options_summary(row, lang),
+        "players": join(names),
+        "count": len(row.seats),
+        "min": low,
+        "max": high,
+    }
+    record = (row.messages or {}).get("lobby") or {}
+    edit_of = int(record["id"]) if record.get("id") else None
+    slot = Slot(row.id, "lobby")
+    channel = int(record.get("channel") or row.channel_id)  # the lobby stays where it was posted
+    if row.status != LOBBY:
+        key = "lobby.table.started" if row.status == ACTIVE else "lobby.table.closed"
+        return Post(channel, phrase(key, lang, **args), slot=slot, edit=True, edit_of=edit_of)
+    buttons = tuple(
+        Button(
+            str(phrase(f"lobby.table.{command}", lang)), button_ids.lobby_id(row.id, command), style
+        )
+        for command, style in (("join", "success"), ("leave", "secondary"), ("start", "primary"))
+    )
+    return Post(
+        channel,
+        phrase("lobby.table.open", lang, **args),
+        buttons=buttons,
+        slot=slot,
+        edit=edit,
+        edit_of=edit_of,
+        # The first post opens the game's thread, named for the game and its host.
+        thread=None
+        if edit
+        else ThreadPlan(
+            str(phrase("lobby.thread.name", lang, **args))[:100],
+            phrase("lobby.thread.fallback", lang),
+        ),
+    )
+
+
+def thread_result(table: Table, final: Post, lang: str) -> Post | None:
+    """A game played in a thread ends: its parent channel hears the result, with a link."""
+    row = table.row
+    if row.parent_channel_id is None:
+        return None
+    text = phrase(
+        "lobby.thread.result",
+        lang,
+        game=phrase(f"{row.kind}.name", lang),
+        thread=Channel(row.channel_id, str(phrase(f"{row.kind}.name", lang))),
+        result=final.text,
+    )
+    return Post(row.parent_channel_id, text)
 
 
 def status_lines(

@@ -110,3 +110,18 @@ def reminder_gap(table: Table) -> float:
 
 def _row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:
     return {"game_id": game_id, "seat": seat, "kind": kind, "due_at": due, "phase": phase}
+
+
+# A finished game's thread is archived this long after the end (a seat of -1: the game's own).
+ARCHIVE_AFTER = 3600.0
+ARCHIVE = "archive"
+
+
+def archive_row(game_id: int, now: float, phase: str) -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "seat": -1,
+        "kind": ARCHIVE,
+        "due_at": now + ARCHIVE_AFTER,
+        "phase": phase,
+    }

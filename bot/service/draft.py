@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.service.replies import Button, Select
+from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.text import Text
 
 
@@ -25,15 +25,22 @@ class RenderJob:
 @dataclass(frozen=True)
 class Post:
     """A public message for a channel. ``phase``: it announces a resolved phase (the one post
-    a phase gets), as opposed to a lobby notice or a reminder."""
+    a phase gets), as opposed to a lobby notice or a reminder. ``slot``/``edit``/``edit_of``:
+    as in :class:`~bot.service.replies.Outgoing`."""
 
     channel_id: int
     text: Text
+    narration: Text = Text()
     mentions: tuple[int, ...] = ()
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
     picture: RenderJob | None = None
     phase: bool = False
+    slot: Slot | None = None
+    edit: bool = False
+    edit_of: int | None = None
+    thread: ThreadPlan | None = None
+    archive: bool = False
 
 
 @dataclass
@@ -43,6 +50,9 @@ class Draft:
     private_buttons: tuple[Button, ...] = ()
     public: list[Post] = field(default_factory=list)
     ok: bool = True
+    # The actor's private answer says only "Recorded", and an edit among ``public`` shows them
+    # ready: on the message they clicked, that edit may stand for the answer (one REST call).
+    ack_by_edit: bool = False
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

@@ -53,19 +53,20 @@ def new_game(actor: Actor, place: Place, game: str, options: dict[str, Any] | No
             updated_at=tx.now,
         )
         row.seats = [new_seat(0, actor)]
+        row.messages = {"lobby": {"channel": place.channel_id, "id": None}}
         tx.session.add(row)
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.new.private", tx.lang, game=_game(row, tx.lang)))
-        draft.public.append(_notice(row, place, "lobby.new.public", actor))
+        draft.public.append(compose.lobby_post(row, language_for(place.locale), edit=False))
         return draft
 
     return work
 
 
-def _notice(row: GameRow, place: Place, key: str, actor: Actor) -> Post:
-    text = compose.lobby_text(row, language_for(place.locale), key, actor)
-    return Post(place.channel_id, text)
+def _lobby(row: GameRow, place: Place) -> Post:
+    """The lobby message again, as an edit: who is seated now, or that the game began."""
+    return compose.lobby_post(row, language_for(place.locale))
 
 
 def join(actor: Actor, place: Place) -> Work:
@@ -83,7 +84,7 @@ def join(actor: Actor, place: Place) -> Work:
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.join.private", tx.lang, game=_game(row, tx.lang)))
-        draft.public.append(_notice(row, place, "lobby.join.public", actor))
+        draft.public.append(_lobby(row, place))
         return draft
 
     return work
@@ -101,11 +102,7 @@ def leave(actor: Actor, place: Place) -> Work:
             await _remove_from_lobby(tx, row, seat)
             if not row.seats:
                 close(row, CANCELLED)
-                draft.public.append(
-                    Post(place.channel_id, phrase("lobby.cancel.empty", public_lang))
-                )
-            else:
-                draft.public.append(_notice(row, place, "lobby.leave.public", actor))
+            draft.public.append(_lobby(row, place))
         else:
             if seat.left:
                 raise Refusal("lobby.error.not_seated")
@@ -156,16 +153,18 @@ def start(actor: Actor, place: Place) -> Work:
         row.phase = engine.phase(state)
         row.phase_started_at = row.updated_at = tx.now
         table = Table(row, engine, state)
+        snap = engine.snapshot(state)
+        row.messages = compose.phase_record(table, snap)
         await deadlines.schedule(tx, table, phase_changed=True)
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.start.private", tx.lang))
         started = Event("lobby.start.public", {"game_key": f"{row.kind}.name"})
-        snap = engine.snapshot(state)
         post = compose.phase_post(
             table, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
         )
         draft.public.append(post)
+        draft.public.append(_lobby(row, place))  # the lobby says the game began, buttons gone
         return draft
 
     return work
@@ -176,6 +175,7 @@ def cancel(actor: Actor, place: Place) -> Work:
         row = require(tx.row)
         if actor.user_id != row.host_id and not actor.can_manage:
             raise Refusal("lobby.error.host_or_manager")
+        was_lobby = row.status == LOBBY
         close(row, CANCELLED)
         row.updated_at = tx.now
         await repo.clear_deadlines(tx.session, row.id)
@@ -190,6 +190,8 @@ def cancel(actor: Actor, place: Place) -> Work:
             game=_game(row, public_lang),
         )
         draft.public.append(Post(place.channel_id, text))
+        if was_lobby:
+            draft.public.append(_lobby(row, place))  # its buttons go
         return draft
 
     return work
@@ -206,7 +208,8 @@ def kick(actor: Actor, place: Place, user_id: int) -> Work:
         if seat.user_id == actor.user_id:
             raise Refusal("lobby.error.kick_self")
         name = Name(plain_name(seat.display_name))
-        if row.status == LOBBY:
+        in_lobby = row.status == LOBBY
+        if in_lobby:
             await _remove_from_lobby(tx, row, seat)
         else:
             seat.left = True
@@ -214,10 +217,24 @@ def kick(actor: Actor, place: Place, user_id: int) -> Work:
         row.updated_at = tx.now
         await tx.session.flush()
         draft = Draft()
+        if in_lobby:
+            draft.public.append(_lobby(row, place))
         draft.say(phrase("lobby.kick.private", tx.lang, player=name))
         text = phrase("lobby.kick.public", language_for(place.locale), player=name)
         draft.public.append(Post(place.channel_id, text))
         return draft
+
+    return work
+
+
+def press(actor: Actor, place: Place, game_id: int, command: str) -> Work:
+    """Join, Leave or Start pressed under the lobby message of game ``game_id``."""
+    chosen = {"join": join, "leave": leave, "start": start}[command](actor, place)
+
+    async def work(tx: Tx) -> Draft:
+        if tx.row is None or tx.row.id != game_id:
+            raise Refusal("lobby.error.stale_button")
+        return await chosen(tx)
 
     return work
 

@@ -99,6 +99,8 @@ async def resolve(
     saved: dict[str, Any] = {"state": engine.dump(table.state), "updated_at": now}
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
+        if not after.over:
+            saved["messages"] = compose.phase_record(table, after)
     if after.over:
         result = after.result
         saved.update(
@@ -127,6 +129,9 @@ async def resolve(
     writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
     if after.over:
         writes.clear_deadlines(row.id)
+        if row.parent_channel_id is not None:
+            # The thread stays open a while for the last words, then is archived.
+            writes.add_deadlines([deadlines.archive_row(row.id, now, after.phase)])
     else:
         await deadlines.plan(
             tx,

@@ -64,21 +64,64 @@ class Image:
 @dataclass(frozen=True)
 class Message:
     """One message. ``mentions`` are user ids that may be pinged (and only those: adapters
-    must allow no other mention, so display names cannot ping @everyone or roles)."""
+    must allow no other mention, so display names cannot ping @everyone or roles).
+
+    ``text`` is the head, always shown whole and first: who is awaited (with their mentions),
+    the winner. ``narration`` is what happened, which may be long: Discord shows it in embeds
+    and splits it over a second message rather than cut it (``bot.discord.send``)."""
 
     text: Text
+    narration: Text = Text()
     image: Image | None = None
     mentions: tuple[int, ...] = ()
     buttons: tuple[Button, ...] = ()
     selects: tuple[Select, ...] = ()
 
+    @property
+    def whole(self) -> Text:
+        """The head, then the narration: everything the message says, for a plain reader."""
+        if not self.narration:
+            return self.text
+        return Text.of(self.text, "\n", self.narration) if self.text else self.narration
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A message the service edits in place later: a game's lobby message (``role="lobby"``)
+    or the message of its current phase (``role="phase"``, ``phase`` its token). An adapter
+    that posts a message with a slot reports its id back (``Service.posted``), so the service
+    can name the message to edit even after a restart."""
+
+    game_id: int
+    role: str
+    phase: str = ""
+
+
+@dataclass(frozen=True)
+class ThreadPlan:
+    """A thread to open from a posted message: its name, and what to tell the channel (once)
+    when the bot may not open threads there, so the game is played in the channel."""
+
+    name: str
+    refused: Text
+
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A public message for a channel."""
+    """A public message for a channel: a new post, or (``edit``) a new content for the slot's
+    message, never posted anew. ``edit_of`` is that message's id as the service stored it
+    (``None``: not reported yet; the adapter may still know it)."""
 
     channel_id: int
     message: Message
+    slot: Slot | None = None
+    edit: bool = False
+    edit_of: int | None = None
+    # Open a public thread from the posted message, where the game is then played (the
+    # adapter reports it: ``Service.moved``); None: no thread.
+    thread: ThreadPlan | None = None
+    # Archive the channel (a finished game's thread) instead of posting anything.
+    archive: bool = False
 
 
 @dataclass
@@ -89,3 +132,6 @@ class Reply:
     private: Message | None = None
     public: list[Outgoing] = field(default_factory=list)
     ok: bool = True
+    # ``private`` only says "Recorded" and an edit in ``public`` shows the actor ready: an
+    # adapter may answer a click on that very message by the edit alone.
+    ack_by_edit: bool = False

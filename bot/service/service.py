@@ -25,17 +25,17 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, pause, timeouts
+from bot.service import buttons, compose, deadlines, drawing, lobby, moves, pause, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale, seat_names
-from bot.service.text import When, join, lines, phrase
+from bot.service.text import Channel, Text, When, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
-from bot.store.models import LOBBY
+from bot.store.models import LOBBY, DeadlineRow, GameRow
 from i18n import LANGUAGES, language_for
 from rules.core import CommandArgs, RulesError, get_game
 
@@ -45,6 +45,7 @@ RETRIES = 8
 # How long a user's chosen language is trusted before it is read again: the bound on how late a
 # choice made through another process shows (one made through this one shows at once).
 LANGUAGE_TTL = 60.0
+HISTORY_PAGE = 5  # finished games a page of /game history
 
 
 class Service:
@@ -86,7 +87,8 @@ class Service:
     async def new_game(
         self, actor: Actor, place: Place, game: str, options: dict[str, Any] | None = None
     ) -> Reply:
-        return await self._run(actor, place, lobby.new_game(actor, place, game, options), "new")
+        work = lobby.new_game(actor, place, game, options)
+        return await self._run(actor, place, work, "new", here_only=True)
 
     async def join(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.join(actor, place), "join")
@@ -130,7 +132,18 @@ class Service:
     async def press(
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
     ) -> Reply:
-        """A button click or a select submission (the custom_id says what to do)."""
+        """A button click or a select submission (the custom_id says what to do): a move, or
+        Join, Leave and Start under the lobby message."""
+        clicked = buttons.parse(custom_id, values)
+        if clicked is not None and buttons.is_lobby(clicked):
+            # The lobby message stays in the channel while the game moves to its thread: the
+            # click acts where the game is now.
+            async with self.sessions() as session:
+                row = await repo.game_by_id(session, clicked.game_id)
+            if row is not None:
+                place = Place(row.channel_id, place.guild_id, place.locale)
+            work = lobby.press(actor, place, clicked.game_id, clicked.command)
+            return await self._run(actor, place, work, f"lobby.{clicked.command}")
         work = moves.press(actor, place, custom_id, values)
         return await self._run(actor, place, work, "press", write_late=True)
 
@@ -147,6 +160,9 @@ class Service:
         """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
         async with self.sessions() as session:
             row = await repo.open_game(session, place.channel_id)
+            if row is None:  # typed in the channel: its one game in a thread, if one
+                threaded = await repo.open_games_in_threads(session, place.channel_id)
+                row = threaded[0] if len(threaded) == 1 else None
         values = moves.suggest(row, actor, game, command, param, args)
         needle = str(typed or "").strip().upper()
         return [v for v in values if needle in v.upper()][:25]
@@ -161,13 +177,25 @@ class Service:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
 
-    async def history(self, actor: Actor, place: Place) -> Reply:
+    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
+        """Finished games in the channel, newest first, ``HISTORY_PAGE`` a page: a page of
+        six-player tables with the longest names stays one message (the names escape to twice
+        their length on Discord)."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
-            rows = await repo.finished_games(session, place.channel_id)
+            try:
+                wanted = max(1, int(page))
+            except (TypeError, ValueError):
+                wanted = 1
+            total = await repo.count_finished_games(session, place.channel_id)
+            pages = max(1, -(-total // HISTORY_PAGE))
+            wanted = min(wanted, pages)
+            rows = await repo.finished_games(
+                session, place.channel_id, limit=HISTORY_PAGE, offset=(wanted - 1) * HISTORY_PAGE
+            )
         if not rows:
             return Reply(private=Message(phrase("lobby.history.none", lang)))
-        said = [phrase("lobby.history.title", lang)]
+        said = []
         for row in rows:
             seated = seat_names(row)
             winners = [
@@ -183,7 +211,10 @@ class Service:
                     winners=join(winners) if winners else phrase("lobby.history.nobody", lang),
                 )
             )
-        return Reply(private=Message(lines(said)))
+        head = phrase("lobby.history.title", lang)
+        if pages > 1:
+            head = lines([head, phrase("lobby.history.page", lang, page=wanted, pages=pages)])
+        return Reply(private=Message(head, narration=lines(said)))
 
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
@@ -200,6 +231,44 @@ class Service:
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
 
+    async def posted(self, outgoing: Outgoing, message_id: int) -> None:
+        """An adapter posted ``outgoing`` (which has a slot) as ``message_id``: later edits of
+        the slot go to that message, after a restart too."""
+        slot = outgoing.slot
+        if slot is None:
+            return
+        async with self._locks[outgoing.channel_id]:
+            writer = self.writers.writer()
+            try:
+                async with self.writers.slots, self.sessions() as session, session.begin():
+                    await writer.take()
+                    await repo.record_message(
+                        session,
+                        slot.game_id,
+                        slot.role,
+                        slot.phase,
+                        outgoing.channel_id,
+                        message_id,
+                    )
+            finally:
+                writer.release()
+
+    async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None:
+        """The adapter opened thread ``thread_id`` from the game's lobby message in
+        ``channel_id``: the game is played there from now on (commands in the thread act on
+        it; the parent channel keeps the lobby message and hears the result)."""
+        async with self._locks[channel_id]:
+            writer = self.writers.writer()
+            try:
+                async with self.writers.slots, self.sessions() as session, session.begin():
+                    await writer.take()
+                    row = await repo.game_by_id(session, game_id)
+                    if row is None or row.open_channel_id != channel_id:
+                        return
+                    row.parent_channel_id = channel_id
+                    row.channel_id = row.open_channel_id = thread_id
+            finally:
+                writer.release()
     # ================================================================= paused tables
 
     async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None:
@@ -235,6 +304,10 @@ class Service:
                 ]
         out: list[Outgoing] = []
         for game_id, seat, kind, due_at, phase in due:
+            if kind == deadlines.ARCHIVE:
+                archived = await self._archive(game_id, seat, due_at, phase)
+                out.extend(archived)
+                continue
             async with self.sessions() as session:
                 row = await repo.game_by_id(session, game_id)
                 if row is None:
@@ -244,6 +317,20 @@ class Service:
             reply = await self._run(None, place, work, f"deadline.{kind}")
             out.extend(reply.public)
         return out
+
+    async def _archive(self, game_id: int, seat: int, due_at: float, phase: str) -> list[Outgoing]:
+        """A finished game's thread is due to be archived (claimed like any deadline)."""
+        async with self.sessions() as session, session.begin():
+            claimed = await repo.claim_deadline(
+                session,
+                DeadlineRow(
+                    game_id=game_id, seat=seat, kind=deadlines.ARCHIVE, due_at=due_at, phase=phase
+                ),
+            )
+            row = await repo.game_by_id(session, game_id) if claimed else None
+        if row is None or row.parent_channel_id is None:
+            return []
+        return [Outgoing(row.channel_id, Message(Text()), archive=True)]
 
     # ================================================================= replay
 
@@ -271,13 +358,17 @@ class Service:
         command: str,
         *,
         write_late: bool = False,
+        here_only: bool = False,
     ) -> Reply:
         """Run ``work`` in one transaction under the channel's lock, retrying on conflicts.
 
         ``write_late``: ``work`` takes SQLite's writer itself, just before its first write
         (``tx.writer.take()``), instead of for the whole transaction. Moves use it: their load,
         engine and replies then run while other games write, which is most of a move's time.
-        Anything else writes early and often (lobby) and holds it throughout."""
+        Anything else writes early and often (lobby) and holds it throughout.
+
+        ``here_only``: the channel's own game, never one in its threads (``new``: a channel
+        whose games are all in threads may open another)."""
         lang = language_for(actor.locale if actor else place.locale)
         started = time.perf_counter()
         game_id: int | None = None
@@ -296,10 +387,14 @@ class Service:
                         if actor is not None:
                             lang = await self._language(session, actor)
                         row = await repo.open_game(session, place.channel_id, lock=True)
+                        if row is None and not here_only:
+                            row = await self._game_in_threads(session, place, lang)
                         game_id = row.id if row is not None else None
                         tx = Tx(session, row, lang, self.clock(), writer, self._draws)
                         draft = await work(tx)
                     break
+                except ElsewhereError as elsewhere:
+                    return Reply(private=Message(elsewhere.text), ok=False)
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
                     return self._refused(refusal, lang)
@@ -329,6 +424,17 @@ class Service:
         )
         return await self._finish(draft)
 
+    async def _game_in_threads(
+        self, session: AsyncSession, place: Place, lang: str
+    ) -> GameRow | None:
+        """A command in a channel whose games are played in its threads: the one game there,
+        or (several) a refusal that names their threads."""
+        games = await repo.open_games_in_threads(session, place.channel_id)
+        if len(games) <= 1:
+            return games[0] if games else None
+        links = join(Channel(g.channel_id, str(phrase(f"{g.kind}.name", lang))) for g in games)
+        raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
+
     async def _language(self, session: AsyncSession, actor: Actor) -> str:
         now = self.clock()
         chosen, read_at = self._languages.get(actor.user_id, (None, -LANGUAGE_TTL))
@@ -343,7 +449,7 @@ class Service:
     async def _finish(self, draft: Draft) -> Reply:
         """After commit: draw the images (off the event loop) and build the messages."""
         private_image = await self._draw(draft.private_image)
-        reply = Reply(ok=draft.ok)
+        reply = Reply(ok=draft.ok, ack_by_edit=draft.ack_by_edit)
         if draft.private or private_image or draft.private_buttons:
             reply.private = Message(
                 lines(draft.private), image=private_image, buttons=draft.private_buttons
@@ -351,12 +457,23 @@ class Service:
         for post in draft.public:
             message = Message(
                 post.text,
+                narration=post.narration,
                 image=await self._draw(post.picture),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
             )
-            reply.public.append(Outgoing(post.channel_id, message))
+            reply.public.append(
+                Outgoing(
+                    post.channel_id,
+                    message,
+                    post.slot,
+                    post.edit,
+                    post.edit_of,
+                    thread=post.thread,
+                    archive=post.archive,
+                )
+            )
         return reply
 
     def _draws(self, kind: str) -> bool:
@@ -386,6 +503,12 @@ def _damage_named() -> Iterator[None]:
         if isinstance(exc, OperationalError):
             raise
         raise DamagedDatabase(str(exc.orig or exc)[:200]) from exc
+class ElsewhereError(Exception):
+    """The command names no game here: the games are in threads (its text says which)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(str(text))
+        self.text = text
 
 
 def _log_safe(text: str) -> str:

@@ -53,8 +53,16 @@ class Strong:
     text: str
 
 
-Part = Union[str, Name, Mention, When, Strong]  # noqa: UP007 (a runtime alias for isinstance)
-_RICH = (Name, Mention, When, Strong)
+@dataclass(frozen=True)
+class Channel:
+    """A channel or thread named so that a reader can jump to it (Discord: ``<#id>``)."""
+
+    channel_id: int
+    name: str
+
+
+Part = Union[str, Name, Mention, When, Strong, Channel]  # noqa: UP007 (a runtime alias)
+_RICH = (Name, Mention, When, Strong, Channel)
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,8 @@ def plain_part(part: Part, when: Callable[[When], str]) -> str:
         return part.text
     if isinstance(part, Mention):
         return "@" + part.name
+    if isinstance(part, Channel):
+        return "#" + part.name
     return when(part)
 
 

@@ -64,6 +64,12 @@ class GameRow(Base):
     created_at: Mapped[float] = mapped_column(Float)
     updated_at: Mapped[float] = mapped_column(Float)
     version: Mapped[int] = mapped_column(Integer, default=1)
+    # The messages edited in place, by role (``bot.service.replies.Slot``): ``"lobby"`` and
+    # ``"phase"``, each ``{"channel": id, "id": message id or None, ...}``; the phase's also holds
+    # its ``phase`` token and the seats ``awaited`` when it began (who shows as ready).
+    messages: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # When the game is played in a thread (``channel_id``), the channel the thread hangs from.
+    parent_channel_id: Mapped[int | None] = mapped_column(BigInteger, index=True, nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game",

@@ -55,15 +55,28 @@ async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
 
 
 async def finished_games(
-    session: AsyncSession, channel_id: int, limit: int = 10
+    session: AsyncSession, channel_id: int, limit: int = 10, offset: int = 0
 ) -> Sequence[GameRow]:
+    """Finished games of a channel (or of the games played in its threads), newest first."""
     result = await session.execute(
         select(GameRow)
-        .where(GameRow.channel_id == channel_id, GameRow.status == FINISHED)
-        .order_by(GameRow.updated_at.desc())
+        .where(_in_channel(channel_id), GameRow.status == FINISHED)
+        .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
         .limit(limit)
+        .offset(offset)
     )
     return result.unique().scalars().all()
+
+
+async def count_finished_games(session: AsyncSession, channel_id: int) -> int:
+    result = await session.execute(
+        select(func.count(GameRow.id)).where(_in_channel(channel_id), GameRow.status == FINISHED)
+    )
+    return int(result.scalar() or 0)
+
+
+def _in_channel(channel_id: int) -> Any:
+    return (GameRow.channel_id == channel_id) | (GameRow.parent_channel_id == channel_id)
 
 
 # A move's save is Core statements on the tables, not the ORM's unit of work: the unit of work
@@ -258,6 +271,16 @@ async def earliest_deadline(session: AsyncSession) -> float | None:
     return float(value) if value is not None else None
 
 
+async def open_games_in_threads(session: AsyncSession, channel_id: int) -> Sequence[GameRow]:
+    """Unfinished games played in threads of ``channel_id``, oldest first."""
+    result = await session.execute(
+        select(GameRow)
+        .where(GameRow.parent_channel_id == channel_id, GameRow.status.in_(OPEN_STATUSES))
+        .order_by(GameRow.id)
+    )
+    return result.unique().scalars().all()
+
+
 async def open_games(session: AsyncSession) -> Sequence[GameRow]:
     result = await session.execute(select(GameRow).where(GameRow.status.in_(OPEN_STATUSES)))
     return result.unique().scalars().all()
@@ -291,3 +314,30 @@ async def set_player_language(session: AsyncSession, user_id: int, language: str
     row = session.identity_map.get(session.identity_key(PlayerRow, user_id))  # type: ignore[arg-type]
     if row is not None:
         set_committed_value(row, "language", language)
+
+
+async def record_message(
+    session: AsyncSession, game_id: int, role: str, phase: str, channel_id: int, message_id: int
+) -> bool:
+    """Note the id of a game's message of ``role`` (``GameRow.messages``) once it is posted.
+
+    A phase message is noted only while the game is still in that phase: a message reported
+    late, after the next phase began, must not become the one later edits go to. A Core
+    statement that leaves ``version`` alone, so no move in flight has to retry for it."""
+    found = await session.execute(
+        select(_GAMES.c.messages, _GAMES.c.phase).where(_GAMES.c.id == game_id)
+    )
+    current = found.one_or_none()
+    if current is None:
+        return False
+    messages = dict(current.messages or {})
+    record = dict(messages.get(role) or {})
+    if role == "phase" and (current.phase != phase or record.get("phase") != phase):
+        return False
+    record.update(channel=channel_id, id=message_id)
+    messages[role] = record
+    update = _GAMES.update().where(_GAMES.c.id == game_id)
+    if role == "phase":
+        update = update.where(_GAMES.c.phase == phase)
+    result = await session.execute(update.values(messages=messages))
+    return (result.rowcount or 0) == 1  # type: ignore[attr-defined]

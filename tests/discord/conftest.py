@@ -48,10 +48,13 @@ class Bots:
             # What `partida sync --guild` does, once, before the first start.
             await async_sync_commands(self.fake.token, self.fake.guild_id)
         service = await Service.open(self.database, render=render, clock=self.clock)
+        # Edits wait a fifth of a second for more of their kind here, not two: tests that
+        # count edits send their clicks within that window.
+        options.setdefault("edit_delay", 0.2)
         bot = PartidaBot(service=service, clock=self.clock, guild_ready_timeout=0.05, **options)
         bot._owns_service = True  # the bot closes it, as in production
         await self.fake.run(bot)
-        self.fake.busy_checks.append(lambda: bot.busy > 0)
+        self.fake.busy_checks.append(lambda: bot.busy > 0 or bot.outbox.busy)
         self.running.append(bot)
         return bot
 

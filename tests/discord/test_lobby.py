@@ -14,13 +14,15 @@ async def test_new_join_start_cancel(fake: FakeDiscord, bots: Bots) -> None:
     opened = await (await fake.slash(alice, "game new tiny", rounds=3)).result()
     assert opened.ephemeral and "You opened a game" in opened.content
     await fake.idle()
-    announce = fake.in_channel()[-1]
-    assert "Alice opened a game" in announce.content and "rounds=3" in announce.content
+    [lobby] = fake.in_channel()
+    assert "hosted by Alice" in lobby.content and "rounds: 3" in lobby.content
+    assert set(lobby.buttons) == {"Join", "Leave", "Start"}
 
     joined = await (await fake.slash(bob, "game join")).result()
     assert joined.ephemeral and "You joined" in joined.content
     await fake.idle()
-    assert "Bob joined" in fake.in_channel()[-1].content
+    assert len(fake.in_channel()) == 1, "a join edits the lobby message, posts nothing"
+    assert "2/4: Alice, Bob" in fake.in_channel()[-1].content
 
     start = await fake.slash(alice, "game start")
     started = await start.result()
@@ -40,7 +42,7 @@ async def test_new_join_start_cancel(fake: FakeDiscord, bots: Bots) -> None:
     cancelled = await (await fake.slash(alice, "game cancel")).result()
     assert cancelled.ephemeral and "cancelled" in cancelled.content
     await fake.idle()
-    assert "cancelled" in fake.in_channel()[-1].content
+    assert any("cancelled" in s.content for s in fake.in_channel())
     nothing = await (await fake.slash(bob, "game status")).result()
     assert "no game" in nothing.content.lower()
 
@@ -89,7 +91,7 @@ async def test_spanish_user_gets_spanish_replies(fake: FakeDiscord, bots: Bots) 
     joined = await (await fake.slash(tom, "game join")).result()
     assert "You joined" in joined.content, "each user in their own language"
     await fake.idle()
-    assert "joined" in fake.in_channel()[-1].content, "the channel follows the server's locale"
+    assert "hosted by" in fake.in_channel()[-1].content, "the channel follows the server's locale"
     latam = fake.add_user(203, "Luz", locale="es-419")
     refused = await (await fake.slash(latam, "game start")).result()
     assert "Solo" in refused.content or "solo" in refused.content
@@ -102,7 +104,7 @@ async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
     opened = await (await bots.fake.slash(tom, "game new tiny")).result()
     assert "You opened" in opened.content
     await bots.fake.idle()
-    assert "ha abierto una partida" in bots.fake.in_channel()[-1].content
+    assert "organiza Tom" in bots.fake.in_channel()[-1].content
 
 
 async def test_display_names_cannot_ping_everyone(fake: FakeDiscord, bots: Bots) -> None:
@@ -127,5 +129,37 @@ async def test_one_game_per_channel_side_by_side(fake: FakeDiscord, bots: Bots) 
     again = await (await fake.slash(bob, "game new tiny")).result()
     assert "already has a game" in again.content
     await fake.idle()
-    assert "rounds=5" in fake.in_channel(other)[-1].content
-    assert "rounds=2" in fake.in_channel()[-1].content
+    assert "rounds: 5" in fake.in_channel(other)[-1].content
+    assert "rounds: 2" in fake.in_channel()[-1].content
+
+
+async def test_lobby_buttons_join_leave_start(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    ana = fake.add_user(101, "Ana", locale="es-ES")
+    bob = fake.add_user(102, "Bob")
+    fake.guild_locale = "es-ES"
+    await (await fake.slash(ana, "game new tiny")).result()
+    await fake.idle()
+    [lobby] = fake.in_channel()
+    assert set(lobby.buttons) == {"Unirme", "Salir", "Empezar"}, "the server's language"
+    assert "las reglas de siempre" in lobby.content or "rounds" in lobby.content
+
+    joined = await (await fake.click(bob, lobby, "Unirme")).result()
+    assert joined.ephemeral and "joined" in joined.content, "Bob reads his own language"
+    again = await (await fake.click(bob, lobby, "Unirme")).result()
+    assert "already joined" in again.content
+    not_host = await (await fake.click(bob, lobby, "Empezar")).result()
+    assert "host" in not_host.content.lower()
+    await fake.idle()
+    assert "2/4: Ana, Bob" in fake.in_channel()[-1].content
+    left = await (await fake.click(bob, lobby, "Salir")).result()
+    assert left.ephemeral
+    await fake.idle()
+    assert "1/4: Ana" in fake.in_channel()[-1].content
+    await (await fake.click(bob, lobby, "Unirme")).result()
+    await (await fake.click(ana, lobby, "Empezar")).result()
+    await fake.idle()
+    lobby_now, phase = fake.in_channel()
+    assert "Ha empezado" in lobby_now.content and not lobby_now.buttons, "no stale buttons"
+    assert phase.buttons
+    assert len(fake.posted) == 2, "the lobby and the first phase: edits did the rest"

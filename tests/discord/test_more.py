@@ -54,7 +54,7 @@ async def test_a_missed_deadline_plays_the_default_and_posts(
     bot.wake_deadlines()  # it would wake by itself at the deadline; the test's clock is fake
     await wait_for_post(fake, before + 1)
     posted = fake.in_channel()[before:]
-    assert any("Bob" in p.content for p in posted), [p.content for p in posted]
+    assert any("Bob" in p.text for p in posted), [p.text for p in posted]
     assert set(posted[-1].buttons) == {"take", "pass"}, "the bid phase resolved by default"
 
 

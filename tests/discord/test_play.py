@@ -29,21 +29,25 @@ async def test_buttons_resolve_a_phase_with_one_channel_message(
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
     phase = await started_tiny(fake, alice, bob)
     before = len(fake.in_channel())
+    edits = len(fake.edits)  # the lobby's, so far
 
     first = await fake.click(alice, phase, "bid 3")
     ack = await first.result()
-    assert first.deferred and ack.ephemeral
+    assert ack.ephemeral and not first.deferred, "a quick click is answered in one call"
+    assert "tiny.event.bid" in ack.content, "her own bid, told to her alone"
     await fake.idle()
-    progress = fake.in_channel()[before:]
-    assert len(progress) == 1 and "Waiting for: Bob" in progress[0].content
-    assert "3" not in progress[0].content, "a secret bid stays secret"
-    before += 1
+    assert len(fake.in_channel()) == before, "readiness is never a new post"
+    [edit] = fake.edits[edits:]
+    assert edit.message["id"] == phase.message["id"], "it edits the phase message in place"
+    assert "✅ Alice is ready." in edit.content and "⏳ <@102>" in edit.content
+    assert "3" not in edit.content, "a secret bid stays secret"
+    assert not edit.allowed_mentions.get("users"), "an edit pings nobody again"
 
     await (await fake.click(bob, phase, "bid 1")).result()
     await fake.idle()
     resolved = fake.in_channel()[before:]
     assert len(resolved) == 1, "the phase resolves with exactly one channel message"
-    assert "tiny.event.reveal" in resolved[0].content
+    assert "tiny.event.reveal" in resolved[0].text
     assert resolved[0].allowed_mentions["users"] == [101], "only the awaited player is pinged"
     assert set(resolved[0].buttons) == {"take", "pass"}
 
@@ -53,7 +57,7 @@ async def test_typed_game_command(fake: FakeDiscord, bots: Bots) -> None:
     alice = fake.add_user(101, "Alice")
     await started_tiny(fake, alice)
     bid = await fake.slash(alice, "tiny bid", amount=2)
-    assert (await bid.result()).ephemeral and bid.deferred
+    assert (await bid.result()).ephemeral and not bid.deferred, "quick: one REST call"
     await fake.idle()
     assert set(fake.in_channel()[-1].buttons) == {"take", "pass"}
 

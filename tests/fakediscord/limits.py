@@ -24,6 +24,8 @@ MAX_GLOBAL_COMMANDS = 100
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
 MAX_EMBED_TOTAL = 6000
+MAX_EMBED_DESCRIPTION = 4096
+MAX_EMBED_TITLE = 256
 MAX_ROWS = 5
 MAX_ROW_BUTTONS = 5
 MAX_CUSTOM_ID = 100
@@ -220,6 +222,15 @@ def check_message(
     embeds = payload.get("embeds") or []
     if len(embeds) > MAX_EMBEDS:
         out.append(f"{where}: {len(embeds)} embeds (at most {MAX_EMBEDS})")
+    for index, embed in enumerate(embeds):
+        description = embed.get("description") or ""
+        if len(description) > MAX_EMBED_DESCRIPTION:
+            out.append(
+                f"{where}: embed {index} description has {len(description)} characters "
+                f"(at most {MAX_EMBED_DESCRIPTION})"
+            )
+        if len(embed.get("title") or "") > MAX_EMBED_TITLE:
+            out.append(f"{where}: embed {index} title over {MAX_EMBED_TITLE} characters")
     total = sum(_embed_chars(e) for e in embeds)
     if total > MAX_EMBED_TOTAL:
         out.append(f"{where}: embeds hold {total} characters (at most {MAX_EMBED_TOTAL})")

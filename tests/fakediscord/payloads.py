@@ -18,8 +18,7 @@ MANAGE_CHANNELS = 1 << 4
 MEMBER_PERMISSIONS = (
     VIEW_CHANNEL | SEND_MESSAGES | (1 << 15) | (1 << 16) | (1 << 31)
 )  # + attach, history, app commands
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 14)  # + embed links
-THREAD_PERMISSIONS = (1 << 35) | (1 << 38)  # create public threads, send messages in threads
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 14)  # + embed links (threads: THREAD_PERMISSIONS)
 TIMESTAMP = "2026-01-01T00:00:00.000000+00:00"
 
 
@@ -83,6 +82,39 @@ def role(role_id: int, name: str, permissions: int) -> dict[str, Any]:
         "managed": True,
         "mentionable": False,
         "flags": 0,
+    }
+
+
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+MANAGE_THREADS = 1 << 34
+THREAD_PERMISSIONS = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS | MANAGE_THREADS
+
+
+def thread_channel(
+    thread_id: int, guild_id: int, parent_id: int, name: str, *, archived: bool = False
+) -> dict[str, Any]:
+    """A public thread (type 11) as Discord sends it (THREAD_CREATE, the threads routes)."""
+    return {
+        "id": str(thread_id),
+        "type": 11,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": "900000000000000001",
+        "name": name,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": archived,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": TIMESTAMP,
+            "locked": False,
+            "invitable": True,
+            "create_timestamp": TIMESTAMP,
+        },
     }
 
 

@@ -68,6 +68,16 @@ class Sent:
         return str(self.message.get("content") or "")
 
     @property
+    def embeds(self) -> list[str]:
+        """The descriptions of the message's embeds (where the bot puts the narration)."""
+        return [str(e.get("description") or "") for e in self.message.get("embeds") or []]
+
+    @property
+    def text(self) -> str:
+        """Everything a reader sees written: the content, then the embeds."""
+        return "\n".join([self.content, *self.embeds]).strip("\n")
+
+    @property
     def ephemeral(self) -> bool:
         return bool(int(self.message.get("flags") or 0) & EPHEMERAL)
 
@@ -107,6 +117,7 @@ class Exchange:
     answer: Sent | None = None
     choices: list[dict[str, Any]] | None = None
     original: Sent | None = None
+    message_id: int | None = None  # the message whose component was clicked
     done: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
@@ -144,6 +155,10 @@ class FakeDiscord:
         # channel the permissions an overwrite denies the bot (both sent in GUILD_CREATE).
         self.bot_permissions = p.BOT_PERMISSIONS | p.THREAD_PERMISSIONS
         self.denied: dict[int, int] = {}
+        # Whether the bot may create public threads, send in them and archive them (Create
+        # Public Threads, Send Messages in Threads, Manage Threads); False: threads refused.
+        self.threads_allowed = True
+        self.threads: dict[int, dict[str, Any]] = {}  # thread id → its channel object
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -151,6 +166,10 @@ class FakeDiscord:
         self.posted: list[Sent] = []
         self.violations: list[str] = []
         self.messages: dict[int, Sent] = {}
+        self.edits: list[Sent] = []  # every edit of a channel message, in order
+        # Every REST request the bot made after logging in: (method, route), e.g.
+        # ("POST", "/channels/{channel}/messages"); login and command sync are not counted.
+        self.calls: list[tuple[str, str]] = []
         self.identified = asyncio.Event()
         # Extra "still working" signals for idle(), e.g. a bot's count of commands in progress.
         self.busy_checks: list[Callable[[], bool]] = []
@@ -189,6 +208,13 @@ class FakeDiscord:
         app.router.add_delete(api + "/webhooks/{app}/{token}/messages/{message}", self._delete)
         app.router.add_post(api + "/channels/{channel}/messages", self._channel_message)
         app.router.add_get(api + "/channels/{channel}", self._get_channel)
+        app.router.add_patch(
+            api + "/channels/{channel}/messages/{message}", self._edit_channel_message
+        )
+        app.router.add_post(
+            api + "/channels/{channel}/messages/{message}/threads", self._start_thread
+        )
+        app.router.add_patch(api + "/channels/{channel}", self._edit_channel)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
@@ -298,9 +324,15 @@ class FakeDiscord:
         raise TimeoutError("the bot kept sending")
 
     def in_channel(self, channel_id: int | None = None) -> list[Sent]:
-        """Public messages in a channel: channel posts and non-ephemeral interaction messages."""
-        wanted = channel_id or self.channel_id
-        return [s for s in self.messages.values() if s.channel_id == wanted and not s.ephemeral]
+        """Public messages in a channel: channel posts and non-ephemeral interaction messages.
+        Without ``channel_id``: the default channel and the threads opened from it."""
+        if channel_id is None:  # the default channel with its threads, where games now play
+            wanted = {self.channel_id} | {
+                t for t, c in self.threads.items() if c["parent_id"] == str(self.channel_id)
+            }
+        else:
+            wanted = {channel_id}
+        return [s for s in self.messages.values() if s.channel_id in wanted and not s.ephemeral]
 
     def check(self) -> None:
         """Fail on any limit violation, unanswered interaction, or "thinking…" left forever."""
@@ -373,6 +405,9 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
+    def _bot_permissions(self) -> int:
+        return p.BOT_PERMISSIONS | (p.THREAD_PERMISSIONS if self.threads_allowed else 0)
+
     def _permissions(self, user: FakeUser) -> int:
         return p.MEMBER_PERMISSIONS | (p.MANAGE_CHANNELS if user.manage else 0)
 
@@ -396,12 +431,13 @@ class FakeDiscord:
             "data": data,
             "guild": {"id": str(self.guild_id), "locale": self.guild_locale, "features": []},
             "guild_id": str(self.guild_id),
-            "channel": p.text_channel(channel, self.guild_id, self.channels.get(channel, "games")),
+            "channel": self.threads.get(channel)
+            or p.text_channel(channel, self.guild_id, self.channels.get(channel, "games")),
             "channel_id": str(channel),
             "member": p.member(user.payload, self._permissions(user)),
             "token": token,
             "version": 1,
-            "app_permissions": str(p.BOT_PERMISSIONS),
+            "app_permissions": str(self._bot_permissions()),
             "locale": user.locale,
             "guild_locale": self.guild_locale,
             "entitlements": [],
@@ -412,6 +448,7 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message
         exchange = Exchange(interaction_id, token, kind, user, time.monotonic(), channel)
+        exchange.message_id = int(message["id"]) if message is not None else None
         self.exchanges[token] = exchange
         await self._dispatch("INTERACTION_CREATE", payload)
         return exchange
@@ -490,6 +527,10 @@ class FakeDiscord:
         if request.path == "/gw":  # the gateway stays open: not a request in flight
             return await handler(request)
         self._inflight += 1
+        route = request.match_info.route.resource
+        canonical = route.canonical if route is not None else request.path
+        if not canonical.endswith(("/users/@me", "/applications/@me", "/commands", "/gateway/bot")):
+            self.calls.append((request.method, canonical.removeprefix("/api/v10")))
         try:
             return await handler(request)
         finally:
@@ -660,6 +701,16 @@ class FakeDiscord:
         elif kind in (6, 7):
             if exchange.type != COMPONENT:
                 return self._refuse([f"{where}: type {kind} is only for component interactions"])
+            if kind == 7:  # UPDATE_MESSAGE: the clicked message, edited by the response itself
+                problems = limits.check_message(data, [], where, edit=True)
+                if problems:
+                    return self._refuse(problems)
+                edited = self._update(exchange.message_id, data)
+                if edited is None:
+                    return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+                exchange.messages.append(edited)
+                exchange.answer = edited
+                exchange.done.set()
         else:
             return self._refuse([f"{where}: unexpected response type {kind}"])
         exchange.callback, exchange.callback_at = body, now
@@ -765,6 +816,91 @@ class FakeDiscord:
         sent = self._store("channel", channel_id, body, files, 0)
         self.posted.append(sent)
         return self._json(sent.message)
+
+    def _update(self, message_id: int | None, body: dict[str, Any]) -> Sent | None:
+        """Apply an edit of a channel message (its content, components, embeds)."""
+        sent = self.messages.get(message_id) if message_id is not None else None
+        if sent is None:
+            return None
+        message = dict(sent.message)
+        for key in ("content", "components", "embeds"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        message["edited_timestamp"] = p.TIMESTAMP
+        edited = Sent("edit", sent.channel_id, body, sent.files, message)
+        self.messages[int(message["id"])] = edited
+        self.edits.append(edited)
+        return edited
+
+    async def _edit_channel_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel"])
+        sent = self.messages.get(int(request.match_info["message"]))
+        if sent is None or sent.channel_id != channel_id:
+            return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+        if channel_id in self.forbidden:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, files = await self._read(request)
+        problems = limits.check_message(
+            body,
+            [(n, len(d)) for n, (d, _) in files.items()],
+            f"edit of {sent.message['id']}",
+            edit=True,
+        )
+        if problems:
+            return self._refuse(problems)
+        message = dict(sent.message)
+        for key in ("content", "components", "embeds"):
+            if key in body:
+                message[key] = (
+                    body[key] if body[key] is not None else ([] if key != "content" else "")
+                )
+        if "attachments" in body or files:
+            message["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+        message["edited_timestamp"] = p.TIMESTAMP
+        edited = Sent("edit", channel_id, body, sent.files, message)
+        self.messages[int(message["id"])] = edited
+        self.edits.append(edited)
+        return self._json(message)
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """POST /channels/{id}/messages/{mid}/threads: a public thread from a message."""
+        channel_id = int(request.match_info["channel"])
+        sent = self.messages.get(int(request.match_info["message"]))
+        if sent is None or sent.channel_id != channel_id:
+            return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+        if not self.threads_allowed:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, _ = await self._read(request)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            return self._refuse([f"thread name {name!r} must be 1–100 characters"])
+        thread_id = int(sent.message["id"])  # Discord gives the thread its message's id
+        thread = p.thread_channel(thread_id, self.guild_id, channel_id, name)
+        self.threads[thread_id] = thread
+        self.channels[thread_id] = name
+        await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
+        return self._json(thread)
+
+    async def _edit_channel(self, request: web.Request) -> web.Response:
+        """PATCH /channels/{id}: here, archiving a thread (Manage Threads, or its creator)."""
+        thread = self.threads.get(int(request.match_info["channel"]))
+        if thread is None:
+            return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        if not self.threads_allowed:
+            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+        body, _ = await self._read(request)
+        if "archived" in body:
+            thread["thread_metadata"]["archived"] = bool(body["archived"])
+        if "name" in body:
+            thread["name"] = str(body["name"])
+        await self._dispatch("THREAD_UPDATE", thread)
+        return self._json(thread)
+
+    def archived(self, thread_id: int) -> bool:
+        thread = self.threads.get(thread_id)
+        return bool(thread and thread["thread_metadata"]["archived"])
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")

@@ -117,7 +117,7 @@ def watch_announcements(service: Service) -> None:
         for post in draft.public:
             if post.phase:
                 emit("ANNOUNCE", {"channel": post.channel_id})
-            if DEFAULTED_MARK in post.text:
+            if DEFAULTED_MARK in post.text or DEFAULTED_MARK in post.narration:
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 

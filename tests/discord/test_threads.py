@@ -1,0 +1,78 @@
+"""A thread per game: the lobby in the channel, the game in a thread opened from it, several
+games side by side, the result back in the channel, the thread archived an hour later; and the
+channel itself when the bot may not open threads."""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.conftest import Clock
+from tests.discord.conftest import Bots
+from tests.fakediscord import FakeDiscord
+
+
+async def test_each_game_is_played_in_its_own_thread(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob, carol = (fake.add_user(101 + i, n) for i, n in enumerate(("Alice", "Bob", "Cy")))
+    await (await fake.slash(alice, "game new tiny", rounds=1)).result()
+    await fake.idle()
+    [lobby] = fake.in_channel()
+    assert list(fake.threads) == [int(lobby.message["id"])], "a thread from the lobby message"
+    thread = next(iter(fake.threads))
+    assert fake.threads[thread]["parent_id"] == str(fake.channel_id)
+
+    await (await fake.click(bob, lobby, "Join")).result()  # the button in the channel
+    await (await fake.slash(carol, "game new tiny")).result()  # a second game, same channel
+    await fake.idle()
+    assert len(fake.threads) == 2
+    where = await (await fake.slash(bob, "game status")).result()
+    assert "2 games here" in where.content and f"<#{thread}>" in where.content
+
+    await (await fake.slash(alice, "game start", channel_id=thread)).result()
+    await fake.idle()
+    phase = fake.in_channel(thread)[-1]
+    assert phase.buttons and "<@102>" in phase.content, "the game goes on in its thread"
+    assert "has begun" in fake.in_channel()[0].content, "the lobby message says so"
+    for user, label in ((alice, "bid 3"), (bob, "bid 1")):
+        await (await fake.click(user, phase, label)).result()
+    await fake.idle()
+    phase = fake.in_channel(thread)[-1]
+    await (await fake.click(alice, phase, "take")).result()
+    await fake.idle()
+    phase = fake.in_channel(thread)[-1]
+    await (await fake.click(bob, phase, "pass")).result()
+    await fake.idle()
+    assert "Winner: Alice" in fake.in_channel(thread)[-1].content
+    result = fake.in_channel()[-1]
+    assert "Winner: Alice" in result.content and f"<#{thread}>" in result.content
+
+    assert not fake.archived(thread)
+    clock.now += 3601
+    bot.wake_deadlines()
+    for _ in range(100):
+        if fake.archived(thread):
+            break
+        await asyncio.sleep(0.05)
+    assert fake.archived(thread), "an hour after the end its thread is archived"
+
+
+async def test_without_thread_permissions_the_game_stays_in_the_channel(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    fake.threads_allowed = False
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "game new tiny")).result()
+    await fake.idle()
+    lobby, notice = fake.in_channel()
+    assert "may not create threads" in notice.content
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+    assert fake.in_channel()[-1].buttons, "played in the channel"
+    await (await fake.slash(alice, "game cancel")).result()
+    await (await fake.slash(alice, "game new tiny")).result()
+    await fake.idle()
+    assert sum("may not create threads" in s.content for s in fake.in_channel()) == 1, "once"
