@@ -8,7 +8,7 @@ from tests.support.fingerprint import fingerprint
 
 PINNED = {
     "badbones": "eed43e0f5a7b54ee",
-    "farkle": "d2a01e77440c5ff4",
+    "farkle": "2260e3d515bb0eb3",
     "fuse": "9dd6e0976fbb2299",
     "zvv": "e277bd045f2701db",
 }
