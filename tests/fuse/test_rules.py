@@ -78,6 +78,16 @@ def test_solo_hands_show_three_different_values() -> None:
         assert len({card(c).points for c in state.hands[0]}) >= 3
 
 
+def test_a_solo_deal_pairs_a_high_first_card_with_a_low_one_too() -> None:
+    # play-test: 23% of solo deals put a 3+ card second after a 3+ first card
+    for seed in range(200):
+        for hard in (False, True):
+            hand = FUSE.new_game(1, {"hard": hard}, seed=seed).hands[0]
+            if card(hand[0]).points >= 3:
+                assert card(hand[1]).points <= 2, (seed, hand)
+            assert len({card(c).points for c in hand}) >= 3
+
+
 def test_hard_cards_only_with_the_option() -> None:
     for seed in range(20):
         plain = FUSE.new_game(5, {"difficulty": "insane"}, seed=seed)
