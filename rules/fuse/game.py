@@ -9,8 +9,8 @@ one at a time) make players ``return`` matching dice to the bag; then the next r
 Time: in ``live`` mode the 10-minute clock starts at the first ``draw`` (the ``now`` passed to
 ``apply``); every pending input has the clock end as its deadline, and any action arriving after
 it ends the game as lost before anything else. In ``relaxed`` mode there is no clock: the round
-deadline is the service's, and the bomb goes off after ``rounds`` rounds (house rule, so that a
-game always ends).
+deadline is the service's, and the bomb goes off after ``rounds`` rounds, by default a number
+set by the deck (house rules D9, D14), so that a game always ends.
 """
 
 from __future__ import annotations
@@ -56,6 +56,19 @@ CENTRE_SIZE = 5
 FUSES_IN_DECK = 6
 NUM_DICE = 25
 DICE_PER_COLOUR = 5
+
+
+# D14 (house): relaxed mode's bomb goes off after a number of rounds set by the deck: this
+# many rounds per bomb card in play (the deck and the cards dealt), by seat count. Measured at
+# chat pace with the computer players (``python -m bench fuse``): a ``normal`` team beats it
+# in about nine games out of ten (the 85th-90th percentile of the rounds it needs).
+ROUNDS_PER_CARD = (9.0, 3.5, 4.0, 2.75, 2.0)
+
+
+def relaxed_rounds(seats: int, deck_size: int) -> int:
+    """Relaxed mode's round limit for a deck of ``deck_size`` bomb cards (option ``rounds`` 0)."""
+    cards = deck_size + (4 if seats == 1 else 2 * seats)
+    return -int(-ROUNDS_PER_CARD[seats - 1] * cards // 1)
 
 
 def dice_per_round(seats: int) -> int:
@@ -144,7 +157,7 @@ class FuseState:
     mode: str  # live | relaxed
     hard: bool
     solo_dice: int
-    round_limit: int  # relaxed mode: the bomb goes off after this many rounds (0: never)
+    round_limit: int  # relaxed mode: the bomb goes off after this many rounds (D9, D14)
     top_up: bool  # D6: a player short of cards takes one when the centre row allows it
     rng: int
     stage: str  # start | choose | return | over
@@ -313,7 +326,7 @@ class Fuse(Game[FuseState]):
         OptionSpec("mode", "choice", "live", choices=("live", "relaxed")),
         OptionSpec("hard", "bool", False),
         OptionSpec("solo_dice", "int", 3, min=1, max=3),
-        OptionSpec("rounds", "int", 60, min=0, max=999),
+        OptionSpec("rounds", "int", 0, min=0, max=999),
         OptionSpec("top_up", "bool", False),
     )
     action_types = (Draw, Claim, Place, Pass, Take, Return)
@@ -356,7 +369,7 @@ class Fuse(Game[FuseState]):
             mode=options["mode"],
             hard=options["hard"],
             solo_dice=options["solo_dice"],
-            round_limit=options["rounds"],
+            round_limit=options["rounds"] or relaxed_rounds(num_seats, size),
             top_up=options["top_up"],
             rng=rng.state,
             stage="start",
@@ -676,11 +689,12 @@ class Fuse(Game[FuseState]):
     # the round
 
     def _start_round(self, state: FuseState, events: list[Event]) -> None:
-        state.round += 1
         state.step += 1
-        if state.mode == "relaxed" and state.round_limit and state.round > state.round_limit:
+        if state.mode == "relaxed" and state.round >= state.round_limit:
+            # the last round was played: the bomb goes off (and no "round 61 of 60" is shown)
             self._end(state, "lost", "rounds", events)
             return
+        state.round += 1
         if not state.bag:
             self._end(state, "lost", "bag", events)
             return
@@ -1003,6 +1017,9 @@ class Fuse(Game[FuseState]):
         # fields added during development of schema 1: older saves get their defaults
         saved.setdefault("top_up", False)
         saved.setdefault("last_now", 0.0)
+        if not saved["round_limit"]:  # saved when 0 meant "never": the deck's limit (D14)
+            seats = saved["seats"]
+            saved["round_limit"] = relaxed_rounds(seats, DECK_SIZE[saved["difficulty"]][seats - 1])
         saved["hands"] = [list(h) for h in data["hands"]]
         saved["dice"] = {k: list(v) for k, v in data["dice"].items()}
         saved["claims"] = {int(k): v for k, v in data["claims"].items()}
