@@ -9,7 +9,7 @@ from tests.support.fingerprint import fingerprint
 PINNED = {
     "badbones": "eed43e0f5a7b54ee",
     "farkle": "2260e3d515bb0eb3",
-    "fuse": "759bb26b4064b374",
+    "fuse": "7eaaed1d5aedede7",
     "zvv": "e277bd045f2701db",
 }
 
