@@ -9,7 +9,7 @@ from tests.support.fingerprint import fingerprint
 PINNED = {
     "badbones": "eed43e0f5a7b54ee",
     "farkle": "2260e3d515bb0eb3",
-    "fuse": "7eaaed1d5aedede7",
+    "fuse": "bb33bbcaea452231",
     "zvv": "e277bd045f2701db",
 }
 

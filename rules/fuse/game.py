@@ -285,8 +285,8 @@ _COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
 # The events every round repeats, built once: events are immutable, so handing out the same
 # instance again is the same as building an equal one (and a frozen dataclass is slow to build).
 _PASSED = [Event("fuse.event.passed", {"seat": seat}, to=seat) for seat in range(5)]
-_CLAIMED = [  # by seat, then die value
-    [Event("fuse.event.claimed", {"seat": seat, "die": token}, to=seat) for token in _TOKENS]
+_CLAIMED = [  # by seat, then die value; told to the whole team (the rules: claims are open)
+    [Event("fuse.event.claimed", {"seat": seat, "die": token}) for token in _TOKENS]
     for seat in range(5)
 ]
 _REROLLED = [  # by die value
@@ -841,10 +841,9 @@ class Fuse(Game[FuseState]):
         while state.queue:
             item = state.queue.pop(0)
             state.step += 1
+            told = len(events)  # a fuse card's line goes here, once we know who matches
             if item.startswith("F-"):
                 colour, number = fuse_target(item)
-                kind, args = _match_args(item[2:])
-                events.append(Event(f"fuse.event.fuse_resolves_{kind[7:]}", args))
             else:
                 d = int(item[1:])
                 rng = Rng(state.rng)
@@ -872,6 +871,11 @@ class Fuse(Game[FuseState]):
                     if returnable is None:
                         returnable = {}
                     returnable.setdefault(seat, []).append((card_id, s))
+            if item.startswith("F-"):
+                # "everyone returns…" only when someone has a matching die (play-test)
+                kind, args = _match_args(item[2:])
+                none = "" if returnable else "_none"
+                events.insert(told, Event(f"fuse.event.fuse_resolves_{kind[7:]}{none}", args))
             if returnable:
                 for seat, options in returnable.items():
                     if len(options) == 1:
