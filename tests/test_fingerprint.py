@@ -9,7 +9,7 @@ from tests.support.fingerprint import fingerprint
 PINNED = {
     "badbones": "eed43e0f5a7b54ee",
     "farkle": "2260e3d515bb0eb3",
-    "fuse": "bb33bbcaea452231",
+    "fuse": "ac9f8772252ef8f5",
     "zvv": "e277bd045f2701db",
 }
 

@@ -344,6 +344,7 @@ class Fuse(Game[FuseState]):
             "return",
             (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),
             button=True,
+            owned=True,
         ),
     )
 
@@ -878,6 +879,7 @@ class Fuse(Game[FuseState]):
                 events.insert(told, Event(f"fuse.event.fuse_resolves_{kind[7:]}{none}", args))
             if returnable:
                 for seat, options in returnable.items():
+                    options = _distinct(state, options)
                     if len(options) == 1:
                         self._return_die(state, seat, *options[0], events)
                     else:
@@ -1118,6 +1120,16 @@ class Fuse(Game[FuseState]):
         # One picture per round, as the rules of the table say; claims are narrated in text.
         return str(state.round)
 
+    def button_rank(self, state: FuseState, command: str, args: CommandArgs) -> int:
+        """Claims in the order the round's message lists the dice (play-test: merged from
+        several seats' buttons, they came out of order)."""
+        if command == "claim":
+            value = _value_named(args.get("die", ""))
+            for i, d in enumerate(state.drawn):
+                if _BASE[d] + state.faces[d] == value:
+                    return i
+        return 0
+
     def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
         if isinstance(action, Claim):
             return "claim", {"die": action.die}
@@ -1143,6 +1155,34 @@ def _choice_pendings(deadline: float | None) -> list[Pending]:
     pendings.append(Pending("claim", _PASS, deadline))
     _CHOICE_PENDINGS[deadline] = pendings
     return pendings
+
+
+def _distinct(state: FuseState, options: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The return choices without repeats: two dice showing the same colour and number on the
+    same card, in slots alike (the same icon, and no stack, pyramid or relation apart from one
+    ``=`` / ``≠`` run holding both), leave the card the same whichever goes back (play-test: a
+    choice between two identical dice)."""
+    kept: list[tuple[str, int]] = []
+    for card_id, s in options:
+        if not any(c == card_id and _alike(state, card_id, s, k) for c, k in kept):
+            kept.append((card_id, s))
+    return kept
+
+
+def _alike(state: FuseState, card_id: str, a: int, b: int) -> bool:
+    card = _BOMBS[card_id]
+    value = _filled(state, card_id)
+    if value[a] != value[b] or card.slots[a].text != card.slots[b].text:
+        return False
+    if card.below[a] or card.below[b] or card.above[a] or card.above[b]:
+        return False
+    for relation in card.relations:
+        members = relation.slots + relation.right
+        if (a in members) != (b in members):
+            return False
+        if a in members and relation.kind not in ("eq", "ne"):
+            return False
+    return True
 
 
 def _match_args(match: str) -> tuple[str, dict[str, Any]]:

@@ -129,3 +129,27 @@ def test_a_fuse_card_nobody_matches_does_not_tell_everyone_to_return_a_die() -> 
     assert told == ["fuse.event.fuse_resolves_colour_none"]
     text = t(told[0], "en", colour="blue")
     assert "everyone" not in text and "nobody" in text
+
+
+def test_two_identical_dice_on_one_card_are_no_choice_to_return() -> None:
+    from rules.fuse.game import Claim, Pass, Place, Take
+    from tests.fuse.support import position
+
+    # Ana holds two red 3s on "[?] [?] [K]"; her defuse of 1-10 reveals a red fuse card
+    state = position(
+        2,
+        [["1-07", "1-10"], ["1-09", "2-03"]],
+        roll=["K6", "Y2", "B5", "G4"],
+        placed={"1-07": ["R3", "R3", None], "1-10": ["Y1", "G2", None]},
+        centre=["1-01", "1-02", "1-03", "1-04", "1-05"],
+        deck=["F-R", "2-01", "2-02"],
+    )
+    now = 1_000.0
+    for seat, action in ((0, Claim("K6")), (0, Place("1-10", 3)), (0, Take("1-01"))):
+        state, _ = FUSE.apply(state, seat, action, now)
+    state, _ = FUSE.apply(state, 0, Pass(), now)
+    state, events = FUSE.apply(state, 1, Pass(), now)
+    # one red 3 goes back by itself: nobody is asked to choose between the two
+    returned = [e.args for e in events if e.key == "fuse.event.returned"]
+    assert returned[0] == {"seat": 0, "colour_key": "fuse.colour.R", "number": 3, "card": "1-07"}
+    assert state.stage != "return" or 0 not in state.owing
