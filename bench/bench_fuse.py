@@ -127,6 +127,7 @@ def _chat_pace() -> None:
         (f"relaxed standard {seats}p", seats, {"mode": "relaxed"}, 0.5) for seats in range(1, 6)
     ]
     rows += [(f"live standard {seats}p", seats, {}, 0.0) for seats in (1, 4, 5)]
+    rows += [(f"live insane {seats}p", seats, {"difficulty": "insane"}, 0.0) for seats in (3, 4)]
     for label, seats, options, target in rows:
         ends = chat_row(seats, options, CHAT_GAMES)
         rate = ends["won"] / CHAT_GAMES

@@ -407,9 +407,19 @@ class Fuse(Game[FuseState]):
         return 4 if state.seats == 1 else 2
 
     def quota(self, state: FuseState) -> int:
-        """Dice a seat may place per round: 1, two each with 2 players, solo per D1."""
-        seats = state.seats
+        """Dice a seat may place per round: 1, two each with 2 players, solo per D1 — counting
+        only the players still holding bombs once deck and centre are empty (D16)."""
+        seats = self.players_in(state)
         return 1 if seats > 2 else 2 if seats == 2 else state.solo_dice
+
+    def players_in(self, state: FuseState) -> int:
+        """How many players the round is dealt for. D16 (house, Insane's end): once deck and
+        centre row are empty, a player whose cards are all defused is out of the rounds, so the
+        round's dice and quotas are those of the players still holding bombs. Otherwise their
+        unused dice, rolled again each round, would keep knocking dice off the last cards."""
+        if state.deck or state.centre:
+            return state.seats
+        return max(1, sum(1 for hand in state.hands if hand))
 
     def pending(self, state: FuseState) -> dict[int, Pending]:
         deadline = state.clock_end
@@ -702,7 +712,7 @@ class Fuse(Game[FuseState]):
         rng = Rng(state.rng)
         bag = state.bag
         drawn = []
-        for _ in range(min(dice_per_round(state.seats), len(bag))):
+        for _ in range(min(dice_per_round(self.players_in(state)), len(bag))):
             drawn.append(rng.draw(bag))
         faces = state.faces
         for d in drawn:

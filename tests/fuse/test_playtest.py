@@ -153,3 +153,26 @@ def test_two_identical_dice_on_one_card_are_no_choice_to_return() -> None:
     returned = [e.args for e in events if e.key == "fuse.event.returned"]
     assert returned[0] == {"seat": 0, "colour_key": "fuse.colour.R", "number": 3, "card": "1-07"}
     assert state.stage != "return" or 0 not in state.owing
+
+
+def test_insane_end_the_last_bomb_gets_the_round_to_itself() -> None:
+    from rules.fuse.game import Pass
+    from tests.fuse.support import position
+
+    # Insane, 4 players: deck and centre are empty, Ana, Bea and Cai have defused all their
+    # cards; only Dora's "[?] [?] [K]" is left. Before, the round still drew 4 dice, Dora could
+    # place 1, and the 3 left over, rolled again, knocked dice off the last card.
+    state = position(
+        4,
+        [[], [], [], ["1-07"]],
+        roll=["R4", "B2", "G1", "Y5"],
+        placed={"1-07": ["Y3", None, None]},
+        centre=[],
+        deck=[],
+        options={"difficulty": "insane"},
+    )
+    assert FUSE.quota(state) == 3  # Dora plays on as a solo player (D16, D1)
+    state, _ = FUSE.apply(state, 3, Pass(), 1_000.0)
+    while state.stage == "return":  # the unused dice may ask Dora for a die first
+        state, _ = FUSE.apply(state, 3, FUSE.pending(state)[3].default, 1_000.0)
+    assert state.stage == "choose" and len(state.drawn) == 3  # a solo round's 3 dice
