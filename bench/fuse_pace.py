@@ -23,9 +23,10 @@ STEP = THINK + LATENCY
 
 
 def chat_game(
-    seats: int, seed: int, options: Mapping[str, Any], level: str = "normal"
+    seats: int, seed: int, options: Mapping[str, Any], level: str = "normal", step: float = STEP
 ) -> tuple[str, int, float]:
-    """One game at chat pace: (how it ended, rounds played, seconds of play)."""
+    """One game at chat pace (``step`` seconds per action per player): (how it ended, rounds
+    played, seconds of play)."""
     state = FUSE.new_game(seats, dict(options), seed)
     start = now = 1_000_000.0
     ready: dict[int, float] = {}  # seat -> when it acts next (it is pending)
@@ -36,14 +37,14 @@ def chat_game(
             if seat not in pending:
                 del ready[seat]
         for seat in pending:
-            ready.setdefault(seat, now + STEP)
+            ready.setdefault(seat, now + step)
         seat = min(ready, key=lambda s: (ready[s], s))
         now = ready.pop(seat)
         if state.stage == "start":
             start = now
         FUSE.play(state, seat, choose(FUSE, state, seat, level), now)
         if seat in FUSE.pending(state):
-            ready[seat] = now + STEP
+            ready[seat] = now + step
         steps += 1
         assert steps < 50_000, f"fuse: no end at chat pace (seed {seed})"
     return state.reason, state.round, now - start
