@@ -51,11 +51,12 @@ def chat_game(
 
 
 def chat_row(
-    seats: int, options: Mapping[str, Any], games: int, first_seed: int = 0
+    seats: int, options: Mapping[str, Any], games: int, step: float = STEP
 ) -> Counter[str]:
-    """How ``games`` games at chat pace end (``won``, ``clock``, ``rounds``, ``bag``)."""
+    """How ``games`` games (seeds 0..games-1) at chat pace end (``won``, ``clock``,
+    ``rounds``, ``bag``)."""
     ends: Counter[str] = Counter()
-    for seed in range(first_seed, first_seed + games):
-        reason, _, _ = chat_game(seats, seed, options)
+    for seed in range(games):
+        reason, _, _ = chat_game(seats, seed, options, step=step)
         ends[reason] += 1
     return ends
