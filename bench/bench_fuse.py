@@ -87,7 +87,7 @@ def main() -> None:
             ("random 4p live games/s, cold start (1 s/act)", {}, 1.0, 1.0),
             ("random 4p live games/s (1 s per action)", {}, 1.0, 4.0),
             ("random 4p live games/s (2 s per action)", {}, 2.0, 4.0),
-            ("random 4p relaxed games/s (60 rounds)", {"mode": "relaxed"}, 1.0, 4.0),
+            ("random 4p relaxed games/s (deck limit)", {"mode": "relaxed"}, 1.0, 4.0),
         )
     ):
         per_s, steps_s, ends = _games(options, seconds, step, first_seed * 100_000)
