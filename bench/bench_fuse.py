@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from bench.fuse_pace import LATENCY, STEP, THINK, chat_row
 from render.fuse import render_table
 from rules.core import Rng
 from rules.core.play import position_after, random_game
@@ -86,7 +87,7 @@ def main() -> None:
             ("random 4p live games/s, cold start (1 s/act)", {}, 1.0, 1.0),
             ("random 4p live games/s (1 s per action)", {}, 1.0, 4.0),
             ("random 4p live games/s (2 s per action)", {}, 2.0, 4.0),
-            ("random 4p relaxed games/s (60 rounds)", {"mode": "relaxed"}, 1.0, 4.0),
+            ("random 4p relaxed games/s (deck limit)", {"mode": "relaxed"}, 1.0, 4.0),
         )
     ):
         per_s, steps_s, ends = _games(options, seconds, step, first_seed * 100_000)
@@ -97,6 +98,7 @@ def main() -> None:
     per_s, steps_s = _apply_games(4.0)
     print(f"{'random 4p live games/s through apply (copy)':44} {per_s:12.1f}")
     print(f"{'  actions/s':44} {steps_s:12.0f}   ({1e6 / steps_s:.1f} µs per action)")
+    _chat_pace()
     for seats in (1, 4, 5):
         state = _mid_game(seats, seats, 120)
         view = FUSE.view(state, None)
@@ -108,6 +110,37 @@ def main() -> None:
         ms = (time.process_time() - start) / runs * 1000
         print(f"{f'render {seats}p table ms':44} {ms:12.1f}")
         print(f"{f'render {seats}p table KB':44} {len(png) / 1024:12.1f}")
+
+
+CHAT_GAMES = 60  # games per chat-pace row (seeds 0..59)
+
+
+def _chat_pace() -> None:
+    """Win rates of ``normal`` computer teams playing at a person's click rate (see
+    bench/fuse_pace.py), with the targets: live Standard winnable in at least a third of 2-3
+    player games; relaxed mode's limit (set by the deck, D14) beaten in most games."""
+    print(f"chat pace: one action per {THINK:g} s per player + {LATENCY:g} s latency, normal teams")
+    rows: list[tuple[str, int, dict[str, Any], float, float]] = [
+        (f"live standard {seats}p", seats, {}, 1 / 3, STEP) for seats in (2, 3)
+    ]
+    rows += [
+        (f"relaxed standard {seats}p", seats, {"mode": "relaxed"}, 0.5, STEP)
+        for seats in range(1, 6)
+    ]
+    rows += [(f"live standard {seats}p", seats, {}, 0.0, STEP) for seats in (1, 4, 5)]
+    rows += [
+        (f"live insane {seats}p", seats, {"difficulty": "insane"}, 0.0, STEP) for seats in (3, 4)
+    ]
+    # the margin: slower people (3 s a click plus the latency)
+    rows += [(f"live standard {seats}p, 3.5 s/act", seats, {}, 0.0, 3.5) for seats in (2, 3)]
+    for label, seats, options, target, step in rows:
+        ends = chat_row(seats, options, CHAT_GAMES, step)
+        rate = ends["won"] / CHAT_GAMES
+        verdict = ("PASS" if rate >= target else "FAIL") if target else "(no target)"
+        print(
+            f"{'  ' + label + ' won':44} {rate:11.0%}   target >= {target:.0%} {verdict}  "
+            f"{dict(ends)}"
+        )
 
 
 if __name__ == "__main__":

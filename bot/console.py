@@ -309,11 +309,7 @@ class Console:
     def _when(self, part: When) -> str:
         if part.style == "d":
             return time.strftime("%Y-%m-%d", time.gmtime(part.at))
-        delta = int(part.at - self.clock())
-        minutes = abs(delta) // 60
-        span = f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"
-        # Neutral marks, since the line around it may be in either language.
-        return f"(+{span})" if delta >= 0 else f"(−{span})"
+        return relative(part.at - self.clock())
 
     def say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
@@ -350,6 +346,20 @@ def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
         )
         out[spec.name if spec else key] = value
     return out
+def relative(delta: float) -> str:
+    """A time ``delta`` seconds away, as the console writes it: "(+5m)", "(+2h05m)", "(+40s)".
+    Rounded to the nearest minute: a 5-minute deadline read a moment after it was set is
+    299.6 s away and read "(+4m)" when cut down (play-test)."""
+    seconds = round(abs(delta))
+    minutes = (seconds + 30) // 60
+    if seconds < 60:
+        span = f"{seconds}s"
+    elif minutes >= 60:
+        span = f"{minutes // 60}h{minutes % 60:02d}m"
+    else:
+        span = f"{minutes}m"
+    # Neutral marks, since the line around it may be in either language.
+    return f"(+{span})" if delta >= 0 else f"(−{span})"
 
 
 def _command_named(game: str, commands: Any, typed: str) -> str:

@@ -386,10 +386,11 @@ def _run(
             anchor="lm",
         )
         ax += text_width(d, t("farkle.label.set_aside", lang) + ":", 18) + 10
-        # The latest dice set aside are the eaten ones when this roll brought the dragon.
-        gone = sum(1 for k in run["kept"] if k) if eaten else 0
+        # The view flags each die the dragon ate, also after rolling on past it (play-test:
+        # eaten dice of an earlier roll looked like dice banked).
+        gone = list(run.get("eaten", ())) + [False] * len(aside)
         for k, f in enumerate(aside):
-            if k >= len(aside) - gone:
+            if gone[k]:
                 draw_eaten_die(d, ax, ay, 30, f)
             else:
                 draw_die(d, ax, ay, 30, f)
@@ -449,9 +450,23 @@ def _roll_panel(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: i
 
 
 def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: int) -> int:
+    text = last_line_text(view, names, lang)
+    if not text:
+        return y
+    d.text(
+        (MARGIN, y + 6),
+        "⟲ " + fit_text(d, text, 24, WIDTH - 2 * MARGIN - 40),
+        font=font(24),
+        fill=TEXT_DIM,
+    )
+    return y + 44
+
+
+def last_line_text(view: dict[str, Any], names: list[str], lang: str) -> str:
+    """The table's "⟲" line: how the last turn ended ("" before the first one ended)."""
     last = view.get("last") or {}
     if "seat" not in last:
-        return y
+        return ""
     name = _name(names, last["seat"])
     outcome = last.get("outcome")
     if outcome == "banked" and not last.get("amount"):
@@ -463,11 +478,16 @@ def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: in
     elif outcome == "farkle":
         text = t("farkle.label.last_farkle", lang, name=name)
     elif outcome == "won":
+        # what the winner gained: the loser's soldiers (if any) and the bonus (unless the
+        # Pickpocket took an item instead)
+        key = "farkle.label.last_brawl_won" + ("" if last.get("moved") else "_nothing")
+        key += "_bonus" if last.get("bonus") else ""
         text = t(
-            "farkle.label.last_brawl_won",
+            key,
             lang,
             name=_name(names, last.get("winner", last["seat"])),
             moved=number(last.get("moved", 0), lang),
+            bonus=number(last.get("bonus", 0), lang),
         )
     elif outcome == "tie":
         text = t("farkle.label.last_brawl_tie", lang, name=name)
@@ -475,13 +495,7 @@ def _last_line(d: Draw, view: dict[str, Any], names: list[str], lang: str, y: in
         text = t("farkle.label.last_slain", lang, name=name)
     else:
         text = t("farkle.label.last_keep", lang, name=name, damage=last.get("damage", 0))
-    d.text(
-        (MARGIN, y + 6),
-        "⟲ " + fit_text(d, text, 24, WIDTH - 2 * MARGIN - 40),
-        font=font(24),
-        fill=TEXT_DIM,
-    )
-    return y + 44
+    return text
 
 
 def _draw(

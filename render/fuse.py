@@ -50,11 +50,17 @@ OP_GAP = 30  # width given to a relation symbol between two slots
 SLOT_GAP = 8
 CARD_PAD = 12
 HEADER_H = 30  # the card id / points band at the top of a card
-NUMBER_H = 26  # room for the slot numbers under a player's icons
-NUMBER_SIZE = 22  # slot numbers: ~7 px on a phone's 400-px preview, as large as the row allows
+NUMBER_H = 32  # room for the slot numbers under a player's icons
+LOCK = 32  # the safe-die badge
+NUMBER_SIZE = 30  # slot numbers: ~9 px on a phone's 400-px preview (22 px read as specks)
 SOCKET = (44, 64, 110)  # an empty slot's well: lighter than the card, so black icons show
 SOCKET_EDGE = (170, 186, 214)
-BLACK_EDGE = (150, 156, 170)  # the frame of a black icon or die against the dark card
+BLACK_EDGE = (150, 156, 170)
+HATCH_ON_BLACK = (
+    92,
+    98,
+    114,
+)  # an empty black slot's stripes: still black, not the card  # the frame of a black icon or die against the dark card
 
 
 def _ink_on(colour: str | None) -> Colour:
@@ -102,41 +108,55 @@ def _draw_socket(img: Image.Image, x: int, y: int, size: int, slot: dict[str, An
         d.line((x, y + k, x, y + e), fill=SOCKET_EDGE, width=width)
         d.line((x + size - 1, y + k, x + size - 1, y + e), fill=SOCKET_EDGE, width=width)
     inset = 4  # a thin well around a nearly full-size icon: split numbers stay legible
-    _draw_icon(img, x + inset, y + inset, size - 2 * inset, slot)
+    _draw_icon(img, x + inset, y + inset, size - 2 * inset, slot, empty=True)
 
 
-def _draw_icon(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
-    """One slot's icon in a ``size`` square at (x, y)."""
+def _hatch(img: Image.Image, box: tuple[int, int, int, int], colour: Colour) -> None:
+    """Diagonal stripes over an empty slot's icon: a solid square is a die placed, a striped
+    one a slot still to fill (play-test: an empty black 6 and a placed black 6 looked alike).
+    On black the stripes are grey, so a black slot still reads as black, not as the card."""
+    x0, y0, x1, y1 = box
+    d = ImageDraw.Draw(img)
+    w, h = x1 - x0, y1 - y0
+    pitch = max(8, w // 5)
+    for k in range(-h, w, pitch):
+        # the stripe (x0 + k + t, y1 - t), cut to the icon's square
+        t0, t1 = max(0, -k), min(h, w - k)
+        if t0 < t1:
+            d.line((x0 + k + t0, y1 - t0, x0 + k + t1, y1 - t1), fill=colour, width=max(3, w // 16))
+
+
+def _draw_icon(
+    img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any], empty: bool = False
+) -> None:
+    """One slot's icon in a ``size`` square at (x, y); ``empty``: striped (a slot to fill)."""
     d = ImageDraw.Draw(img)
     box = (x, y, x + size - 1, y + size - 1)
     mark = slot["mark"]
     alts = slot["alts"]
     big = font(int(size * 0.55), bold=True)
     small = font(int(size * 0.38), bold=True)
+    labels: list[tuple[tuple[float, float], str, Any, Colour]] = []  # drawn over the stripes
     if mark == "*":
         _draw_rainbow(img, box)
     elif mark == "#*":
         _draw_rainbow(img, box)
         inset = size // 4
         d.rectangle((x + inset, y + inset, x + size - inset, y + size - inset), fill=ICON_WHITE)
-        d.text((x + size // 2, y + size // 2), "#", font=small, fill=INK, anchor="mm")
+        labels.append(((x + size // 2, y + size // 2), "#", small, INK))
     elif mark == "#|*":
         # half "#" on white, half rainbow
         _draw_rainbow(img, box)
         d.polygon([(x, y), (x + size - 1, y), (x, y + size - 1)], fill=ICON_WHITE)
-        d.text((x + size * 0.3, y + size * 0.32), "#", font=small, fill=INK, anchor="mm")
+        labels.append(((x + size * 0.3, y + size * 0.32), "#", small, INK))
     elif len(alts) == 2:
         a, b = alts
         _draw_split(img, box, _alt_fill(a, mark), _alt_fill(b, mark))
         d.line((x + size - 1, y, x, y + size - 1), fill=(120, 130, 145), width=2)
         for alt, (cx, cy) in ((a, (0.3, 0.3)), (b, (0.7, 0.7))):
             if alt["n"] is not None:
-                d.text(
-                    (x + size * cx, y + size * cy),
-                    str(alt["n"]),
-                    font=small,
-                    fill=_ink_on(alt["c"]),
-                    anchor="mm",
+                labels.append(
+                    ((x + size * cx, y + size * cy), str(alt["n"]), small, _ink_on(alt["c"]))
                 )
     else:
         alt = alts[0]
@@ -145,14 +165,15 @@ def _draw_icon(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]
         if mark in ("#", "?"):
             label = mark
         if label:
-            d.text(
-                (x + size // 2, y + size // 2 + 1),
-                label,
-                font=big,
-                fill=_ink_on(alt["c"]),
-                anchor="mm",
-            )
+            labels.append(((x + size // 2, y + size // 2 + 1), label, big, _ink_on(alt["c"])))
     black = len(alts) == 1 and alts[0].get("c") == "K" and mark not in ("*", "#*", "#|*")
+    if empty:
+        _hatch(img, box, HATCH_ON_BLACK if black else SOCKET)
+    for xy, text, fnt, fill in labels:
+        # on stripes a label gets an outline of the opposite tone, so no stripe cuts through it
+        halo = ICON_WHITE if fill == INK else INK
+        stroke = 3 if empty else 0
+        d.text(xy, text, font=fnt, fill=fill, anchor="mm", stroke_width=stroke, stroke_fill=halo)
     d.rectangle(box, outline=BLACK_EDGE if black else (205, 210, 220), width=3 if black else 2)
 
 
@@ -256,7 +277,7 @@ def draw_card(
                     if dice[tok]:
                         draw_die(img, rx, ry, slot - 2, dice[tok])
                         if safe[tok]:
-                            _draw_lock(d, rx + slot - 20, ry + slot - 20)
+                            _draw_lock(d, rx + slot - LOCK + 6, ry + slot - LOCK + 6)
                     elif numbered:  # a player's card: its empty slots are wells
                         _draw_socket(img, rx, ry, slot, card["slots"][tok])
                     else:  # the centre row: no die can be there, the icons stay full size
@@ -283,10 +304,10 @@ def draw_card(
 
 
 def _draw_lock(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
-    """A badge with a tick: this die is safe (another die rests on it). 22 px, so it still
-    shows on a phone (play-test: the 12-px dot vanished there)."""
-    d.ellipse((x, y, x + 22, y + 22), fill=ACCENT, outline=INK, width=2)
-    d.text((x + 11, y + 12), "✓", font=font(16, bold=True), fill=INK, anchor="mm")
+    """A badge with a tick: this die is safe (another die rests on it). 32 px, ~10 px on a
+    phone's 400-px preview (play-test: the 12-px dot, then the 22-px badge, read as specks)."""
+    d.ellipse((x, y, x + LOCK, y + LOCK), fill=ACCENT, outline=INK, width=3)
+    d.text((x + LOCK // 2, y + LOCK // 2 + 1), "✓", font=font(24, bold=True), fill=INK, anchor="mm")
 
 
 def _level_colour(level: int) -> Colour:

@@ -8,8 +8,8 @@ from tests.support.fingerprint import fingerprint
 
 PINNED = {
     "badbones": "ffe64fe9dfa81f11",
-    "farkle": "d2a01e77440c5ff4",
-    "fuse": "9dd6e0976fbb2299",
+    "farkle": "2260e3d515bb0eb3",
+    "fuse": "ac9f8772252ef8f5",
     "zvv": "e277bd045f2701db",
 }
 

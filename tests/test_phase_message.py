@@ -197,3 +197,75 @@ async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
     clock.now += 25 * 3600
     said = _said(await service.run_deadlines())
     assert "Bob ran out of time" in said and "🔒" not in said
+# ---------------------------------------------------------------- FUSE by chat (play-test)
+
+
+def _fuse_row(*names: str) -> GameRow:
+    row = GameRow(id=8, channel_id=1, kind="fuse", phase="1.choose.1", host_id=1, seed=1)
+    row.seats = [
+        SeatRow(seat=i, user_id=100 + i, display_name=name, locale="en")
+        for i, name in enumerate(names)
+    ]
+    return row
+
+
+async def test_fuse_return_buttons_say_whose_die_goes_back(service: Service) -> None:
+    from rules.fuse import FUSE
+    from rules.fuse.game import Pass
+    from tests.fuse.support import position
+
+    # The red fuse card resolves: Ana chooses between two red dice, Bea between two of hers.
+    state = position(
+        2,
+        [["1-09", "1-07"], ["1-06", "1-01"]],
+        roll=["K6", "Y2", "B5", "G4"],
+        placed={"1-09": ["R6", None, None], "1-07": ["R2", None, None], "1-06": ["R1", "R4", None]},
+        deck=["2-01", "2-02"],
+    )
+    state.queue.append("F-R")
+    state.fuses.append("F-R")
+    for seat in (0, 1):
+        state, _ = FUSE.apply(state, seat, Pass(), 1_000.0)
+    pending = FUSE.pending(state)
+    assert state.stage == "return" and set(pending) == {0, 1}
+    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
+    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    assert "Ana: Return 1-09 · slot 1" in labels and "Bea: Return 1-06 · slot 2" in labels
+    assert all(label.startswith(("Ana: ", "Bea: ")) for label in labels)
+
+
+async def test_fuse_claim_buttons_follow_the_order_of_the_round(service: Service) -> None:
+    from rules.fuse import FUSE
+    from tests.fuse.support import position
+
+    # Ana's one card (black or 1-3) takes the green 2 and the black 1, not the red 4, which
+    # only Bea can use: the buttons still read like the round's message, R4, G2, K1
+    state = position(2, [["2-03"], ["1-01", "1-09"]], roll=["R4", "G2", "K1"])
+    assert [args["die"] for _, args in FUSE.buttons(state, 0) if args] == ["G2", "K1"]
+    pending = FUSE.pending(state)
+    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
+    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    claims = [label for label in labels if label.startswith("🎲")]
+    order = {die: i for i, die in enumerate(("R4", "G2", "K1"))}
+    assert claims == sorted(claims, key=lambda label: order[label.split()[-1]])
+
+
+async def test_when_the_fuse_clock_runs_out_the_bomb_goes_off_nobody_ran_out_of_time(
+    service: Service,
+) -> None:
+    from bot.service.compose import move_draft
+    from rules.fuse import FUSE
+    from tests.fuse.support import position
+
+    state = position(2, [["2-03", "1-07"], ["1-01", "1-09"]], roll=["R4", "G2", "K1"])
+    before = FUSE.snapshot(state)
+    deadline = before.pending[0].deadline
+    assert deadline is not None  # the bomb's clock
+    # the deadline passes: the service plays Ana's default, and the bomb goes off
+    events = FUSE.play(state, 0, before.pending[0].default, deadline + 1)
+    after = FUSE.snapshot(state)
+    assert after.over
+    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
+    draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=False)
+    said = " ".join(f"{post.text} {post.narration}" for post in draft.public)
+    assert "bomb went off" in said and "ran out of time" not in said

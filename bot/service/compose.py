@@ -196,6 +196,11 @@ def move_draft(
     moved on, else an edit of the phase message saying who is ready."""
     draft = Draft()
     names = table.names()
+    earlier = before.pending.get(seat)
+    # The game's own clock (a deadline the engine set: FUSE's bomb) ran out and ended it: the
+    # engine narrates that; "X ran out of time" would blame the one seat whose default was played.
+    game_clock = after.over and earlier is not None and earlier.deadline is not None
+    blame = by_default and not game_clock
     if not by_default:
         draft.say(phrase("lobby.act.recorded", lang))
         draft.private.extend(events_text([e for e in events if e.to == seat], names, lang))
@@ -228,7 +233,7 @@ def move_draft(
             told,
             public_lang,
             before=before,
-            timed_out=seat if by_default else None,
+            timed_out=seat if blame else None,
             draw=draw,
             autoplayed=frozenset(autoplayed),
         )
@@ -278,10 +283,16 @@ def offered_buttons(
                 seen.append(item)
                 owners.append([seat])
     order = {c.name: i for i, c in enumerate(engine.commands)}
+    state = table.state
     ranked = sorted(
-        zip(seen, owners, strict=True), key=lambda pair: order.get(pair[0][0], len(order))
+        zip(seen, owners, strict=True),
+        key=lambda pair: (
+            order.get(pair[0][0], len(order)),
+            engine.button_rank(state, pair[0][0], pair[0][1]),
+        ),
     )
     asked_apart = pending is not None and len({p.kind for p in pending.values()}) > 1
+    owned = {c.name for c in engine.commands if c.owned}
     names = table.names()
     known = catalogue(language_for(lang))
     out: list[Button] = []
@@ -295,7 +306,7 @@ def offered_buttons(
             if key in known
             else " ".join([command, *map(str, args.values())])
         )
-        if asked_apart and len(offered) == 1:
+        if (asked_apart or (command in owned and len(seats) > 1)) and len(offered) == 1:
             label = str(
                 phrase("lobby.act.owned_button", lang, player=names[offered[0]], label=label)
             )

@@ -232,6 +232,11 @@ class Game(ABC, Generic[S]):
                 out.append(mapped)
         return out
 
+    def button_rank(self, state: S, command: str, args: CommandArgs) -> int:
+        """Where a button goes among those of its command (stable: 0 keeps the order the seats'
+        buttons were met in). FUSE ranks claims by the round's dice, as the message lists them."""
+        return 0
+
     # ----------------------------------------------------------------- helpers
 
     def action_from_json(self, data: Any) -> Action:

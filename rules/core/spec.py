@@ -100,12 +100,15 @@ class Command:
     ``select`` names a parameter whose value is a space-separated set of tokens (Farkle's dice to
     set aside: ``"a c d"``); the Discord adapter offers it as a multi-select whose options are the
     tokens found in the legal actions' values, and joins the picks with spaces.
+    ``owned``: its buttons act on one seat's own things (FUSE's return: a die on your card), so
+    when several seats are asked at once, each such button says whose it is.
     """
 
     name: str
     params: tuple[Param, ...] = ()
     button: bool = False
     select: str | None = None
+    owned: bool = False
 
 
 CommandArgs = dict[str, str | int | bool]

@@ -601,7 +601,7 @@ class DragonFarkle(Game[FarkleState]):
         """Roll the dice not set aside (all of them after hot dice) and the event die."""
         left = r.dice - len(r.aside)
         if left <= 0:
-            r.aside = []
+            r.aside, r.eaten = [], []
             left = r.dice
         r.roll, r.event = throw(state.rng, left)
         r.kept = 0
@@ -630,8 +630,10 @@ class DragonFarkle(Game[FarkleState]):
             ev.append(E("farkle.event.dodged", {"seat": r.seat}))
         elif state.stage == "dragon":
             _, value, _, dice = found.eaten
+            # The warning names what the dragon will really eat: half with the Dragon Whisperer.
+            eaten = value - self._whispered(state, r, value)
             ev.append(
-                E("farkle.event.dragon_comes", {"seat": r.seat, "dice": dice, "value": value})
+                E("farkle.event.dragon_comes", {"seat": r.seat, "dice": dice, "value": eaten})
             )
 
     @staticmethod
@@ -684,11 +686,14 @@ class DragonFarkle(Game[FarkleState]):
         state.stage = "rally" if r.event == "rally" else "next"
 
     @staticmethod
-    def _set_aside(r: Roller, mask: int, value: int, faces_aside: tuple[int, ...]) -> None:
+    def _set_aside(
+        r: Roller, mask: int, value: int, faces_aside: tuple[int, ...], eaten: bool = False
+    ) -> None:
         r.kept = mask
         r.last = value
         r.score += value
         r.aside += faces_aside
+        r.eaten += [eaten] * len(faces_aside)
 
     def _hot_dice(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
         """Told after the set-aside that caused it (the messages read in order)."""
@@ -698,12 +703,17 @@ class DragonFarkle(Game[FarkleState]):
                 r.score += BERSERKER_BONUS
                 ev.append(E("farkle.event.berserker", {"seat": r.seat, "amount": BERSERKER_BONUS}))
 
+    def _whispered(self, state: FarkleState, r: Roller, value: int) -> int:
+        """Of the ``value`` the dragon would eat, what the Dragon Whisperer saves (it eats only
+        half, rounded down to 50, while its owner recruits); 0 without it."""
+        if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
+            return value - _down50(value)
+        return 0
+
     def _dragon_eats(self, state: FarkleState, r: Roller, ev: list[Event]) -> None:
         mask, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
-        kept = 0
-        if self._recruiting(state, r) and state.players[r.seat].companion == "whisperer":
-            kept = value - _down50(value)
-        self._set_aside(r, mask, kept, faces_aside)
+        kept = self._whispered(state, r, value)
+        self._set_aside(r, mask, kept, faces_aside, eaten=True)
         ev.append(
             E(
                 # "keeps 0" only confused: say what is kept when the Dragon Whisperer saves some
@@ -921,6 +931,8 @@ class DragonFarkle(Game[FarkleState]):
 
     def _brawl_bonus(self, state: FarkleState, seat: int, ev: list[Event]) -> None:
         state.players[seat].army += BRAWL_BONUS
+        # The table's last line tells the bonus too ("took 0 soldiers" alone hid the +500).
+        state.last["bonus"] = BRAWL_BONUS
         ev.append(E("farkle.event.bonus", {"seat": seat, "amount": BRAWL_BONUS}))
 
     def _take_brawl_items(self, state: FarkleState, run: Roller) -> None:
@@ -947,7 +959,7 @@ class DragonFarkle(Game[FarkleState]):
         assert r is not None
         left = 6 - len(r.aside)
         if left <= 0:  # D9: when no dice remain, roll all six again
-            r.aside = []
+            r.aside, r.eaten = [], []
             left = 6
         r.roll, r.event = throw(state.rng, left)
         r.kept = 0
@@ -991,6 +1003,7 @@ class DragonFarkle(Game[FarkleState]):
         if mask:
             r.kept = mask
             r.aside += faces_aside
+            r.eaten += [False] * len(faces_aside)
             me.army -= lost
             r.score += lost
             ev.append(
@@ -1538,6 +1551,7 @@ def _frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
             "event": r.event,
             "kept": tuple([bool(r.kept >> i & 1) for i in range(len(r.roll))]),
             "aside": tuple(r.aside),
+            "eaten": tuple(r.eaten),
             "score": r.score,
             "gained": len(r.gained),
         }
@@ -1554,6 +1568,7 @@ def _run_view(r: Roller | None) -> dict[str, Any] | None:
         "event": r.event,
         "kept": [bool(r.kept >> i & 1) for i in range(len(r.roll))],
         "aside": list(r.aside),
+        "eaten": list(r.eaten),
         "score": r.score,
         "gained": len(r.gained),
     }

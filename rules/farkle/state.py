@@ -73,6 +73,8 @@ class Roller:
     gained: list[str] = field(default_factory=list)  # items drawn during this run (hidden)
     squire: bool = False  # Lucky Squire used during this run
     rolls: int = 0
+    # per die of ``aside``: the dragon ate it (not banked): the picture tells them apart
+    eaten: list[bool] = field(default_factory=list)
 
     def copy(self) -> Roller:
         return Roller(
@@ -87,6 +89,7 @@ class Roller:
             list(self.gained),
             self.squire,
             self.rolls,
+            list(self.eaten),
         )
 
     def dump(self) -> dict[str, Any]:
@@ -102,6 +105,7 @@ class Roller:
             "gained": list(self.gained),
             "squire": self.squire,
             "rolls": self.rolls,
+            "eaten": list(self.eaten),
         }
 
     @classmethod
@@ -118,6 +122,8 @@ class Roller:
             list(data["gained"]),
             data["squire"],
             data["rolls"],
+            # saved before the flag existed: the same length, nothing marked eaten
+            list(data.get("eaten", [False] * len(data["aside"]))),
         )
 
 

@@ -233,3 +233,73 @@ def test_the_picture_rings_the_dice_the_dragon_will_eat() -> None:
     ringed = render_table(view, ["ana", "bea", "cid"], "en")
     plain = render_table({**view, "stage": "roll"}, ["ana", "bea", "cid"], "en")
     assert ringed != plain  # the only difference: the red rings
+
+
+# ---------------------------------------------------------------- play-test by chat (second)
+
+
+def test_the_dragon_whisperer_warning_names_what_the_dragon_really_eats() -> None:
+    # Ana recruits with the Dragon Whisperer; her roll scores 1 + 5 and brings the dragon.
+    s = new()
+    s.players[0].companion = "whisperer"
+    rig(s, ([1, 5, 2, 2, 3, 4], "dragon"))
+    warned = [e for e in play(s, 0, Recruit()) if e.key == "farkle.event.dragon_comes"]
+    eaten = [e for e in play(s, 0, Stop()) if e.key.startswith("farkle.event.eaten")]
+    # 150 at stake: the warning said 100 and the dragon ate 50
+    assert warned[0].args["value"] == eaten[0].args["eaten"] == 50
+    for lang in ("en", "es"):
+        assert "(50" in t(warned[0].key, lang, **{**warned[0].args, "seat": "Ana"})
+
+
+def test_a_brawl_won_against_an_empty_army_tells_the_500_bonus() -> None:
+    from render.farkle import last_line_text
+    from rules.farkle import GAME
+    from rules.farkle.actions import Brawl, Fight
+
+    # Ana brawls Bea, who has no soldiers; Ana scores 300, Bea Farkles.
+    s = new(armies=[0, 0, 0])
+    rig(s, ([1, 1, 1, 2, 3, 4], "blank"), ([2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Brawl(1))
+    play(s, 1, Fight())
+    play(s, 0, Keep("a1 b1 c1"))
+    play(s, 0, Stop())
+    play(s, 1, AcceptFarkle())
+    assert s.players[0].army == 500
+    for lang in ("en", "es"):
+        line = last_line_text(GAME.view(s, None), ["Ana", "Bea", "Cai"], lang)
+        assert "500" in line and " 0 " not in line, line
+
+
+def test_the_marker_moves_to_the_defender_who_must_answer_a_brawl() -> None:
+    from rules.farkle import GAME
+    from rules.farkle.actions import Brawl
+
+    s = new(armies=[0, 300, 0])
+    play(s, 0, Brawl(1))
+    # the picture's ▶ follows the view's pending: Bea must fight or flee, not Ana
+    assert GAME.view(s, None)["pending"] == [1]
+
+
+def test_dice_the_dragon_ate_stay_marked_after_rolling_on() -> None:
+    from rules.farkle import GAME
+
+    # Ana's roll brings the dragon (1 + 5 eaten); she rolls on with four dice: 1 and three more.
+    s = new()
+    rig(s, ([1, 5, 2, 2, 3, 4], "dragon"), ([1, 2, 3, 4], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Roll())
+    run = GAME.view(s, None)["attack"]
+    assert run["aside"] == [1, 5] and run["eaten"] == [True, True]
+    play(s, 0, Keep("a1"))
+    run = GAME.view(s, None)["attack"]
+    assert run["aside"] == [1, 5, 1] and run["eaten"] == [True, True, False]
+
+
+def test_a_five_minute_deadline_reads_five_minutes_in_the_console() -> None:
+    from bot.console import relative
+
+    assert relative(299.6) == "(+5m)"  # read a moment after it was set
+    assert relative(300) == "(+5m)"
+    assert relative(125 * 60) == "(+2h05m)"
+    assert relative(40) == "(+40s)"
+    assert relative(-90) == "(−2m)"

@@ -90,3 +90,89 @@ def test_an_empty_centre_row_is_labelled(monkeypatch: pytest.MonkeyPatch) -> Non
     assert png[:4] == b"\x89PNG"
     # once for the player without cards, once for the empty centre row
     assert seen.count("fuse.label.empty") == 2
+
+
+# ---------------------------------------------------------------- play-test by chat (second)
+
+
+def test_a_claim_is_told_to_the_whole_team() -> None:
+    from rules.fuse.game import Claim
+    from tests.fuse.support import position
+
+    # Ana takes the black 4: Bea must see it (the rules: claims are open to the team)
+    state = position(2, [["1-07", "2-06"], ["1-09", "2-03"]], roll=["K4", "B2", "K1", "R3"])
+    _, events = FUSE.apply(state, 0, Claim("K4"), 1_000.0)
+    claimed = [e for e in events if e.key == "fuse.event.claimed"]
+    assert claimed and claimed[0].to is None
+    for lang in ("en", "es"):
+        assert "Ana" in t(claimed[0].key, lang, **{**claimed[0].args, "seat": "Ana"})
+
+
+def test_a_fuse_card_nobody_matches_does_not_tell_everyone_to_return_a_die() -> None:
+    from rules.fuse.game import Claim, Pass, Place, Take
+    from tests.fuse.support import position
+
+    # Ana defuses and refills the centre: a blue fuse card comes up, but nobody holds a blue die
+    state = position(
+        3,
+        [["1-07", "2-06"], ["1-09", "2-03"], ["1-10", "3-11"]],
+        roll=["K4", "Y2", "K1"],
+        placed={"1-07": ["R1", "R2", None], "1-09": ["R6", None, None], "1-10": ["Y1", None, None]},
+        centre=["1-01", "1-02", "1-03", "1-04", "1-05"],
+        deck=["F-B", "2-01", "2-02"],
+    )
+    now = 1_000.0
+    for seat, action in ((0, Claim("K4")), (0, Place("1-07", 3)), (0, Take("1-01")), (1, Pass())):
+        state, _ = FUSE.apply(state, seat, action, now)
+    _, events = FUSE.apply(state, 2, Pass(), now)
+    told = [e.key for e in events if e.key.startswith("fuse.event.fuse_resolves")]
+    assert told == ["fuse.event.fuse_resolves_colour_none"]
+    text = t(told[0], "en", colour="blue")
+    assert "everyone" not in text and "nobody" in text
+
+
+def test_two_identical_dice_on_one_card_are_no_choice_to_return() -> None:
+    from rules.fuse.game import Claim, Pass, Place, Take
+    from tests.fuse.support import position
+
+    # Ana holds two red 3s on "[?] [?] [K]"; her defuse of 1-10 reveals a red fuse card
+    state = position(
+        2,
+        [["1-07", "1-10"], ["1-09", "2-03"]],
+        roll=["K6", "Y2", "B5", "G4"],
+        placed={"1-07": ["R3", "R3", None], "1-10": ["Y1", "G2", None]},
+        centre=["1-01", "1-02", "1-03", "1-04", "1-05"],
+        deck=["F-R", "2-01", "2-02"],
+    )
+    now = 1_000.0
+    for seat, action in ((0, Claim("K6")), (0, Place("1-10", 3)), (0, Take("1-01"))):
+        state, _ = FUSE.apply(state, seat, action, now)
+    state, _ = FUSE.apply(state, 0, Pass(), now)
+    state, events = FUSE.apply(state, 1, Pass(), now)
+    # one red 3 goes back by itself: nobody is asked to choose between the two
+    returned = [e.args for e in events if e.key == "fuse.event.returned"]
+    assert returned[0] == {"seat": 0, "colour_key": "fuse.colour.R", "number": 3, "card": "1-07"}
+    assert state.stage != "return" or 0 not in state.owing
+
+
+def test_insane_end_the_last_bomb_gets_the_round_to_itself() -> None:
+    from rules.fuse.game import Pass
+    from tests.fuse.support import position
+
+    # Insane, 4 players: deck and centre are empty, Ana, Bea and Cai have defused all their
+    # cards; only Dora's "[?] [?] [K]" is left. Before, the round still drew 4 dice, Dora could
+    # place 1, and the 3 left over, rolled again, knocked dice off the last card.
+    state = position(
+        4,
+        [[], [], [], ["1-07"]],
+        roll=["R4", "B2", "G1", "Y5"],
+        placed={"1-07": ["Y3", None, None]},
+        centre=[],
+        deck=[],
+        options={"difficulty": "insane"},
+    )
+    assert FUSE.quota(state) == 3  # Dora plays on as a solo player (D16, D1)
+    state, _ = FUSE.apply(state, 3, Pass(), 1_000.0)
+    while state.stage == "return":  # the unused dice may ask Dora for a die first
+        state, _ = FUSE.apply(state, 3, FUSE.pending(state)[3].default, 1_000.0)
+    assert state.stage == "choose" and len(state.drawn) == 3  # a solo round's 3 dice

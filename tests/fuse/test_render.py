@@ -74,8 +74,19 @@ def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
     assert _near(corner_empty, SOCKET_EDGE) or _near(corner_empty, SOCKET)  # a dashed well
     assert _near(corner_placed, CARD_BG)  # a die's rounded corner: the card shows round it
     assert _near(well, SOCKET) or _near(well, SOCKET_EDGE)
-    for cx in (x + 28, second + 28):  # both still say "red"
-        assert _near(image.getpixel((cx - 14, y + 14)), DIE_COLOURS["R"])  # type: ignore[attr-defined]
+
+    # Both still say "red"; the placed die is solid red, the empty slot striped (red and well).
+    def patch(left: int) -> list[tuple[int, int, int]]:
+        return [
+            image.getpixel((left + i, y + j))  # type: ignore[attr-defined,misc]
+            for i in range(12, 44)  # a strip along the top, above the number
+            for j in range(5, 10)
+        ]
+
+    placed, empty = patch(x), patch(second)
+    assert all(_near(p, DIE_COLOURS["R"]) for p in placed)
+    assert sum(_near(p, DIE_COLOURS["R"]) for p in empty) > len(empty) // 3
+    assert sum(_near(p, SOCKET) for p in empty) > len(empty) // 6
 
 
 def test_a_black_slot_is_framed_so_it_shows_on_the_dark_card() -> None:
@@ -94,3 +105,19 @@ def test_the_safe_mark_is_large_enough_for_a_phone() -> None:
     image, x, y = _drawn(_card(["R5", "R5"], [True, False]))
     row = [image.getpixel((px, y + 56 - 10)) for px in range(x, x + 56)]  # type: ignore[attr-defined]
     assert sum(1 for p in row if _near(p, ACCENT, 40)) >= 16  # the old dot was 12 px across
+
+
+def test_slot_numbers_and_safe_badges_stay_legible_on_a_phone() -> None:
+    # Play-test: on a 400-px phone preview the 22-px slot numbers and badges read as specks.
+    import io
+
+    from PIL import Image
+
+    from render.fuse import LOCK, NUMBER_SIZE, render_table
+    from rules.core.play import position_after
+    from rules.fuse import FUSE
+
+    state = position_after(FUSE, 2, 2, 60, {"hard": True})
+    width = Image.open(io.BytesIO(render_table(FUSE.view(state, None), ["Ana", "Bea"], "en"))).width
+    scale = 400 / width
+    assert NUMBER_SIZE * scale >= 9 and LOCK * scale >= 9

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from rules.core import RulesError, get_game
+from rules.core.policy import play_bots
 from rules.fuse import FUSE
 from rules.fuse.game import (
     CLOCK_SECONDS,
@@ -19,6 +20,7 @@ from rules.fuse.game import (
     Return,
     Take,
     die_token,
+    relaxed_rounds,
 )
 from tests.fuse.support import all_dice, card, keys, position
 
@@ -76,6 +78,16 @@ def test_solo_hands_show_three_different_values() -> None:
     for seed in range(60):
         state = FUSE.new_game(1, {}, seed=seed)
         assert len({card(c).points for c in state.hands[0]}) >= 3
+
+
+def test_a_solo_deal_pairs_a_high_first_card_with_a_low_one_too() -> None:
+    # play-test: 23% of solo deals put a 3+ card second after a 3+ first card
+    for seed in range(200):
+        for hard in (False, True):
+            hand = FUSE.new_game(1, {"hard": hard}, seed=seed).hands[0]
+            if card(hand[0]).points >= 3:
+                assert card(hand[1]).points <= 2, (seed, hand)
+            assert len({card(c).points for c in hand}) >= 3
 
 
 def test_hard_cards_only_with_the_option() -> None:
@@ -432,7 +444,25 @@ def test_relaxed_games_end_at_the_round_limit() -> None:
     while not FUSE.is_over(state):
         seat, p = next(iter(FUSE.pending(state).items()))
         state, events = act(state, seat, Pass() if p.kind in ("claim", "place") else p.default)
-    assert state.reason in ("rounds", "bag") and state.round <= 11
+    assert state.reason in ("rounds", "bag") and state.round <= 10
+
+
+def test_relaxed_rounds_zero_means_the_limit_set_by_the_deck_not_never() -> None:
+    # play-test: `rounds:0` could never end; now 0 (the default) is the deck's limit (D14)
+    for seats in (1, 2, 3, 4, 5):
+        state = FUSE.new_game(seats, {"mode": "relaxed", "rounds": 0}, seed=seats)
+        cards = DECK_SIZE["standard"][seats - 1] + (4 if seats == 1 else 2 * seats)
+        assert state.round_limit == relaxed_rounds(seats, DECK_SIZE["standard"][seats - 1])
+        assert cards * 1.5 < state.round_limit < cards * 10
+
+
+def test_the_last_relaxed_round_is_never_followed_by_one_past_the_limit() -> None:
+    # play-test: the picture said "Round 61 of 60" as the bomb went off
+    state, _ = play_bots(
+        FUSE, ("random", "random"), seed=3, options={"mode": "relaxed", "rounds": 5}
+    )
+    assert state.reason == "rounds" and state.round == 5
+    assert FUSE.view(state, None)["round"] <= FUSE.view(state, None)["round_limit"]
 
 
 def test_dump_and_load_round_trip_through_json() -> None:

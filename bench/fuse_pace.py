@@ -1,0 +1,62 @@
+"""FUSE at the pace of people playing by chat, simulated with the computer players.
+
+Each player is a ``normal`` computer player that clicks like a person on Discord: one action
+per ``THINK`` seconds per player, plus ``LATENCY`` seconds for the round trip, the players
+acting side by side (a simultaneous game). A seat that becomes pending (a new round, a die to
+return) acts ``THINK + LATENCY`` seconds later; after acting it needs as long again for its
+next action. The engine's ``now`` follows that schedule, so the live clock and the round count
+see the pace a team of real people reaches. Used by ``python -m bench fuse``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core.policy import choose
+from rules.fuse import FUSE
+
+THINK = 2.0  # seconds a person takes to read the buttons and click one
+LATENCY = 0.5  # seconds between the click and the bot's answer on the channel
+STEP = THINK + LATENCY
+
+
+def chat_game(
+    seats: int, seed: int, options: Mapping[str, Any], level: str = "normal", step: float = STEP
+) -> tuple[str, int, float]:
+    """One game at chat pace (``step`` seconds per action per player): (how it ended, rounds
+    played, seconds of play)."""
+    state = FUSE.new_game(seats, dict(options), seed)
+    start = now = 1_000_000.0
+    ready: dict[int, float] = {}  # seat -> when it acts next (it is pending)
+    steps = 0
+    while not FUSE.is_over(state):
+        pending = FUSE.pending(state)
+        for seat in list(ready):
+            if seat not in pending:
+                del ready[seat]
+        for seat in pending:
+            ready.setdefault(seat, now + step)
+        seat = min(ready, key=lambda s: (ready[s], s))
+        now = ready.pop(seat)
+        if state.stage == "start":
+            start = now
+        FUSE.play(state, seat, choose(FUSE, state, seat, level), now)
+        if seat in FUSE.pending(state):
+            ready[seat] = now + step
+        steps += 1
+        assert steps < 50_000, f"fuse: no end at chat pace (seed {seed})"
+    return state.reason, state.round, now - start
+
+
+def chat_row(
+    seats: int, options: Mapping[str, Any], games: int, step: float = STEP
+) -> Counter[str]:
+    """How ``games`` games (seeds 0..games-1) at chat pace end (``won``, ``clock``,
+    ``rounds``, ``bag``)."""
+    ends: Counter[str] = Counter()
+    for seed in range(games):
+        reason, _, _ = chat_game(seats, seed, options, step=step)
+        ends[reason] += 1
+    return ends
