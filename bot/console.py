@@ -2,7 +2,7 @@
 
 Each line is one user's command, written like on Discord::
 
-    @alice /game new badbones
+    @alice /game new badbones              (or /badbones new heroic:true, with options)
     @bob /game join
     @alice /game start
     @alice /badbones move direction:N      (or positionally: /badbones move N)
@@ -115,6 +115,11 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, self.last_select, words)
+        if group == "help":
+            named, positional = _split(words)
+            return await svc.help(
+                actor, place, named.get("game", positional[0] if positional else None)
+            )
         if group == "game":
             sub, rest = (words[0], words[1:]) if words else ("status", [])
             named, positional = _split(rest)
@@ -129,6 +134,7 @@ class Console:
                 "status": svc.status,
                 "board": svc.board,
                 "history": svc.history,
+                "mine": svc.mine,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
@@ -148,7 +154,7 @@ class Console:
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language"
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language mine"
             )
             return None
         try:
@@ -159,6 +165,9 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
+        if words[0] == "new":  # /<game> new [option:value …], as on Discord
+            named, _ = _split(words[1:])
+            return await svc.new_game(actor, place, group, named)
         name = _command_named(group, engine.commands, words[0])
         command = next((c for c in engine.commands if c.name == name), None)
         named, positional = _split(words[1:])

@@ -24,7 +24,7 @@ from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons
 from bot.service.errors import DamagedDatabase
-from bot.service.replies import Actor, Place, Reply
+from bot.service.replies import Actor, Outgoing, Place, Reply
 from i18n import language_for
 
 log = logging.getLogger(__name__)
@@ -281,6 +281,25 @@ class PartidaBot(ext.AutoShardedBot):
                 actor.user_id,
             )
             await send.failure(interaction, "discord.error.internal", actor.locale)
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A few words of welcome when the bot is added to a server: in its system channel, or
+        else the first text channel the bot may post in (none: it stays quiet)."""
+        me = guild.me
+        candidates = [guild.system_channel, *sorted(guild.text_channels, key=lambda c: c.position)]
+        where = next(
+            (
+                c
+                for c in candidates
+                if c is not None and me is not None and c.permissions_for(me).send_messages
+            ),
+            None,
+        )
+        if where is None:
+            log.info("joined guild %s: no channel to greet in", guild.id)
+            return
+        lang = language_for(str(guild.preferred_locale))
+        await send.post(self, Outgoing(where.id, self.get_service().welcome(lang)))
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a component no item of ours will take (a forged or foreign custom_id, or

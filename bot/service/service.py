@@ -25,7 +25,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, timeouts
+from bot.service import compose, drawing, guide, lobby, moves, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -160,6 +160,29 @@ class Service:
         async with self.sessions() as session:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
+
+    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
+        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        if not game:
+            return Reply(private=Message(guide.general_help(lang)))
+        try:
+            get_game(str(game))
+        except RulesError as err:
+            return self._refused(err, lang)
+        return Reply(private=Message(guide.game_help(str(game), lang)))
+
+    async def mine(self, actor: Actor, place: Place) -> Reply:
+        """``/game mine``: the user's open games in this server, with links to their channels."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
+        return Reply(private=Message(guide.mine(rows, lang)))
+
+    def welcome(self, lang: str) -> Message:
+        """What the bot says once when it joins a server (in the server's language)."""
+        return Message(guide.welcome(lang))
 
     async def history(self, actor: Actor, place: Place) -> Reply:
         async with self.sessions() as session:

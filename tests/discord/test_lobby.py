@@ -11,7 +11,7 @@ async def test_new_join_start_cancel(fake: FakeDiscord, bots: Bots) -> None:
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
 
-    opened = await (await fake.slash(alice, "game new tiny", rounds=3)).result()
+    opened = await (await fake.slash(alice, "tiny new", rounds=3)).result()
     assert opened.ephemeral and "You opened a game" in opened.content
     await fake.idle()
     announce = fake.in_channel()[-1]
@@ -50,7 +50,7 @@ async def test_refusals_are_private_and_polite(fake: FakeDiscord, bots: Bots) ->
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
     assert "no game" in (await (await fake.slash(bob, "game join")).result()).content.lower()
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     twice = await (await fake.slash(alice, "game join")).result()
     assert twice.ephemeral and "already joined" in twice.content
     not_host = await (await fake.slash(bob, "game start")).result()
@@ -64,7 +64,7 @@ async def test_kick_rules_settings_history(fake: FakeDiscord, bots: Bots) -> Non
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
     mod = fake.add_user(103, "Mod", manage=True)
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await (await fake.slash(bob, "game join")).result()
     kicked = await (await fake.slash(mod, "game kick", player=bob)).result()
     assert "Bob" in kicked.content and "removed" in kicked.content
@@ -84,7 +84,7 @@ async def test_spanish_user_gets_spanish_replies(fake: FakeDiscord, bots: Bots) 
     await bots.start()
     ana = fake.add_user(201, "Ana", locale="es-ES")
     tom = fake.add_user(202, "Tom", locale="en-GB")
-    opened = await (await fake.slash(ana, "game new tiny")).result()
+    opened = await (await fake.slash(ana, "tiny new")).result()
     assert "Has abierto una partida" in opened.content
     joined = await (await fake.slash(tom, "game join")).result()
     assert "You joined" in joined.content, "each user in their own language"
@@ -99,7 +99,7 @@ async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
     bots.fake.guild_locale = "es-ES"
     await bots.start()
     tom = bots.fake.add_user(202, "Tom", locale="en-US")
-    opened = await (await bots.fake.slash(tom, "game new tiny")).result()
+    opened = await (await bots.fake.slash(tom, "tiny new")).result()
     assert "You opened" in opened.content
     await bots.fake.idle()
     assert "ha abierto una partida" in bots.fake.in_channel()[-1].content
@@ -108,7 +108,7 @@ async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
 async def test_display_names_cannot_ping_everyone(fake: FakeDiscord, bots: Bots) -> None:
     await bots.start()
     troll = fake.add_user(301, "@everyone")
-    await (await fake.slash(troll, "game new tiny")).result()
+    await (await fake.slash(troll, "tiny new")).result()
     await fake.idle()
     for sent in fake.messages.values():
         mentions = sent.allowed_mentions
@@ -122,9 +122,9 @@ async def test_one_game_per_channel_side_by_side(fake: FakeDiscord, bots: Bots) 
     fake.channels[other] = "more-games"
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new tiny")).result()
-    await (await fake.slash(bob, "game new tiny", channel_id=other, rounds=5)).result()
-    again = await (await fake.slash(bob, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
+    await (await fake.slash(bob, "tiny new", channel_id=other, rounds=5)).result()
+    again = await (await fake.slash(bob, "tiny new")).result()
     assert "already has a game" in again.content
     await fake.idle()
     assert "rounds=5" in fake.in_channel(other)[-1].content
