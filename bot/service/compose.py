@@ -19,6 +19,7 @@ from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text, fill_args, plain_name
+from bot.service.options import summary as option_summary
 from bot.service.replies import Actor, Button, Select
 from bot.service.table import Table, seat_names
 from bot.service.text import Mention, Name, Text, When, join, lines, phrase
@@ -232,7 +233,7 @@ def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, 
 def lobby_text(row: GameRow, lang: str, key: str, actor: Actor) -> Text:
     """A lobby notice (opened, joined, left) with the game's seats and options."""
     engine = get_game(row.kind)
-    options = ", ".join(f"{k}={v}" for k, v in sorted(row.options.items())) or "—"
+    options = option_summary(row.kind, row.options, lang)
     return phrase(
         key,
         lang,

@@ -73,3 +73,15 @@ async def test_mine_lists_open_games_with_jump_links(fake: FakeDiscord, bots: Bo
     assert f"(in play): {base}/{other}" in mine.content
     bobs = await (await fake.slash(bob, "game mine")).result()
     assert f"{base}/{other}" in bobs.content and f"{base}/{fake.channel_id}" not in bobs.content
+
+
+async def test_a_spanish_table_reads_its_options_in_spanish(bots: Bots) -> None:
+    fake = bots.fake
+    fake.guild_locale = "es-ES"
+    await bots.start()
+    ana = fake.add_user(101, "Ana", "es-ES")
+    await (await fake.slash(ana, "badbones new", advanced=True, chiefs=True)).result()
+    await fake.idle()
+    announce = fake.in_channel()[-1].content
+    assert "(opciones: Avanzado: sí · Jefes: sí)" in announce
+    assert "advanced" not in announce and "True" not in announce

@@ -128,4 +128,4 @@ async def test_one_game_per_channel_side_by_side(fake: FakeDiscord, bots: Bots) 
     assert "already has a game" in again.content
     await fake.idle()
     assert "rounds=5" in fake.in_channel(other)[-1].content
-    assert "rounds=2" in fake.in_channel()[-1].content
+    assert "(options: the usual ones)" in fake.in_channel()[-1].content

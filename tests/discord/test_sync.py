@@ -159,3 +159,28 @@ async def test_the_blocking_entry_point_used_by_partida_sync(fake: FakeDiscord) 
     count = await asyncio.to_thread(sync_commands, fake.token, fake.guild_id)
     assert count == 2 + len(game_names())  # /game, /help and one group per game
     assert fake.registered(fake.guild_id)
+
+
+async def test_a_spanish_reader_sees_no_english_in_the_tree(fake: FakeDiscord) -> None:
+    """Every name, description and choice of the real games and the lobby has a Spanish text
+    (the games' group names are their titles, the same in both languages)."""
+    await async_sync_commands(fake.token, fake.guild_id)
+    [(_, payload)] = fake.sync_payloads
+    missing = []
+    for command in payload:
+        if command["name"] == "tiny":
+            continue  # the test game has no catalogue
+        for obj in _walk(command):
+            where = f"/{command['name']} {obj.get('name', '')}"
+            fields = ["description"] + (
+                ["name"] if obj is not command or obj["name"] in ("game", "help") else []
+            )
+            for field in fields:
+                if "es-ES" not in (obj.get(f"{field}_localizations") or {}):
+                    missing.append(f"{where} {field}")
+            for choice in obj.get("choices") or []:
+                if choice["value"] != "tiny" and "es-ES" not in (
+                    choice.get("name_localizations") or {}
+                ):
+                    missing.append(f"{where} choice {choice['value']}")
+    assert not missing, missing
