@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
+from bot.service.guide import jump_link
 from bot.service.narrate import events_text, fill_args, plain_name
 from bot.service.options import summary as option_summary
 from bot.service.replies import Actor, Button, Select
@@ -290,5 +291,6 @@ def reminder(table: Table, seat: int, item: Pending, user_id: int, due: float, l
         player=Mention(user_id, names[seat].text),
         what=pending_text(table.kind, item, names, lang),
         when=When(int(due)),
+        link=jump_link(table.row.guild_id, table.row.channel_id),
     )
     return Post(table.row.channel_id, text, mentions=(user_id,))
