@@ -24,6 +24,7 @@ from discord.app_commands import Choice, locale_str
 
 from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
+from bot.service import shown
 from bot.service.replies import Actor, Place, Reply
 from i18n import LANGUAGES, has
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
@@ -316,7 +317,7 @@ def _option(game: str, spec: OptionSpec) -> Option:
             spec.name, app_commands.Range[int, low, high], description, key, required=False
         )
     choices = tuple(
-        Choice(name=_label(f"{game}.choice.{spec.name}.{c}", c), value=c)
+        Choice(name=_label(f"{game}.option_value.{spec.name}.{c}", c), value=c)
         for c in spec.choices[:MAX_CHOICES]
     )
     return Option(spec.name, str, description, key, required=False, choices=choices)
@@ -375,7 +376,7 @@ def _param(bot: CommandHost, game: str, command: Command, param: Param) -> Optio
     if param.choices and param.type != "bool":
         choices = tuple(
             Choice(
-                name=_label(f"{game}.choice.{param.name}.{c}", c),
+                name=_label(f"{shown.section(game, param.name)}.{c}", c),
                 value=int(c) if param.type == "int" else c,
             )
             for c in param.choices[:MAX_CHOICES]

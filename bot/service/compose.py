@@ -22,6 +22,7 @@ from bot.service.guide import jump_link
 from bot.service.narrate import events_text, fill_args, plain_name
 from bot.service.options import summary as option_summary
 from bot.service.replies import Actor, Button, Select
+from bot.service.shown import show_args
 from bot.service.table import Table, seat_names
 from bot.service.text import Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, DeadlineRow, GameRow
@@ -199,7 +200,7 @@ def offered_buttons(
             continue
         key = f"{row.kind}.button.{command}"
         label = (
-            str(phrase(key, lang, **fill_args(args, names, lang)))
+            str(phrase(key, lang, **fill_args(show_args(row.kind, args, lang), names, lang)))
             if key in known
             else " ".join([command, *map(str, args.values())])
         )

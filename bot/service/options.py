@@ -1,7 +1,7 @@
 """A game's options as a reader sees them: "Avanzado: sí · Jefes: sí".
 
 Only the options that differ from the game's defaults are named (the usual game says so in
-one word). Labels are ``<game>.option_label.<name>``, choice values ``<game>.choice.<name>.<value>``
+one word). Labels are ``<game>.option_label.<name>``, choice values ``<game>.option_value.<name>.<value>``
 (the same labels as the slash command's choices), booleans ``core.yes``/``core.no``. A game
 without them in the catalogue (the test games) shows ``name=value``.
 """
@@ -37,5 +37,5 @@ def value_label(game: str, spec: OptionSpec, value: Any, lang: str) -> str:
         return t("core.yes" if value else "core.no", lang)
     if spec.type == "int":
         return number(int(value), lang)
-    key = f"{game}.choice.{spec.name}.{value}"
+    key = f"{game}.option_value.{spec.name}.{value}"
     return t(key, lang) if has(key, lang) else str(value)

@@ -25,7 +25,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, guide, lobby, moves, timeouts
+from bot.service import compose, drawing, guide, lobby, moves, shown, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -147,9 +147,12 @@ class Service:
         """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
         async with self.sessions() as session:
             row = await repo.open_game(session, place.channel_id)
+            lang = await self._language(session, actor)
         values = moves.suggest(row, actor, game, command, param, args)
+        # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
         needle = str(typed or "").strip().upper()
-        return [v for v in values if needle in v.upper()][:25]
+        said = [(v, str(shown.show(game, param, v, lang))) for v in values]
+        return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
 
     async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
         lang = language_for(actor.locale)
