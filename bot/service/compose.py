@@ -40,7 +40,8 @@ def refusal(error: Refusal | RulesError, lang: str) -> Text:
         k: v.replace("{", "(").replace("}", ")") if isinstance(v, str) else v
         for k, v in error.args_map.items()
     }
-    return "⚠️ " + phrase(error.key, lang, **fill_args(echoed, [], lang))
+    shown = show_args(error.key.split(".", 1)[0], echoed, lang)  # "the G4" → "el V4"
+    return "⚠️ " + phrase(error.key, lang, **fill_args(shown, [], lang))
 
 
 def picture(table: Table, lang: str) -> RenderJob:

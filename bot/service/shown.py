@@ -50,7 +50,18 @@ def canonical(game: str, param: str, typed: Any) -> Any:
 
 
 def show_args(game: str, args: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    return {k: show(game, k, v, lang) for k, v in args.items()}
+    """Each argument shown as its parameter's values are; an event's plural argument ("dice",
+    several values in one string) like its singular parameter ("die")."""
+    out = {}
+    for key, value in args.items():
+        param = key
+        if not _names(game, key):
+            param = _SINGULAR.get(key, key[:-1] if key.endswith("s") else key)
+        out[key] = show(game, param, value, lang)
+    return out
+
+
+_SINGULAR = {"dice": "die"}
 
 
 def canonical_args(game: str, args: Mapping[str, Any]) -> dict[str, Any]:
