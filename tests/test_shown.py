@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 
+from bot.service import Service
 from bot.service.shown import _fold, _names, canonical, canonical_args, show, show_args
 from i18n import LANGUAGES
 from rules.core import get_game
 from rules.core.rng import Rng
+from tests.conftest import ALICE, CAROL, HERE
 
 GAMES = ("badbones", "farkle", "fuse", "zvv")
 
@@ -77,3 +79,25 @@ def test_every_legal_command_shown_in_each_language_parses_back_to_itself(game: 
             engine.play(state, seat, rng.choice(engine.legal_actions(state, seat)), now)
             now += 1.0
     assert checked > 100
+
+
+async def test_a_spanish_player_is_offered_and_may_type_an_items_spanish_name(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dragon Farkle, seed 3: Carol (Spanish, seat 2) begins; after her Recruit roll she may
+    drink her Potion of Courage. She is offered it by its Spanish name and plays it by that
+    name; Alice, who may not act, is offered nothing."""
+    from bot.service import lobby
+
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: 3)
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.join(CAROL, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.act(CAROL, HERE, "farkle", "recruit", {})).ok
+    offered = await service.suggest(CAROL, HERE, "farkle", "item", "item", {}, "")
+    assert offered == ["Poción de valor"]
+    assert await service.suggest(CAROL, HERE, "farkle", "item", "item", {}, "poci") == offered
+    english = await service.suggest(ALICE, HERE, "farkle", "item", "item", {}, "")
+    assert english == [], "Alice is not the one rolling"
+    drunk = await service.act(CAROL, HERE, "farkle", "item", {"item": "Poción de valor"})
+    assert drunk.ok, drunk.private
