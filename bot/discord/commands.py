@@ -2,7 +2,7 @@
 
 Every command is built by :func:`make_command` from a plain description of its options, so the
 lobby and the games share one path: a game's commands come straight from its ``commands`` specs
-(``Command``/``Param`` in ``rules.core.spec``), its ``/game new <game>`` options from its
+(``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
 ``option_specs``. Names and descriptions are catalogue keys, translated by
 :mod:`bot.discord.translator` when the tree is synced.
 

@@ -76,6 +76,7 @@ class Service:
         resolved = database_url(url)
         if migrate:
             await upgrade(resolved)
+        shown.warm()  # every language's names, read once here rather than in the first move
         return cls(create_engine(resolved), render=render, clock=clock)
 
     async def close(self) -> None:

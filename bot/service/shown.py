@@ -81,12 +81,23 @@ def section(game: str, param: str) -> str:
 @cache
 def _names(game: str, param: str) -> dict[str, dict[str, str]]:
     """value -> language -> name, for the values the catalogue names."""
-    prefix = section(game, param) + "."
-    out: dict[str, dict[str, str]] = {}
+    return _sections().get(section(game, param), {})
+
+
+def warm() -> None:
+    """Read every language's catalogue and index its sections (at start-up)."""
+    _sections()
+
+
+@cache
+def _sections() -> dict[str, dict[str, dict[str, str]]]:
+    """Every catalogue section -> its last key part -> language -> text, in one pass (the first
+    move of a process must not scan the catalogue once per parameter)."""
+    out: dict[str, dict[str, dict[str, str]]] = {}
     for lang in LANGUAGES:
         for key, text in catalogue(lang).items():
-            if key.startswith(prefix) and "." not in key[len(prefix) :]:
-                out.setdefault(key[len(prefix) :], {})[lang] = text
+            prefix, _, last = key.rpartition(".")
+            out.setdefault(prefix, {}).setdefault(last, {})[lang] = text
     return out
 
 
