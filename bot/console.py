@@ -2,7 +2,7 @@
 
 Each line is one user's command, written like on Discord::
 
-    @alice /game new badbones
+    @alice /game new badbones              (or /badbones new heroic:true, with options)
     @bob /game join
     @alice /game start
     @alice /badbones move direction:N      (or positionally: /badbones move N)
@@ -43,7 +43,7 @@ THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_ID
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
-_LOBBY = "new join leave start cancel kick status board rules settings history language".split()
+_LOBBY = "new join leave start cancel kick status board rules settings history language mine".split()
 _LOBBY_PARAMS = ("game", "player", "deadline", "reminder", "language")
 
 
@@ -134,6 +134,11 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, self.last_select, words)
+        if group == "help":
+            named, positional = _split(words)
+            return await svc.help(
+                actor, place, named.get("game", positional[0] if positional else None)
+            )
         if _lobby_named(group, ("game",)) == "game":
             sub, rest = (_lobby_named(words[0], _LOBBY), words[1:]) if words else ("status", [])
             named, positional = _split(rest)
@@ -148,6 +153,7 @@ class Console:
                 "cancel": svc.cancel,
                 "status": svc.status,
                 "board": svc.board,
+                "mine": svc.mine,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
@@ -187,6 +193,9 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
+        if words[0] == "new":  # /<game> new [option:value …], as on Discord
+            named, _ = _split(words[1:])
+            return await svc.new_game(actor, place, group, named)
         name = _command_named(group, engine.commands, words[0])
         command = next((c for c in engine.commands if c.name == name), None)
         named, positional = _split(words[1:])

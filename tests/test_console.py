@@ -171,3 +171,27 @@ async def test_threads_and_edits_in_the_console(tmp_path: Path) -> None:
     assert "[#thread 1 «tiny.name · alice» ✎ №3] ✅ alice is ready." in text
     assert "[#1 №" in text and "in #thread 1 «tiny.name · alice»: 🏆 Winner: alice" in text
     assert "[#thread 1 «tiny.name · alice»] (archived)" in text
+HELP_AND_MINE = """\
+@ana:es /help
+@ana:es /help farkle
+@tom /tiny new rounds:4
+@tom /game mine
+@ana:es /game mine
+"""
+
+
+async def test_help_and_mine_in_the_console(tmp_path: Path) -> None:
+    install()
+    out = io.StringIO()
+    code = await run_console(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
+        tmp_path / "img",
+        io.StringIO(HELP_AND_MINE),
+        out,
+    )
+    text = out.getvalue()
+    assert code == 0
+    assert "`/partida nueva`" in text and "/farkle nueva" in text
+    assert "rounds" in text and "opened" in text, "/tiny new takes the options"
+    assert "(waiting for players): https://discord.com/channels/1/1" in text
+    assert "No tienes ninguna partida abierta" in text

@@ -144,6 +144,8 @@ async def test_deadlines_remind_then_apply_the_default(service: Service, clock: 
     clock.now += 2 * 60
     (reminder,) = await service.run_deadlines()
     assert reminder.message.mentions == (BOB.user_id,)
+    # the reminder links to the game's channel (it may reach Bob as a notification elsewhere)
+    assert "The game: https://discord.com/channels/10/100" in str(reminder.message.text)
     clock.now += 10 * 60
     out = await service.run_deadlines()
     assert any("ran out of time" in o.message.whole for o in out)

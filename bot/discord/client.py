@@ -294,6 +294,25 @@ class PartidaBot(ext.AutoShardedBot):
             )
             await send.failure(interaction, "discord.error.internal", actor.locale)
 
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """A few words of welcome when the bot is added to a server: in its system channel, or
+        else the first text channel the bot may post in (none: it stays quiet)."""
+        me = guild.me
+        candidates = [guild.system_channel, *sorted(guild.text_channels, key=lambda c: c.position)]
+        where = next(
+            (
+                c
+                for c in candidates
+                if c is not None and me is not None and c.permissions_for(me).send_messages
+            ),
+            None,
+        )
+        if where is None:
+            log.info("joined guild %s: no channel to greet in", guild.id)
+            return
+        lang = language_for(str(guild.preferred_locale))
+        await send.post(self, Outgoing(where.id, self.get_service().welcome(lang)))
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a component no item of ours will take (a forged or foreign custom_id, or
         one missing from the message it claims to be on) is answered here, ephemerally, rather

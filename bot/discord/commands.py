@@ -2,7 +2,7 @@
 
 Every command is built by :func:`make_command` from a plain description of its options, so the
 lobby and the games share one path: a game's commands come straight from its ``commands`` specs
-(``Command``/``Param`` in ``rules.core.spec``), its ``/game new <game>`` options from its
+(``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
 ``option_specs``. Names and descriptions are catalogue keys, translated by
 :mod:`bot.discord.translator` when the tree is synced.
 
@@ -24,8 +24,9 @@ from discord.app_commands import Choice, locale_str
 
 from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
+from bot.service import shown
 from bot.service.replies import Actor, Place, Reply
-from i18n import LANGUAGES
+from i18n import LANGUAGES, has
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
 
 log = logging.getLogger(__name__)
@@ -110,20 +111,21 @@ def make_command(
 
 
 def lobby_group(bot: CommandHost) -> app_commands.Group:
-    """``/game``: new (one subcommand per game, with its options), join, leave, start, cancel,
-    kick, status, board, rules, settings, history."""
+    """``/game``: the commands every game shares (new, join, leave, start, cancel, kick, status,
+    board, rules, settings, history, language, mine).
+
+    Its size grows with the number of games only by one choice per game in ``new`` and
+    ``rules`` (a game's own options live in ``/<game> new``), so ten games fit in Discord's
+    4,000 characters per command (``tests/discord/test_sync.py`` keeps the margin). To add a
+    lobby command: write its handler here and ``group.add_command(_lobby_command(name,
+    options, handler))``, with ``discord.command_name.<name>``/``discord.command.<name>`` (and
+    ``discord.param_name.<p>``/``discord.param.<p>`` for its options) in both catalogues."""
     group = app_commands.Group(
         name=name("game", "discord.command_name.game"),
         description=text("discord.group.game"),
         guild_only=True,
     )
-    new = app_commands.Group(
-        name=name("new", "discord.command_name.new"),
-        description=text("discord.group.new"),
-        parent=group,
-    )
-    for game_name in game_names():
-        new.add_command(_new_command(bot, get_game(game_name)))
+    _add_quick_new(bot, group)
 
     def simple(
         command: str, call: Callable[[Actor, Place], Awaitable[Reply]], *, slow: bool = False
@@ -159,9 +161,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
             interaction, lambda a, p: service().rules(a, p, game), what="game rules"
         )
 
-    games = tuple(Choice(name=text(f"{g}.name"), value=g) for g in game_names()[:MAX_CHOICES])
-    game = Option("game", str, text("discord.param.game"), "discord.param_name.game", choices=games)
-    group.add_command(_lobby_command("rules", (game,), rules))
+    group.add_command(_lobby_command("rules", (game_option(),), rules))
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
@@ -210,6 +210,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         required=False,
     )
     group.add_command(_lobby_command("history", (page,), history))
+    simple("mine", lambda a, p: service().mine(a, p))
 
     async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["language"]
@@ -250,8 +251,55 @@ def _lobby_command(
     )
 
 
+def game_option(required: bool = True) -> Option:
+    """``game:<choice>``: every registered game, by its display name."""
+    games = tuple(Choice(name=text(f"{g}.name"), value=g) for g in game_names()[:MAX_CHOICES])
+    return Option(
+        "game",
+        str,
+        text("discord.param.game"),
+        "discord.param_name.game",
+        required=required,
+        choices=games,
+    )
+
+
+def _add_quick_new(bot: CommandHost, group: app_commands.Group) -> None:
+    """``/game new game:<choice>``: a game with its default options (``/<game> new`` takes
+    them), so a newcomer finds every game in one list."""
+
+    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        game = values["game"]
+        await bot.run_command(
+            interaction,
+            lambda a, p: bot.get_service().new_game(a, p, game, {}),
+            what=f"game new {game}",
+        )
+
+    group.add_command(_lobby_command("new", (game_option(),), handler))
+
+
+def help_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
+    """``/help [game:<choice>]``: what a newcomer needs first, privately, in their language."""
+
+    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        game = values.get("game")
+        await bot.run_command(
+            interaction, lambda a, p: bot.get_service().help(a, p, game), what="help"
+        )
+
+    command = make_command(
+        "help",
+        "discord.command_name.help",
+        text("discord.command.help"),
+        (game_option(required=False),),
+        handler,
+    )
+    return app_commands.guild_only()(command)
+
+
 def _new_command(bot: CommandHost, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
-    """``/game new <game> [options]``: the game's options as typed, optional options."""
+    """``/<game> new [options]``: the game's options as typed, optional options."""
     options = tuple(_option(game.name, spec) for spec in game.option_specs)
 
     async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
@@ -263,8 +311,8 @@ def _new_command(bot: CommandHost, game: Game[Any]) -> app_commands.Command[Any,
         )
 
     return make_command(
-        game.name,
-        None,
+        "new",
+        "discord.command_name.new",
         text("discord.command.new_game", game_key=f"{game.name}.name"),
         options,
         handler,
@@ -282,20 +330,29 @@ def _option(game: str, spec: OptionSpec) -> Option:
         return Option(
             spec.name, app_commands.Range[int, low, high], description, key, required=False
         )
-    choices = tuple(Choice(name=c, value=c) for c in spec.choices[:MAX_CHOICES])
+    choices = tuple(
+        Choice(name=_label(f"{game}.option_value.{spec.name}.{c}", c), value=c)
+        for c in spec.choices[:MAX_CHOICES]
+    )
     return Option(spec.name, str, description, key, required=False, choices=choices)
+
+
+def _label(key: str, value: str) -> locale_str | str:
+    """A choice's label: the catalogue's (translated at sync) if it has one, else the value."""
+    return text(key) if has(key, "en") else value
 
 
 # --------------------------------------------------------------------------- the games
 
 
 def game_group(bot: CommandHost, game: Game[Any]) -> app_commands.Group:
-    """``/<game> <command> …``: one subcommand per ``Command`` of the game."""
+    """``/<game> new [options]`` and one subcommand per ``Command`` of the game."""
     group = app_commands.Group(
         name=game.name,
         description=text("discord.group.commands", game_key=f"{game.name}.name"),
         guild_only=True,
     )
+    group.add_command(_new_command(bot, game))
     for command in game.commands:
         group.add_command(_game_command(bot, game.name, command))
     return group
@@ -333,7 +390,10 @@ def _param(bot: CommandHost, game: str, command: Command, param: Param) -> Optio
     choices: tuple[Choice[Any], ...] = ()
     if param.choices and param.type != "bool":
         choices = tuple(
-            Choice(name=c, value=int(c) if param.type == "int" else c)
+            Choice(
+                name=_label(f"{shown.section(game, param.name)}.{c}", c),
+                value=int(c) if param.type == "int" else c,
+            )
             for c in param.choices[:MAX_CHOICES]
         )
     complete = None
@@ -373,6 +433,13 @@ def _completer(bot: CommandHost, game: str, command: Command, param: Param) -> C
     return complete
 
 
-def all_groups(bot: CommandHost) -> list[app_commands.Group]:
-    """The whole tree: ``/game`` and one group per registered game."""
-    return [lobby_group(bot)] + [game_group(bot, get_game(g)) for g in game_names()]
+TopLevel = app_commands.Group | app_commands.Command[Any, ..., None]
+
+
+def all_groups(bot: CommandHost) -> list[TopLevel]:
+    """The whole tree: ``/game``, ``/help`` and one group per registered game.
+
+    Each top-level command has its own 4,000-character budget; a new top-level command is one
+    more entry here."""
+    games: list[TopLevel] = [game_group(bot, get_game(g)) for g in game_names()]
+    return [lobby_group(bot), help_command(bot), *games]

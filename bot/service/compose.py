@@ -19,8 +19,11 @@ from typing import Any
 from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
+from bot.service.guide import jump_link
 from bot.service.narrate import events_text, fill_args
+from bot.service.options import summary as option_summary
 from bot.service.replies import Button, Select, Slot, ThreadPlan
+from bot.service.shown import show_args
 from bot.service.table import Table, seat_names
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
@@ -38,7 +41,8 @@ def refusal(error: Refusal | RulesError, lang: str) -> Text:
         k: v.replace("{", "(").replace("}", ")") if isinstance(v, str) else v
         for k, v in error.args_map.items()
     }
-    return "⚠️ " + phrase(error.key, lang, **fill_args(echoed, [], lang))
+    shown = show_args(error.key.split(".", 1)[0], echoed, lang)  # "the G4" → "el V4"
+    return "⚠️ " + phrase(error.key, lang, **fill_args(shown, [], lang))
 
 
 def picture(table: Table, lang: str) -> RenderJob:
@@ -302,7 +306,7 @@ def offered_buttons(
             continue
         key = f"{row.kind}.button.{command}"
         label = (
-            str(phrase(key, lang, **fill_args(args, names, lang)))
+            str(phrase(key, lang, **fill_args(show_args(row.kind, args, lang), names, lang)))
             if key in known
             else " ".join([command, *map(str, args.values())])
         )
@@ -336,21 +340,7 @@ def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, 
 
 def options_summary(row: GameRow, lang: str) -> Text:
     """A game's options in the reader's words: "Cooperative: yes · Difficulty: expert"."""
-    engine = get_game(row.kind)
-    known = catalogue(language_for(lang))
-    shown: list[Text] = []
-    for spec in engine.option_specs:
-        if spec.name not in row.options:
-            continue
-        value = row.options[spec.name]
-        key = f"{row.kind}.option_name.{spec.name}"
-        name = str(phrase(key, lang)) if key in known else spec.name
-        if isinstance(value, bool):
-            said = phrase("lobby.table.yes" if value else "lobby.table.no", lang)
-        else:
-            said = Text.of(str(value))
-        shown.append(Text.of(name, ": ", said))
-    return join(shown, " · ") if shown else phrase("lobby.table.defaults", lang)
+    return Text.of(option_summary(row.kind, row.options, lang))
 
 
 def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
@@ -461,5 +451,6 @@ def reminder(table: Table, seat: int, item: Pending, user_id: int, due: float, l
         player=Mention(user_id, names[seat].text),
         what=pending_text(table.kind, item, names, lang),
         when=When(int(due)),
+        link=jump_link(table.row.guild_id, table.row.channel_id),
     )
     return Post(table.row.channel_id, text, mentions=(user_id,))

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines
+from bot.service import compose, deadlines, shown
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
@@ -30,7 +30,8 @@ def act(actor: Actor, place: Place, game: str | None, command: str, args: Comman
     async def work(tx: Tx) -> Draft:
         table, seat = seated(tx.row, actor, game)
         with seat_names(table, tx.lang):
-            action = table.engine.parse(str(command), _command_args(args), table.state, seat)
+            typed = shown.canonical_args(table.kind, _command_args(args))
+            action = table.engine.parse(str(command), typed, table.state, seat)
             return await resolve(tx, table, seat, action, place, by_default=False)
 
     return work
@@ -60,7 +61,8 @@ def suggest(
     """Autocomplete values from the actor's legal actions (empty when there is no move to make)."""
     try:
         table, seat = seated(row, actor, game)
-        return table.engine.suggestions(table.state, seat, str(command), str(param), dict(args))
+        filled = shown.canonical_args(table.kind, _command_args(args))
+        return table.engine.suggestions(table.state, seat, str(command), str(param), filled)
     except (Refusal, RulesError):
         return []
 

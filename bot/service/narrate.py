@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.service.shown import show_args
 from bot.service.text import Name, Text, join, phrase
 from i18n import t
 from rules.core import Event
@@ -52,7 +53,10 @@ def _name(seat: Any, names: Sequence[Name]) -> Name | Text | str:
 
 
 def event_text(event: Event, names: Sequence[Name], lang: str) -> Text:
-    return phrase(event.key, lang, **fill_args(event.args, names, lang))
+    # An event names dice, directions and items by their canonical values: shown as the reader
+    # names them (an argument called like a parameter, or its plural: "die", "dice").
+    game = event.key.split(".", 1)[0]
+    return phrase(event.key, lang, **fill_args(show_args(game, event.args, lang), names, lang))
 
 
 def events_text(events: Iterable[Event], names: Sequence[Name], lang: str) -> list[Text]:

@@ -25,7 +25,18 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import buttons, compose, deadlines, drawing, lobby, moves, pause, timeouts
+from bot.service import (
+    buttons,
+    compose,
+    deadlines,
+    drawing,
+    guide,
+    lobby,
+    moves,
+    pause,
+    shown,
+    timeouts,
+)
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -77,6 +88,7 @@ class Service:
         resolved = database_url(url)
         if migrate:
             await upgrade(resolved)
+        shown.warm()  # every language's names, read once here rather than in the first move
         return cls(create_engine(resolved), render=render, clock=clock)
 
     async def close(self) -> None:
@@ -163,9 +175,12 @@ class Service:
             if row is None:  # typed in the channel: its one game in a thread, if one
                 threaded = await repo.open_games_in_threads(session, place.channel_id)
                 row = threaded[0] if len(threaded) == 1 else None
+            lang = await self._language(session, actor)
         values = moves.suggest(row, actor, game, command, param, args)
+        # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
         needle = str(typed or "").strip().upper()
-        return [v for v in values if needle in v.upper()][:25]
+        said = [(v, str(shown.show(game, param, v, lang))) for v in values]
+        return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
 
     async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
         lang = language_for(actor.locale)
@@ -176,6 +191,29 @@ class Service:
         async with self.sessions() as session:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
+
+    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
+        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        if not game:
+            return Reply(private=Message(guide.general_help(lang)))
+        try:
+            get_game(str(game))
+        except RulesError as err:
+            return self._refused(err, lang)
+        return Reply(private=Message(guide.game_help(str(game), lang)))
+
+    async def mine(self, actor: Actor, place: Place) -> Reply:
+        """``/game mine``: the user's open games in this server, with links to their channels."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
+        return Reply(private=Message(guide.mine(rows, lang)))
+
+    def welcome(self, lang: str) -> Message:
+        """What the bot says once when it joins a server (in the server's language)."""
+        return Message(guide.welcome(lang))
 
     async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
         """Finished games in the channel, newest first, ``HISTORY_PAGE`` a page: a page of

@@ -22,6 +22,7 @@ from bot.store.models import (
     DeadlineRow,
     GameRow,
     PlayerRow,
+    SeatRow,
 )
 
 # The statements of every move, built once: building a statement (and its cache key) costs
@@ -277,6 +278,25 @@ async def open_games_in_threads(session: AsyncSession, channel_id: int) -> Seque
         select(GameRow)
         .where(GameRow.parent_channel_id == channel_id, GameRow.status.in_(OPEN_STATUSES))
         .order_by(GameRow.id)
+    )
+    return result.unique().scalars().all()
+
+
+async def open_games_of(
+    session: AsyncSession, user_id: int, guild_id: int | None, limit: int = 25
+) -> Sequence[GameRow]:
+    """The unfinished games in which ``user_id`` holds a seat (and has not left), in one
+    server, most recently active first (``/game mine``)."""
+    seated = select(SeatRow.game_id).where(SeatRow.user_id == user_id, SeatRow.left.is_(False))
+    result = await session.execute(
+        select(GameRow)
+        .where(
+            GameRow.status.in_(OPEN_STATUSES),
+            GameRow.guild_id == guild_id,
+            GameRow.id.in_(seated),
+        )
+        .order_by(GameRow.updated_at.desc())
+        .limit(limit)
     )
     return result.unique().scalars().all()
 

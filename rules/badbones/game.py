@@ -253,22 +253,32 @@ class BadBones(Game[BadBonesState]):
     )
     action_types = ACTIONS
     commands = (
-        Command("move", (Param("direction", choices=HERO_DIR_NAMES),), button=True),
+        Command(
+            "move", (Param("direction", choices=HERO_DIR_NAMES, names="badbones.dir"),), button=True
+        ),
         Command(
             "place",
             (
-                Param("trap", autocomplete=True),
+                Param("trap", autocomplete=True, names="badbones.trap"),
                 Param("square", autocomplete=True),
-                Param("orientation", required=False, choices=ORIENTATIONS + COLOURS),
+                Param(
+                    "orientation",
+                    required=False,
+                    choices=ORIENTATIONS + COLOURS,
+                    names="badbones.colour",
+                ),
             ),
         ),
         Command("retrieve", (Param("square", autocomplete=True),)),
         Command("nothing", button=True),
         Command(
             "prefer",
-            (Param("choice", choices=CHOICES), Param("value", autocomplete=True)),
+            (
+                Param("choice", choices=CHOICES, names="badbones.choice"),
+                Param("value", autocomplete=True, names="badbones.pref_value"),
+            ),
         ),
-        Command("choose", (Param("answer", autocomplete=True),), button=True),
+        Command("choose", (Param("answer", autocomplete=True, names="badbones.dir"),), button=True),
         Command("buy", (Param("item", autocomplete=True),)),
         Command("pass", button=True),
         Command(

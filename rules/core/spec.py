@@ -82,6 +82,9 @@ class Param:
 
     ``choices``: a fixed list (Discord shows them as choices). ``autocomplete``: the values come
     from the state (the adapter derives them from ``legal_actions`` through ``to_command``).
+    ``names``: the catalogue section whose entries name the values in each language (default
+    ``<game>.choice.<name>``): the bot shows them and accepts them as typed, while actions and
+    saved games keep the canonical values.
     """
 
     name: str
@@ -89,6 +92,7 @@ class Param:
     required: bool = True
     choices: tuple[str, ...] = ()
     autocomplete: bool = False
+    names: str = ""
 
 
 @dataclass(frozen=True)

@@ -179,12 +179,15 @@ class DragonFarkle(Game[FarkleState]):
         # tell the channel which items a wannabe holds.
         Command(
             "item",
-            (Param("item", autocomplete=True), Param("die", required=False, autocomplete=True)),
+            (
+                Param("item", autocomplete=True, names="farkle.item"),
+                Param("die", required=False, autocomplete=True),
+            ),
         ),
         Command("fight", button=True),
         Command("bonus", button=True),
         Command("farkle", button=True),
-        Command("discard", (Param("item", autocomplete=True),)),
+        Command("discard", (Param("item", autocomplete=True, names="farkle.item"),)),
     )
 
     # ================================================================== setup

@@ -332,7 +332,7 @@ class Fuse(Game[FuseState]):
     action_types = (Draw, Claim, Place, Pass, Take, Return)
     commands = (
         Command("draw", button=True),
-        Command("claim", (Param("die", autocomplete=True),), button=True),
+        Command("claim", (Param("die", autocomplete=True, names="fuse.die"),), button=True),
         Command(
             "place",
             (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),

@@ -145,15 +145,18 @@ class ZombiesVsVampires(Game[ZvvState]):
             "build",
             (
                 Param("square", autocomplete=True),
-                Param("side", autocomplete=True),
-                Param("direction", required=False, autocomplete=True),
+                Param("side", autocomplete=True, names="zvv.side"),
+                Param("direction", required=False, autocomplete=True, names="zvv.side"),
             ),
         ),
         # ``side`` is for "remove G9 E" typed positionally (the console splits words), so the
         # wall may be named as build names it: a square and a side.
         Command(
             "remove",
-            (Param("wall", autocomplete=True), Param("side", required=False)),
+            (
+                Param("wall", autocomplete=True, names="zvv.side"),
+                Param("side", required=False, names="zvv.side"),
+            ),
             button=True,
         ),
         Command("stop", button=True),

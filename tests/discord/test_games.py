@@ -23,7 +23,7 @@ async def test_a_few_steps_of_every_game(fake: FakeDiscord, bots: Bots, game: st
         fake.add_user(500 + i, f"Player{i}", locale="es-ES" if i else "en-US") for i in range(seats)
     ]
     by_id = {p.id: p for p in players}
-    opened = await (await fake.slash(players[0], f"game new {game}")).result()
+    opened = await (await fake.slash(players[0], f"{game} new")).result()
     assert "⚠️" not in opened.content, opened.content
     for player in players[1:]:
         await (await fake.slash(player, "game join")).result()

@@ -11,11 +11,11 @@ async def test_new_join_start_cancel(fake: FakeDiscord, bots: Bots) -> None:
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
 
-    opened = await (await fake.slash(alice, "game new tiny", rounds=3)).result()
+    opened = await (await fake.slash(alice, "tiny new", rounds=3)).result()
     assert opened.ephemeral and "You opened a game" in opened.content
     await fake.idle()
     [lobby] = fake.in_channel()
-    assert "hosted by Alice" in lobby.content and "rounds: 3" in lobby.content
+    assert "hosted by Alice" in lobby.content and "rounds=3" in lobby.content
     assert set(lobby.buttons) == {"Join", "Leave", "Start"}
 
     joined = await (await fake.slash(bob, "game join")).result()
@@ -52,7 +52,7 @@ async def test_refusals_are_private_and_polite(fake: FakeDiscord, bots: Bots) ->
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
     assert "no game" in (await (await fake.slash(bob, "game join")).result()).content.lower()
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     twice = await (await fake.slash(alice, "game join")).result()
     assert twice.ephemeral and "already joined" in twice.content
     not_host = await (await fake.slash(bob, "game start")).result()
@@ -66,7 +66,7 @@ async def test_kick_rules_settings_history(fake: FakeDiscord, bots: Bots) -> Non
     alice = fake.add_user(101, "Alice")
     bob = fake.add_user(102, "Bob")
     mod = fake.add_user(103, "Mod", manage=True)
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await (await fake.slash(bob, "game join")).result()
     kicked = await (await fake.slash(mod, "game kick", player=bob)).result()
     assert "Bob" in kicked.content and "removed" in kicked.content
@@ -86,7 +86,7 @@ async def test_spanish_user_gets_spanish_replies(fake: FakeDiscord, bots: Bots) 
     await bots.start()
     ana = fake.add_user(201, "Ana", locale="es-ES")
     tom = fake.add_user(202, "Tom", locale="en-GB")
-    opened = await (await fake.slash(ana, "game new tiny")).result()
+    opened = await (await fake.slash(ana, "tiny new")).result()
     assert "Has abierto una partida" in opened.content
     joined = await (await fake.slash(tom, "game join")).result()
     assert "You joined" in joined.content, "each user in their own language"
@@ -101,7 +101,7 @@ async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
     bots.fake.guild_locale = "es-ES"
     await bots.start()
     tom = bots.fake.add_user(202, "Tom", locale="en-US")
-    opened = await (await bots.fake.slash(tom, "game new tiny")).result()
+    opened = await (await bots.fake.slash(tom, "tiny new")).result()
     assert "You opened" in opened.content
     await bots.fake.idle()
     assert "organiza Tom" in bots.fake.in_channel()[-1].content
@@ -110,7 +110,7 @@ async def test_public_messages_follow_the_server_locale(bots: Bots) -> None:
 async def test_display_names_cannot_ping_everyone(fake: FakeDiscord, bots: Bots) -> None:
     await bots.start()
     troll = fake.add_user(301, "@everyone")
-    await (await fake.slash(troll, "game new tiny")).result()
+    await (await fake.slash(troll, "tiny new")).result()
     await fake.idle()
     for sent in fake.messages.values():
         mentions = sent.allowed_mentions
@@ -124,13 +124,13 @@ async def test_one_game_per_channel_side_by_side(fake: FakeDiscord, bots: Bots) 
     fake.channels[other] = "more-games"
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new tiny")).result()
-    await (await fake.slash(bob, "game new tiny", channel_id=other, rounds=5)).result()
-    again = await (await fake.slash(bob, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
+    await (await fake.slash(bob, "tiny new", channel_id=other, rounds=5)).result()
+    again = await (await fake.slash(bob, "tiny new")).result()
     assert "already has a game" in again.content
     await fake.idle()
-    assert "rounds: 5" in fake.in_channel(other)[-1].content
-    assert "rounds: 2" in fake.in_channel()[-1].content
+    assert "rounds=5" in fake.in_channel(other)[-1].content
+    assert "the usual ones" in fake.in_channel()[-1].content  # (rounds 2 is the default)
 
 
 async def test_lobby_buttons_join_leave_start(fake: FakeDiscord, bots: Bots) -> None:
@@ -138,11 +138,11 @@ async def test_lobby_buttons_join_leave_start(fake: FakeDiscord, bots: Bots) -> 
     ana = fake.add_user(101, "Ana", locale="es-ES")
     bob = fake.add_user(102, "Bob")
     fake.guild_locale = "es-ES"
-    await (await fake.slash(ana, "game new tiny")).result()
+    await (await fake.slash(ana, "tiny new")).result()
     await fake.idle()
     [lobby] = fake.in_channel()
     assert set(lobby.buttons) == {"Unirme", "Salir", "Empezar"}, "the server's language"
-    assert "las reglas de siempre" in lobby.content or "rounds" in lobby.content
+    assert "las de siempre" in lobby.content or "rounds" in lobby.content
 
     joined = await (await fake.click(bob, lobby, "Unirme")).result()
     assert joined.ephemeral and "joined" in joined.content, "Bob reads his own language"

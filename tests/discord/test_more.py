@@ -42,7 +42,7 @@ async def test_a_missed_deadline_plays_the_default_and_posts(
 ) -> None:
     bot = await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game settings", deadline=10, reminder=0)).result()
     phase = await start(fake, alice)
@@ -63,7 +63,7 @@ async def test_deadlines_resume_after_a_restart(
 ) -> None:
     first = await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game settings", deadline=10, reminder=0)).result()
     await start(fake, alice)
@@ -99,7 +99,7 @@ async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bot
     tom = fake.add_user(202, "Tom", locale="en-US")
     set_es = await (await fake.slash(tom, "game language", language="es")).result()
     assert set_es.ephemeral
-    opened = await (await fake.slash(tom, "game new tiny")).result()
+    opened = await (await fake.slash(tom, "tiny new")).result()
     assert "Has abierto" in opened.content
     await (await fake.slash(tom, "game language", language="auto")).result()
     status = await (await fake.slash(tom, "game status")).result()
@@ -110,7 +110,7 @@ async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -
     await bots.start()
     fake.forbidden.add(fake.channel_id)
     alice = fake.add_user(101, "Alice")
-    exchange = await fake.slash(alice, "game new tiny")
+    exchange = await fake.slash(alice, "tiny new")
     assert "You opened" in (await exchange.result()).content
     await fake.idle()
     [warning] = [m for m in exchange.messages if m.kind == "followup"]

@@ -14,7 +14,7 @@ from tests.fakediscord import FakeDiscord, FakeUser, Sent
 
 async def started_tiny(fake: FakeDiscord, *players: FakeUser, rounds: int = 2) -> Sent:
     """Open, fill and start a tiny game; returns the channel message of the first phase."""
-    await (await fake.slash(players[0], "game new tiny", rounds=rounds)).result()
+    await (await fake.slash(players[0], "tiny new", rounds=rounds)).result()
     for player in players[1:]:
         await (await fake.slash(player, "game join")).result()
     await (await fake.slash(players[0], "game start")).result()
@@ -105,7 +105,7 @@ async def test_stale_button_is_refused_politely(fake: FakeDiscord, bots: Bots) -
 async def test_autocomplete_and_select(fake: FakeDiscord, bots: Bots, cards: Cards) -> None:
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new cards")).result()
+    await (await fake.slash(alice, "cards new")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game start")).result()
     await fake.idle()

@@ -27,7 +27,7 @@ async def play_with_a_secret(fake: FakeDiscord, bots: Bots) -> list[str]:
     query; returns every interaction token the fake handed out."""
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new cards")).result()
+    await (await fake.slash(alice, "cards new")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game start")).result()
     await fake.idle()

@@ -139,7 +139,7 @@ async def test_autocomplete_of_a_changed_command_is_an_empty_list(
 ) -> None:
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new cards")).result()
+    await (await fake.slash(alice, "cards new")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game start")).result()
     await fake.idle()

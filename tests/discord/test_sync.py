@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.discord import async_sync_commands
@@ -18,25 +20,81 @@ async def test_sync_sends_a_valid_tree_for_every_game(fake: FakeDiscord, scope: 
     assert sent_scope == guild
     by_name = {c["name"]: c for c in payload}
     games = game_names()
-    assert set(by_name) == {"game", *games}
+    assert set(by_name) == {"game", "help", *games}
     assert len(registered) == len(payload)
 
     lobby = by_name["game"]
-    new = next(o for o in lobby["options"] if o["name"] == "new")
-    assert {o["name"] for o in new["options"]} == set(games)
-    rules_game = next(o for o in lobby["options"] if o["name"] == "rules")["options"][0]
-    assert {c["value"] for c in rules_game["choices"]} == set(games)
+    for command in ("new", "rules"):
+        chosen = _option(_option(lobby, command), "game")
+        assert {c["value"] for c in chosen["choices"]} == set(games)
+    assert {c["value"] for c in _option(by_name["help"], "game")["choices"]} == set(games)
+    assert _option(lobby, "mine")["type"] == 1
 
     for name in games:
         engine = get_game(name)
         group = by_name[name]
         assert group["dm_permission"] is False or group.get("contexts") == [0]
-        assert {o["name"] for o in group["options"]} == {c.name for c in engine.commands}
-        options = {
-            o["name"]: o
-            for o in next(o for o in new["options"] if o["name"] == name).get("options", [])
-        }
-        assert set(options) == {s.name for s in engine.option_specs}
+        assert {o["name"] for o in group["options"]} == {"new"} | {c.name for c in engine.commands}
+        new = {o["name"] for o in _option(group, "new").get("options", [])}
+        assert new == {s.name for s in engine.option_specs}
+
+
+def _option(command: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(o for o in command["options"] if o["name"] == name)
+
+
+# Discord counts a command's characters per locale: each name, description and choice in that
+# locale (its localization, or the default text), summed over the command and all its options.
+LOCALES = ("en-US", "es-ES", "es-419")
+TEN_GAMES = 10
+
+
+def _size(obj: dict[str, Any], locale: str, skip: frozenset[str] = frozenset()) -> int:
+    def local(field: str) -> int:
+        return len((obj.get(f"{field}_localizations") or {}).get(locale, obj.get(field, "")))
+
+    total = local("name") + local("description")
+    for choice in obj.get("choices") or []:
+        if choice["value"] not in skip:
+            total += len((choice.get("name_localizations") or {}).get(locale, choice["name"]))
+            total += len(str(choice["value"]))
+    return total + sum(_size(o, locale, skip) for o in obj.get("options") or [])
+
+
+async def test_ten_games_fit_in_every_command_in_every_locale(fake: FakeDiscord) -> None:
+    """A top-level command grows with the number of games only by the game choices it lists
+    (``/game new``, ``/game rules``, ``/help``): its size without them plus ten times the
+    costliest game's choices stays under 4,000 in every locale. A game's own group holds its
+    ``new`` options and commands; the largest of today's groups must leave room to grow too."""
+    from tests.fakediscord.limits import MAX_CHOICES, MAX_COMMAND_CHARS
+
+    await async_sync_commands(fake.token, fake.guild_id)
+    [(_, payload)] = fake.sync_payloads
+    games = frozenset(game_names())
+    report = {}
+    for command in payload:
+        for locale in LOCALES:
+            size = _size(command, locale)
+            base = _size(command, locale, skip=games)
+            per_game = max(_size(command, locale, skip=games - {g}) - base for g in games)
+            projected = base + TEN_GAMES * per_game
+            report[(command["name"], locale)] = (size, projected)
+            assert projected <= MAX_COMMAND_CHARS, (command["name"], locale, size, projected)
+            if command["name"] in games:
+                # A game's group does not grow with other games; keep a quarter free for it.
+                assert size <= 0.75 * MAX_COMMAND_CHARS, (command["name"], locale, size)
+        lists = [o for o in _walk(command) if games & {c["value"] for c in o.get("choices", [])}]
+        assert all(len(o["choices"]) + TEN_GAMES - len(games) <= MAX_CHOICES for o in lists)
+    lobby = report[("game", "es-ES")]
+    # Room for the lobby commands the other work adds (bots, ratings: ~150 characters each).
+    assert MAX_COMMAND_CHARS - lobby[1] >= 1500, report
+
+
+def _walk(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    out = [obj]
+    for option in obj.get("options") or []:
+        out += _walk(option)
+    return out
 
 
 async def test_the_tree_is_localized_for_spanish(fake: FakeDiscord) -> None:
@@ -45,7 +103,7 @@ async def test_the_tree_is_localized_for_spanish(fake: FakeDiscord) -> None:
     lobby = next(c for c in payload if c["name"] == "game")
     assert lobby["name_localizations"]["es-ES"] == "partida"
     assert lobby["description_localizations"]["es-ES"].startswith("Juega")
-    join = next(o for o in lobby["options"] if o["name"] == "join")
+    join = _option(lobby, "join")
     assert join["name_localizations"] == {"es-ES": "unirse", "es-419": "unirse"}
     for game in game_names():
         if f"{game}.name" == (label := _choice_label(lobby, game)):
@@ -53,10 +111,8 @@ async def test_the_tree_is_localized_for_spanish(fake: FakeDiscord) -> None:
         assert label
 
 
-def _choice_label(lobby: dict[str, object], game: str) -> str:
-    options = lobby["options"]
-    assert isinstance(options, list)
-    rules = next(o for o in options if o["name"] == "rules")
+def _choice_label(lobby: dict[str, Any], game: str) -> str:
+    rules = _option(lobby, "rules")
     return str(next(c["name"] for c in rules["options"][0]["choices"] if c["value"] == game))
 
 
@@ -101,5 +157,31 @@ async def test_the_blocking_entry_point_used_by_partida_sync(fake: FakeDiscord) 
 
     # `partida sync` runs its own event loop; the fake answers from this one.
     count = await asyncio.to_thread(sync_commands, fake.token, fake.guild_id)
-    assert count == 1 + len(game_names())
+    assert count == 2 + len(game_names())  # /game, /help and one group per game
     assert fake.registered(fake.guild_id)
+
+
+async def test_a_spanish_reader_sees_no_english_in_the_tree(fake: FakeDiscord) -> None:
+    """Every name, description and choice of the real games and the lobby has a Spanish text
+    (the games' group names are their titles, the same in both languages)."""
+    await async_sync_commands(fake.token, fake.guild_id)
+    [(_, payload)] = fake.sync_payloads
+    missing = []
+    for command in payload:
+        if command["name"] == "tiny":
+            continue  # the test game has no catalogue
+        for obj in _walk(command):
+            where = f"/{command['name']} {obj.get('name', '')}"
+            fields = ["description"] + (
+                ["name"] if obj is not command or obj["name"] in ("game", "help") else []
+            )
+            for field in fields:
+                if "es-ES" not in (obj.get(f"{field}_localizations") or {}):
+                    missing.append(f"{where} {field}")
+            for choice in obj.get("choices") or []:
+                wordless = not any(c.isalpha() for c in choice["name"])  # a wall's "\\" or "/"
+                if choice["value"] == "tiny" or wordless:
+                    continue
+                if "es-ES" not in (choice.get("name_localizations") or {}):
+                    missing.append(f"{where} choice {choice['value']}")
+    assert not missing, missing

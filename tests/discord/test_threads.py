@@ -16,7 +16,7 @@ async def test_each_game_is_played_in_its_own_thread(
 ) -> None:
     bot = await bots.start()
     alice, bob, carol = (fake.add_user(101 + i, n) for i, n in enumerate(("Alice", "Bob", "Cy")))
-    await (await fake.slash(alice, "game new tiny", rounds=1)).result()
+    await (await fake.slash(alice, "tiny new", rounds=1)).result()
     await fake.idle()
     [lobby] = fake.in_channel()
     assert list(fake.threads) == [int(lobby.message["id"])], "a thread from the lobby message"
@@ -24,7 +24,7 @@ async def test_each_game_is_played_in_its_own_thread(
     assert fake.threads[thread]["parent_id"] == str(fake.channel_id)
 
     await (await fake.click(bob, lobby, "Join")).result()  # the button in the channel
-    await (await fake.slash(carol, "game new tiny")).result()  # a second game, same channel
+    await (await fake.slash(carol, "tiny new")).result()  # a second game, same channel
     await fake.idle()
     assert len(fake.threads) == 2
     where = await (await fake.slash(bob, "game status")).result()
@@ -64,7 +64,7 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(
     await bots.start()
     fake.threads_allowed = False
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await fake.idle()
     lobby, notice = fake.in_channel()
     assert "may not create threads" in notice.content
@@ -73,6 +73,6 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(
     await fake.idle()
     assert fake.in_channel()[-1].buttons, "played in the channel"
     await (await fake.slash(alice, "game cancel")).result()
-    await (await fake.slash(alice, "game new tiny")).result()
+    await (await fake.slash(alice, "tiny new")).result()
     await fake.idle()
     assert sum("may not create threads" in s.content for s in fake.in_channel()) == 1, "once"

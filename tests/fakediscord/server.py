@@ -12,7 +12,7 @@ Usage::
         await async_sync_commands(fake.token, fake.guild_id)
         bot = PartidaBot(...); await fake.run(bot)
         alice = fake.add_user(1, "Alice")
-        answer = await (await fake.slash(alice, "game new tiny", rounds=2)).result()
+        answer = await (await fake.slash(alice, "tiny new", rounds=2)).result()
 """
 
 from __future__ import annotations
@@ -502,6 +502,33 @@ class FakeDiscord:
         guild["members"][0]["roles"] = [str(self.bot_role_id)]
         await self._dispatch("GUILD_CREATE", guild)
         self.identified.set()
+
+    async def join_guild(
+        self,
+        guild_id: int,
+        channels: dict[int, str],
+        locale: str = "en-US",
+        system_channel: int | None = None,
+        denied: dict[int, int] | None = None,
+    ) -> None:
+        """The bot is added to another server: a GUILD_CREATE for a guild it did not have in
+        READY (discord.py then fires ``on_guild_join``). ``denied``: per channel, permissions
+        an overwrite takes from the bot. Its channels accept posts like the first guild's."""
+        self.channels.update(channels)
+        self.denied.update(denied or {})
+        listed = []
+        for position, channel_id in enumerate(channels):
+            channel = self._channel(channel_id)
+            channel["guild_id"] = str(guild_id)
+            channel["position"] = position
+            listed.append(channel)
+        guild = p.guild(guild_id, "New server", listed, locale, self.bot_user)
+        guild["system_channel_id"] = str(system_channel) if system_channel else None
+        del guild["unavailable"]  # a guild joined now (unavailable=False: one back from an outage)
+        role_id = guild_id + 1
+        guild["roles"].append(p.role(role_id, "Partida", self.bot_permissions))
+        guild["members"][0]["roles"] = [str(role_id)]
+        await self._dispatch("GUILD_CREATE", guild)
 
     @property
     def bot_role_id(self) -> int:

@@ -88,7 +88,7 @@ async def play(
     posts_before = len(fake.posted)
     edits_before = len(fake.edits)
     counts = Counts(game, len(users))
-    opened = await (await fake.slash(users[0], f"game new {game}", **(options or {}))).result()
+    opened = await (await fake.slash(users[0], f"{game} new", **(options or {}))).result()
     assert "⚠️" not in opened.content, opened.content
     await _settle(fake, bot, True)
     async with service.sessions() as session:

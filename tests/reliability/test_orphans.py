@@ -156,7 +156,7 @@ async def test_the_bot_takes_its_render_worker_along(sig: signal.Signals, tmp_pa
             await read_until(process.stderr, "has connected to Gateway")
             await asyncio.sleep(0.3)  # READY and GUILD_CREATE reach the bot
             alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-            await (await fake.slash(alice, "game new zvv")).result(20)
+            await (await fake.slash(alice, "zvv new")).result(20)
             await (await fake.slash(bob, "game join")).result(20)
             await (await fake.slash(alice, "game start")).result(20)
             async with asyncio.timeout(30):
