@@ -4,6 +4,7 @@ Each line is one user's command, written like on Discord::
 
     @alice /game new badbones
     @bob /game join
+    @alice /game addbot easy              (a computer player takes a seat)
     @alice /game start
     @alice /badbones move direction:N      (or positionally: /badbones move N)
     @bob /press 2                          (the 2nd button of the last message)
@@ -37,6 +38,8 @@ from rules.core import get_game
 
 _LINE = re.compile(r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?\s+(?P<rest>.*)$")
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
+# Computer moves played in a row after one line (a table of computers plays a long while).
+MAX_COMPUTER_MOVES = 5000
 
 
 @dataclass
@@ -99,9 +102,16 @@ class Console:
         await self.deadlines()
 
     async def deadlines(self) -> None:
-        """Due reminders and defaults; a damaged database is said, not a crash."""
+        """Due reminders and defaults, and the computer players' moves (which the console plays
+        at once, one after another, until a person is awaited); a damaged database is said, not
+        a crash."""
         try:
-            self.show_outgoing(await self.service.run_deadlines())
+            for _ in range(MAX_COMPUTER_MOVES):
+                self.show_outgoing(await self.service.run_deadlines())
+                upcoming = await self.service.next_deadline()
+                if upcoming is None or upcoming > self.clock():
+                    return
+            self.say("! The computer players went on for too long; /wait to let them go on.")
         except DamagedDatabase as damage:
             self.say("! " + DamagedDatabase.ADVICE.format(error=damage))
 
@@ -135,20 +145,33 @@ class Console:
             if sub == "kick":
                 who = named.get("player", positional[0] if positional else "").lstrip("@")
                 return await svc.kick(actor, place, self.actor(who, None).user_id)
+            if sub == "addbot":
+                return await svc.add_bot(
+                    actor, place, named.get("level", positional[0] if positional else None)
+                )
+            if sub == "replace":
+                old = named.get("player", positional[0] if positional else "").lstrip("@")
+                new = named.get("with", positional[1] if len(positional) > 1 else "").lstrip("@")
+                if not old or not new:
+                    self.say("? Write: /game replace player:<name> with:<name>")
+                    return None
+                return await svc.replace(
+                    actor, place, self.actor(old, None).user_id, self.actor(new, None)
+                )
             if sub == "rules":
                 return await svc.rules(
                     actor, place, named.get("game", positional[0] if positional else "")
                 )
             if sub == "settings":
                 return await svc.settings(
-                    actor, place, named.get("deadline"), named.get("reminder")
+                    actor, place, named.get("deadline"), named.get("reminder"), named.get("misses")
                 )
             if sub == "language":
                 return await svc.language(
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language"
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick addbot replace status board rules settings history language"
             )
             return None
         try:
@@ -286,7 +309,7 @@ async def run_console(
     locale: str = "en",
 ) -> int:
     clock = ConsoleClock()
-    service = await Service.open(database, clock=clock)
+    service = await Service.open(database, clock=clock, computer_delay=0.0)
     console = Console(service, clock, images, out, locale=locale)
     interactive = stream.isatty()
     if interactive:

@@ -20,7 +20,7 @@ from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text, fill_args, plain_name
 from bot.service.replies import Actor, Button, Select
-from bot.service.table import Table, seat_names
+from bot.service.table import Table, computer_plays, seat_names
 from bot.service.text import Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, DeadlineRow, GameRow
 from i18n import catalogue, language_for
@@ -87,11 +87,10 @@ def phase_post(
         for seat, item in sorted(snap.pending.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
-            if not user.left and (earlier is None or earlier.kind != item.kind):
+            away = computer_plays(user)  # nobody to ping: the computer plays it
+            if not away and (earlier is None or earlier.kind != item.kind):
                 mentions.append(user.user_id)
-            who: Mention | Name = (
-                names[seat] if user.left else Mention(user.user_id, names[seat].text)
-            )
+            who: Mention | Name = names[seat] if away else Mention(user.user_id, names[seat].text)
             what = pending_text(table.kind, item, names, lang)
             said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
         clocks = [p.deadline for p in snap.pending.values() if p.deadline is not None]
@@ -124,11 +123,13 @@ def move_draft(
     *,
     by_default: bool,
     draws: bool,
+    timed_out: bool | None = None,
 ) -> Draft:
     """The replies to a move: the mover's private lines and buttons, and the channel's message
     (the whole phase message, with its picture when the picture key moved on)."""
     draft = Draft()
     names = table.names()
+    timed_out = by_default if timed_out is None else timed_out
     if not by_default:
         draft.say(phrase("lobby.act.recorded", lang))
         draft.private.extend(events_text([e for e in events if e.to == seat], names, lang))
@@ -146,14 +147,14 @@ def move_draft(
                 told,
                 public_lang,
                 before=before,
-                timed_out=seat if by_default else None,
+                timed_out=seat if timed_out else None,
                 draw=draw,
             )
         )
         return draft
     still = set(after.pending)
     said: list[Text] = []
-    if by_default:
+    if timed_out:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
     if seat in before.pending and seat not in still and still:
@@ -264,7 +265,13 @@ def status_lines(
     ]
     for seat in sorted(row.seats, key=lambda s: s.seat):
         marker = " " + str(phrase("lobby.status.host", lang)) if seat.user_id == row.host_id else ""
-        gone = " — " + str(phrase("lobby.status.left", lang)) if seat.left else ""
+        gone = ""
+        if seat.left:
+            gone = " — " + str(phrase("lobby.status.left", lang))
+        elif seat.computer is not None:
+            gone = " — " + str(phrase("bots.status.computer", lang))
+        elif seat.autopilot:
+            gone = " — " + str(phrase("bots.status.autopilot", lang))
         said.append(Text.of(f"{seat.seat + 1}. ", names[seat.seat], marker, gone))
     if row.state is not None and row.status == ACTIVE:
         table = Table.of(row)

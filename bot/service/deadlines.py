@@ -1,10 +1,13 @@
 """Deadlines: the rows that say when a pending seat is reminded and when it gets its default.
 
 On a new turn every pending seat gets a reminder and a default deadline from the channel's
-settings (or the game's own clock, when that runs out sooner). The steps of one turn (roll →
+settings (or the game's own clock, when that runs out sooner); a seat the computer plays (a
+computer seat, a person on autopilot, a removed player) gets only a short delay before its move
+(``Tx.computer_delay``) and no reminder. The steps of one turn (roll →
 move → second step: the engine's ``turn_key``) share the deadline the turn started with: a
 seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
-seats that answered lose their rows, and seats that left get theirs moved to now. Reminders already sent
+seats that answered lose their rows, and seats the computer now plays get theirs moved to a
+moment from now. Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -13,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service.table import Table, settings
+from bot.service.table import Table, computer_plays, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from rules.core import Pending
@@ -41,11 +44,11 @@ async def plan(
     itself (not by default), which gets at least ``STEP_GRACE`` for its turn's next step;
     ``turn_due``: the deadlines of seats whose row this very move used up (a default played
     at its deadline), kept for the rest of their turn. (Rows
-    read here are changed through the session: seats that left, and the later steps of a
+    read here are changed through the session: seats the computer plays, and the later steps of a
     turn.)"""
     row, now = table.row, tx.now
     chosen = settings(row)
-    left = {s.seat for s in row.seats if s.left}
+    computer = {s.seat for s in row.seats if computer_plays(s)}
     carried: set[int] = set()
     if phase_changed and same_turn and was_pending:
         existing = await repo.deadlines_of(tx.session, row.id)
@@ -56,7 +59,7 @@ async def plan(
     elif phase_changed:
         writes.clear_deadlines(row.id)
         existing = {}
-    elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
+    elif was_pending is not None and set(pending) <= was_pending and not computer & set(pending):
         # The common case, a submission inside a phase: only drop the rows of the seats that
         # are no longer pending (usually the mover's), without reading the table.
         writes.clear_deadlines(row.id, seats=was_pending - set(pending))
@@ -74,22 +77,23 @@ async def plan(
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:
             due = min(due, item.deadline)
-        if seat in left:
-            due = min(due, now)
         if same_turn and turn_due and seat in turn_due:
             due = turn_due[seat]
             carried.add(seat)
+        if seat in computer:
+            # Each step a little after it is asked, so the table sees the computer play.
+            due = now + tx.computer_delay
         current = existing.get((seat, "default"))
         if current is None:
             new.append(_row(row.id, seat, "default", due, row.phase))
-        elif current.due_at != due and seat in left:
+        elif current.due_at > due and seat in computer:
             current.due_at = due
         elif seat in carried and seat == mover:
             grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60)
             current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
-        if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
+        if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in computer:
             new.append(_row(row.id, seat, "reminder", reminder, row.phase))
     writes.add_deadlines(new)
 
@@ -99,6 +103,27 @@ async def schedule(tx: Tx, table: Table, *, phase_changed: bool) -> None:
     writes = repo.Writes()
     await plan(tx, writes, table, table.engine.pending(table.state), phase_changed=phase_changed)
     await repo.run(tx.session, writes)
+
+
+async def restart(tx: Tx, table: Table, seat: int) -> None:
+    """A seat changes hands (a person back from autopilot, a replacement): its rows start
+    again from now, as if its turn had just begun."""
+    row, now = table.row, tx.now
+    await repo.clear_deadlines(tx.session, row.id, seats=[seat])
+    item = table.engine.pending(table.state).get(seat)
+    if item is None:
+        return
+    chosen = settings(row)
+    due = now + chosen["deadline_minutes"] * 60
+    if item.deadline is not None:
+        due = min(due, item.deadline)
+    if computer_plays(next(s for s in row.seats if s.seat == seat)):
+        due = now + tx.computer_delay
+    rows = [_row(row.id, seat, "default", due, row.phase)]
+    reminder = due - chosen["reminder_minutes"] * 60
+    if chosen["reminder_minutes"] > 0 and reminder > now:
+        rows.append(_row(row.id, seat, "reminder", reminder, row.phase))
+    await repo.run(tx.session, repo.Writes().add_deadlines(rows))
 
 
 def reminder_gap(table: Table) -> float:

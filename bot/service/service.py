@@ -25,8 +25,8 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, timeouts
-from bot.service.draft import Draft, RenderJob
+from bot.service import compose, computer, drawing, lobby, moves, timeouts
+from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale, seat_names
@@ -49,9 +49,16 @@ LANGUAGE_TTL = 60.0
 
 class Service:
     def __init__(
-        self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time
+        self,
+        engine: AsyncEngine,
+        *,
+        render: bool = True,
+        clock: Callable[[], float] = time.time,
+        computer_delay: float = 1.5,
     ) -> None:
         self.engine = engine
+        # Seconds a computer-played seat waits before its move (the console plays at once).
+        self.computer_delay = computer_delay
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.render_images = render
         self.clock = clock
@@ -72,11 +79,14 @@ class Service:
         render: bool = True,
         clock: Callable[[], float] = time.time,
         migrate: bool = True,
+        computer_delay: float = 1.5,
     ) -> Service:
         resolved = database_url(url)
         if migrate:
             await upgrade(resolved)
-        return cls(create_engine(resolved), render=render, clock=clock)
+        return cls(
+            create_engine(resolved), render=render, clock=clock, computer_delay=computer_delay
+        )
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -109,9 +119,19 @@ class Service:
         place: Place,
         deadline_minutes: int | None = None,
         reminder_minutes: int | None = None,
+        misses: int | None = None,
     ) -> Reply:
-        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes)
+        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
         return await self._run(actor, place, work, "settings")
+
+    async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
+        """``/game addbot [level]``: a computer player takes the next seat in the lobby."""
+        return await self._run(actor, place, computer.add_bot(actor, place, level), "addbot")
+
+    async def replace(self, actor: Actor, place: Place, user_id: int, new: Actor) -> Reply:
+        """``/game replace``: ``new`` takes over the seat of ``user_id`` mid-game."""
+        work = computer.replace(actor, place, user_id, new)
+        return await self._run(actor, place, work, "replace")
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.status(), "status")
@@ -271,9 +291,12 @@ class Service:
             f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
             f"user={actor.user_id if actor else '-'}"
         )
+        refused: Reply | None = None
+        back: Post | None = None
         async with self._locks[place.channel_id]:
             for attempt in range(RETRIES):
                 writer = self.writers.writer()
+                back = None
                 try:
                     async with self.writers.slots, self.sessions() as session, session.begin():
                         if not write_late:
@@ -282,12 +305,27 @@ class Service:
                             lang = await self._language(session, actor)
                         row = await repo.open_game(session, place.channel_id, lock=True)
                         game_id = row.id if row is not None else None
-                        tx = Tx(session, row, lang, self.clock(), writer, self._draws)
+                        tx = Tx(
+                            session,
+                            row,
+                            lang,
+                            self.clock(),
+                            writer,
+                            self._draws,
+                            self.computer_delay,
+                        )
+                        # A player on autopilot is back with any command but leaving.
+                        back = None
+                        if actor is not None and command != "leave":
+                            back = await computer.reclaim(tx, actor, place)
                         draft = await work(tx)
+                        if back is not None:
+                            draft.public.insert(0, back)
                     break
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
-                    return self._refused(refusal, lang)
+                    refused = self._refused(refusal, lang)
+                    break
                 except Exception as exc:
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
@@ -309,6 +347,12 @@ class Service:
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
                 return self._refused(Refusal("lobby.error.busy"), lang)
+        if refused is not None:
+            if back is not None and actor is not None:
+                # The refusal rolled their return back; it still counts: they are here.
+                returned = await self._run(actor, place, _nothing, "back")
+                refused.public[:0] = returned.public
+            return refused
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
@@ -359,6 +403,11 @@ class Service:
             log.exception("rendering failed for %s", job.kind)
             return None
         return Image(f"{job.kind}.png", data)
+
+
+async def _nothing(tx: Tx) -> Draft:
+    """A command that only brings a player back from autopilot (see ``Service._run``)."""
+    return Draft()
 
 
 @contextlib.contextmanager

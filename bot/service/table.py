@@ -65,6 +65,12 @@ def new_seat(number: int, actor: Actor) -> SeatRow:
     )
 
 
+def computer_plays(seat: SeatRow) -> bool:
+    """Whether the computer makes this seat's moves now, so that no person is pinged or waited
+    for: a computer seat, a person on autopilot, or a removed player (bot/service/computer.py)."""
+    return seat.computer is not None or seat.autopilot or seat.left
+
+
 def require(row: GameRow | None) -> GameRow:
     if row is None:
         raise Refusal("lobby.error.no_game")
@@ -73,6 +79,10 @@ def require(row: GameRow | None) -> GameRow:
 
 def seat_of(row: GameRow, user_id: int) -> SeatRow | None:
     return next((s for s in row.seats if s.user_id == user_id), None)
+
+
+def seat_of_number(row: GameRow, number: int) -> SeatRow:
+    return next(s for s in row.seats if s.seat == number)
 
 
 def settings(row: GameRow) -> dict[str, Any]:
