@@ -96,7 +96,9 @@ def phase_post(
         clocks = [p.deadline for p in snap.pending.values() if p.deadline is not None]
         if clocks:
             said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
-        seats = sorted(snap.pending)
+        # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
+        # brings them back).
+        seats = [s for s in sorted(snap.pending) if not (by_seat[s].computer or by_seat[s].left)]
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
         if selects:
@@ -136,7 +138,11 @@ def move_draft(
     # Private news for anyone but the actor (an item drawn at the start of a turn) cannot go in
     # the actor's reply: the channel is told *that* there is news, never what it is, and
     # /game board shows it to its owner.
-    others = sorted({e.to for e in events if e.to is not None and (by_default or e.to != seat)})
+    # (A computer seat has nobody to tell.)
+    bots = {s.seat for s in table.row.seats if s.computer is not None}
+    others = sorted(
+        {e.to for e in events if e.to is not None and (by_default or e.to != seat)} - bots
+    )
     told = public(events) + ([Event("lobby.act.private_news", {"seats": others})] if others else [])
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
