@@ -16,11 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service.table import Table, computer_plays, settings
+from bot.service.table import Table, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from rules.core import Pending
 
+# Row kinds: a person's deadline (then the computer plays for them), the reminder before it,
+# and the computer's own move a moment after a seat it plays is asked.
+DEFAULT = "default"
+COMPUTER = "computer"
 MAX_DEADLINE_MINUTES = 14 * 24 * 60
 # A player who takes a step of their turn just before its deadline still gets this long for the
 # next step (never more than the channel's whole deadline).
@@ -42,17 +46,17 @@ async def plan(
     """Add to ``writes`` what keeps the deadline rows in step with who is ``pending``.
     ``same_turn``: the phase changed, but within one turn; ``mover``: the seat that just moved
     itself (not by default), which gets at least ``STEP_GRACE`` for its turn's next step;
-    ``turn_due``: the deadlines of seats whose row this very move used up (a default played
-    at its deadline), kept for the rest of their turn. (Rows
-    read here are changed through the session: seats the computer plays, and the later steps of a
-    turn.)"""
+    ``turn_due``: the deadlines of seats whose row this very move used up (a move played at
+    its deadline): the computer plays the rest of that turn (a ``computer`` row), so that one
+    missed deadline counts once. (Rows read here are changed through the session: seats the
+    computer plays, and the later steps of a turn.)"""
     row, now = table.row, tx.now
     chosen = settings(row)
     computer = {s.seat for s in row.seats if computer_plays(s)}
     carried: set[int] = set()
     if phase_changed and same_turn and was_pending:
         existing = await repo.deadlines_of(tx.session, row.id)
-        carried = {seat for seat, kind in existing if kind == "default"} & was_pending
+        carried = {seat for seat, kind in existing if kind in (DEFAULT, COMPUTER)} & was_pending
         for (seat, _), deadline in existing.items():
             if seat in carried:
                 deadline.phase = row.phase  # the same deadline, for the turn's next step
@@ -72,28 +76,33 @@ async def plan(
             del existing[(seat, kind)]
     new: list[dict[str, Any]] = []
     for seat, item in pending.items():
+        if seat in computer or (same_turn and turn_due and seat in turn_due):
+            # Each step a little after it is asked, so that the table sees the computer play;
+            # a person's rows go (they are not waited for, nor reminded).
+            for kind in (DEFAULT, "reminder"):
+                gone = existing.pop((seat, kind), None)
+                if gone is not None:
+                    await tx.session.delete(gone)
+            if (seat, COMPUTER) not in existing:
+                new.append(_row(row.id, seat, COMPUTER, now + tx.computer_delay, row.phase))
+            continue
+        gone = existing.pop((seat, COMPUTER), None)  # the seat is a person's again
+        if gone is not None:
+            await tx.session.delete(gone)
         # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
         # an absent player must not hold a real-time round up until the bomb blows.
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:
             due = min(due, item.deadline)
-        if same_turn and turn_due and seat in turn_due:
-            due = turn_due[seat]
-            carried.add(seat)
-        if seat in computer:
-            # Each step a little after it is asked, so the table sees the computer play.
-            due = now + tx.computer_delay
-        current = existing.get((seat, "default"))
+        current = existing.get((seat, DEFAULT))
         if current is None:
-            new.append(_row(row.id, seat, "default", due, row.phase))
-        elif current.due_at > due and seat in computer:
-            current.due_at = due
+            new.append(_row(row.id, seat, DEFAULT, due, row.phase))
         elif seat in carried and seat == mover:
             grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60)
             current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
-        if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in computer:
+        if fresh and chosen["reminder_minutes"] > 0 and reminder > now:
             new.append(_row(row.id, seat, "reminder", reminder, row.phase))
     writes.add_deadlines(new)
 
@@ -117,9 +126,15 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     due = now + chosen["deadline_minutes"] * 60
     if item.deadline is not None:
         due = min(due, item.deadline)
-    if computer_plays(next(s for s in row.seats if s.seat == seat)):
-        due = now + tx.computer_delay
-    rows = [_row(row.id, seat, "default", due, row.phase)]
+    if computer_plays(seat_of_number(row, seat)):
+        await repo.run(
+            tx.session,
+            repo.Writes().add_deadlines(
+                [_row(row.id, seat, COMPUTER, now + tx.computer_delay, row.phase)]
+            ),
+        )
+        return
+    rows = [_row(row.id, seat, DEFAULT, due, row.phase)]
     reminder = due - chosen["reminder_minutes"] * 60
     if chosen["reminder_minutes"] > 0 and reminder > now:
         rows.append(_row(row.id, seat, "reminder", reminder, row.phase))

@@ -50,7 +50,8 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
         place = Place(row.channel_id, row.guild_id, public_locale(row))
         user = next(s for s in row.seats if s.seat == seat)
         switched = None
-        missed = not computer_plays(user)
+        # A "computer" row is the computer's own move; a "default" row a person's deadline.
+        missed = kind == deadlines.DEFAULT and not computer_plays(user)
         if missed:
             user.misses += 1
             if user.misses >= computer.misses_allowed(row):
