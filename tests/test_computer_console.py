@@ -82,8 +82,10 @@ async def test_one_person_and_three_computers_play_to_the_end(tmp_path: Path, ki
         assert "⚠️" not in text, f"a typed move was refused: {_first_refusal(text)}"
         async with service.sessions() as session:
             log = await repo.action_log(session, row.id)
-        people = [entry for entry in log if entry.seat == 0]
-        assert len(people) == typed and not any(e.by_default for e in people)
+        typed_in_log = [e for e in log if e.seat == 0 and not e.by_default]
+        assert len(typed_in_log) == typed, "each typed move is one entry of the log"
+        rolled_for_her = {e.action["type"] for e in log if e.seat == 0 and e.by_default}
+        assert rolled_for_her <= {"roll"}, "only ZvV's autoroll is played for the person"
         assert all(e.by_default for e in log if e.seat != 0), "computer moves are logged as such"
         assert await service.replay(row.id) == row.state, "the log replays to the same game"
         history = await service.history(console.actor("alice", None), Place(1, 1, "en"))

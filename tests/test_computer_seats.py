@@ -146,7 +146,8 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
 async def test_a_missed_deadline_plays_the_computer_move_and_the_player_comes_back(
     service: Service, clock: Clock
 ) -> None:
-    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    # Without autoroll, so that the roll is the first player's own (missed) step.
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9, "autoroll": False})).ok
     assert (await service.join(BOB, HERE)).ok
     assert "deadlines before the computer takes over a seat: 2" in private(
         await service.settings(BOB, HERE)
@@ -220,3 +221,39 @@ async def test_a_new_person_takes_over_a_seat_mid_game(service: Service, clock: 
     assert [s.display_name for s in row.seats] == ["Erin", "Bob"]
     status = private(await service.status(BOB, HERE))
     assert "1. Erin (host)" in status
+
+
+# --------------------------------------------------------------------------- ZvV autoroll
+
+
+async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
+    service: Service, clock: Clock
+) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    started = await service.start(ALICE, HERE)
+    first, other = await awaited(service, ALICE, BOB)
+    phase = started.public[0].message
+    assert "Roll the action die" not in str(phase.text) and not phase.buttons
+    rolled = said(await service.run_deadlines())  # at once: no time passes
+    assert any(f"{first.display_name} rolls" in m for m in rolled)
+    assert any(
+        f"{first.display_name}: " in m and "move a pawn" in m.lower() for m in rolled
+    ) or any("wall" in m.lower() for m in rolled), "asked what to do with the roll"
+    assert not any("ran out of time" in m for m in rolled)
+    async with service.sessions() as session:
+        row = await game(service)
+        due = await repo.deadlines_of(session, row.id)
+        log = await repo.action_log(session, row.id)
+    assert [e.action["type"] for e in log] == ["roll"] and log[0].by_default
+    assert (first_seat := log[0].seat, "default") in due, "their turn's deadline still holds"
+    assert due[(first_seat, "default")].due_at == clock.now + 24 * 3600
+    assert await service.replay(row.id) == row.state
+
+
+async def test_zvv_without_autoroll_waits_for_the_roll(service: Service, clock: Clock) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9, "autoroll": False})).ok
+    assert (await service.join(BOB, HERE)).ok
+    started = await service.start(ALICE, HERE)
+    assert "Roll the action die" in str(started.public[0].message.text)
+    assert await service.run_deadlines() == []

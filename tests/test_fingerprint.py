@@ -10,7 +10,7 @@ PINNED = {
     "badbones": "eed43e0f5a7b54ee",
     "farkle": "d2a01e77440c5ff4",
     "fuse": "9dd6e0976fbb2299",
-    "zvv": "e277bd045f2701db",
+    "zvv": "92994e74ee35b46d",
 }
 
 

@@ -84,7 +84,13 @@ def phase_post(
         )
     else:
         by_seat = {s.seat: s for s in table.row.seats}
-        for seat, item in sorted(snap.pending.items()):
+        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it.
+        asked = {
+            seat: item
+            for seat, item in snap.pending.items()
+            if table.engine.automatic(table.state, seat) is None
+        }
+        for seat, item in sorted(asked.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
             away = computer_plays(user)  # nobody to ping: the computer plays it
@@ -98,7 +104,7 @@ def phase_post(
             said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
-        seats = [s for s in sorted(snap.pending) if not (by_seat[s].computer or by_seat[s].left)]
+        seats = [s for s in sorted(asked) if not (by_seat[s].computer or by_seat[s].left)]
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
         if selects:

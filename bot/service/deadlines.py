@@ -63,7 +63,12 @@ async def plan(
     elif phase_changed:
         writes.clear_deadlines(row.id)
         existing = {}
-    elif was_pending is not None and set(pending) <= was_pending and not computer & set(pending):
+    elif (
+        was_pending is not None
+        and set(pending) <= was_pending
+        and not computer & set(pending)
+        and not any(table.engine.automatic(table.state, s) for s in pending)
+    ):
         # The common case, a submission inside a phase: only drop the rows of the seats that
         # are no longer pending (usually the mover's), without reading the table.
         writes.clear_deadlines(row.id, seats=was_pending - set(pending))
@@ -76,6 +81,11 @@ async def plan(
             del existing[(seat, kind)]
     new: list[dict[str, Any]] = []
     for seat, item in pending.items():
+        automatic = table.engine.automatic(table.state, seat) is not None
+        if automatic and (seat, COMPUTER) not in existing:
+            # A step with no decision (ZvV's roll, option autoroll) is played at once for them;
+            # a person's turn keeps its deadline for the steps after it.
+            new.append(_row(row.id, seat, COMPUTER, now, row.phase))
         if seat in computer or (same_turn and turn_due and seat in turn_due):
             # Each step a little after it is asked, so that the table sees the computer play;
             # a person's rows go (they are not waited for, nor reminded).
@@ -83,11 +93,11 @@ async def plan(
                 gone = existing.pop((seat, kind), None)
                 if gone is not None:
                     await tx.session.delete(gone)
-            if (seat, COMPUTER) not in existing:
+            if (seat, COMPUTER) not in existing and not automatic:
                 new.append(_row(row.id, seat, COMPUTER, now + tx.computer_delay, row.phase))
             continue
-        gone = existing.pop((seat, COMPUTER), None)  # the seat is a person's again
-        if gone is not None:
+        gone = None if automatic else existing.pop((seat, COMPUTER), None)
+        if gone is not None:  # the seat is a person's again
             await tx.session.delete(gone)
         # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
         # an absent player must not hold a real-time round up until the bomb blows.

@@ -56,7 +56,14 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
             user.misses += 1
             if user.misses >= computer.misses_allowed(row):
                 switched = computer.to_autopilot(user, tx.lang, "missed")
-        action = await computer.action_for(table, seat, computer.level_of(user))
+        action = table.engine.automatic(table.state, seat)  # a step with no decision in it
+        if action is not None and kind == deadlines.COMPUTER:
+            # Played for the player, who keeps their turn's deadline for what follows.
+            return await moves.resolve(
+                tx, table, seat, action, place, by_default=True, timed_out=False
+            )
+        if action is None:
+            action = await computer.action_for(table, seat, computer.level_of(user))
         draft = await moves.resolve(
             tx, table, seat, action, place, by_default=True, due=due_at, timed_out=missed
         )

@@ -54,7 +54,12 @@ async def test_addbot_seats_a_computer_that_plays_in_the_channel(
     bot.wake_deadlines()
     await wait_for_post(fake, before + 1)
     played = "\n".join(p.content for p in fake.in_channel()[before:])
-    assert "🤖 Easy 1 rolls" in played
+    assert "🤖 Easy 1" in played, played
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    steps = [e for e in log if e.seat == 1]
+    assert steps and all(e.by_default for e in steps), "the computer's moves, in the log"
+    assert any(e.action["type"] != "roll" for e in steps), "it chose its step after the roll"
     assert "ran out of time" not in played
 
     status = await (await fake.slash(bob, "game status")).result()
