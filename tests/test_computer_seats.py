@@ -4,7 +4,7 @@ taking a seat over, through the service on a real database (the clock is the tes
 from __future__ import annotations
 
 from bot.service import Actor, Outgoing, Reply, Service
-from bot.service.table import Table, computer_plays
+from bot.service.table import Table, computer_plays, plain_names
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from rules.core.policy import choose
@@ -70,6 +70,8 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
     assert (await service.add_bot(MOD, HERE)).ok, "Manage Channels may seat one too; normal"
     status = private(await service.status(BOB, HERE))
     assert "🤖 Easy 1 — computer player" in status and "🤖 Normal 2 — computer player" in status
+    # The pictures' fonts have no emoji: there the bot mark is written out.
+    assert plain_names(await game(service)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
 
     started = await service.start(ALICE, HERE)
     assert started.ok

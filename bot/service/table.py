@@ -17,6 +17,7 @@ from bot.store.models import GameRow, SeatRow
 from i18n import language_for
 from rules.core import Game, get_game
 
+BOT_MARK = "🤖"  # how computer seats' names begin (i18n bots.name)
 DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minutes": 120}
 
 
@@ -48,8 +49,12 @@ def seat_names(row: GameRow) -> list[Name]:
 
 
 def plain_names(row: GameRow) -> list[str]:
-    """Each seat's name for pictures and button labels (plain text, no markup)."""
-    return [plain_name(s.display_name) for s in _in_order(row)]
+    """Each seat's name for pictures and button labels (plain text, no markup). The pictures'
+    fonts have no emoji: a computer seat's bot mark is written "Bot" there ("Bot Normal 1")."""
+    return [
+        plain_name(s.display_name.replace(BOT_MARK, "Bot") if s.computer else s.display_name)
+        for s in _in_order(row)
+    ]
 
 
 def _in_order(row: GameRow) -> list[SeatRow]:
