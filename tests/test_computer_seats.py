@@ -194,8 +194,10 @@ async def test_a_player_who_leaves_is_played_by_the_computer_until_back(
     played = await until_a_person_is_awaited(service, clock)
     assert any(f"{name} rolls" in m for m in played), "the computer played their turn"
     refused = await service.act(first, HERE, "zvv", "roll", {})  # not their turn: refused
-    assert not refused.ok
-    assert any(f"{name} is back" in m for m in said(refused.public)), "still, they are back"
+    assert not refused.ok and refused.public == [], "bad input changes nothing, not even that"
+    assert "away: the computer plays" in private(await service.status(other, HERE))
+    back = await service.status(first, HERE)
+    assert any(f"{name} is back" in m for m in said(back.public))
     assert "away" not in private(await service.status(other, HERE))
 
 

@@ -291,12 +291,9 @@ class Service:
             f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
             f"user={actor.user_id if actor else '-'}"
         )
-        refused: Reply | None = None
-        back: Post | None = None
         async with self._locks[place.channel_id]:
             for attempt in range(RETRIES):
                 writer = self.writers.writer()
-                back = None
                 try:
                     async with self.writers.slots, self.sessions() as session, session.begin():
                         if not write_late:
@@ -315,7 +312,7 @@ class Service:
                             self.computer_delay,
                         )
                         # A player on autopilot is back with any command but leaving.
-                        back = None
+                        back: Post | None = None
                         if actor is not None and command != "leave":
                             back = await computer.reclaim(tx, actor, place)
                         draft = await work(tx)
@@ -324,8 +321,8 @@ class Service:
                     break
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
-                    refused = self._refused(refusal, lang)
-                    break
+                    # Bad input changes nothing: a return from autopilot rolls back with the rest.
+                    return self._refused(refusal, lang)
                 except Exception as exc:
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
@@ -347,12 +344,6 @@ class Service:
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
                 return self._refused(Refusal("lobby.error.busy"), lang)
-        if refused is not None:
-            if back is not None and actor is not None:
-                # The refusal rolled their return back; it still counts: they are here.
-                returned = await self._run(actor, place, _nothing, "back")
-                refused.public[:0] = returned.public
-            return refused
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
@@ -403,11 +394,6 @@ class Service:
             log.exception("rendering failed for %s", job.kind)
             return None
         return Image(f"{job.kind}.png", data)
-
-
-async def _nothing(tx: Tx) -> Draft:
-    """A command that only brings a player back from autopilot (see ``Service._run``)."""
-    return Draft()
 
 
 @contextlib.contextmanager
