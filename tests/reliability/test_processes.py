@@ -134,7 +134,12 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
     service = await Service.open(database_url, render=False)
     try:
         kinds = all_games()
-        specs = [GameSpec(k, seat_count(k, 3), 10 + i) for i, k in enumerate(kinds * 3)]
+        # (Without ZvV's autoroll, whose rolls are due at once, not on a deadline.)
+        no_autoroll = {"zvv": {"autoroll": False}}
+        specs = [
+            GameSpec(k, seat_count(k, 3), 10 + i, no_autoroll.get(k, {}))
+            for i, k in enumerate(kinds * 3)
+        ]
         ids = await setup_games(service, specs)
         due = 0
         for game_id in ids.values():
