@@ -77,3 +77,14 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
                 return None
             args[unquote(key)] = unquote(value)
     return Press(int(match["game"]), match["phase"], match["command"], args, select_param)
+
+
+# Buttons that belong to no game (a leaderboard's pages): game id 0, no phase. The service
+# answers them as read-only views, whatever game the channel has open.
+VIEW_GAME = 0
+
+
+def view_id(command: str, args: CommandArgs) -> str:
+    custom_id = button_id(VIEW_GAME, "", command, args)
+    assert custom_id is not None, "a view button's arguments are short"
+    return custom_id

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines
+from bot.service import compose, deadlines, ratings, standings
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
 from bot.service.replies import Actor, Place
 from bot.service.table import Table, closing, require, seat_of
+from bot.service.text import lines
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
@@ -127,6 +129,11 @@ async def resolve(
     writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
     if after.over:
         writes.clear_deadlines(row.id)
+        # The ratings move with the result, in its transaction: read under the writer (and
+        # locked on PostgreSQL), so two games ending at once on a server both count.
+        changes = await ratings.record(tx.session, writes, row, saved["result"], now)
+        if changes:
+            _tell_ratings(draft, changes, language_for(place.locale))
     else:
         await deadlines.plan(
             tx,
@@ -141,6 +148,14 @@ async def resolve(
         )
     await repo.run(tx.session, writes)
     return draft
+
+
+def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> None:
+    """The closing message says how the ratings moved."""
+    for index, post in enumerate(draft.public):
+        if post.phase:
+            text = lines([post.text, standings.changes_text(changes, lang)])
+            draft.public[index] = replace(post, text=text)
 
 
 @contextlib.contextmanager

@@ -25,7 +25,8 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.service import compose, drawing, lobby, moves, timeouts
+from bot.service import buttons as button_ids
+from bot.service import compose, drawing, lobby, moves, ratings, standings, timeouts
 from bot.service.draft import Draft, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -131,6 +132,9 @@ class Service:
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
     ) -> Reply:
         """A button click or a select submission (the custom_id says what to do)."""
+        view = button_ids.parse(custom_id, values)
+        if view is not None and view.game_id == button_ids.VIEW_GAME:
+            return await self._view(actor, place, view)
         work = moves.press(actor, place, custom_id, values)
         return await self._run(actor, place, work, "press", write_late=True)
 
@@ -184,6 +188,40 @@ class Service:
                 )
             )
         return Reply(private=Message(lines(said)))
+
+    async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
+        """One page of a game's leaderboard on this server, with buttons to the others."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            try:
+                text, pages = await standings.leaderboard(
+                    session, place.guild_id, game, _page(page), lang
+                )
+            except Refusal as refusal:
+                return self._refused(refusal, lang)
+        return Reply(private=Message(text, buttons=pages))
+
+    async def stats(self, actor: Actor, place: Place, user_id: int | None = None) -> Reply:
+        """A player's games, wins, best scores and ratings on this server (default: yours)."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
+            name = actor.display_name if user_id in (None, actor.user_id) else "?"
+            text = await standings.stats(session, place.guild_id, player, name, lang)
+        return Reply(private=Message(text))
+
+    async def rebuild_ratings(self) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``)."""
+        async with self.sessions() as session, session.begin():
+            return await ratings.rebuild(session)
+
+    async def _view(self, actor: Actor, place: Place, view: button_ids.Press) -> Reply:
+        """A button of a read-only view (a leaderboard's page)."""
+        if view.command == standings.LEADERBOARD:
+            return await self.leaderboard(
+                actor, place, str(view.args.get("game", "")), _page(view.args.get("page"))
+            )
+        return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
@@ -371,6 +409,14 @@ def _damage_named() -> Iterator[None]:
         if isinstance(exc, OperationalError):
             raise
         raise DamagedDatabase(str(exc.orig or exc)[:200]) from exc
+
+
+def _page(value: Any) -> int:
+    """A page number from a button or a command; anything else is the first page."""
+    try:
+        return max(1, min(int(str(value)), 10**6))
+    except (TypeError, ValueError):
+        return 1
 
 
 def _log_safe(text: str) -> str:
