@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Place, Reply, Service
+from bot.service.buttons import VIEW_GAME, game_of
 from bot.service.errors import DamagedDatabase
 from bot.service.text import Text, When
 from i18n import language_for, t
@@ -143,12 +144,19 @@ class Console:
                 return await svc.settings(
                     actor, place, named.get("deadline"), named.get("reminder")
                 )
+            if sub == "leaderboard":
+                return await svc.leaderboard(
+                    actor, place, named.get("game", positional[0] if positional else "")
+                )
+            if sub == "stats":
+                who = named.get("player", positional[0] if positional else "").lstrip("@")
+                return await svc.stats(actor, place, self.actor(who, None).user_id if who else None)
             if sub == "language":
                 return await svc.language(
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history language"
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history leaderboard stats language"
             )
             return None
         try:
@@ -204,7 +212,8 @@ class Console:
             path.write_bytes(message.image.data)
             self.say(f"    🖼  {path}")
         if message.buttons:
-            if public:
+            # A private answer's pages (a leaderboard's) are pressed like the channel's buttons.
+            if public or all(game_of(b.custom_id) == VIEW_GAME for b in message.buttons):
                 self.last_buttons = [b.custom_id for b in message.buttons]
             labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
             self.say(f"    buttons (/press N): {labels}")

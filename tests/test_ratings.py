@@ -174,10 +174,10 @@ async def test_stats_per_game_and_favourite(service: Service) -> None:
     for players, bids, takes in GAMES:
         await play(service, players, bids, takes)
     mine = private(await service.stats(BOB, HERE))
-    assert "Bob: 3 games, 1 won" in mine and "Favourite game" in mine
+    assert "Bob: played 3, won 1" in mine and "Favourite game" in mine
     assert "best score 3" in mine and "μ" in mine and "σ" in mine and "#" in mine
     theirs = private(await service.stats(ALICE, HERE, user_id=CAROL.user_id))
-    assert "Carol: 2 games, 1 won" in theirs
+    assert "Carol: played 2, won 1" in theirs
     nobody = private(await service.stats(ALICE, HERE, user_id=999))
     assert "not finished a rated game" in nobody
 

@@ -195,6 +195,32 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     )
     simple("history", lambda a, p: service().history(a, p))
 
+    async def leaderboard(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        chosen = values["game"]
+        await bot.run_command(
+            interaction,
+            lambda a, p: service().leaderboard(a, p, chosen),
+            what="game leaderboard",
+        )
+
+    group.add_command(_lobby_command("leaderboard", (game,), leaderboard))
+
+    async def stats(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        whom = values.get("player")
+        user_id = whom.id if whom is not None else None
+        await bot.run_command(
+            interaction, lambda a, p: service().stats(a, p, user_id), what="game stats"
+        )
+
+    whose = Option(
+        "player",
+        discord.User,
+        text("discord.param.stats_player"),
+        "discord.param_name.player",
+        required=False,
+    )
+    group.add_command(_lobby_command("stats", (whose,), stats))
+
     async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["language"]
         await bot.run_command(
