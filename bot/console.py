@@ -141,8 +141,17 @@ class Console:
                     actor, place, named.get("game", positional[0] if positional else "")
                 )
             if sub == "settings":
+                replay = named.get("replay")
                 return await svc.settings(
-                    actor, place, named.get("deadline"), named.get("reminder")
+                    actor,
+                    place,
+                    named.get("deadline"),
+                    named.get("reminder"),
+                    None if replay is None else replay.lower() in ("on", "yes", "true", "sí", "si"),
+                )
+            if sub == "replay":
+                return await svc.replay_game(
+                    actor, place, named.get("game", positional[0] if positional else "")
                 )
             if sub == "leaderboard":
                 return await svc.leaderboard(
@@ -156,7 +165,7 @@ class Console:
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history leaderboard stats language"
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history leaderboard stats replay language"
             )
             return None
         try:

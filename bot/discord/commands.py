@@ -163,9 +163,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
+        replay = None if values.get("replay") is None else values["replay"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder),
+            lambda a, p: service().settings(a, p, deadline, reminder, replay),
             what="game settings",
         )
 
@@ -188,6 +189,16 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     text("discord.param.reminder"),
                     "discord.param_name.reminder",
                     required=False,
+                ),
+                Option(
+                    "replay",
+                    str,
+                    text("discord.param.replay"),
+                    "discord.param_name.replay",
+                    required=False,
+                    choices=tuple(
+                        Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off")
+                    ),
                 ),
             ),
             settings,
@@ -220,6 +231,23 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         required=False,
     )
     group.add_command(_lobby_command("stats", (whose,), stats))
+
+    async def replay(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        game_id = values["game"]
+        await bot.run_command(
+            interaction,
+            lambda a, p: service().replay_game(a, p, game_id),
+            slow=True,  # up to 24 tables drawn
+            what="game replay",
+        )
+
+    numbered = Option(
+        "game",
+        app_commands.Range[int, 1, 2**53],
+        text("discord.param.replay_game"),
+        "discord.param_name.game",
+    )
+    group.add_command(_lobby_command("replay", (numbered,), replay))
 
     async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["language"]

@@ -23,6 +23,21 @@ class RenderJob:
 
 
 @dataclass(frozen=True)
+class ReplayJob:
+    """A whole game to animate (``render.replay.animate``): what the store keeps of it.
+    ``log`` is ``(seat, action JSON, time)`` per move; the frames are public views only."""
+
+    game_id: int
+    kind: str
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    log: list[tuple[int, dict[str, Any], float]]
+    names: list[str]
+    lang: str
+
+
+@dataclass(frozen=True)
 class Post:
     """A public message for a channel. ``phase``: it announces a resolved phase (the one post
     a phase gets), as opposed to a lobby notice or a reminder."""
@@ -34,6 +49,7 @@ class Post:
     selects: tuple[Select, ...] = ()
     picture: RenderJob | None = None
     phase: bool = False
+    replay: ReplayJob | None = None  # the message's image is this game's animation
 
 
 @dataclass

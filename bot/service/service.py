@@ -26,8 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.service import buttons as button_ids
-from bot.service import compose, drawing, lobby, moves, ratings, standings, timeouts
-from bot.service.draft import Draft, RenderJob
+from bot.service import compose, drawing, lobby, moves, ratings, replays, standings, timeouts
+from bot.service.draft import Draft, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale, seat_names
@@ -110,9 +110,21 @@ class Service:
         place: Place,
         deadline_minutes: int | None = None,
         reminder_minutes: int | None = None,
+        replay: bool | None = None,
     ) -> Reply:
+        """The game's time limits, and the channel's automatic replay (``replay``)."""
+        if replay is not None:
+            work = replays.set_automatic(actor, place, bool(replay))
+            said = await self._run(actor, place, work, "settings")
+            if not said.ok or (deadline_minutes is None and reminder_minutes is None):
+                return said
         work = lobby.change_settings(actor, deadline_minutes, reminder_minutes)
         return await self._run(actor, place, work, "settings")
+
+    async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
+        """``/game replay``: post a game of this server as one animated picture."""
+        lang = language_for(place.locale)
+        return await self._run(actor, place, replays.command(place, game_id, lang), "replay")
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.status(), "status")
@@ -374,13 +386,26 @@ class Service:
         for post in draft.public:
             message = Message(
                 post.text,
-                image=await self._draw(post.picture),
+                image=await self._animate(post.replay)
+                if post.replay
+                else await self._draw(post.picture),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
             )
             reply.public.append(Outgoing(post.channel_id, message))
         return reply
+
+    async def _animate(self, job: ReplayJob) -> Image | None:
+        if not self._draws(job.kind):
+            return None
+        try:
+            data = await drawing.animate(job)
+        except Exception:
+            # Like a picture: a replay that cannot be drawn must not lose the message.
+            log.exception("replay of game %s failed", job.game_id)
+            return None
+        return Image(f"partida-{job.kind}-{job.game_id}.webp", data)
 
     def _draws(self, kind: str) -> bool:
         """Whether pictures of ``kind`` are drawn: not with rendering off, nor for a game

@@ -170,3 +170,13 @@ class RatedGameRow(Base):
     )
     changes: Mapped[dict[str, Any]] = mapped_column(JSON)
     rated_at: Mapped[float] = mapped_column(Float)
+
+
+class ChannelRow(Base):
+    """A channel's own settings, which outlive its games (a game's are in ``games.settings``).
+    ``replay``: post the whole game as an animation with its closing message."""
+
+    __tablename__ = "channels"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    replay: Mapped[bool] = mapped_column(default=False)
