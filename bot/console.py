@@ -130,6 +130,7 @@ class Console:
                 "status": svc.status,
                 "board": svc.board,
                 "history": svc.history,
+                "rematch": svc.rematch,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
@@ -165,7 +166,7 @@ class Console:
                     actor, place, named.get("language", positional[0] if positional else "")
                 )
             self.say(
-                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history leaderboard stats replay language"
+                f"? Unknown: /game {sub}. Try: new join leave start cancel kick status board rules settings history leaderboard stats replay rematch language"
             )
             return None
         try:

@@ -205,6 +205,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         )
     )
     simple("history", lambda a, p: service().history(a, p))
+    simple("rematch", lambda a, p: service().rematch(a, p), slow=True)
 
     async def leaderboard(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["game"]

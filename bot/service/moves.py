@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, ratings, replays, standings
+from bot.service import compose, deadlines, ratings, rematch, replays, standings
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
@@ -134,6 +134,7 @@ async def resolve(
         changes = await ratings.record(tx.session, writes, row, saved["result"], now)
         if changes:
             _tell_ratings(draft, changes, language_for(place.locale))
+        rematch.offer(draft, row.id, language_for(place.locale))
         if tx.draws(row.kind) and await replays.automatic(tx.session, row.channel_id):
             last = (seat, action.to_json(), now)
             made = await replays.job(tx.session, row, language_for(place.locale), last)

@@ -26,7 +26,17 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.service import buttons as button_ids
-from bot.service import compose, drawing, lobby, moves, ratings, replays, standings, timeouts
+from bot.service import (
+    compose,
+    drawing,
+    lobby,
+    moves,
+    ratings,
+    rematch,
+    replays,
+    standings,
+    timeouts,
+)
 from bot.service.draft import Draft, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -121,6 +131,10 @@ class Service:
         work = lobby.change_settings(actor, deadline_minutes, reminder_minutes)
         return await self._run(actor, place, work, "settings")
 
+    async def rematch(self, actor: Actor, place: Place, game_id: int | None = None) -> Reply:
+        """The same table again (``game_id``: the channel's last finished game if None)."""
+        return await self._run(actor, place, rematch.work(actor, place, game_id), "rematch")
+
     async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
         """``/game replay``: post a game of this server as one animated picture."""
         lang = language_for(place.locale)
@@ -147,6 +161,8 @@ class Service:
         view = button_ids.parse(custom_id, values)
         if view is not None and view.game_id == button_ids.VIEW_GAME:
             return await self._view(actor, place, view)
+        if view is not None and view.command == rematch.COMMAND:
+            return await self.rematch(actor, place, view.game_id)
         work = moves.press(actor, place, custom_id, values)
         return await self._run(actor, place, work, "press", write_late=True)
 
