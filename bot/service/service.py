@@ -29,6 +29,7 @@ from bot.service import buttons as button_ids
 from bot.service import (
     compose,
     drawing,
+    history,
     lobby,
     moves,
     ratings,
@@ -40,8 +41,8 @@ from bot.service import (
 from bot.service.draft import Draft, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
-from bot.service.table import public_locale, seat_names
-from bot.service.text import When, join, lines, phrase
+from bot.service.table import public_locale
+from bot.service.text import lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
 from bot.store import repository as repo
@@ -193,29 +194,12 @@ class Service:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
 
-    async def history(self, actor: Actor, place: Place) -> Reply:
+    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
+        """The channel's finished games, a page at a time, each with a replay button."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
-            rows = await repo.finished_games(session, place.channel_id)
-        if not rows:
-            return Reply(private=Message(phrase("lobby.history.none", lang)))
-        said = [phrase("lobby.history.title", lang)]
-        for row in rows:
-            seated = seat_names(row)
-            winners = [
-                seated[s] for s in (row.result or {}).get("winners", []) if 0 <= s < len(seated)
-            ]
-            said.append(
-                phrase(
-                    "lobby.history.line",
-                    lang,
-                    game=phrase(f"{row.kind}.name", lang),
-                    when=When(int(row.updated_at), "d"),
-                    players=join(seated),
-                    winners=join(winners) if winners else phrase("lobby.history.nobody", lang),
-                )
-            )
-        return Reply(private=Message(lines(said)))
+            text, found = await history.page(session, place.channel_id, _page(page), lang)
+        return Reply(private=Message(text, buttons=found))
 
     async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
         """One page of a game's leaderboard on this server, with buttons to the others."""
@@ -245,6 +229,10 @@ class Service:
 
     async def _view(self, actor: Actor, place: Place, view: button_ids.Press) -> Reply:
         """A button of a read-only view (a leaderboard's page)."""
+        if view.command == history.HISTORY:
+            return await self.history(actor, place, _page(view.args.get("page")))
+        if view.command == history.REPLAY:
+            return await self.replay_game(actor, place, str(view.args.get("game", "")))
         if view.command == standings.LEADERBOARD:
             return await self.leaderboard(
                 actor, place, str(view.args.get("game", "")), _page(view.args.get("page"))

@@ -30,3 +30,9 @@ async def test_the_rematch_button_on_the_closing_message(fake: FakeDiscord, bots
     assert "begins" in begun.content and set(begun.buttons) == {"bid 1", "bid 2", "bid 3"}
     status = await (await fake.slash(bob, "game status")).result()
     assert status.content.index("Bob") < status.content.index("Alice"), "Bob sits first now"
+    history = await (await fake.slash(bob, "game history")).result()
+    assert history.ephemeral and "(page 1 of 1)" in history.content and "Bob (−" in history.content
+    assert set(history.buttons) == {"Replay #1"}
+    pressed = await fake.click(bob, history, "Replay #1")
+    answer = await pressed.result()
+    assert pressed.deferred and "replay of game 1" in answer.content
