@@ -358,7 +358,7 @@ def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
 def relative(delta: float) -> str:
     """A time ``delta`` seconds away, as the console writes it: "(+5m)", "(+2h05m)", "(+40s)".
     Rounded to the nearest minute: a 5-minute deadline read a moment after it was set is
-    299.6 s away and read "(+4m)" when cut down (play-test)."""
+    299.6 s away and read "(+4m)" when cut down."""
     seconds = round(abs(delta))
     minutes = (seconds + 30) // 60
     if seconds < 60:

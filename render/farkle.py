@@ -236,7 +236,7 @@ def _player_row(
     p = view["players"][seat]
     colour = seat_colour(seat)
     # ▶ marks who must act now: the defender asked to respond, a player asked to discard… (the
-    # view's ``pending``), not always the wannabe whose turn it is (play-test: the ▶ stayed on
+    # view's ``pending``), not always the wannabe whose turn it is (the ▶ stayed on
     # the attacker while the defender had to answer).
     acting = view.get("pending") or [view["turn"]]
     active = seat in acting and view["stage"] != "over"
@@ -338,7 +338,7 @@ def _run(
     dy = y + 40
     cx = x
     # A dragon roll's dice set aside are the ones the dragon ate (the player cannot keep dice
-    # on a dragon roll): drawn scorched and crossed, not dimmed like dice banked (play-test).
+    # on a dragon roll): drawn scorched and crossed, not dimmed like dice banked.
     eaten = run["event"] == "dragon"
     for i, face in enumerate(run["roll"]):
         kept = run["kept"][i] if i < len(run["kept"]) else False
@@ -386,8 +386,8 @@ def _run(
             anchor="lm",
         )
         ax += text_width(d, t("farkle.label.set_aside", lang) + ":", 18) + 10
-        # The view flags each die the dragon ate, also after rolling on past it (play-test:
-        # eaten dice of an earlier roll looked like dice banked).
+        # The view flags each die the dragon ate, also after rolling on past it: eaten dice
+        # of an earlier roll must not look like dice banked.
         gone = list(run.get("eaten", ())) + [False] * len(aside)
         for k, f in enumerate(aside):
             if gone[k]:

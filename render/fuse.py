@@ -97,7 +97,7 @@ def _draw_rainbow(img: Image.Image, box: tuple[int, int, int, int]) -> None:
 
 def _draw_socket(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
     """An empty slot: a dashed well with the slot's icon inside, smaller, so it never looks like
-    a die placed there (play-test: an empty "red 5" slot and a placed red 5 looked the same)."""
+    a die placed there (an empty "red 5" slot and a placed red 5 looked the same)."""
     d = ImageDraw.Draw(img)
     d.rectangle((x, y, x + size - 1, y + size - 1), fill=SOCKET)
     dash, width = max(4, size // 8), 2
@@ -113,7 +113,7 @@ def _draw_socket(img: Image.Image, x: int, y: int, size: int, slot: dict[str, An
 
 def _hatch(img: Image.Image, box: tuple[int, int, int, int], colour: Colour) -> None:
     """Diagonal stripes over an empty slot's icon: a solid square is a die placed, a striped
-    one a slot still to fill (play-test: an empty black 6 and a placed black 6 looked alike).
+    one a slot still to fill (an empty black 6 and a placed black 6 looked alike).
     On black the stripes are grey, so a black slot still reads as black, not as the card."""
     x0, y0, x1, y1 = box
     d = ImageDraw.Draw(img)
@@ -305,7 +305,7 @@ def draw_card(
 
 def _draw_lock(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
     """A badge with a tick: this die is safe (another die rests on it). 32 px, ~10 px on a
-    phone's 400-px preview (play-test: the 12-px dot, then the 22-px badge, read as specks)."""
+    phone's 400-px preview (the 12-px dot, then the 22-px badge, read as specks)."""
     d.ellipse((x, y, x + LOCK, y + LOCK), fill=ACCENT, outline=INK, width=3)
     d.text((x + LOCK // 2, y + LOCK // 2 + 1), "✓", font=font(24, bold=True), fill=INK, anchor="mm")
 

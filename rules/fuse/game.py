@@ -883,7 +883,7 @@ class Fuse(Game[FuseState]):
                         returnable = {}
                     returnable.setdefault(seat, []).append((card_id, s))
             if item.startswith("F-"):
-                # "everyone returns…" only when someone has a matching die (play-test)
+                # "everyone returns…" only when someone has a matching die
                 kind, args = _match_args(item[2:])
                 none = "" if returnable else "_none"
                 events.insert(told, Event(f"fuse.event.fuse_resolves_{kind[7:]}{none}", args))
@@ -1131,7 +1131,7 @@ class Fuse(Game[FuseState]):
         return str(state.round)
 
     def button_rank(self, state: FuseState, command: str, args: CommandArgs) -> int:
-        """Claims in the order the round's message lists the dice (play-test: merged from
+        """Claims in the order the round's message lists the dice (merged from
         several seats' buttons, they came out of order)."""
         if command == "claim":
             value = _value_named(args.get("die", ""))
@@ -1170,7 +1170,7 @@ def _choice_pendings(deadline: float | None) -> list[Pending]:
 def _distinct(state: FuseState, options: list[tuple[str, int]]) -> list[tuple[str, int]]:
     """The return choices without repeats: two dice showing the same colour and number on the
     same card, in slots alike (the same icon, and no stack, pyramid or relation apart from one
-    ``=`` / ``≠`` run holding both), leave the card the same whichever goes back (play-test: a
+    ``=`` / ``≠`` run holding both), leave the card the same whichever goes back (a
     choice between two identical dice)."""
     kept: list[tuple[str, int]] = []
     for card_id, s in options:
@@ -1225,7 +1225,7 @@ def _deal_hand(pool: list[str], solo: bool) -> list[str]:
 
 def _fits_hand(hand: list[str], card_id: str, want: int, solo: bool) -> bool:
     points = _bomb(card_id).points
-    # A first card worth 3+ needs a second worth 1 or 2, in solo too (play-test: 23% of solo
+    # A first card worth 3+ needs a second worth 1 or 2, in solo too (23% of solo
     # deals broke it while only the solo condition was checked).
     if len(hand) == 1 and _bomb(hand[0]).points >= 3 and points > 2:
         return False
