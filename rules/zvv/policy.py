@@ -42,30 +42,17 @@ def distances(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int
     frontier = [sq for sq in target if sq not in mine]
     for sq in frontier:
         dist[sq] = 0
-    north, east, south, west = b.neighbour
+    sides = list(zip(b.neighbour, (1, 2, 4, 8), strict=True))  # N, E, S, W and their wall bit
     here = 0
     while frontier:
         here += 1
         nxt = []
         for sq in frontier:
-            walls = mask[sq]
-            # (unrolled over the four sides: this search is most of a decision's time)
-            n1 = north[sq]
-            if n1 >= 0 and not walls & 1 and dist[n1] > here:
-                dist[n1] = here
-                nxt.append(n1)
-            n1 = east[sq]
-            if n1 >= 0 and not walls & 2 and dist[n1] > here:
-                dist[n1] = here
-                nxt.append(n1)
-            n1 = south[sq]
-            if n1 >= 0 and not walls & 4 and dist[n1] > here:
-                dist[n1] = here
-                nxt.append(n1)
-            n1 = west[sq]
-            if n1 >= 0 and not walls & 8 and dist[n1] > here:
-                dist[n1] = here
-                nxt.append(n1)
+            for neighbour, wall in sides:
+                n1 = neighbour[sq]
+                if n1 >= 0 and not mask[sq] & wall and dist[n1] > here:
+                    dist[n1] = here
+                    nxt.append(n1)
         frontier = nxt
     return dist
 
