@@ -792,14 +792,7 @@ class FakeDiscord:
         )
         if problems:
             return self._refuse(problems)
-        message = dict(sent.message)
-        for key in ("content", "components", "embeds"):
-            if key in body:
-                message[key] = (
-                    body[key] if body[key] is not None else ([] if key != "content" else "")
-                )
-        if "attachments" in body or files:
-            message["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+        message = _edited(sent.message, body, files)
         message["flags"] = int(message.get("flags") or 0) & ~(1 << 7)
         edited = Sent("edit", sent.channel_id, body, {n: d for n, (d, _) in files.items()}, message)
         self.messages[int(message["id"])] = edited
@@ -877,14 +870,7 @@ class FakeDiscord:
         )
         if problems:
             return self._refuse(problems)
-        message = dict(sent.message)
-        for key in ("content", "components", "embeds"):
-            if key in body:
-                message[key] = (
-                    body[key] if body[key] is not None else ([] if key != "content" else "")
-                )
-        if "attachments" in body or files:
-            message["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+        message = _edited(sent.message, body, files)
         message["edited_timestamp"] = p.TIMESTAMP
         edited = Sent("edit", channel_id, body, sent.files, message)
         self.messages[int(message["id"])] = edited
@@ -932,3 +918,15 @@ class FakeDiscord:
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")
         return self._json({"code": 0, "message": "404: Not Found"}, 404)
+
+
+def _edited(message: dict[str, Any], body: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
+    """A message as an edit leaves it: the fields the edit names replaced (``None``: cleared),
+    and its attachments those the edit sends, when it sends any."""
+    out = dict(message)
+    for key in ("content", "components", "embeds"):
+        if key in body:
+            out[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+    if "attachments" in body or files:
+        out["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
+    return out
