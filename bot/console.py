@@ -4,6 +4,7 @@ Each line is one user's command, written like on Discord::
 
     @alice /game new badbones              (or /badbones new heroic:true, with options)
     @bob /game join
+    @alice /game addbot easy              (a computer player takes a seat)
     @alice /game start
     @alice /badbones move direction:N      (or positionally: /badbones move N)
     @bob /press 2                          (the 2nd button of the last message)
@@ -43,8 +44,13 @@ THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_ID
 _DURATION = re.compile(r"^(\d+)([smhd]?)$")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
-_LOBBY = "new join leave start cancel kick status board rules settings history language mine".split()
-_LOBBY_PARAMS = ("game", "player", "deadline", "reminder", "language")
+_LOBBY = (
+    "new join leave start cancel kick addbot replace status board rules settings history language"
+    " mine"
+).split()
+_LOBBY_PARAMS = ("game", "player", "deadline", "reminder", "language", "level", "with", "misses")
+# Computer moves played in a row after one line (a table of computers plays a long while).
+MAX_COMPUTER_MOVES = 5000
 
 
 @dataclass
@@ -116,9 +122,16 @@ class Console:
         await self.deadlines()
 
     async def deadlines(self) -> None:
-        """Due reminders and defaults; a damaged database is said, not a crash."""
+        """Due reminders and defaults, and the computer players' moves (which the console plays
+        at once, one after another, until a person is awaited); a damaged database is said, not
+        a crash."""
         try:
-            await self.show_outgoing(await self.service.run_deadlines())
+            for _ in range(MAX_COMPUTER_MOVES):
+                await self.show_outgoing(await self.service.run_deadlines())
+                upcoming = await self.service.next_deadline()
+                if upcoming is None or upcoming > self.clock():
+                    return
+            self.say("! " + t("bots.console.too_long", self.locale))
         except DamagedDatabase as damage:
             self.say("! " + DamagedDatabase.ADVICE.format(error=damage))
 
@@ -163,13 +176,26 @@ class Console:
             if sub == "kick":
                 who = named.get("player", positional[0] if positional else "")
                 return await svc.kick(actor, place, self.user_id(who))
+            if sub == "addbot":
+                return await svc.add_bot(
+                    actor, place, named.get("level", positional[0] if positional else None)
+                )
+            if sub == "replace":
+                old = named.get("player", positional[0] if positional else "")
+                new = named.get("with", positional[1] if len(positional) > 1 else "")
+                if not old or not new:
+                    self.say("? " + t("bots.console.replace_format", actor.locale))
+                    return None
+                return await svc.replace(
+                    actor, place, self.user_id(old), self.actor(new.lstrip("@"), None)
+                )
             if sub == "rules":
                 return await svc.rules(
                     actor, place, named.get("game", positional[0] if positional else "")
                 )
             if sub == "settings":
                 return await svc.settings(
-                    actor, place, named.get("deadline"), named.get("reminder")
+                    actor, place, named.get("deadline"), named.get("reminder"), named.get("misses")
                 )
             if sub == "language":
                 return await svc.language(
@@ -425,7 +451,7 @@ async def run_console(
     threads: bool = False,
 ) -> int:
     clock = ConsoleClock()
-    service = await Service.open(database, clock=clock)
+    service = await Service.open(database, clock=clock, computer_delay=0.0)
     console = Console(service, clock, images, out, locale=locale, open_threads=threads)
     interactive = stream.isatty()
     if interactive:

@@ -10,7 +10,7 @@ PINNED = {
     "badbones": "ffe64fe9dfa81f11",
     "farkle": "2260e3d515bb0eb3",
     "fuse": "ac9f8772252ef8f5",
-    "zvv": "e277bd045f2701db",
+    "zvv": "92994e74ee35b46d",
 }
 
 

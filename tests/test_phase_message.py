@@ -78,11 +78,11 @@ def _said(reply: object) -> str:
 
 
 async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
-    service: Service,
+    service: Service, clock: Clock
 ) -> None:
-    """Bob left during phase 1 of Bad Bones. The table must not wait for him (his
-    moves are played by default) nor read "🔒 Bob: something only you may see happened"
-    each time the service plays one of them."""
+    """Bob left during phase 1 of Bad Bones. The table must not wait for him (the computer
+    plays his seat, a moment later, quietly) nor read "🔒 Bob: something only you may see
+    happened" each time the computer plays one of his moves."""
     from bot.service import Actor
 
     carol = Actor(3, "Carol")
@@ -94,12 +94,15 @@ async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
     moved = await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})
     assert moved.ok
     ready = _said(moved)
-    assert "✅ Alice is ready" in ready and "⏳ @Carol" in ready and "Bob" not in ready
-    defaults = _said(await service.run_deadlines())  # Bob's hero move, by default
-    assert "Bob ran out of time" in defaults and "🔒" not in defaults
+    assert "✅ Alice is ready" in ready and "⏳ @Carol" in ready
+    assert "@Bob" not in ready and "⏳ Bob: the computer plays in a moment" in ready
+    clock.now += 2  # the computer's short delay
+    played = _said(await service.run_deadlines())  # Bob's hero move, by the computer
+    assert "ran out of time" not in played and "🔒" not in played
     phase2 = _said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
     assert "⏳ @Alice" in phase2 and "⏳ @Carol" in phase2
-    assert "Bob:" not in phase2, "nobody waits for a seat that left"
+    assert "@Bob" not in phase2, "nobody waits for a seat that left"
+    clock.now += 2
     assert "🔒" not in _said(await service.run_deadlines())
 
 
@@ -176,7 +179,9 @@ def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None
     after = GAME.snapshot(state)
     assert set(after.pending) == {0, 1} and after.turn == before.turn
     table.row.phase = after.phase
-    draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=True)
+    draft = move_draft(
+        table, before, after, 0, events, "en", "en", by_default=True, draws=True, rest_of_turn=True
+    )
     (post,) = draft.public
     said = str(Text.of(post.text, "\n", post.narration))
     assert "Ana ran out of time" in said

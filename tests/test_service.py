@@ -213,15 +213,19 @@ async def test_one_open_game_per_channel_is_enforced_by_the_database(service: Se
             )
 
 
-async def test_leave_and_kick_mid_game_play_defaults(service: Service, clock: Clock) -> None:
+async def test_leave_and_kick_mid_game_the_computer_plays_their_seats(
+    service: Service, clock: Clock
+) -> None:
     await started(service, ALICE, BOB, CAROL)
     assert not (await service.kick(BOB, HERE, CAROL.user_id)).ok, "only host or manager"
     assert (await service.kick(MOD, HERE, CAROL.user_id)).ok
-    assert (await service.leave(BOB, HERE)).ok
+    left = await service.leave(BOB, HERE)
+    assert left.ok and "the computer plays their seat" in left.public[0].message.text
+    clock.now += service.computer_delay  # the computer moves a moment later, not at once
     await service.run_deadlines()
     async with service.sessions() as session:
         deadlines = (await session.execute(select(DeadlineRow))).scalars().all()
-        assert all(d.seat == 0 for d in deadlines), "departed seats were played by default"
+        assert all(d.seat == 0 for d in deadlines), "departed seats were played by the computer"
 
 
 async def test_a_whole_game_to_the_end_records_history(service: Service) -> None:

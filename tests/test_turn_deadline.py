@@ -49,9 +49,17 @@ async def test_an_absent_players_whole_turn_costs_one_deadline(
     turn_deadline = due[(first, "default")]
     clock.now = turn_deadline + 1  # one deadline passes, and only one
     await _run_until_quiet(service)
+    # The computer plays the rest of that turn, each step a moment after the last.
+    for _ in range(5):
+        _, due, state = await _state(service)
+        if state["turns"] == 1:
+            break
+        assert set(due) == {(first, "computer")}, "no new deadline for the same turn"
+        clock.now += service.computer_delay
+        await _run_until_quiet(service)
     moves, due, state = await _state(service)
     assert state["turns"] == 1, "the first player's whole turn was played at its one deadline"
-    assert moves >= 2, "the roll and at least one more step, all by default"
+    assert moves >= 2, "the roll and at least one more step, all by the computer"
     other = 1 - first
     assert {seat for seat, _ in due} == {other}, "now the other is awaited, with a deadline"
     assert due[(other, "default")] == clock.now + HOUR

@@ -25,9 +25,11 @@ from discord.app_commands import Choice, locale_str
 from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
 from bot.service import shown
+from bot.service.computer import MAX_MISSES
 from bot.service.replies import Actor, Place, Reply
 from i18n import LANGUAGES, has
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
+from rules.core.policy import LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +153,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         "player", discord.User, text("discord.param.player"), "discord.param_name.player"
     )
     group.add_command(_lobby_command("kick", (player,), kick))
+    _computer_commands(bot, group)
 
     simple("status", lambda a, p: service().status(a, p))
     simple("board", lambda a, p: service().board(a, p), slow=True)
@@ -165,9 +168,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
+        misses = values.get("misses")
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses),
             what="game settings",
         )
 
@@ -189,6 +193,13 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     reminder_minutes,
                     text("discord.param.reminder"),
                     "discord.param_name.reminder",
+                    required=False,
+                ),
+                Option(
+                    "misses",
+                    app_commands.Range[int, 1, MAX_MISSES],
+                    text("discord.param.misses"),
+                    "discord.param_name.misses",
                     required=False,
                 ),
             ),
@@ -237,6 +248,45 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         )
     )
     return group
+
+
+def _computer_commands(bot: CommandHost, group: app_commands.Group) -> None:
+    """``/game addbot [level]`` and ``/game replace player:<user> with:<user>``."""
+    service = bot.get_service
+
+    async def addbot(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        level = values.get("level")
+        await bot.run_command(
+            interaction, lambda a, p: service().add_bot(a, p, level), what="game addbot"
+        )
+
+    levels = tuple(Choice(name=text(f"bots.level.{lv}"), value=lv) for lv in LEVELS)
+    level = Option(
+        "level",
+        str,
+        text("discord.param.level"),
+        "discord.param_name.level",
+        required=False,
+        choices=levels,
+    )
+    group.add_command(_lobby_command("addbot", (level,), addbot))
+
+    async def replace(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        old, new = values["player"], values["with"]
+        # The new player's own locale is not known until they act: the server's, meanwhile.
+        locale = str(interaction.guild_locale or interaction.locale)
+        newcomer = Actor(new.id, new.display_name, locale)
+        await bot.run_command(
+            interaction,
+            lambda a, p: service().replace(a, p, old.id, newcomer),
+            what="game replace",
+        )
+
+    replaced = Option(
+        "player", discord.User, text("discord.param.replaced"), "discord.param_name.player"
+    )
+    newcomer = Option("with", discord.User, text("discord.param.with"), "discord.param_name.with")
+    group.add_command(_lobby_command("replace", (replaced, newcomer), replace))
 
 
 def _lobby_command(

@@ -24,7 +24,7 @@ from bot.service.narrate import events_text, fill_args
 from bot.service.options import summary as option_summary
 from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.shown import show_args
-from bot.service.table import Table, seat_names
+from bot.service.table import Table, computer_plays, seat_names
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
@@ -92,16 +92,19 @@ def phase_post(
         )
     else:
         by_seat = {s.seat: s for s in table.row.seats}
-        # A seat that left is played by default at once: nobody waits for it.
-        skipped = autoplayed | _left(table)
+        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it.
+        skipped = autoplayed | _automatic(table, snap)
         awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
-            if earlier is None or earlier.kind != item.kind:
+            # Nobody to ping where the computer plays the seat.
+            if not computer_plays(user) and (earlier is None or earlier.kind != item.kind):
                 mentions.append(user.user_id)
         head = awaited_lines(table, snap, (), lang, skipped)
-        seats = sorted(awaited)
+        # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
+        # brings them back).
+        seats = [s for s in sorted(awaited) if not (by_seat[s].computer or by_seat[s].left)]
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
         if selects:
@@ -129,18 +132,23 @@ def awaited_lines(
     """The head of a phase message: one line per seat the phase waits for, in seat order,
     "⏳ @player: what" while awaited and "✅ player is ready" once they have submitted, then
     the clock. Mentions come first in the message, so no length of narration can push them out.
-    ``skipped``: seats played by default at once (they left, or their turn's deadline is
-    spent), whom nobody waits for."""
+    ``skipped``: seats the computer plays at once (their turn's deadline is spent, or the step
+    has no decision in it), whom nobody waits for; seats the computer plays are named, not
+    mentioned."""
     names = table.names()
     by_seat = {s.seat: s for s in table.row.seats}
     said: list[Text] = []
+    skipped = skipped | _automatic(table, snap)
     for seat in sorted((set(snap.pending) - skipped) | set(ready)):
         item = snap.pending.get(seat)
         if item is None:
             said.append(phrase("lobby.act.done", lang, player=names[seat]))
             continue
         user = by_seat[seat]
-        who: Mention | Name = names[seat] if user.left else Mention(user.user_id, names[seat].text)
+        if computer_plays(user):  # nobody is waited for: the computer plays it in a moment
+            said.append(phrase("bots.playing", lang, player=names[seat]))
+            continue
+        who = Mention(user.user_id, names[seat].text)
         what = pending_text(table.kind, item, names, lang)
         said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
     clocks = [p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped]
@@ -194,6 +202,8 @@ def move_draft(
     *,
     by_default: bool,
     draws: bool,
+    timed_out: bool | None = None,
+    rest_of_turn: bool = False,
 ) -> Draft:
     """The replies to a move: the mover's private lines and buttons, and the channel's message:
     the whole phase message (with its picture when the picture key moved on) when the phase
@@ -204,7 +214,7 @@ def move_draft(
     # The game's own clock (a deadline the engine set: FUSE's bomb) ran out and ended it: the
     # engine narrates that; "X ran out of time" would blame the one seat whose default was played.
     game_clock = after.over and earlier is not None and earlier.deadline is not None
-    blame = by_default and not game_clock
+    blame = (by_default if timed_out is None else timed_out) and not game_clock
     if not by_default:
         draft.say(phrase("lobby.act.recorded", lang))
         draft.private.extend(events_text([e for e in events if e.to == seat], names, lang))
@@ -212,23 +222,24 @@ def move_draft(
     # the actor's reply: the channel is told *that* there is news, never what it is, and
     # /game board shows it to its owner.
     # One line per seat, naming only that player, and only for news (not the echo of a move
-    # played by default); a seat that left reads nothing, so it is not told.
-    gone = _left(table)
+    # played by default); a seat no person reads (a computer seat, a player who left) is not
+    # told.
+    unread = _unread(table)
     news = sorted(
         {
             e.to
             for e in events
             if e.to is not None
             and (by_default or e.to != seat)
-            and e.to not in gone
+            and e.to not in unread
             and table.engine.is_news(e)
         }
     )
     told = public(events) + [Event("lobby.act.private_news", {"seat": s}) for s in news]
-    # A default used up the seat's deadline for the whole turn: its next step in this turn is
-    # played by default at once too, so nobody waits for it.
-    again = by_default and after.turn == before.turn and seat in after.pending
-    autoplayed = gone | ({seat} if again else set())
+    # A missed deadline used up the seat's deadline for the whole turn: the computer plays its
+    # next step in this turn at once, so nobody waits for it.
+    again = rest_of_turn and after.turn == before.turn and seat in after.pending
+    autoplayed = {seat} if again else set()
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         post = phase_post(
@@ -247,7 +258,7 @@ def move_draft(
             draft.public.append(result)
         return draft
     said: list[Text] = []
-    if by_default:
+    if blame:
         said.append(phrase(TIMED_OUT, public_lang, player=names[seat]))
     said.extend(events_text(told, names, public_lang))
     if said:
@@ -264,9 +275,14 @@ def move_draft(
     return draft
 
 
-def _left(table: Table) -> set[int]:
-    """Seats whose players left: the service plays their default moves."""
-    return {s.seat for s in table.row.seats if s.left}
+def _unread(table: Table) -> set[int]:
+    """Seats no person reads: computer seats, and players who left."""
+    return {s.seat for s in table.row.seats if s.left or s.computer is not None}
+
+
+def _automatic(table: Table, snap: Snapshot) -> frozenset[int]:
+    """Pending seats whose step has no decision in it (ZvV's autoroll): played at once."""
+    return frozenset(s for s in snap.pending if table.engine.automatic(table.state, s) is not None)
 
 
 def offered_buttons(
@@ -426,7 +442,13 @@ def status_lines(
     ]
     for seat in sorted(row.seats, key=lambda s: s.seat):
         marker = " " + str(phrase("lobby.status.host", lang)) if seat.user_id == row.host_id else ""
-        gone = " — " + str(phrase("lobby.status.left", lang)) if seat.left else ""
+        gone = ""
+        if seat.left:
+            gone = " — " + str(phrase("lobby.status.left", lang))
+        elif seat.computer is not None:
+            gone = " — " + str(phrase("bots.status.computer", lang))
+        elif seat.autopilot:
+            gone = " — " + str(phrase("bots.status.autopilot", lang))
         said.append(Text.of(f"{seat.seat + 1}. ", names[seat.seat], marker, gone))
     if row.state is not None and row.status == ACTIVE:
         table = Table.of(row)

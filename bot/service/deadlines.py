@@ -1,10 +1,13 @@
 """Deadlines: the rows that say when a pending seat is reminded and when it gets its default.
 
 On a new turn every pending seat gets a reminder and a default deadline from the channel's
-settings (or the game's own clock, when that runs out sooner). The steps of one turn (roll →
+settings (or the game's own clock, when that runs out sooner); a seat the computer plays (a
+computer seat, a person on autopilot, a removed player) gets only a short delay before its move
+(``Tx.computer_delay``) and no reminder. The steps of one turn (roll →
 move → second step: the engine's ``turn_key``) share the deadline the turn started with: a
 seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
-seats that answered lose their rows, and seats that left get theirs moved to now. Reminders already sent
+seats that answered lose their rows, and seats the computer now plays get theirs moved to a
+moment from now. Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -14,11 +17,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.pause import SET_ASIDE, paused
-from bot.service.table import Table, settings
+from bot.service.table import Table, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from rules.core import Pending
 
+# Row kinds: a person's deadline (then the computer plays for them), the reminder before it,
+# and the computer's own move a moment after a seat it plays is asked.
+DEFAULT = "default"
+COMPUTER = "computer"
 MAX_DEADLINE_MINUTES = 14 * 24 * 60
 # A player who takes a step of their turn just before its deadline still gets this long for the
 # next step (never more than the channel's whole deadline).
@@ -40,24 +47,29 @@ async def plan(
     """Add to ``writes`` what keeps the deadline rows in step with who is ``pending``.
     ``same_turn``: the phase changed, but within one turn; ``mover``: the seat that just moved
     itself (not by default), which gets at least ``STEP_GRACE`` for its turn's next step;
-    ``turn_due``: the deadlines of seats whose row this very move used up (a default played
-    at its deadline), kept for the rest of their turn. (Rows
-    read here are changed through the session: seats that left, and the later steps of a
-    turn.)"""
+    ``turn_due``: the deadlines of seats whose row this very move used up (a move played at
+    its deadline): the computer plays the rest of that turn (a ``computer`` row), so that one
+    missed deadline counts once. (Rows read here are changed through the session: seats the
+    computer plays, and the later steps of a turn.)"""
     row, now = table.row, tx.now
     chosen = settings(row)
-    left = {s.seat for s in row.seats if s.left}
+    computer = {s.seat for s in row.seats if computer_plays(s)}
     carried: set[int] = set()
     if phase_changed and same_turn and was_pending:
         existing = await repo.deadlines_of(tx.session, row.id)
-        carried = {seat for seat, kind in existing if kind == "default"} & was_pending
+        carried = {seat for seat, kind in existing if kind in (DEFAULT, COMPUTER)} & was_pending
         for (seat, _), deadline in existing.items():
             if seat in carried:
                 deadline.phase = row.phase  # the same deadline, for the turn's next step
     elif phase_changed:
         writes.clear_deadlines(row.id)
         existing = {}
-    elif was_pending is not None and set(pending) <= was_pending and not left & set(pending):
+    elif (
+        was_pending is not None
+        and set(pending) <= was_pending
+        and not computer & set(pending)
+        and not any(table.engine.automatic(table.state, s) for s in pending)
+    ):
         # The common case, a submission inside a phase: only drop the rows of the seats that
         # are no longer pending (usually the mover's), without reading the table.
         writes.clear_deadlines(row.id, seats=was_pending - set(pending))
@@ -71,27 +83,39 @@ async def plan(
     new: list[dict[str, Any]] = []
     aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
     for seat, item in pending.items():
+        automatic = table.engine.automatic(table.state, seat) is not None
+        if automatic and (seat, COMPUTER) not in existing:
+            # A step with no decision (ZvV's roll, option autoroll) is played at once for them;
+            # a person's turn keeps its deadline for the steps after it.
+            new.append(_row(row.id, seat, COMPUTER, now + aside, row.phase))
+        if seat in computer or (same_turn and turn_due and seat in turn_due):
+            # Each step a little after it is asked, so that the table sees the computer play;
+            # a person's rows go (they are not waited for, nor reminded).
+            for kind in (DEFAULT, "reminder"):
+                gone = existing.pop((seat, kind), None)
+                if gone is not None:
+                    await tx.session.delete(gone)
+            if (seat, COMPUTER) not in existing and not automatic:
+                due = now + tx.computer_delay + aside
+                new.append(_row(row.id, seat, COMPUTER, due, row.phase))
+            continue
+        gone = None if automatic else existing.pop((seat, COMPUTER), None)
+        if gone is not None:  # the seat is a person's again
+            await tx.session.delete(gone)
         # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
         # an absent player must not hold a real-time round up until the bomb blows.
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:
             due = min(due, item.deadline)
-        if seat in left:
-            due = min(due, now)
-        if same_turn and turn_due and seat in turn_due:
-            due = turn_due[seat]
-            carried.add(seat)
-        current = existing.get((seat, "default"))
+        current = existing.get((seat, DEFAULT))
         if current is None:
-            new.append(_row(row.id, seat, "default", due + aside, row.phase))
-        elif current.due_at != due and seat in left:
-            current.due_at = due
+            new.append(_row(row.id, seat, DEFAULT, due + aside, row.phase))
         elif seat in carried and seat == mover:
             grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60)
             current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
-        if fresh and chosen["reminder_minutes"] > 0 and reminder > now and seat not in left:
+        if fresh and chosen["reminder_minutes"] > 0 and reminder > now:
             new.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
     writes.add_deadlines(new)
 
@@ -101,6 +125,34 @@ async def schedule(tx: Tx, table: Table, *, phase_changed: bool) -> None:
     writes = repo.Writes()
     await plan(tx, writes, table, table.engine.pending(table.state), phase_changed=phase_changed)
     await repo.run(tx.session, writes)
+
+
+async def restart(tx: Tx, table: Table, seat: int) -> None:
+    """A seat changes hands (a person back from autopilot, a replacement): its rows start
+    again from now, as if its turn had just begun."""
+    row, now = table.row, tx.now
+    await repo.clear_deadlines(tx.session, row.id, seats=[seat])
+    item = table.engine.pending(table.state).get(seat)
+    if item is None:
+        return
+    chosen = settings(row)
+    due = now + chosen["deadline_minutes"] * 60
+    if item.deadline is not None:
+        due = min(due, item.deadline)
+    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
+    if computer_plays(seat_of_number(row, seat)):
+        await repo.run(
+            tx.session,
+            repo.Writes().add_deadlines(
+                [_row(row.id, seat, COMPUTER, now + tx.computer_delay + aside, row.phase)]
+            ),
+        )
+        return
+    rows = [_row(row.id, seat, DEFAULT, due + aside, row.phase)]
+    reminder = due - chosen["reminder_minutes"] * 60
+    if chosen["reminder_minutes"] > 0 and reminder > now:
+        rows.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
+    await repo.run(tx.session, repo.Writes().add_deadlines(rows))
 
 
 def reminder_gap(table: Table) -> float:

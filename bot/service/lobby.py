@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.service import compose, deadlines
+from bot.service import compose, computer, deadlines
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
@@ -100,17 +100,15 @@ def leave(actor: Actor, place: Place) -> Work:
         draft = Draft()
         if row.status == LOBBY:
             await _remove_from_lobby(tx, row, seat)
-            if not row.seats:
+            if not row.seats or computer.only_computers(row):
                 close(row, CANCELLED)
             draft.public.append(_lobby(row, place))
         else:
             if seat.left:
                 raise Refusal("lobby.error.not_seated")
-            seat.left = True
+            # The computer plays the seat until they are back (any command of theirs).
+            text = computer.to_autopilot(seat, public_lang, "left")
             await deadlines.schedule(tx, Table.of(row), phase_changed=False)
-            text = phrase(
-                "lobby.leave.active", public_lang, player=Name(plain_name(seat.display_name))
-            )
             draft.public.append(Post(place.channel_id, text))
         row.updated_at = tx.now
         await tx.session.flush()
@@ -123,17 +121,18 @@ def leave(actor: Actor, place: Place) -> Work:
 async def _remove_from_lobby(tx: Tx, row: GameRow, seat: SeatRow) -> None:
     """Seats stay numbered in join order without gaps."""
     remaining = [s for s in row.seats if s is not seat]
-    kept = [(s.user_id, s.display_name, s.locale) for s in remaining]
+    kept = [(s.user_id, s.display_name, s.locale, s.computer) for s in remaining]
     # Delete the old rows first: the new numbering reuses their keys, and within one flush
     # SQLAlchemy would turn them into updates that collide on (game, user).
     row.seats = []
     await tx.session.flush()
     row.seats = [
-        SeatRow(seat=i, user_id=user, display_name=name, locale=locale)
-        for i, (user, name, locale) in enumerate(kept)
+        SeatRow(seat=i, user_id=user, display_name=name, locale=locale, computer=level)
+        for i, (user, name, locale, level) in enumerate(kept)
     ]
-    if row.host_id == seat.user_id and remaining:
-        row.host_id = kept[0][0]
+    people = [user for user, _, _, level in kept if level is None]
+    if row.host_id == seat.user_id and people:
+        row.host_id = people[0]  # never a computer player: it cannot start the game
 
 
 def start(actor: Actor, place: Place) -> Work:
@@ -147,6 +146,8 @@ def start(actor: Actor, place: Place) -> Work:
         fewest = engine.seat_range(row.options)[0]
         if len(row.seats) < fewest:
             raise Refusal("lobby.error.too_few", min=fewest, count=len(row.seats))
+        if computer.only_computers(row):
+            raise Refusal("bots.error.only_computers")
         state = engine.new_game(len(row.seats), row.options, row.seed)
         row.status = ACTIVE
         row.state = engine.dump(state)
@@ -240,13 +241,16 @@ def press(actor: Actor, place: Place, game_id: int, command: str) -> Work:
 
 
 def change_settings(
-    actor: Actor, deadline_minutes: int | None, reminder_minutes: int | None
+    actor: Actor,
+    deadline_minutes: int | None,
+    reminder_minutes: int | None,
+    misses: int | None = None,
 ) -> Work:
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        chosen = settings(row)
+        chosen = {"misses": computer.DEFAULT_MISSES, **settings(row)}
         adjusted: tuple[int, int] | None = None  # (old, new) reminder, when the deadline moved it
-        if deadline_minutes is not None or reminder_minutes is not None:
+        if deadline_minutes is not None or reminder_minutes is not None or misses is not None:
             if actor.user_id != row.host_id and not actor.can_manage:
                 raise Refusal("lobby.error.host_or_manager")
             deadline = (
@@ -268,7 +272,15 @@ def change_settings(
                 reminder = adjusted[1]
             if not 0 <= reminder < deadline:
                 raise Refusal("lobby.error.reminder_range")
-            chosen = {**chosen, "deadline_minutes": deadline, "reminder_minutes": reminder}
+            allowed = chosen["misses"] if misses is None else whole_number(misses)
+            if not 1 <= allowed <= computer.MAX_MISSES:
+                raise Refusal("bots.error.misses_range", max=computer.MAX_MISSES)
+            chosen = {
+                **chosen,
+                "deadline_minutes": deadline,
+                "reminder_minutes": reminder,
+                "misses": allowed,
+            }
             row.settings = chosen
             row.updated_at = tx.now
             if row.status == ACTIVE:
@@ -279,6 +291,7 @@ def change_settings(
             key = "lobby.settings.reminder_moved" if adjusted[1] else "lobby.settings.reminder_off"
             draft.say(phrase(key, tx.lang, old=adjusted[0], new=adjusted[1]))
         draft.say(phrase("lobby.settings.show", tx.lang, **chosen))
+        draft.say(phrase("bots.settings.misses", tx.lang, misses=chosen["misses"]))
         return draft
 
     return work

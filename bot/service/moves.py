@@ -18,7 +18,7 @@ from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
 from bot.service.replies import Actor, Place
-from bot.service.table import Table, closing, require, seat_of
+from bot.service.table import Table, closing, require, seat_of, seat_of_number
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
@@ -89,10 +89,18 @@ async def resolve(
     *,
     by_default: bool,
     due: float | None = None,
+    timed_out: bool | None = None,
 ) -> Draft:
     """Play an action already found legal, save it, and draft the replies. ``due``: the
-    deadline a default is played at (the rest of the seat's turn keeps it)."""
+    deadline a default is played at (the rest of the seat's turn keeps it); ``by_default``: no
+    person chose it (a deadline, or the computer), logged as such; ``timed_out``: the channel is
+    told the player ran out of time (by default: when ``by_default``; not for a seat the
+    computer plays)."""
     row, engine, now = table.row, table.engine, tx.now
+    if not by_default:
+        player = seat_of_number(row, seat)
+        if player.misses:
+            player.misses = 0  # "missed deadlines in a row": they are here again
     before = engine.snapshot(table.state)
     events = engine.resolve(table.state, seat, action, now)
     after = engine.snapshot(table.state)
@@ -122,6 +130,8 @@ async def resolve(
         tx.lang,
         language_for(place.locale),
         by_default=by_default,
+        timed_out=by_default if timed_out is None else timed_out,
+        rest_of_turn=by_default and due is not None,
         draws=tx.draws(row.kind),
     )
     # The writes come last: on SQLite, other games' moves run while this one only computes.

@@ -28,6 +28,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from bot.service import (
     buttons,
     compose,
+    computer,
     deadlines,
     drawing,
     guide,
@@ -37,7 +38,7 @@ from bot.service import (
     shown,
     timeouts,
 )
-from bot.service.draft import Draft, RenderJob
+from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale, seat_names
@@ -61,9 +62,16 @@ HISTORY_PAGE = 5  # finished games a page of /game history
 
 class Service:
     def __init__(
-        self, engine: AsyncEngine, *, render: bool = True, clock: Callable[[], float] = time.time
+        self,
+        engine: AsyncEngine,
+        *,
+        render: bool = True,
+        clock: Callable[[], float] = time.time,
+        computer_delay: float = 1.5,
     ) -> None:
         self.engine = engine
+        # Seconds a computer-played seat waits before its move (the console plays at once).
+        self.computer_delay = computer_delay
         self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.render_images = render
         self.clock = clock
@@ -84,12 +92,15 @@ class Service:
         render: bool = True,
         clock: Callable[[], float] = time.time,
         migrate: bool = True,
+        computer_delay: float = 1.5,
     ) -> Service:
         resolved = database_url(url)
         if migrate:
             await upgrade(resolved)
         shown.warm()  # every language's names, read once here rather than in the first move
-        return cls(create_engine(resolved), render=render, clock=clock)
+        return cls(
+            create_engine(resolved), render=render, clock=clock, computer_delay=computer_delay
+        )
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -123,9 +134,19 @@ class Service:
         place: Place,
         deadline_minutes: int | None = None,
         reminder_minutes: int | None = None,
+        misses: int | None = None,
     ) -> Reply:
-        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes)
+        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
         return await self._run(actor, place, work, "settings")
+
+    async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
+        """``/game addbot [level]``: a computer player takes the next seat in the lobby."""
+        return await self._run(actor, place, computer.add_bot(actor, place, level), "addbot")
+
+    async def replace(self, actor: Actor, place: Place, user_id: int, new: Actor) -> Reply:
+        """``/game replace``: ``new`` takes over the seat of ``user_id`` mid-game."""
+        work = computer.replace(actor, place, user_id, new)
+        return await self._run(actor, place, work, "replace")
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.status(), "status")
@@ -428,13 +449,28 @@ class Service:
                         if row is None and not here_only:
                             row = await self._game_in_threads(session, place, lang)
                         game_id = row.id if row is not None else None
-                        tx = Tx(session, row, lang, self.clock(), writer, self._draws)
+                        tx = Tx(
+                            session,
+                            row,
+                            lang,
+                            self.clock(),
+                            writer,
+                            self._draws,
+                            self.computer_delay,
+                        )
+                        # A player on autopilot is back with any command but leaving.
+                        back: Post | None = None
+                        if actor is not None and command != "leave":
+                            back = await computer.reclaim(tx, actor, place)
                         draft = await work(tx)
+                        if back is not None:
+                            draft.public.insert(0, back)
                     break
                 except ElsewhereError as elsewhere:
                     return Reply(private=Message(elsewhere.text), ok=False)
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
+                    # Bad input changes nothing: a return from autopilot rolls back with the rest.
                     return self._refused(refusal, lang)
                 except Exception as exc:
                     if not _retryable(exc):

@@ -17,6 +17,7 @@ from bot.store.models import GameRow, SeatRow
 from i18n import language_for
 from rules.core import Game, get_game
 
+BOT_MARK = "🤖"  # how computer seats' names begin (i18n bots.name)
 DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minutes": 120}
 
 
@@ -48,8 +49,12 @@ def seat_names(row: GameRow) -> list[Name]:
 
 
 def plain_names(row: GameRow) -> list[str]:
-    """Each seat's name for pictures and button labels (plain text, no markup)."""
-    return [plain_name(s.display_name) for s in _in_order(row)]
+    """Each seat's name for pictures and button labels (plain text, no markup). The pictures'
+    fonts have no emoji: a computer seat's bot mark is written "Bot" there ("Bot Normal 1")."""
+    return [
+        plain_name(s.display_name.replace(BOT_MARK, "Bot") if s.computer else s.display_name)
+        for s in _in_order(row)
+    ]
 
 
 def _in_order(row: GameRow) -> list[SeatRow]:
@@ -65,6 +70,12 @@ def new_seat(number: int, actor: Actor) -> SeatRow:
     )
 
 
+def computer_plays(seat: SeatRow) -> bool:
+    """Whether the computer makes this seat's moves now, so that no person is pinged or waited
+    for: a computer seat, a person on autopilot, or a removed player (bot/service/computer.py)."""
+    return seat.computer is not None or seat.autopilot or seat.left
+
+
 def require(row: GameRow | None) -> GameRow:
     if row is None:
         raise Refusal("lobby.error.no_game")
@@ -73,6 +84,10 @@ def require(row: GameRow | None) -> GameRow:
 
 def seat_of(row: GameRow, user_id: int) -> SeatRow | None:
     return next((s for s in row.seats if s.user_id == user_id), None)
+
+
+def seat_of_number(row: GameRow, number: int) -> SeatRow:
+    return next(s for s in row.seats if s.seat == number)
 
 
 def settings(row: GameRow) -> dict[str, Any]:

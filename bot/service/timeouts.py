@@ -1,4 +1,9 @@
-"""When a deadline comes: the reminder before it, or the seat's default move.
+"""When a deadline comes: the reminder before it, or the computer's move for the seat.
+
+A person who misses a deadline gets the computer's move (``rules.core.policy``, level normal),
+not "do nothing"; after the channel's ``misses`` deadlines in a row their seat goes on autopilot
+until they are back (bot/service/computer.py). A seat the computer plays gets its move when its
+short row comes due, quietly.
 
 Safe with several bot processes: each deadline row is claimed by deleting it in the same
 transaction that acts on it, so exactly one process reminds or plays the default.
@@ -6,10 +11,10 @@ transaction that acts on it, so exactly one process reminds or plays the default
 
 from __future__ import annotations
 
-from bot.service import compose, deadlines, moves
-from bot.service.draft import Draft
+from bot.service import compose, computer, deadlines, moves
+from bot.service.draft import Draft, Post
 from bot.service.replies import Place
-from bot.service.table import Table, public_locale
+from bot.service.table import Table, computer_plays, public_locale
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, DeadlineRow
@@ -36,12 +41,34 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
             if tx.now >= due:
                 return draft  # the bot was down past the deadline itself: no stale reminder
             user = next(s for s in row.seats if s.seat == seat)
+            if computer_plays(user):
+                return draft  # it went on autopilot since: nobody to remind
             draft.public.append(
                 compose.reminder(table, seat, pending[seat], user.user_id, due, tx.lang)
             )
             return draft
         place = Place(row.channel_id, row.guild_id, public_locale(row))
-        default = pending[seat].default
-        return await moves.resolve(tx, table, seat, default, place, by_default=True, due=due_at)
+        user = next(s for s in row.seats if s.seat == seat)
+        switched = None
+        # A "computer" row is the computer's own move; a "default" row a person's deadline.
+        missed = kind == deadlines.DEFAULT and not computer_plays(user)
+        if missed:
+            user.misses += 1
+            if user.misses >= computer.misses_allowed(row):
+                switched = computer.to_autopilot(user, tx.lang, "missed")
+        action = table.engine.automatic(table.state, seat)  # a step with no decision in it
+        if action is not None and kind == deadlines.COMPUTER:
+            # Played for the player, who keeps their turn's deadline for what follows.
+            return await moves.resolve(
+                tx, table, seat, action, place, by_default=True, timed_out=False
+            )
+        if action is None:
+            action = await computer.action_for(table, seat, computer.level_of(user))
+        draft = await moves.resolve(
+            tx, table, seat, action, place, by_default=True, due=due_at, timed_out=missed
+        )
+        if switched is not None:
+            draft.public.append(Post(row.channel_id, switched))
+        return draft
 
     return run

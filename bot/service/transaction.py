@@ -25,6 +25,8 @@ class Tx:
     now: float
     writer: Writer  # take it just before the first write (SQLite: see bot.service.writer)
     draws: Callable[[str], bool]  # whether pictures of a game kind are drawn
+    # Seconds between a computer-played seat becoming pending and its move (bot/service/computer)
+    computer_delay: float = 1.5
 
 
 Work = Callable[[Tx], Awaitable[Draft]]

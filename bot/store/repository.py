@@ -254,13 +254,16 @@ async def due_deadlines(
 
 async def claim_deadline(session: AsyncSession, row: DeadlineRow) -> bool:
     """Delete a due deadline, returning whether *this* transaction got it: when two bot
-    processes see the same due deadline, only the one whose delete hits a row applies it."""
+    processes see the same due deadline, only the one whose delete hits a row applies it. The
+    phase must match too: a row carried on to its turn's next step since it was listed is
+    claimed in its new phase, by the next round, not voided in the old one."""
     result = await session.execute(
         delete(DeadlineRow).where(
             DeadlineRow.game_id == row.game_id,
             DeadlineRow.seat == row.seat,
             DeadlineRow.kind == row.kind,
             DeadlineRow.due_at == row.due_at,
+            DeadlineRow.phase == row.phase,
         )
     )
     return (result.rowcount or 0) == 1  # type: ignore[attr-defined]

@@ -134,6 +134,12 @@ class Game(ABC, Generic[S]):
         turns (a purchase at the Market) returns a coarser key."""
         return self.picture_key(state)
 
+    def automatic(self, state: S, seat: int) -> Action | None:
+        """A step of ``seat`` with no decision in it (a roll that only follows from pressing
+        Roll), which the service plays at once for the player when the game's options say so;
+        ``None``: the seat decides. The service logs it like any move, so replays stay exact."""
+        return None
+
     def snapshot(self, state: S) -> Snapshot:
         """What the table is like now, for everything after a move (replies, pings, buttons,
         deadlines, pictures): each question asked of the engine once."""

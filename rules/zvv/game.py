@@ -133,6 +133,8 @@ class ZombiesVsVampires(Game[ZvvState]):
         OptionSpec("two_star", "choice", "split", choices=("split", "plain")),
         OptionSpec("extra_roll", "choice", "off", choices=("off", "reroll", "bonus")),
         OptionSpec("round_limit", "int", 200, min=0, max=5000),
+        # The service rolls the action die at once when rolling is a seat's only legal action.
+        OptionSpec("autoroll", "bool", True),
     )
     action_types = (Roll, Move, Build, Remove, Stop, Pass, Reroll)
     commands = (
@@ -204,6 +206,12 @@ class ZombiesVsVampires(Game[ZvvState]):
         return state
 
     # ----------------------------------------------------------------- who acts
+
+    def automatic(self, state: ZvvState, seat: int) -> Action | None:
+        if not state.options.get("autoroll", True):
+            return None
+        legal = self.legal_actions(state, seat)
+        return legal[0] if legal == [Roll()] else None
 
     def pending(self, state: ZvvState) -> dict[int, Pending]:
         if state.phase == "over":

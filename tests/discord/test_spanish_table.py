@@ -42,7 +42,9 @@ async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     seats = max(engine.min_seats, min(2, engine.max_seats))
     players = [fake.add_user(600 + i, f"Jugador{i}", locale="es-ES") for i in range(seats)]
     by_id = {p.id: p for p in players}
-    answers = [await (await fake.slash(players[0], f"{game} new")).result()]
+    # ZvV rolls for a player by itself (autoroll): without it, its Roll button is read too.
+    options = {"autoroll": False} if game == "zvv" else {}
+    answers = [await (await fake.slash(players[0], f"{game} new", **options)).result()]
     for player in players[1:]:
         answers.append(await (await fake.slash(player, "game join")).result())
     answers.append(await (await fake.slash(players[0], "game start")).result())

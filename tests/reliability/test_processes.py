@@ -7,7 +7,8 @@ both processes acknowledged and announced, and compares it with the action log:
 
 - every acknowledged submission is exactly one log entry (nothing lost, nothing doubled);
 - every phase change in the log was announced exactly once (no phase resolved twice);
-- every default in the log was announced once, and no seat was defaulted twice in one phase
+- every missed deadline was announced once (the rest of its turn is the computer's, quietly),
+  and no seat was defaulted twice in one phase
   (only one process applied each due deadline);
 - the stored state of every game equals the replay of its log.
 """
@@ -84,9 +85,11 @@ async def check_log_against_outputs(
         assert by_hand == acks[channel], (
             f"{row.kind}: {acks[channel]} acknowledged, {by_hand} in the log"
         )
-        assert len(log) - by_hand - game_clock == defaulted[channel], (
-            f"{row.kind}: defaults announced"
-        )
+        # Each missed deadline is announced once; the rest of a turn whose deadline passed is
+        # the computer's, quietly (bot/service/computer.py): by default too, not announced.
+        not_by_hand, announced_defaults = len(log) - by_hand - game_clock, defaulted[channel]
+        assert announced_defaults <= not_by_hand, f"{row.kind}: a default announced twice"
+        assert (announced_defaults == 0) == (not_by_hand == 0), f"{row.kind}: a quiet default"
         assert changes == announced[channel], (
             f"{row.kind}: {changes} phase changes, {announced[channel]} announcements"
         )
@@ -139,7 +142,12 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
     service = await Service.open(database_url, render=False)
     try:
         kinds = all_games()
-        specs = [GameSpec(k, seat_count(k, 3), 10 + i) for i, k in enumerate(kinds * 3)]
+        # (Without ZvV's autoroll, whose rolls are due at once, not on a deadline.)
+        no_autoroll = {"zvv": {"autoroll": False}}
+        specs = [
+            GameSpec(k, seat_count(k, 3), 10 + i, no_autoroll.get(k, {}))
+            for i, k in enumerate(kinds * 3)
+        ]
         ids = await setup_games(service, specs)
         due = 0
         for game_id in ids.values():

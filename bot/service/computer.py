@@ -1,0 +1,167 @@
+"""Computer players at the table: computer seats, the autopilot of absent players, and taking a
+seat over.
+
+A seat is *played by the computer* when it is a computer seat (``/game addbot``), when its
+person is on autopilot (they missed ``misses`` deadlines in a row, or left), or when they were
+removed. Such a seat gets a deadline row due ``Tx.computer_delay`` seconds after it becomes
+pending (``deadlines.plan``), which the ordinary deadline loop runs (``timeouts``): the move
+goes through ``moves.resolve`` like any other, so it is logged and replays stay exact, and no
+game ever waits on a computer inside another command.
+
+The move itself is ``rules.core.policy.choose`` (docs/bots.md): deterministic, from the
+position alone. A game without a policy (the platform's test game) plays its pending default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import compose, deadlines
+from bot.service.draft import Draft, Post
+from bot.service.errors import Refusal
+from bot.service.narrate import plain_name
+from bot.service.replies import Actor, Place
+from bot.service.table import Table, new_seat, require, seat_of, settings
+from bot.service.text import Name, Text, phrase
+from bot.service.transaction import Tx, Work
+from bot.store.models import ACTIVE, LOBBY, GameRow, SeatRow
+from i18n import language_for
+from rules.core import Action, get_game
+from rules.core.policy import LEVELS, POLICY_MODULES, choose
+
+AUTOPILOT_LEVEL = "normal"  # an absent person's seat plays as well as the computer can
+DEFAULT_MISSES = 2  # missed deadlines in a row before the autopilot takes the seat
+MAX_MISSES = 20
+
+
+def level_of(seat: SeatRow) -> str:
+    return seat.computer or AUTOPILOT_LEVEL
+
+
+async def action_for(table: Table, seat: int, level: str) -> Action:
+    """The computer's move for ``seat``: the policy's choice, thought out in a worker thread so
+    that a slow decision (Bad Bones plays rounds out on copies) never stalls the event loop."""
+    if table.kind not in POLICY_MODULES:
+        return table.engine.pending(table.state)[seat].default
+    return await asyncio.to_thread(choose, table.engine, table.state, seat, level)
+
+
+def misses_allowed(row: GameRow) -> int:
+    return int(settings(row).get("misses", DEFAULT_MISSES))
+
+
+def name_of(level: str, number: int, lang: str) -> str:
+    """A computer seat's name: the bot mark, its level and its number ("🤖 Normal 1")."""
+    return str(phrase("bots.name", lang, level=phrase(f"bots.level.{level}", lang), number=number))
+
+
+# --------------------------------------------------------------------------- the lobby
+
+
+def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
+    """``/game addbot [level]``: the host seats a computer player in the lobby."""
+    chosen = str(level or AUTOPILOT_LEVEL).strip().lower()
+
+    async def work(tx: Tx) -> Draft:
+        row = require(tx.row)
+        if row.status != LOBBY:
+            raise Refusal("lobby.error.already_started")
+        if actor.user_id != row.host_id and not actor.can_manage:
+            raise Refusal("lobby.error.host_or_manager")
+        if chosen not in LEVELS:
+            raise Refusal("bots.error.level", levels=", ".join(LEVELS))
+        engine = get_game(row.kind)
+        if row.kind not in POLICY_MODULES:
+            raise Refusal("bots.error.no_policy", game_key=f"{row.kind}.name")
+        if len(row.seats) >= engine.max_seats:
+            raise Refusal("lobby.error.full", max=engine.max_seats)
+        public_lang = language_for(place.locale)
+        # Computer seats are numbered for good (never reused), with user ids no person has.
+        number = 1 + max((-s.user_id for s in row.seats if s.computer is not None), default=0)
+        name = name_of(chosen, number, public_lang)
+        seat = new_seat(len(row.seats), Actor(-number, name, public_lang))
+        seat.computer = chosen
+        row.seats.append(seat)
+        row.updated_at = tx.now
+        await tx.session.flush()
+        draft = Draft()
+        draft.say(phrase("bots.added.private", tx.lang, player=Name(name)))
+        draft.public.append(compose.lobby_post(row, public_lang))  # an edit: who sits now
+        return draft
+
+    return work
+
+
+def only_computers(row: GameRow) -> bool:
+    return all(s.computer is not None for s in row.seats)
+
+
+# --------------------------------------------------------------------------- autopilot
+
+
+def to_autopilot(seat: SeatRow, lang: str, reason: str) -> Text:
+    """Hand a person's seat to the computer, and what the channel is told (once: the seat is
+    not handed over again while it is on autopilot)."""
+    seat.autopilot = True
+    return phrase(f"bots.autopilot.{reason}", lang, player=Name(plain_name(seat.display_name)))
+
+
+async def reclaim(tx: Tx, actor: Actor, place: Place) -> Post | None:
+    """A person on autopilot who sends any command in their game has their seat back (a
+    removed player does not). Runs inside the command's own transaction, before it."""
+    row = tx.row
+    if row is None or row.status != ACTIVE:
+        return None
+    seat = seat_of(row, actor.user_id)
+    if seat is None or not seat.autopilot or seat.left:
+        return None
+    await tx.writer.take()  # the seat row is written at the next flush
+    seat.autopilot = False
+    seat.misses = 0
+    # Their pending deadline was a computer's few seconds: give them a person's deadline again.
+    await deadlines.restart(tx, Table.of(row), seat.seat)
+    name = Name(plain_name(seat.display_name))
+    text = phrase("bots.autopilot.back", language_for(place.locale), player=name)
+    return Post(place.channel_id, text)
+
+
+# --------------------------------------------------------------------------- replacing
+
+
+def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
+    """``/game replace player:<user> with:<user>``: a new person takes over a seat mid-game
+    (the host or a channel manager). The seat keeps its number, its position and its history;
+    only who plays it changes."""
+
+    async def work(tx: Tx) -> Draft:
+        row = require(tx.row)
+        if actor.user_id != row.host_id and not actor.can_manage:
+            raise Refusal("lobby.error.host_or_manager")
+        if row.status != ACTIVE:
+            raise Refusal("lobby.error.not_started")
+        seat = seat_of(row, old_user)
+        if seat is None:
+            raise Refusal("lobby.error.not_a_player")
+        if seat_of(row, new.user_id) is not None:
+            raise Refusal("bots.error.already_seated")
+        await tx.writer.take()
+        old_name = Name(plain_name(seat.display_name))
+        fresh = new_seat(seat.seat, new)
+        seat.user_id, seat.display_name = fresh.user_id, fresh.display_name
+        seat.locale = fresh.locale
+        seat.computer, seat.autopilot, seat.left, seat.misses = None, False, False, 0
+        if row.host_id == old_user:
+            row.host_id = new.user_id
+        row.updated_at = tx.now
+        await tx.session.flush()
+        await deadlines.restart(tx, Table.of(row), seat.seat)
+        new_name = Name(plain_name(new.display_name))
+        draft = Draft()
+        draft.say(phrase("bots.replace.private", tx.lang, player=old_name, new=new_name))
+        text = phrase(
+            "bots.replace.public", language_for(place.locale), player=old_name, new=new_name
+        )
+        draft.public.append(Post(place.channel_id, text, mentions=(new.user_id,)))
+        return draft
+
+    return work

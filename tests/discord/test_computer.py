@@ -1,0 +1,92 @@
+"""Computer players through the real discord.py client and the fake Discord: /game addbot, the
+computer's turns a moment later in the channel, /game settings misses, /game replace."""
+
+from __future__ import annotations
+
+from bot.service.table import Table
+from bot.store import repository as repo
+from rules.core.policy import choose
+from tests.conftest import Clock
+from tests.discord.conftest import Bots
+from tests.discord.test_more import wait_for_post
+from tests.fakediscord import FakeDiscord
+
+
+async def test_addbot_seats_a_computer_that_plays_in_the_channel(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "zvv new", size=9)).result()
+    refused = await (await fake.slash(bob, "game addbot", level="easy")).result()
+    assert refused.ephemeral and "host" in refused.content.lower()
+    added = await (await fake.slash(alice, "game addbot", level="easy")).result()
+    assert added.ephemeral and "🤖 Easy 1 takes a seat" in added.content
+    await fake.idle()
+    assert "👥 2/4: Alice, 🤖 Easy 1" in fake.in_channel()[-1].content, "the lobby, edited"
+    settings = await (await fake.slash(alice, "game settings", misses=3)).result()
+    assert "before the computer takes over a seat: 3" in settings.content
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+
+    # Whoever starts (the seed decides), the computer's turn comes: after Alice's roll and
+    # move if she starts, at once otherwise. Play Alice's steps by the buttons and typed moves
+    # the policy picks, until the computer is asked.
+    service = bot.get_service()
+    (thread,) = fake.threads  # the game is played in its own thread
+    for _ in range(6):
+        async with service.sessions() as session:
+            row = await repo.open_game(session, thread)
+        assert row is not None and row.state is not None
+        table = Table.of(row)
+        if 1 in table.engine.pending(table.state):
+            break
+        mapped = table.engine.to_command(choose(table.engine, table.state, 0, "easy"))
+        assert mapped is not None
+        command, args = mapped
+        answer = await (
+            await fake.slash(alice, f"zvv {command}", channel_id=thread, **dict(args))
+        ).result()
+        assert "⚠️" not in answer.content, answer.content
+        await fake.idle()
+    asked = fake.in_channel()[-1]
+    assert "⏳ 🤖 Easy 1" in asked.text
+    assert not asked.buttons, "no buttons for a seat no person plays"
+    before = len(fake.in_channel())
+    clock.now += service.computer_delay  # a moment later (the test's clock is fake)
+    bot.wake_deadlines()
+    await wait_for_post(fake, before + 1)
+    played = "\n".join(p.text for p in fake.in_channel()[before:])
+    assert "🤖 Easy 1" in played, played
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    steps = [e for e in log if e.seat == 1]
+    assert steps and all(e.by_default for e in steps), "the computer's moves, in the log"
+    assert any(e.action["type"] != "roll" for e in steps), "it chose its step after the roll"
+    assert "ran out of time" not in played
+
+    status = await (await fake.slash(bob, "game status")).result()
+    assert "🤖 Easy 1 — computer player" in status.content
+
+
+async def test_replace_hands_a_seat_to_someone_new(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    carol = fake.add_user(103, "Carol", locale="es-ES")
+    mod = fake.add_user(109, "Mod", manage=True)
+    await (await fake.slash(alice, "zvv new", size=9)).result()
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+    not_allowed = await fake.slash(carol, "game replace", player=bob, **{"with": carol})
+    assert "Solo quien creó la partida" in (await not_allowed.result()).content, "in Spanish"
+    done = await (await fake.slash(mod, "game replace", player=bob, **{"with": carol})).result()
+    assert done.ephemeral and "Carol now plays the seat of Bob" in done.content
+    await fake.idle()
+    announce = fake.in_channel()[-1]
+    assert "Carol takes over the seat of Bob" in announce.content
+    assert announce.allowed_mentions["users"] == [103]
+    status = await (await fake.slash(carol, "game status")).result()
+    assert "2. Carol" in status.content and "Bob" not in status.content
+    gone = await (await fake.slash(bob, "game board")).result()
+    assert "not playing" in gone.content

@@ -1,0 +1,263 @@
+"""Computer players at a table of people: computer seats, the autopilot of absent players, and
+taking a seat over, through the service on a real database (the clock is the test's)."""
+
+from __future__ import annotations
+
+from bot.service import Actor, Outgoing, Reply, Service
+from bot.service.table import Table, computer_plays, plain_names
+from bot.store import repository as repo
+from bot.store.models import ACTIVE, FINISHED, GameRow
+from rules.core.policy import choose
+from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+
+DAVE = Actor(4, "Dave")
+ERIN = Actor(5, "Erin")
+MISSED = "has missed their deadlines"
+
+
+def private(reply: Reply) -> str:
+    assert reply.private is not None
+    return str(reply.private.text)
+
+
+def said(outgoing: list[Outgoing]) -> list[str]:
+    return [str(o.message.whole) for o in outgoing]
+
+
+async def game(service: Service) -> GameRow:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        if row is None:
+            row = (await repo.finished_games(session, HERE.channel_id, limit=1))[0]
+        return row
+
+
+async def awaited(service: Service, *people: Actor) -> tuple[Actor, Actor]:
+    """Who of two players is asked first (the seed decides who starts), and the other."""
+    row = await game(service)
+    table = Table.of(row)
+    first = next(iter(table.engine.pending(table.state)))
+    return people[first], people[1 - first]
+
+
+async def until_a_person_is_awaited(service: Service, clock: Clock) -> list[str]:
+    """Let the computer seats play (each a moment after it is asked) until a person is asked."""
+    out: list[str] = []
+    for _ in range(200):
+        row = await game(service)
+        if row.status != ACTIVE:
+            return out
+        pending = Table.of(row).engine.pending(Table.of(row).state)
+        if any(not computer_plays(s) and s.seat in pending for s in row.seats):
+            return out
+        clock.now += service.computer_delay
+        out += said(await service.run_deadlines())
+    raise AssertionError("the computers never handed the turn back")
+
+
+# --------------------------------------------------------------------------- computer seats
+
+
+async def test_the_host_seats_computer_players_who_play_their_turns(
+    service: Service, clock: Clock
+) -> None:
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    not_host = await service.add_bot(BOB, HERE, "easy")
+    assert not not_host.ok and "host" in private(not_host)
+    assert "Choose a level" in private(await service.add_bot(ALICE, HERE, "grandmaster"))
+    added = await service.add_bot(ALICE, HERE, "easy")
+    assert added.ok and "👥 2/5: Alice, 🤖 Easy 1" in said(added.public)[0], "the lobby, edited"
+    assert (await service.add_bot(MOD, HERE)).ok, "Manage Channels may seat one too; normal"
+    status = private(await service.status(BOB, HERE))
+    assert "🤖 Easy 1 — computer player" in status and "🤖 Normal 2 — computer player" in status
+    # The pictures' fonts have no emoji: there the bot mark is written out.
+    assert plain_names(await game(service)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
+
+    started = await service.start(ALICE, HERE)
+    assert started.ok
+    phase = started.public[0].message
+    assert set(phase.mentions) <= {ALICE.user_id}, "a computer player is never pinged"
+    # The computers who sit before Alice in this game's order play first (the seed decides who
+    # starts), then Alice plays her turn to its end, then the computers again.
+    played = await until_a_person_is_awaited(service, clock)
+    for _ in range(500):  # (a brawl, then Alice's own turn)
+        row = await game(service)
+        table = Table.of(row)
+        if 0 not in table.engine.pending(table.state):
+            break
+        action = choose(table.engine, table.state, 0, "easy")
+        command, args = table.engine.to_command(action) or ("", {})
+        assert (await service.act(ALICE, HERE, "farkle", command, dict(args))).ok
+    nothing_yet = await service.run_deadlines()
+    assert nothing_yet == [], "the computer waits a moment before it plays"
+    played += await until_a_person_is_awaited(service, clock)
+    text = "\n".join(played)
+    assert "🤖 Easy 1" in text and "🤖 Normal 2" in text
+    assert "ran out of time" not in text
+    async with service.sessions() as session:
+        log = await repo.action_log(session, (await game(service)).id)
+    assert {e.seat for e in log if e.by_default} == {1, 2}, "their moves are in the log"
+    assert await service.replay(row.id) == (await game(service)).state
+
+
+async def test_a_game_of_only_computer_players_does_not_start(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {})).ok
+    assert (await service.add_bot(ALICE, HERE, "normal")).ok
+    assert (await service.add_bot(ALICE, HERE, "easy")).ok
+    left = await service.leave(ALICE, HERE)
+    assert left.ok and "cancelled" in said(left.public)[0], "no person is left to play"
+    assert "no game" in private(await service.status(BOB, HERE)).lower()
+
+
+async def test_the_tiny_test_game_has_no_computer_player(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "tiny", {})).ok
+    assert "has no computer player" in private(await service.add_bot(ALICE, HERE, "easy"))
+
+
+# --------------------------------------------------------------------------- autopilot
+
+
+async def test_four_absent_players_the_game_still_ends_each_switch_announced_once(
+    service: Service, clock: Clock
+) -> None:
+    people = (ALICE, BOB, CAROL, DAVE)
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9, "round_limit": 6})).ok
+    for person in people[1:]:
+        assert (await service.join(person, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    messages: list[str] = []
+    for _ in range(2000):
+        row = await game(service)
+        if row.status == FINISHED:
+            break
+        due = await service.next_deadline()
+        assert due is not None, "a game in play always has a deadline"
+        clock.now = max(clock.now, due)
+        messages += said(await service.run_deadlines())
+    else:
+        raise AssertionError("the game did not end")
+    for person in people:
+        switched = [m for m in messages if f"{person.display_name} {MISSED}" in m]
+        assert len(switched) == 1, f"{person.display_name}'s switch is announced once"
+        timed_out = [m for m in messages if f"{person.display_name} ran out of time" in m]
+        assert len(timed_out) == 2, "two missed deadlines, then the computer plays the seat"
+    assert any("Winner" in m or "Nobody" in m for m in messages[-2:])
+    assert all(s.autopilot for s in row.seats)
+
+
+async def test_a_missed_deadline_plays_the_computer_move_and_the_player_comes_back(
+    service: Service, clock: Clock
+) -> None:
+    # Without autoroll, so that the roll is the first player's own (missed) step.
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9, "autoroll": False})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert "deadlines before the computer takes over a seat: 2" in private(
+        await service.settings(BOB, HERE)
+    )
+    assert not (await service.settings(BOB, HERE, misses=1)).ok, "the host's setting"
+    assert "between 1 and 20" in private(await service.settings(ALICE, HERE, misses=0))
+    assert "takes over a seat: 1" in private(await service.settings(ALICE, HERE, misses=1))
+    assert (await service.start(ALICE, HERE)).ok
+    first, other = await awaited(service, ALICE, BOB)
+    name = first.display_name
+    clock.now += 25 * 3600  # the first player's deadline passes
+    out = said(await service.run_deadlines())
+    assert any(f"{name} ran out of time; the computer played for them" in m for m in out)
+    assert any(f"{name} {MISSED}" in m for m in out), "one miss is enough in this channel"
+    async with service.sessions() as session:
+        log = await repo.action_log(session, (await game(service)).id)
+    assert log[-1].action["type"] == "roll", "a real move (the roll), not nothing"
+    # On autopilot, the next step of the turn comes a moment later, quietly.
+    clock.now += service.computer_delay
+    quiet = said(await service.run_deadlines())
+    assert quiet and not any("ran out of time" in m for m in quiet)
+    assert "away: the computer plays" in private(await service.status(other, HERE))
+    # The other is asked now; the first looks at the table: back, and the seat theirs again.
+    back = await service.status(first, HERE)
+    assert any(f"{name} is back" in m for m in said(back.public))
+    assert "away" not in private(await service.status(other, HERE))
+    again = await service.status(first, HERE)
+    assert not again.public, "announced once"
+
+
+async def test_a_player_who_leaves_is_played_by_the_computer_until_back(
+    service: Service, clock: Clock
+) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    first, other = await awaited(service, ALICE, BOB)
+    name = first.display_name
+    left = await service.leave(first, HERE)
+    assert f"{name} left the game: the computer plays their seat" in said(left.public)[0]
+    assert "away: the computer plays" in private(await service.status(other, HERE))
+    played = await until_a_person_is_awaited(service, clock)
+    assert any(f"{name} rolls" in m for m in played), "the computer played their turn"
+    refused = await service.act(first, HERE, "zvv", "roll", {})  # not their turn: refused
+    assert not refused.ok and refused.public == [], "bad input changes nothing, not even that"
+    assert "away: the computer plays" in private(await service.status(other, HERE))
+    back = await service.status(first, HERE)
+    assert any(f"{name} is back" in m for m in said(back.public))
+    assert "away" not in private(await service.status(other, HERE))
+
+
+# --------------------------------------------------------------------------- replacing
+
+
+async def test_a_new_person_takes_over_a_seat_mid_game(service: Service, clock: Clock) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert not (await service.replace(BOB, HERE, ALICE.user_id, ERIN)).ok, "host or manager"
+    assert "already has a seat" in private(await service.replace(ALICE, HERE, BOB.user_id, ALICE))
+    assert "not playing" in private(await service.replace(ALICE, HERE, DAVE.user_id, ERIN))
+    replaced = await service.replace(MOD, HERE, ALICE.user_id, ERIN)
+    assert replaced.ok
+    announce = replaced.public[0].message
+    assert "Erin takes over the seat of Alice" in str(announce.text)
+    assert announce.mentions == (ERIN.user_id,)
+    refused = await service.act(ALICE, HERE, "zvv", "roll", {})
+    assert "You are not playing in this game" in private(refused)
+    first, _ = await awaited(service, ERIN, BOB)
+    assert (await service.act(first, HERE, "zvv", "roll", {})).ok, "Erin plays seat 1 now"
+    row = await game(service)
+    assert row.host_id == ERIN.user_id, "the host's seat came with the host's rights"
+    assert [s.display_name for s in row.seats] == ["Erin", "Bob"]
+    status = private(await service.status(BOB, HERE))
+    assert "1. Erin (host)" in status
+
+
+# --------------------------------------------------------------------------- ZvV autoroll
+
+
+async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
+    service: Service, clock: Clock
+) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    started = await service.start(ALICE, HERE)
+    first, other = await awaited(service, ALICE, BOB)
+    phase = started.public[0].message
+    assert "Roll the action die" not in str(phase.text) and not phase.buttons
+    rolled = said(await service.run_deadlines())  # at once: no time passes
+    assert any(f"{first.display_name} rolls" in m for m in rolled)
+    assert any(
+        f"{first.display_name}: " in m and "move a pawn" in m.lower() for m in rolled
+    ) or any("wall" in m.lower() for m in rolled), "asked what to do with the roll"
+    assert not any("ran out of time" in m for m in rolled)
+    async with service.sessions() as session:
+        row = await game(service)
+        due = await repo.deadlines_of(session, row.id)
+        log = await repo.action_log(session, row.id)
+    assert [e.action["type"] for e in log] == ["roll"] and log[0].by_default
+    assert (first_seat := log[0].seat, "default") in due, "their turn's deadline still holds"
+    assert due[(first_seat, "default")].due_at == clock.now + 24 * 3600
+    assert await service.replay(row.id) == row.state
+
+
+async def test_zvv_without_autoroll_waits_for_the_roll(service: Service, clock: Clock) -> None:
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9, "autoroll": False})).ok
+    assert (await service.join(BOB, HERE)).ok
+    started = await service.start(ALICE, HERE)
+    assert "Roll the action die" in str(started.public[0].message.text)
+    assert await service.run_deadlines() == []
