@@ -86,6 +86,12 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     sub.add_parser(
         "doctor", help="check the token, the database and the bot's permissions; say what to fix"
     )
+    ratings = sub.add_parser("ratings", help="the ratings (docs/ratings.md)")
+    ratings.add_argument(
+        "action",
+        choices=["rebuild"],
+        help="rebuild: rate every finished game again, in the order they ended",
+    )
     args = parser.parse_args(argv)
 
     from bot.logs import setup_logging
@@ -127,6 +133,8 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         asyncio.run(upgrade(database_url()))
         print("database is at the newest schema")
         return 0
+    if args.command == "ratings":
+        return asyncio.run(rebuild_ratings(database_url()))
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
     if args.command == "doctor":
@@ -135,6 +143,18 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return run_doctor(os.environ.get("DISCORD_TOKEN", ""), database_url())
     parser.print_help()
     return USAGE
+
+
+async def rebuild_ratings(url: str) -> int:
+    from bot.service import Service
+
+    service = await Service.open(url, render=False)
+    try:
+        rated = await service.rebuild_ratings()
+    finally:
+        await service.close()
+    print(f"ratings rebuilt from {rated} finished games")
+    return 0
 
 
 def backup_sqlite(url: str, target: Path) -> int:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Outgoing, Place, Reply, Service
+from bot.service.buttons import VIEW_GAME, game_of
 from bot.service.errors import DamagedDatabase
 from bot.service.replies import Slot
 from bot.service.text import Channel, Text, When, plain_part
@@ -46,9 +47,11 @@ MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and wo
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 _LOBBY = (
     "new join leave start cancel kick addbot replace status board rules settings history language"
-    " mine"
+    " mine rematch leaderboard stats replay"
 ).split()
-_LOBBY_PARAMS = ("game", "player", "deadline", "reminder", "language", "level", "with", "misses")
+_LOBBY_PARAMS = (
+    "game", "player", "deadline", "reminder", "replay", "language", "page", "level", "with", "misses"
+)
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
 
@@ -167,6 +170,7 @@ class Console:
                 "status": svc.status,
                 "board": svc.board,
                 "mine": svc.mine,
+                "rematch": svc.rematch,
             }
             if sub in simple:
                 return await simple[sub](actor, place)
@@ -194,9 +198,26 @@ class Console:
                     actor, place, named.get("game", positional[0] if positional else "")
                 )
             if sub == "settings":
+                replay = named.get("replay")
                 return await svc.settings(
-                    actor, place, named.get("deadline"), named.get("reminder"), named.get("misses")
+                    actor,
+                    place,
+                    named.get("deadline"),
+                    named.get("reminder"),
+                    named.get("misses"),
+                    None if replay is None else _switch(replay),
                 )
+            if sub == "replay":
+                return await svc.replay_game(
+                    actor, place, named.get("game", positional[0] if positional else "")
+                )
+            if sub == "leaderboard":
+                return await svc.leaderboard(
+                    actor, place, named.get("game", positional[0] if positional else "")
+                )
+            if sub == "stats":
+                who = named.get("player", positional[0] if positional else "")
+                return await svc.stats(actor, place, self.user_id(who) if who else None)
             if sub == "language":
                 return await svc.language(
                     actor, place, named.get("language", positional[0] if positional else "")
@@ -320,7 +341,8 @@ class Console:
             path.write_bytes(message.image.data)
             self.say(f"    🖼  {path}")
         if message.buttons:
-            if public:
+            # A private answer's pages (a leaderboard's) are pressed like the channel's buttons.
+            if public or all(game_of(b.custom_id) == VIEW_GAME for b in message.buttons):
                 self.last_buttons = [b.custom_id for b in message.buttons]
             labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
             self.say(f"    buttons (/press N): {labels}")
@@ -335,9 +357,7 @@ class Console:
         """A message as a terminal shows it: names as typed, mentions as @name, threads by the
         console's name for them, times relative to the console's clock."""
         return "".join(
-            self.channel_name(p.channel_id)
-            if isinstance(p, Channel)
-            else plain_part(p, self._when)
+            self.channel_name(p.channel_id) if isinstance(p, Channel) else plain_part(p, self._when)
             for p in text.parts
         )
 
@@ -368,6 +388,11 @@ def _lobby_named(typed: str, names: Sequence[str], table: str = "command_name") 
     return typed
 
 
+def _switch(typed: str) -> bool:
+    """``replay:on`` (or its Spanish name) is on; anything else is off."""
+    return typed.lower() in ("on", t("discord.choice.on", "es"), "yes", "true", "sí", "si")
+
+
 def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
     """``/game new`` options by their names or Spanish names."""
     try:
@@ -381,6 +406,8 @@ def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
         )
         out[spec.name if spec else key] = value
     return out
+
+
 def relative(delta: float) -> str:
     """A time ``delta`` seconds away, as the console writes it: "(+5m)", "(+2h05m)", "(+40s)".
     Rounded to the nearest minute: a 5-minute deadline read a moment after it was set is

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import os
 from pathlib import Path
 
 from bot.console import run_console
@@ -195,3 +197,50 @@ async def test_help_and_mine_in_the_console(tmp_path: Path) -> None:
     assert "rounds" in text and "opened" in text, "/tiny new takes the options"
     assert "(waiting for players): https://discord.com/channels/1/1" in text
     assert "No tienes ninguna partida abierta" in text
+
+
+AFTER = """\
+@alice /game new tiny rounds:1
+@bob /game join
+@alice /game start
+@alice /tiny bid 3
+@bob /tiny bid 1
+@alice /tiny pass
+@bob /tiny pass
+@bob /game leaderboard tiny
+@carol:es /game leaderboard game:tiny
+@carol /game stats @alice
+@bob /game stats
+@bob /game history
+@bob /press 1
+@alice /game rematch
+@bob /game rematch
+"""
+
+
+async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_command(tmp_path: Path) -> None:
+    from bot.cli import main
+
+    install()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+    out = io.StringIO()
+    assert await run_console(url, tmp_path / "img", io.StringIO(AFTER), out) == 0
+    text = out.getvalue()
+    assert "Ratings: alice" in text, "the closing message tells the change"
+    assert "leaderboard on this server (page 1 of 1)" in text
+    assert "1. alice" in text and "2. bob" in text
+    assert "Clasificación de" in text, "each reader's language"
+    assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text
+    assert "• #1 tiny.name" in text and "alice (+3.4), bob (−1.8)" in text, "the history"
+    assert "[1] Replay #1" in text and "The whole game of tiny.name (game 1)" in text
+    assert "Seats, in the new order: bob, alice" in text and "Waiting for: bob." in text
+    assert "▶️ tiny.name has begun. 👥 bob, alice" in text, "both asked: the rematch began"
+    # partida ratings rebuild: the same ratings from the stored games.
+    os.environ["DATABASE_URL"] = url
+    try:
+        assert await asyncio.to_thread(main, ["ratings", "rebuild"]) == 0
+    finally:
+        del os.environ["DATABASE_URL"]
+    again = io.StringIO()
+    await run_console(url, tmp_path / "img", io.StringIO("@bob /game stats\n"), again)
+    assert "bob: played 1, won 0" in again.getvalue()

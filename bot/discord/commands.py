@@ -169,9 +169,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
         misses = values.get("misses")
+        replay = None if values.get("replay") is None else values["replay"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay),
             what="game settings",
         )
 
@@ -202,6 +203,16 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     "discord.param_name.misses",
                     required=False,
                 ),
+                Option(
+                    "replay",
+                    str,
+                    text("discord.param.replay"),
+                    "discord.param_name.replay",
+                    required=False,
+                    choices=tuple(
+                        Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off")
+                    ),
+                ),
             ),
             settings,
         )
@@ -222,6 +233,50 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     )
     group.add_command(_lobby_command("history", (page,), history))
     simple("mine", lambda a, p: service().mine(a, p))
+    simple("rematch", lambda a, p: service().rematch(a, p), slow=True)
+
+    async def leaderboard(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        chosen = values["game"]
+        await bot.run_command(
+            interaction,
+            lambda a, p: service().leaderboard(a, p, chosen),
+            what="game leaderboard",
+        )
+
+    group.add_command(_lobby_command("leaderboard", (game_option(),), leaderboard))
+
+    async def stats(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        whom = values.get("player")
+        user_id = whom.id if whom is not None else None
+        await bot.run_command(
+            interaction, lambda a, p: service().stats(a, p, user_id), what="game stats"
+        )
+
+    whose = Option(
+        "player",
+        discord.User,
+        text("discord.param.stats_player"),
+        "discord.param_name.player",
+        required=False,
+    )
+    group.add_command(_lobby_command("stats", (whose,), stats))
+
+    async def replay(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        game_id = values["game"]
+        await bot.run_command(
+            interaction,
+            lambda a, p: service().replay_game(a, p, game_id),
+            slow=True,  # up to 24 tables drawn
+            what="game replay",
+        )
+
+    numbered = Option(
+        "game",
+        app_commands.Range[int, 1, 2**53],
+        text("discord.param.replay_game"),
+        "discord.param_name.game",
+    )
+    group.add_command(_lobby_command("replay", (numbered,), replay))
 
     async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         chosen = values["language"]

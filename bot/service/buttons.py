@@ -68,6 +68,10 @@ def is_lobby(press: Press) -> bool:
     return press.phase == "" and press.command in LOBBY_COMMANDS and not press.args
 
 
+# Rematch (under a finished game's closing message): ``pt:<finished game id>:<hash of "">:rematch:``.
+REMATCH = "rematch"
+
+
 def select_id(game_id: int, phase: str, command: str, param: str) -> str:
     return f"pt:{game_id}:{phase_hash(phase)}:{command}:@{param}"
 
@@ -90,3 +94,15 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
                 return None
             args[unquote(key)] = unquote(value)
     return Press(int(match["game"]), match["phase"], match["command"], args, select_param)
+
+
+# Buttons that belong to no game (the pages of a leaderboard or of the history, a history
+# entry's Replay): game id 0, no phase. The service answers them as read-only views, whatever
+# game the channel has open.
+VIEW_GAME = 0
+
+
+def view_id(command: str, args: CommandArgs) -> str:
+    custom_id = button_id(VIEW_GAME, "", command, args)
+    assert custom_id is not None, "a view button's arguments are short"
+    return custom_id

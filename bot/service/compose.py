@@ -385,6 +385,8 @@ def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
     if row.status != LOBBY:
         key = "lobby.table.started" if row.status == ACTIVE else "lobby.table.closed"
         return Post(channel, phrase(key, lang, **args), slot=slot, edit=True, edit_of=edit_of)
+    if row.settings.get("rematch_of") is not None:
+        return _rematch_lobby(row, lang, args, channel, slot, edit=edit, edit_of=edit_of)
     buttons = tuple(
         Button(
             str(phrase(f"lobby.table.{command}", lang)), button_ids.lobby_id(row.id, command), style
@@ -406,6 +408,47 @@ def lobby_post(row: GameRow, lang: str, *, edit: bool = True) -> Post:
             phrase("lobby.thread.fallback", lang),
         ),
     )
+
+
+def rematch_button(game_id: int, lang: str) -> Button:
+    """Rematch, under a finished game's closing message and its rematch's lobby message."""
+    custom_id = button_ids.button_id(game_id, "", button_ids.REMATCH, {})
+    assert custom_id is not None, "a rematch button's id is short"
+    return Button(str(phrase("rematch.button", lang)), custom_id, style="primary")
+
+
+def _rematch_lobby(
+    row: GameRow,
+    lang: str,
+    args: dict[str, Any],
+    channel: int,
+    slot: Slot,
+    *,
+    edit: bool,
+    edit_of: int | None,
+) -> Post:
+    """A rematch's lobby message: its seats in the new order and who has not asked yet, with
+    Rematch (to ask), Leave (to sit this one out) and Start (the host, sooner). It opens no
+    thread: a rematch is played where its game was, in the game's thread if it had one."""
+    ready = set(row.settings.get("ready", []))
+    waiting = [n for s, n in zip(_seated(row), seat_names(row), strict=True) if s not in ready]
+    text = phrase(
+        "rematch.lobby" if waiting else "rematch.lobby_ready",
+        lang,
+        **args,
+        waiting=join(waiting),
+    )
+    buttons = (
+        rematch_button(int(row.settings["rematch_of"]), lang),
+        Button(str(phrase("lobby.table.leave", lang)), button_ids.lobby_id(row.id, "leave")),
+        Button(str(phrase("lobby.table.start", lang)), button_ids.lobby_id(row.id, "start")),
+    )
+    return Post(channel, text, buttons=buttons, slot=slot, edit=edit, edit_of=edit_of)
+
+
+def _seated(row: GameRow) -> list[int]:
+    """The seats' users in seat order."""
+    return [s.user_id for s in sorted(row.seats, key=lambda s: s.seat)]
 
 
 def thread_result(table: Table, final: Post, lang: str) -> Post | None:

@@ -23,6 +23,21 @@ class RenderJob:
 
 
 @dataclass(frozen=True)
+class ReplayJob:
+    """A whole game to animate (``render.replay.animate``): what the store keeps of it.
+    ``log`` is ``(seat, action JSON, time)`` per move; the frames are public views only."""
+
+    game_id: int
+    kind: str
+    seats: int
+    options: dict[str, Any]
+    seed: int
+    log: list[tuple[int, dict[str, Any], float]]
+    names: list[str]
+    lang: str
+
+
+@dataclass(frozen=True)
 class Post:
     """A public message for a channel. ``phase``: it announces a resolved phase (the one post
     a phase gets), as opposed to a lobby notice or a reminder. ``slot``/``edit``/``edit_of``:
@@ -41,6 +56,7 @@ class Post:
     edit_of: int | None = None
     thread: ThreadPlan | None = None
     archive: bool = False
+    replay: ReplayJob | None = None  # the message's image is this game's animation
 
 
 @dataclass

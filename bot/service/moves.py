@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, shown
-from bot.service.draft import Draft
+from bot.service import compose, deadlines, ratings, rematch, replays, shown, standings
+from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
 from bot.service.replies import Actor, Place
 from bot.service.table import Table, closing, require, seat_of, seat_of_number
+from bot.service.text import lines
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
@@ -144,6 +146,17 @@ async def resolve(
         if row.parent_channel_id is not None:
             # The thread stays open a while for the last words, then is archived.
             writes.add_deadlines([deadlines.archive_row(row.id, now, after.phase)])
+        # The ratings move with the result, in its transaction: read under the writer (and
+        # locked on PostgreSQL), so two games ending at once on a server both count.
+        public_lang = language_for(place.locale)
+        changes = await ratings.record(tx.session, writes, row, saved["result"], now)
+        if changes:
+            _tell_ratings(draft, changes, public_lang)
+        rematch.offer(draft, row.id, public_lang)
+        if tx.draws(row.kind) and await replays.automatic(tx.session, row):
+            last = (seat, action.to_json(), now)
+            made = await replays.job(tx.session, row, public_lang, last)
+            _after_closing(draft, replays.post(row, made, public_lang))
     else:
         await deadlines.plan(
             tx,
@@ -158,6 +171,22 @@ async def resolve(
         )
     await repo.run(tx.session, writes)
     return draft
+
+
+def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> None:
+    """The closing message's narration ends with how the ratings moved."""
+    for index, post in enumerate(draft.public):
+        if post.phase:
+            said = standings.changes_text(changes, lang)
+            told = lines([post.narration, said]) if post.narration.parts else said
+            draft.public[index] = replace(post, narration=told)
+
+
+def _after_closing(draft: Draft, post: Post) -> None:
+    """``post`` right under the closing message, in its channel (before the result the parent
+    channel of a thread hears)."""
+    at = next((i + 1 for i, p in enumerate(draft.public) if p.phase), len(draft.public))
+    draft.public.insert(at, post)
 
 
 @contextlib.contextmanager

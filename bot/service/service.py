@@ -32,17 +32,22 @@ from bot.service import (
     deadlines,
     drawing,
     guide,
+    history,
     lobby,
     moves,
     pause,
+    ratings,
+    rematch,
+    replays,
     shown,
+    standings,
     timeouts,
 )
-from bot.service.draft import Draft, Post, RenderJob
+from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
-from bot.service.table import public_locale, seat_names
-from bot.service.text import Channel, Text, When, join, lines, phrase
+from bot.service.table import public_locale
+from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
 from bot.store import repository as repo
@@ -57,7 +62,6 @@ RETRIES = 8
 # How long a user's chosen language is trusted before it is read again: the bound on how late a
 # choice made through another process shows (one made through this one shows at once).
 LANGUAGE_TTL = 60.0
-HISTORY_PAGE = 5  # finished games a page of /game history
 
 
 class Service:
@@ -135,7 +139,20 @@ class Service:
         deadline_minutes: int | None = None,
         reminder_minutes: int | None = None,
         misses: int | None = None,
+        replay: bool | None = None,
     ) -> Reply:
+        """The game's time limits and the autopilot's missed deadlines, and the channel's
+        automatic replay (``replay``: the channel's own setting, which needs no open game)."""
+        limits_asked = deadline_minutes is not None or reminder_minutes is not None
+        if replay is not None:
+            work = replays.set_automatic(actor, place, bool(replay))
+            said = await self._run(actor, place, work, "settings")
+            if not said.ok or (not limits_asked and misses is None):
+                return said
+            limits = await self.settings(actor, place, deadline_minutes, reminder_minutes, misses)
+            if said.private is not None and limits.private is not None:
+                limits.private = Message(lines([said.private.text, limits.private.text]))
+            return limits
         work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
         return await self._run(actor, place, work, "settings")
 
@@ -147,6 +164,25 @@ class Service:
         """``/game replace``: ``new`` takes over the seat of ``user_id`` mid-game."""
         work = computer.replace(actor, place, user_id, new)
         return await self._run(actor, place, work, "replace")
+
+    async def rematch(self, actor: Actor, place: Place, game_id: int | None = None) -> Reply:
+        """The same table again (``game_id``: the channel's last finished game if None). The
+        rematch opens where the game was played: in its thread, when it had one, even when
+        asked in the channel the thread hangs from."""
+        async with self.sessions() as session:
+            source = await rematch.source(session, place, game_id)
+            if source is None:
+                return self._refused(
+                    Refusal("rematch.error.none"), await self._language(session, actor)
+                )
+        there = Place(source.channel_id, place.guild_id, place.locale)
+        work = rematch.work(actor, there, source.id)
+        return await self._run(actor, there, work, "rematch", here_only=True)
+
+    async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
+        """``/game replay``: post a game of this server as one animated picture."""
+        lang = language_for(place.locale)
+        return await self._run(actor, place, replays.command(place, game_id, lang), "replay")
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.status(), "status")
@@ -165,9 +201,14 @@ class Service:
     async def press(
         self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
     ) -> Reply:
-        """A button click or a select submission (the custom_id says what to do): a move, or
-        Join, Leave and Start under the lobby message."""
+        """A button click or a select submission (the custom_id says what to do): a move,
+        Join, Leave and Start under the lobby message, Rematch under a closing message, or a
+        page of a read-only view (history, leaderboard)."""
         clicked = buttons.parse(custom_id, values)
+        if clicked is not None and clicked.game_id == buttons.VIEW_GAME:
+            return await self._view(actor, place, clicked)
+        if clicked is not None and clicked.command == buttons.REMATCH:
+            return await self.rematch(actor, place, clicked.game_id)
         if clicked is not None and buttons.is_lobby(clicked):
             # The lobby message stays in the channel while the game moves to its thread: the
             # click acts where the game is now.
@@ -237,43 +278,51 @@ class Service:
         return Message(guide.welcome(lang))
 
     async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
-        """Finished games in the channel, newest first, ``HISTORY_PAGE`` a page: a page of
-        six-player tables with the longest names stays one message (the names escape to twice
-        their length on Discord)."""
+        """The channel's finished games, newest first, a page at a time (``history.PAGE``),
+        each with a Replay button, and buttons to the pages around it."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            head, said, found = await history.page(session, place.channel_id, _page(page), lang)
+        return Reply(private=Message(head, narration=said, buttons=found))
+
+    async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
+        """One page of a game's leaderboard on this server, with buttons to the others."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             try:
-                wanted = max(1, int(page))
-            except (TypeError, ValueError):
-                wanted = 1
-            total = await repo.count_finished_games(session, place.channel_id)
-            pages = max(1, -(-total // HISTORY_PAGE))
-            wanted = min(wanted, pages)
-            rows = await repo.finished_games(
-                session, place.channel_id, limit=HISTORY_PAGE, offset=(wanted - 1) * HISTORY_PAGE
-            )
-        if not rows:
-            return Reply(private=Message(phrase("lobby.history.none", lang)))
-        said = []
-        for row in rows:
-            seated = seat_names(row)
-            winners = [
-                seated[s] for s in (row.result or {}).get("winners", []) if 0 <= s < len(seated)
-            ]
-            said.append(
-                phrase(
-                    "lobby.history.line",
-                    lang,
-                    game=phrase(f"{row.kind}.name", lang),
-                    when=When(int(row.updated_at), "d"),
-                    players=join(seated),
-                    winners=join(winners) if winners else phrase("lobby.history.nobody", lang),
+                text, pages = await standings.leaderboard(
+                    session, place.guild_id, game, _page(page), lang
                 )
+            except Refusal as refusal:
+                return self._refused(refusal, lang)
+        return Reply(private=Message(text, buttons=pages))
+
+    async def stats(self, actor: Actor, place: Place, user_id: int | None = None) -> Reply:
+        """A player's games, wins, best scores and ratings on this server (default: yours)."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
+            name = actor.display_name if user_id in (None, actor.user_id) else "?"
+            text = await standings.stats(session, place.guild_id, player, name, lang)
+        return Reply(private=Message(text))
+
+    async def rebuild_ratings(self) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``)."""
+        async with self.sessions() as session, session.begin():
+            return await ratings.rebuild(session)
+
+    async def _view(self, actor: Actor, place: Place, view: buttons.Press) -> Reply:
+        """A button of a read-only view: a page of the history or of a leaderboard, or a
+        history entry's Replay."""
+        if view.command == history.HISTORY:
+            return await self.history(actor, place, _page(view.args.get("page")))
+        if view.command == history.REPLAY:
+            return await self.replay_game(actor, place, str(view.args.get("game", "")))
+        if view.command == standings.LEADERBOARD:
+            return await self.leaderboard(
+                actor, place, str(view.args.get("game", "")), _page(view.args.get("page"))
             )
-        head = phrase("lobby.history.title", lang)
-        if pages > 1:
-            head = lines([head, phrase("lobby.history.page", lang, page=wanted, pages=pages)])
-        return Reply(private=Message(head, narration=lines(said)))
+        return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
@@ -387,7 +436,9 @@ class Service:
                 ),
             )
             row = await repo.game_by_id(session, game_id) if claimed else None
-        if row is None or row.parent_channel_id is None:
+            # A rematch being played in the thread keeps it open (its own end archives it).
+            again = row is not None and await repo.open_game(session, row.channel_id) is not None
+        if row is None or row.parent_channel_id is None or again:
             return []
         return [Outgoing(row.channel_id, Message(Text()), archive=True)]
 
@@ -532,7 +583,9 @@ class Service:
             message = Message(
                 post.text,
                 narration=post.narration,
-                image=await self._draw(post.picture),
+                image=await self._animate(post.replay)
+                if post.replay
+                else await self._draw(post.picture),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
@@ -549,6 +602,17 @@ class Service:
                 )
             )
         return reply
+
+    async def _animate(self, job: ReplayJob) -> Image | None:
+        if not self._draws(job.kind):
+            return None
+        try:
+            data = await drawing.animate(job)
+        except Exception:
+            # Like a picture: a replay that cannot be drawn must not lose the message.
+            log.exception("replay of game %s failed", job.game_id)
+            return None
+        return Image(f"partida-{job.kind}-{job.game_id}.webp", data)
 
     def _draws(self, kind: str) -> bool:
         """Whether pictures of ``kind`` are drawn: not with rendering off, nor for a game
@@ -583,6 +647,14 @@ class ElsewhereError(Exception):
     def __init__(self, text: Text) -> None:
         super().__init__(str(text))
         self.text = text
+
+
+def _page(value: Any) -> int:
+    """A page number from a button or a command; anything else is the first page."""
+    try:
+        return max(1, min(int(str(value)), 10**6))
+    except (TypeError, ValueError):
+        return 1
 
 
 def _log_safe(text: str) -> str:

@@ -9,7 +9,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
 # Game statuses. "lobby" and "active" are *open*: at most one open game per channel.
@@ -150,3 +159,52 @@ class PlayerRow(Base):
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+
+
+class RatingRow(Base):
+    """One player's rating at one game on one server (``docs/ratings.md``).
+
+    ``player`` names who is rated: ``u:<user id>`` for a person, ``cpu:<level>`` for a computer
+    player (one rating per level), ``game:<variant>`` for the game itself as the opponent of a
+    cooperative or solo table. ``guild_id`` 0 stands for "no server" (the console's games have
+    one; direct messages never hold games). ``name`` is the name shown on the server at the
+    player's last rated game. ``mu`` and ``sigma`` are openskill's; the shown number is
+    ``mu - 3 sigma``."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_guild_player", "guild_id", "player"),)
+
+    guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32), primary_key=True)
+    player: Mapped[str] = mapped_column(String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    best_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class RatedGameRow(Base):
+    """A finished game that moved the ratings, once: what each seat's rating was before and
+    after (``changes``: ``{seat: {"player", "before": [mu, sigma], "after": [mu, sigma]}}``),
+    for the history and for ``partida ratings rebuild`` to know what it has done."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rated_at: Mapped[float] = mapped_column(Float)
+
+
+class ChannelRow(Base):
+    """A channel's own settings, which outlive its games (a game's are in ``games.settings``).
+    ``replay``: post the whole game as an animation with its closing message."""
+
+    __tablename__ = "channels"
+
+    channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    replay: Mapped[bool] = mapped_column(default=False)

@@ -191,7 +191,11 @@ class FakeDiscord:
         await self.stop()
 
     async def start(self) -> None:
-        app = web.Application(middlewares=[self._track])
+        # Discord takes 10 MiB files (limits.py checks them); aiohttp's own default is 1 MiB.
+        app = web.Application(
+            middlewares=[self._track],
+            client_max_size=limits.MAX_ATTACHMENT * limits.MAX_ATTACHMENTS + 2**20,
+        )
         app.router.add_get("/gw", self._gateway)
         api = "/api/v10"
         app.router.add_get(api + "/users/@me", self._me)

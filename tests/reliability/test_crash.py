@@ -171,7 +171,9 @@ async def _console_totals(url: str) -> tuple[int, int, int]:
 
     from bot.store.models import ActionRow, GameRow
 
-    service = await Service.open(url, render=False, migrate=False)
+    # Opened as the next start would open it: a kill during start-up may have left the later
+    # migrations undone (each one is atomic), and that start completes them.
+    service = await Service.open(url, render=False)
     try:
         async with service.sessions() as session:
             games = (await session.execute(select(GameRow))).unique().scalars().all()

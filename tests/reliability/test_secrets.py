@@ -316,3 +316,68 @@ def test_the_log_says_the_same_whichever_secret_was_submitted(kind: str, tmp_pat
                 lines.append(_log_lines(logs.getvalue()[start:]))
     assert lines[0], "the submission logged nothing?"
     assert lines[0] == lines[1], f"{kind}: the log tells the secrets apart:\n{lines}"
+
+
+@pytest.mark.parametrize("kind", game_params())
+def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> None:
+    """``/game replay`` of a game in progress, asked after every move (a secret submission
+    waiting for the others included): every frame is a public view, the last is the public
+    view of the table now, and no seat's own data or private line is in any frame."""
+    from render.replay import shots
+
+    engine = get_game(kind)
+    seats = seat_count(kind, 3)
+    rng = random.Random(11)
+    with loop_service(tmp_path) as svc:
+        service = svc.service
+        jobs: list[Any] = []
+        original = service._finish
+
+        async def finish(draft: Any) -> Reply:
+            jobs.extend(post.replay for post in draft.public if post.replay is not None)
+            return await original(draft)
+
+        service._finish = finish  # type: ignore[method-assign]
+        channel = 10
+        place = Place(channel, 1)
+        game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
+
+        async def load() -> Any:
+            async with service.sessions() as session:
+                return await repo.game_by_id(session, game_id)
+
+        secrets: set[str] = set()
+        for _ in range(SERVICE_STEPS):
+            row = svc.run(load())
+            if row.status != "active":
+                break
+            state = engine.load(row.state)
+            chosen = pick(engine, state, rng)
+            if chosen is None:
+                break
+            seat, action = chosen
+            command, args = engine.to_command(action) or ("", {})
+            user = next(s for s in row.seats if s.seat == seat)
+            reply = svc.run(
+                service.act(Actor(user.user_id, user.display_name), place, kind, command, args)
+            )
+            assert reply.ok, reply.private
+            if reply.private is not None:
+                secrets.update(
+                    line for line in str(reply.private.text).splitlines()[1:] if len(line) >= 8
+                )
+            after = engine.load(svc.run(load()).state)
+            for other in range(seats):
+                secrets.update(own_only(engine, after, other).values())
+            jobs.clear()
+            asked = svc.run(service.replay_game(Actor(99, "Spectator"), place, game_id))
+            assert asked.ok, asked.private
+            (job,) = jobs
+            taken = shots(job.kind, job.seats, job.options, job.seed, job.log)
+            assert taken[-1].view == engine.view(after, None), f"{kind}: the last frame is now"
+            shown = json.dumps([s.view for s in taken], sort_keys=True)
+            for secret in secrets:
+                assert secret not in shown, f"{kind}: a replay frame holds a secret: {secret[:80]}"
+            texts = " ".join(str(o.message.text) for o in asked.public)
+            for secret in secrets:
+                assert secret not in texts

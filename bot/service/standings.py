@@ -1,0 +1,166 @@
+"""What the ratings read like: the closing message's changes, ``/game leaderboard`` (one page,
+buttons to the others) and ``/game stats``. Read-only; words in the reader's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from bot.service import buttons as button_ids
+from bot.service.errors import Refusal
+from bot.service.ratings import NO_GUILD, Change, Standing
+from bot.service.replies import Button
+from bot.service.text import Name, Strong, Text, join, lines, phrase
+from bot.store import ratings as store
+from bot.store.models import RatingRow
+from rules.core import RulesError, game_names, get_game
+
+PAGE = 10
+LEADERBOARD = "leaderboard"  # the page buttons' command (buttons.view_id)
+
+
+def number(value: float, lang: str, *, signed: bool = False) -> str:
+    """A rating as the language writes it, one decimal: 12.3 / 12,3 (signed: +1.2, −0.8)."""
+    text = f"{abs(value) if signed else value:.1f}"
+    if lang == "es":
+        text = text.replace(".", ",")
+    if signed:
+        text = ("−" if value < 0 else "+") + text
+    return text.replace("-", "−")
+
+
+def who(player: str, name: str, lang: str) -> Name | Text:
+    """A rated player's name: a person's as shown on the server, a computer's level, or the
+    game itself (a cooperative or solo table's opponent)."""
+    if player.startswith("cpu:"):
+        return phrase("ratings.computer", lang, level=player[4:])
+    if player.startswith("game:"):
+        kind, _, variant = player[5:].partition(":")
+        return phrase("ratings.the_game", lang, game=phrase(f"{kind}.name", lang), variant=variant)
+    return Name(name)
+
+
+def changes_text(changes: Sequence[Change], lang: str) -> Text:
+    """The closing message's line: each player's new rating and how far it moved."""
+    parts = [
+        phrase(
+            "ratings.change",
+            lang,
+            player=who(c.player, c.name, lang),
+            rating=number(c.after.ordinal, lang),
+            delta=number(c.delta, lang, signed=True),
+        )
+        for c in changes
+    ]
+    return phrase("ratings.changes", lang, changes=join(parts, " · "))
+
+
+def game_kind(game: str) -> str:
+    """A game the leaderboard knows, or the refusal naming the games."""
+    try:
+        return get_game(str(game)).name
+    except RulesError:
+        raise Refusal("ratings.error.game", games=", ".join(game_names())) from None
+
+
+async def leaderboard(
+    session: AsyncSession, guild: int | None, game: str, page: int, lang: str
+) -> tuple[Text, tuple[Button, ...]]:
+    kind = game_kind(game)
+    server = guild or NO_GUILD
+    rows, total = await store.leaderboard(session, server, kind, 0, 0)
+    pages = max(1, -(-total // PAGE))
+    page = min(max(1, int(page)), pages)
+    rows, total = await store.leaderboard(session, server, kind, (page - 1) * PAGE, PAGE)
+    title = phrase(
+        "ratings.leaderboard.title", lang, game=phrase(f"{kind}.name", lang), page=page, pages=pages
+    )
+    if not rows:
+        return lines([title, phrase("ratings.leaderboard.empty", lang)]), ()
+    said: list[Text] = [title]
+    for place, row in enumerate(rows, start=(page - 1) * PAGE + 1):
+        said.append(_line(place, row, lang))
+    said.append(phrase("ratings.leaderboard.legend", lang))
+    return lines(said), _page_buttons(kind, page, pages, lang)
+
+
+def _line(place: int, row: RatingRow, lang: str) -> Text:
+    standing = Standing(row.mu, row.sigma)
+    return phrase(
+        "ratings.leaderboard.line",
+        lang,
+        place=place,
+        player=who(row.player, row.name, lang),
+        rating=Strong(number(standing.ordinal, lang)),
+        mu=number(row.mu, lang),
+        sigma=number(row.sigma, lang),
+        games=row.games,
+        wins=row.wins,
+    )
+
+
+def _page_buttons(kind: str, page: int, pages: int, lang: str) -> tuple[Button, ...]:
+    out = []
+    if page > 1:
+        out.append(
+            Button(
+                str(phrase("ratings.leaderboard.previous", lang)),
+                button_ids.view_id(LEADERBOARD, {"game": kind, "page": page - 1}),
+            )
+        )
+    if page < pages:
+        out.append(
+            Button(
+                str(phrase("ratings.leaderboard.next", lang)),
+                button_ids.view_id(LEADERBOARD, {"game": kind, "page": page + 1}),
+            )
+        )
+    return tuple(out)
+
+
+async def stats(
+    session: AsyncSession, guild: int | None, player: str, name: str, lang: str
+) -> Text:
+    """``/game stats``: games played and won, best score, rating ± uncertainty, per game, and
+    the favourite game (the one played most on this server)."""
+    server = guild or NO_GUILD
+    rows = await store.of_player(session, server, player)
+    shown = who(player, rows[0].name if rows else name, lang)
+    if not rows:
+        return phrase("ratings.stats.none", lang, player=shown)
+    played = sum(r.games for r in rows)
+    won = sum(r.wins for r in rows)
+    said: list[Text] = [
+        phrase(
+            "ratings.stats.title",
+            lang,
+            player=shown,
+            games=played,
+            wins=won,
+            favourite=phrase(f"{rows[0].kind}.name", lang),
+        )
+    ]
+    for row in rows:
+        standing = Standing(row.mu, row.sigma)
+        place = await store.place_of(session, server, row.kind, standing.ordinal)
+        best = (
+            phrase("ratings.stats.best", lang, score=row.best_score)
+            if row.best_score is not None
+            else Text.of("")
+        )
+        said.append(
+            phrase(
+                "ratings.stats.line",
+                lang,
+                game=phrase(f"{row.kind}.name", lang),
+                rating=Strong(number(standing.ordinal, lang)),
+                mu=number(row.mu, lang),
+                sigma=number(row.sigma, lang),
+                place=place,
+                games=row.games,
+                wins=row.wins,
+                best=best,
+            )
+        )
+    return lines(said)
