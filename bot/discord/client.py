@@ -336,6 +336,11 @@ class PartidaBot(ext.AutoShardedBot):
         if self.outbox.blocked:
             self.wake_deadlines()
 
+    async def on_thread_join(self, thread: Any) -> None:
+        # discord.py forgets archived threads: one reopened comes back as a thread joined.
+        if self.outbox.blocked:
+            self.wake_deadlines()
+
     async def on_guild_role_update(self, before: Any, after: Any) -> None:
         if self.outbox.blocked:
             self.wake_deadlines()

@@ -42,11 +42,9 @@ def missing(
     permissions: discord.Permissions, *, thread: bool, locked: bool = False
 ) -> tuple[str, ...]:
     """What of :func:`needed` ``permissions`` lack; a locked thread lacks :data:`ARCHIVED` too
-    (unless the bot may manage threads, which lets it reopen one)."""
+    (even with Manage Threads the bot does not reopen a thread a moderator locked)."""
     out = tuple(name for name in needed(thread=thread) if not getattr(permissions, name))
-    if locked and not permissions.manage_threads:
-        out += (ARCHIVED,)
-    return out
+    return (*out, ARCHIVED) if locked else out
 
 
 def is_thread(channel: Any) -> bool:

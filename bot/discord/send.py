@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import discord
@@ -290,7 +290,9 @@ class Outbox:
                 log.warning(
                     "channel %s refused a post (%s); its table waits", outgoing.channel_id, exc
                 )
-                await self.block(outgoing.channel_id, lacking, foreseen=False)
+                # A reopened thread comes back into the cache (discord.py drops archived ones).
+                foreseen = lacking == (perms.ARCHIVED,)
+                await self.block(outgoing.channel_id, lacking, foreseen=foreseen)
                 return "discord.error.cannot_post", ids[0] if ids else None
             return _problem(outgoing, exc), ids[0] if ids else None
         return None, ids[0]
@@ -510,6 +512,8 @@ async def answer(
     permitted = await _permitted(interaction, reply, lang, sender)
     public, note = permitted.public, permitted.note
     private = reply.private
+    if private is not None and note is not None:  # in the same answer: no call of its own
+        private, note = replace(private, text=Text.of(private.text, "\n\n", note)), None
     extra: list[Piece] = []
     clicked = interaction.message.id if interaction.message is not None else None
     same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)

@@ -111,10 +111,14 @@ async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -
     fake.forbidden.add(fake.channel_id)
     alice = fake.add_user(101, "Alice")
     exchange = await fake.slash(alice, "tiny new")
-    assert "You opened" in (await exchange.result()).content
+    answer = await exchange.result()
     await fake.idle()
-    [warning] = [m for m in exchange.messages if m.kind == "followup"]
-    assert warning.ephemeral and "Send Messages" in warning.content
+    # The interaction said the bot lacks Send Messages: no post is tried, and the answer
+    # itself says so (no follow-up call of its own).
+    assert answer.ephemeral and "You opened" in answer.content
+    assert "I need Send Messages here" in answer.content
+    assert not fake.refused and not fake.in_channel()
+    assert [m.kind for m in exchange.messages] == ["response"]
 
 
 async def test_a_command_the_bot_no_longer_has(fake: FakeDiscord, bots: Bots) -> None:

@@ -165,6 +165,9 @@ class FakeDiscord:
         # Direct messages the bot sent: (user id, message); users who accept none (50007).
         self.direct: list[tuple[int, Sent]] = []
         self.dms_closed: set[int] = set()
+        # Every post, edit or DM refused for want of a permission or on a locked thread, as
+        # (channel id, Discord's error code): what Discord counts towards banning a bot.
+        self.refused: list[tuple[int, int]] = []
         self._dm_channels: dict[int, int] = {}  # DM channel id → its user
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
@@ -431,14 +434,18 @@ class FakeDiscord:
         thread = self.threads.get(channel_id)
         meta = thread["thread_metadata"] if thread is not None else {}
         if meta.get("archived") and (edit or meta.get("locked")):
-            return self._json({"code": 50083, "message": "Thread is archived"}, 400)
+            return self._refused(channel_id, 50083, "Thread is archived", 400)
         allowed = self._bot_permissions(channel_id)
         send = p.SEND_MESSAGES_IN_THREADS if thread is not None else p.SEND_MESSAGES
         if not allowed & p.VIEW_CHANNEL:
-            return self._json({"code": 50001, "message": "Missing Access"}, 403)
+            return self._refused(channel_id, 50001, "Missing Access")
         if not allowed & send or (files and not allowed & p.ATTACH_FILES):
-            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
+            return self._refused(channel_id, 50013, "Missing Permissions")
         return None
+
+    def _refused(self, channel_id: int, code: int, text: str, status: int = 403) -> web.Response:
+        self.refused.append((channel_id, code))
+        return self._json({"code": code, "message": text}, status)
 
     def _permissions(self, user: FakeUser) -> int:
         return p.MEMBER_PERMISSIONS | (p.MANAGE_CHANNELS if user.manage else 0)
@@ -991,7 +998,7 @@ class FakeDiscord:
     async def _direct_message(self, request: web.Request, channel_id: int) -> web.Response:
         user_id = self._dm_channels[channel_id]
         if user_id in self.dms_closed:
-            return self._json({"code": 50007, "message": "Cannot send messages to this user"}, 403)
+            return self._refused(channel_id, 50007, "Cannot send messages to this user")
         body, files = await self._read(request)
         problems = limits.check_message(body, [], f"direct message to {user_id}")
         if problems:
