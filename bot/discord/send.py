@@ -598,7 +598,8 @@ async def _permitted(
     if lacking:
         if not waiting and not any(o.channel_id == channel for o in public):
             return Permitted(public)  # nothing to post here (/help, /game board): nothing to say
-        if channel not in sender.blocked:
+        if channel not in sender.blocked or reply.paused != channel:
+            # (A lobby cannot pause: a game started in a blocked channel pauses now.)
             foreseen = bool(perms.cached(interaction.client, channel))
             await sender.block(
                 channel, lacking, foreseen=foreseen, actor=interaction.user.id, lang=table_lang

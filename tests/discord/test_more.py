@@ -106,8 +106,10 @@ async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bot
     assert "Alice" not in status.content and "Tom" in status.content
 
 
-async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -> None:
-    await bots.start()
+async def test_a_channel_the_bot_cannot_post_in(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
     fake.forbidden.add(fake.channel_id)
     alice = fake.add_user(101, "Alice")
     exchange = await fake.slash(alice, "tiny new")
@@ -119,6 +121,17 @@ async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -
     assert "I need Send Messages here" in answer.content
     assert not fake.refused and not fake.in_channel()
     assert [m.kind for m in exchange.messages] == ["response"]
+    # The game starts all the same, and waits: no deadline runs out while nobody can see it.
+    bob = fake.add_user(102, "Bob")
+    await (await fake.slash(bob, "game join")).result()
+    started = await (await fake.slash(alice, "game start")).result()
+    assert "What you did is saved" in started.content
+    clock.now += 48 * 3600
+    bot.wake_deadlines()
+    await fake.idle()
+    status = await (await fake.slash(bob, "game status")).result()
+    assert "⏳ Alice" in status.content and "⏳ Bob" in status.content, "nobody's default played"
+    assert not fake.refused and not fake.in_channel()
 
 
 async def test_a_command_the_bot_no_longer_has(fake: FakeDiscord, bots: Bots) -> None:
