@@ -419,8 +419,9 @@ class PartidaBot(ext.AutoShardedBot):
             self.busy += 1
             try:
                 service = self.get_service()
+                planned = time.monotonic()
                 for outgoing in await service.run_deadlines():
-                    await self.outbox.deliver(outgoing)
+                    await self.outbox.deliver(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
                 upcoming = await service.next_deadline()
             except asyncio.CancelledError:

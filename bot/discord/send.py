@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -211,6 +212,7 @@ class Blocked:
 
     missing: tuple[str, ...]
     foreseen: bool
+    at: float = field(default_factory=time.monotonic)
 
 
 class Outbox:
@@ -240,8 +242,11 @@ class Outbox:
     def busy(self) -> bool:
         return bool(self.timers)
 
-    async def deliver(self, outgoing: Outgoing) -> str | None:
-        """Post or (later) edit; the catalogue key of what to tell the user if Discord refused."""
+    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
+        """Post or (later) edit; the catalogue key of what to tell the user if Discord refused.
+        ``since``: when the service planned this post (a deadline's; ``time.monotonic``). The
+        service plans none for a paused table, so a block older than that is out of date:
+        another process resumed the table."""
         if outgoing.edit and outgoing.slot is not None:
             self._later(outgoing.slot, outgoing)
             return None
@@ -252,6 +257,10 @@ class Outbox:
         if outgoing.archive:
             await self._archive(outgoing.channel_id)
             return None
+        blocked = self.blocked.get(outgoing.channel_id)
+        if blocked is not None and since is not None and blocked.at < since:
+            log.info("channel %s: its table went on elsewhere; posting again", outgoing.channel_id)
+            del self.blocked[outgoing.channel_id]
         if not await self._may_post(outgoing.channel_id):
             return "discord.error.cannot_post"
         problem, message_id = await self._post(outgoing)

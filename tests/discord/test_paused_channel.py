@@ -15,6 +15,7 @@ import asyncio
 from collections.abc import Callable
 
 from bot.discord.client import PartidaBot
+from bot.discord.send import Blocked
 from bot.service import Service
 from bot.store import repository as repo
 from tests.conftest import Clock
@@ -202,3 +203,20 @@ async def test_a_spanish_server_hears_it_in_spanish(
     assert "queda guardado" in answer.content
     [told] = fake.to(ana)
     assert "está en pausa" in told.content and f"<#{thread}>" in told.content
+
+
+async def test_a_table_resumed_by_another_process_posts_its_deadlines_here(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob)
+    # This process blocked the thread once; the process of the guild's shard has since seen
+    # a command there and resumed the table (the service plans its deadlines again).
+    bot.outbox.blocked[thread] = Blocked(("send_messages_in_threads",), foreseen=False)
+    posted = len(fake.posted)
+
+    clock.now += 11 * MINUTE
+    bot.wake_deadlines()
+    await until(lambda: len(fake.posted) > posted)
+    assert "ran out of time" in fake.posted[-1].text and thread not in bot.outbox.blocked
