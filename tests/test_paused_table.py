@@ -49,3 +49,17 @@ async def test_a_move_made_while_paused_plans_its_deadlines_aside(
     await service.resume(HERE.channel_id)
     # planned at the move for an hour on, then later by the two hours of the pause
     assert set((await _due(service)).values()) == {clock.now + HOUR}
+
+
+async def test_resuming_gives_the_table_as_it_stands_once(service: Service, clock: Clock) -> None:
+    await started(service, ALICE, BOB)
+    await service.pause(HERE.channel_id, ("send_messages",))
+    assert (await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})).ok
+    host, table = await service.resume(HERE.channel_id)
+    assert host == ALICE.user_id
+    [post] = table
+    assert "I can post here again" in post.message.whole
+    assert "Alice is ready" in post.message.text, "who has moved already shows"
+    assert post.message.mentions == (BOB.user_id,) and post.message.buttons, "Bob is asked"
+    assert post.slot is not None and post.slot.role == "phase", "readiness edits go to it"
+    assert await service.resume(HERE.channel_id) == (None, []), "only once"

@@ -211,6 +211,19 @@ class PartidaBot(ext.AutoShardedBot):
         if self.service is not None:
             await self.service.moved(game_id, channel_id, thread_id)
 
+    async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None:
+        """The bot may not post in this channel: its table waits (the host's id, the first
+        time, to tell them)."""
+        if self.service is None:
+            return None
+        return await self.service.pause(channel_id, missing)
+
+    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
+        """The bot may post there again: the table goes on (its host, and the table to post)."""
+        if self.service is None:
+            return None, []
+        return await self.service.resume(channel_id)
+
     async def close(self) -> None:
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
@@ -313,6 +326,25 @@ class PartidaBot(ext.AutoShardedBot):
         lang = language_for(str(guild.preferred_locale))
         await send.post(self, Outgoing(where.id, self.get_service().welcome(lang)))
 
+    # A permission change or a reopened thread may let a waiting table go on: look now (the
+    # deadline loop's round sees it in the cache, without asking Discord anything).
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        if self.outbox.blocked:
+            self.wake_deadlines()
+
+    async def on_thread_update(self, before: Any, after: Any) -> None:
+        if self.outbox.blocked:
+            self.wake_deadlines()
+
+    async def on_thread_join(self, thread: Any) -> None:
+        # discord.py forgets archived threads: one reopened comes back as a thread joined.
+        if self.outbox.blocked:
+            self.wake_deadlines()
+
+    async def on_guild_role_update(self, before: Any, after: Any) -> None:
+        if self.outbox.blocked:
+            self.wake_deadlines()
+
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a component no item of ours will take (a forged or foreign custom_id, or
         one missing from the message it claims to be on) is answered here, ephemerally, rather
@@ -387,8 +419,10 @@ class PartidaBot(ext.AutoShardedBot):
             self.busy += 1
             try:
                 service = self.get_service()
+                planned = time.monotonic()
                 for outgoing in await service.run_deadlines():
-                    await self.outbox.deliver(outgoing)
+                    await self.outbox.deliver(outgoing, since=planned)
+                await self.outbox.probe()  # a waiting table whose permissions came back
                 upcoming = await service.next_deadline()
             except asyncio.CancelledError:
                 raise

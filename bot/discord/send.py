@@ -11,6 +11,9 @@ messages and edits of earlier messages.
 - Nothing is cut. A message's head (who is awaited, the winner) is the content, first; its
   narration goes in embeds (4,096 characters each, 6,000 a message); what does not fit goes in
   a further message (:func:`layout`).
+- A channel where the bot may not post gets no request at all while that lasts: its table is
+  paused (``Service.pause``), the host is told once by direct message, and the table is posted
+  again when the bot can post there (:class:`Outbox`, :mod:`bot.discord.perms`).
 """
 
 from __future__ import annotations
@@ -18,16 +21,18 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import discord
 
+from bot.discord import perms
 from bot.discord.items import GameItem
 from bot.discord.markup import markdown
 from bot.service.replies import Button, Message, Outgoing, Reply, Select, Slot
 from bot.service.text import Text
-from i18n import t
+from i18n import language_for, t
 
 log = logging.getLogger(__name__)
 
@@ -191,11 +196,23 @@ def _kwargs(message: Message, piece: Piece, *, first: bool = True) -> dict[str, 
 
 
 class PostReporter(Protocol):
-    """What the outbox tells the service: which message a slot's post became, and which thread
-    a game moved to."""
+    """What the outbox tells the service: which message a slot's post became, which thread
+    a game moved to, and that a channel's table must wait (or may go on)."""
 
     async def posted(self, outgoing: Outgoing, message_id: int) -> None: ...
     async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None: ...
+    async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None: ...
+    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
+
+
+@dataclass(frozen=True)
+class Blocked:
+    """A channel the bot may not post in: what it lacks there, and whether the gateway's cache
+    showed it (then the cache also shows when it is fixed, and the table comes back by itself)."""
+
+    missing: tuple[str, ...]
+    foreseen: bool
+    at: float = field(default_factory=time.monotonic)
 
 
 class Outbox:
@@ -215,13 +232,21 @@ class Outbox:
         self.waiting: dict[Slot, Outgoing] = {}
         self.timers: dict[Slot, asyncio.Task[None]] = {}
         self.no_threads: set[int] = set()  # channels told that games are played there
+        # Channels that get no request while the bot may not post there (their tables wait).
+        self.blocked: dict[int, Blocked] = {}
+        # Channels whose host heard of the pause and not yet of its end: a table refused again
+        # right after it came back does not tell them twice.
+        self.told: set[int] = set()
 
     @property
     def busy(self) -> bool:
         return bool(self.timers)
 
-    async def deliver(self, outgoing: Outgoing) -> str | None:
-        """Post or (later) edit; the catalogue key of what to tell the user if Discord refused."""
+    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
+        """Post or (later) edit; the catalogue key of what to tell the user if Discord refused.
+        ``since``: when the service planned this post (a deadline's; ``time.monotonic``). The
+        service plans none for a paused table, so a block older than that is out of date:
+        another process resumed the table."""
         if outgoing.edit and outgoing.slot is not None:
             self._later(outgoing.slot, outgoing)
             return None
@@ -232,7 +257,13 @@ class Outbox:
         if outgoing.archive:
             await self._archive(outgoing.channel_id)
             return None
-        problem, message_id = await post(self.client, outgoing)
+        blocked = self.blocked.get(outgoing.channel_id)
+        if blocked is not None and since is not None and blocked.at < since:
+            log.info("channel %s: its table went on elsewhere; posting again", outgoing.channel_id)
+            del self.blocked[outgoing.channel_id]
+        if not await self._may_post(outgoing.channel_id):
+            return "discord.error.cannot_post"
+        problem, message_id = await self._post(outgoing)
         if slot is not None and message_id is not None:
             self.known[slot] = (outgoing.channel_id, message_id)
             if self.service is not None:
@@ -240,6 +271,118 @@ class Outbox:
             if outgoing.thread is not None:
                 await self._open_thread(outgoing, slot, message_id)
         return problem
+
+    # ------------------------------------------------------------------ paused channels
+
+    async def _may_post(self, channel_id: int) -> bool:
+        """Whether to send to this channel at all: not while it is blocked, nor when the cache
+        shows a permission missing (which blocks it, without a request)."""
+        if channel_id in self.blocked:
+            return False
+        lacking = perms.cached(self.client, channel_id)
+        if lacking:
+            log.warning("channel %s: the bot lacks %s; its table waits", channel_id, lacking)
+            await self.block(channel_id, lacking, foreseen=True)
+            return False
+        return True
+
+    async def _post(self, outgoing: Outgoing) -> tuple[str | None, int | None]:
+        """:func:`post`, and a refusal that says the bot may not post there (403, a locked
+        thread) blocks the channel: no further request goes there until it works again."""
+        ids: list[int] = []
+        try:
+            await _send(self.client, outgoing, ids)
+        except discord.HTTPException as exc:
+            thread = perms.is_thread(self.client.get_channel(outgoing.channel_id))
+            lacking = perms.refused(exc, thread=thread)
+            if lacking is not None:
+                log.warning(
+                    "channel %s refused a post (%s); its table waits", outgoing.channel_id, exc
+                )
+                # A reopened thread comes back into the cache (discord.py drops archived ones).
+                foreseen = lacking == (perms.ARCHIVED,)
+                await self.block(outgoing.channel_id, lacking, foreseen=foreseen)
+                return "discord.error.cannot_post", ids[0] if ids else None
+            return _problem(outgoing, exc), ids[0] if ids else None
+        return None, ids[0]
+
+    async def block(
+        self,
+        channel_id: int,
+        missing: tuple[str, ...],
+        *,
+        foreseen: bool,
+        actor: int | None = None,
+        lang: str | None = None,
+    ) -> None:
+        """Send nothing more to this channel, pause its table and tell its host, once, by
+        direct message what the bot needs there (not when the host is ``actor``, who was just
+        told in their answer)."""
+        self.blocked[channel_id] = Blocked(missing, foreseen)
+        if self.service is None:
+            return
+        host = await self.service.pause(channel_id, missing)
+        if host is None or channel_id in self.told:
+            return
+        self.told.add(channel_id)
+        if host == actor:
+            return
+        lang = lang or self._lang(channel_id)
+        key = "discord.pause.host_locked" if perms.ARCHIVED in missing else "discord.pause.host"
+        where = f"<#{channel_id}>"
+        await self._tell(host, t(key, lang, channel=where, missing=perms.named(missing, lang)))
+
+    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
+        """Posting works in this channel again: unblock it and resume its table. Returns the
+        host (``None``: no table was paused) and the table to post, once."""
+        self.blocked.pop(channel_id, None)
+        if self.service is None:
+            return None, []
+        return await self.service.resume(channel_id)
+
+    async def resumed(self, channel_id: int, host: int | None, lang: str | None = None) -> None:
+        """The table went out again: its host hears that the game goes on (unless the post was
+        refused at once, which blocked the channel again)."""
+        if channel_id in self.blocked:
+            return
+        self.told.discard(channel_id)
+        if host is not None:
+            lang = lang or self._lang(channel_id)
+            await self._tell(host, t("discord.pause.resumed", lang, channel=f"<#{channel_id}>"))
+
+    async def probe(self) -> None:
+        """Bring back the tables of blocked channels whose missing permissions the cache now
+        shows granted (the gateway tells of permission changes): no request until then."""
+        for channel_id, blocked in list(self.blocked.items()):
+            if not blocked.foreseen or perms.cached(self.client, channel_id) != ():
+                continue
+            log.info("channel %s: the bot may post again; its table goes on", channel_id)
+            host, table = await self.resume(channel_id)
+            for outgoing in table:
+                await self.deliver(outgoing)
+            await self.resumed(channel_id, host)
+
+    def note(self, missing: tuple[str, ...], lang: str) -> str:
+        """What the user who acted hears when the table could not be posted."""
+        if perms.ARCHIVED in missing:
+            return t("discord.pause.here_locked", lang)
+        return t("discord.pause.here", lang, missing=perms.named(missing, lang))
+
+    def _lang(self, channel_id: int) -> str:
+        """The language of a channel's server, for words to its host outside any command."""
+        channel = self.client.get_channel(channel_id)
+        guild = getattr(channel, "guild", None)
+        return language_for(str(guild.preferred_locale)) if guild is not None else "en"
+
+    async def _tell(self, user_id: int, text: str) -> None:
+        """A direct message; if the user accepts none, nothing more is tried."""
+        try:
+            direct = await self.client.create_dm(discord.Object(user_id))
+            await direct.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as exc:
+            log.info("could not tell user %s by direct message: %s", user_id, exc)
+
+    # ------------------------------------------------------------------ threads
 
     async def _open_thread(self, outgoing: Outgoing, slot: Slot, message_id: int) -> None:
         """A public thread from the lobby message, where the game is played. Without the
@@ -348,9 +491,16 @@ class Outbox:
             if interaction is not None:
                 await interaction.response.edit_message(**kwargs)
                 return
+            if not await self._may_post(where[0]):
+                return  # the table waits; it is posted whole when it comes back
             await channel.get_partial_message(where[1]).edit(**kwargs)
         except discord.HTTPException as exc:
             log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
+            if interaction is None and isinstance(exc, discord.Forbidden):
+                thread = perms.is_thread(self.client.get_channel(where[0]))
+                await self.block(where[0], perms.needed(thread=thread), foreseen=False)
+            # An archived thread refuses edits (50083) but opens again at the next post, which
+            # blocks the channel only if the thread is locked too.
 
 
 async def answer(
@@ -362,9 +512,17 @@ async def answer(
     first public message for this channel that nothing will edit later is the response itself.
     Deferred (an ephemeral "thinking…"): the private message replaces the thinking message.
     Every other public message is posted to its channel, or edits its message, by ``outbox``.
+
+    Where the bot lacks a permission the table needs (``app_permissions``, sent with the
+    interaction) nothing is posted: the table waits and the user hears why. Where it has them
+    again, a waiting table comes back first.
     """
-    public = list(reply.public)
+    sender = outbox or Outbox(interaction.client, None)
+    permitted = await _permitted(interaction, reply, lang, sender)
+    public, note = permitted.public, permitted.note
     private = reply.private
+    if private is not None and note is not None:  # in the same answer: no call of its own
+        private, note = replace(private, text=Text.of(private.text, "\n\n", note)), None
     extra: list[Piece] = []
     clicked = interaction.message.id if interaction.message is not None else None
     same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)
@@ -390,8 +548,13 @@ async def answer(
                 public.remove(here)
                 await _respond(interaction, here.message, ephemeral=False)
             else:
-                await interaction.response.send_message(t("discord.done", lang), ephemeral=True)
+                await interaction.response.send_message(
+                    note or t("discord.done", lang), ephemeral=True
+                )
+                note = None
     else:
+        if private is None and note is not None:
+            private, note = Message(Text.of(note)), None
         extra = await _edit(interaction, private or Message(Text.of(t("discord.done", lang))))
     for piece in extra:  # the rest of a long private answer (a long history)
         await interaction.followup.send(
@@ -400,10 +563,73 @@ async def answer(
         )
     # The user has their answer: a channel that refuses a post gets a follow-up note instead
     # of an error in place of the answer (the move itself is saved either way).
-    sender = outbox or Outbox(interaction.client, None)
+    channel = interaction.channel_id
+    was_blocked = channel in sender.blocked
     problems = [key for o in public if (key := await sender.deliver(o))]
-    for key in dict.fromkeys(problems):
-        await interaction.followup.send(t(key, lang), ephemeral=True)
+    if note is None and not was_blocked and channel in sender.blocked:
+        note = sender.note(sender.blocked[channel].missing, lang)  # refused though permitted
+    notes = [note] if note else []
+    notes += [
+        t(k, lang) for k in dict.fromkeys(problems) if not (note and k.endswith("cannot_post"))
+    ]
+    for text in notes:
+        await interaction.followup.send(text, ephemeral=True)
+    if permitted.resumed and channel is not None:
+        await sender.resumed(channel, permitted.host, permitted.lang)
+
+
+@dataclass
+class Permitted:
+    """What :func:`answer` may send: the public messages, a note for the user when the table
+    may not be posted in their channel, and whether its table came back (and its host)."""
+
+    public: list[Outgoing]
+    note: str | None = None
+    resumed: bool = False
+    host: int | None = None
+    lang: str = "en"
+
+
+async def _permitted(
+    interaction: discord.Interaction[Any], reply: Reply, lang: str, sender: Outbox
+) -> Permitted:
+    """The reply's public messages the bot may send, and what to tell the user when it may
+    not post the table in the interaction's channel (which then waits: no request goes there).
+    A waiting table whose channel works again comes back here, posted once, ahead of the
+    rest."""
+    public = list(reply.public)
+    channel = interaction.channel_id
+    if channel is None:
+        return Permitted(public)
+    table_lang = language_for(str(interaction.guild_locale)) if interaction.guild_locale else "en"
+    waiting = channel in sender.blocked or reply.paused == channel
+    lacking = perms.of_interaction(interaction)
+    if lacking:
+        if not waiting and not any(o.channel_id == channel for o in public):
+            return Permitted(public)  # nothing to post here (/help, /game board): nothing to say
+        if channel not in sender.blocked or reply.paused != channel:
+            # (A lobby cannot pause: a game started in a blocked channel pauses now.)
+            foreseen = bool(perms.cached(interaction.client, channel))
+            await sender.block(
+                channel, lacking, foreseen=foreseen, actor=interaction.user.id, lang=table_lang
+            )
+        here = [o for o in public if o.channel_id != channel]
+        return Permitted(here, sender.note(lacking, lang))
+    if not waiting:
+        return Permitted(public)
+    host, table = await sender.resume(channel)
+    if any(_is_phase_post(o) for o in public if o.channel_id == channel):
+        table = []  # this command's own phase message is the table, with what just happened
+    else:  # the table shows who is ready already: edits of an older phase message are moot
+        public = [o for o in public if not (o.channel_id == channel and o.edit)]
+    for outgoing in table:
+        await sender.deliver(outgoing)
+    return Permitted(public, resumed=True, host=host, lang=table_lang)
+
+
+def _is_phase_post(outgoing: Outgoing) -> bool:
+    slot = outgoing.slot
+    return slot is not None and slot.role == "phase" and not outgoing.edit
 
 
 async def _respond(
@@ -430,25 +656,35 @@ async def _edit(interaction: discord.Interaction[Any], message: Message) -> list
 async def post(client: discord.Client, outgoing: Outgoing) -> tuple[str | None, int | None]:
     """Send a public message to its channel (two or more when its narration is long). Returns
     the catalogue key of what to tell the user when Discord refused (``None``: posted; the game
-    itself is already saved) and the id of the (first) message."""
-    channel = client.get_partial_messageable(outgoing.channel_id)
-    message_id: int | None = None
+    itself is already saved) and the id of the (first) message. For a game's messages use
+    :meth:`Outbox.deliver`, which also stops posting where the bot may not."""
+    ids: list[int] = []
     try:
-        for index, piece in enumerate(layout(outgoing.message)):
-            kwargs = _kwargs(outgoing.message, piece, first=index == 0)
-            file = _file(outgoing.message) if index == 0 else None
-            if file is not None:
-                kwargs["file"] = file
-            sent = await channel.send(**kwargs)
-            if index == 0:
-                message_id = sent.id
-    except (discord.Forbidden, discord.NotFound) as exc:
+        await _send(client, outgoing, ids)
+    except discord.HTTPException as exc:
+        return _problem(outgoing, exc), ids[0] if ids else None
+    return None, ids[0]
+
+
+async def _send(client: discord.Client, outgoing: Outgoing, ids: list[int]) -> None:
+    """Post each piece of ``outgoing``; ``ids`` receives the ids of those that went out."""
+    channel = client.get_partial_messageable(outgoing.channel_id)
+    for index, piece in enumerate(layout(outgoing.message)):
+        kwargs = _kwargs(outgoing.message, piece, first=index == 0)
+        file = _file(outgoing.message) if index == 0 else None
+        if file is not None:
+            kwargs["file"] = file
+        sent = await channel.send(**kwargs)
+        ids.append(sent.id)
+
+
+def _problem(outgoing: Outgoing, exc: discord.HTTPException) -> str:
+    """The catalogue key of what to tell the user about a refused post."""
+    if isinstance(exc, discord.Forbidden | discord.NotFound):
         log.warning("cannot post in channel %s: %s", outgoing.channel_id, exc)
-        return "discord.error.cannot_post", message_id
-    except discord.HTTPException:
-        log.exception("Discord refused a message for channel %s", outgoing.channel_id)
-        return "discord.error.internal", message_id
-    return None, message_id
+        return "discord.error.cannot_post"
+    log.exception("Discord refused a message for channel %s", outgoing.channel_id)
+    return "discord.error.internal"
 
 
 async def failure(interaction: discord.Interaction[Any], key: str, lang: str) -> None:

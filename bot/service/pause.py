@@ -6,12 +6,18 @@ Discord bans a bot's address after 10,000 of them in 10 minutes. So the adapter 
 table: its deadline rows are set aside (moved ``SET_ASIDE`` seconds on, where the deadline
 loop never looks), and new rows planned meanwhile are set aside too. When a post there works
 again the adapter resumes it: the rows come back, later by as long as the pause lasted, so
-no player loses time to the bot's trouble.
+no player loses time to the bot's trouble, and the channel gets the table as it stands (the
+posts it missed meanwhile are not sent late, one by one).
 """
 
 from __future__ import annotations
 
-from bot.service.draft import Draft
+from dataclasses import replace
+
+from bot.service import compose
+from bot.service.draft import Draft, Post
+from bot.service.table import Table, public_locale
+from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, GameRow
@@ -39,7 +45,10 @@ def pause(missing: tuple[str, ...], told: list[int]) -> Work:
     return work
 
 
-def resume() -> Work:
+def resume(told: list[int]) -> Work:
+    """Resume the channel's game; ``told`` receives its host's id, and the draft carries the
+    table as it stands, to post once."""
+
     async def work(tx: Tx) -> Draft:
         row = tx.row
         if row is None or not paused(row):
@@ -47,6 +56,28 @@ def resume() -> Work:
         lasted = tx.now - float(row.settings["paused_at"])
         await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
         row.settings = {k: v for k, v in row.settings.items() if k not in ("paused_at", "missing")}
-        return Draft()
+        told.append(row.host_id)
+        draft = Draft()
+        if row.status == ACTIVE and row.state is not None:
+            draft.public.append(table_post(Table.of(row), draw=tx.draws(row.kind)))
+        return draft
 
     return work
+
+
+def table_post(table: Table, *, draw: bool) -> Post:
+    """The current phase's message, posted anew: who is awaited (pinged: they may have missed
+    the phase), who is ready already, the buttons and the picture, under a line saying the game
+    goes on. It takes the phase's slot, so readiness edits go to it from now on."""
+    lang = public_locale(table.row)
+    snap = table.engine.snapshot(table.state)
+    post = compose.phase_post(table, snap, [], lang, draw=draw)
+    record = (table.row.messages or {}).get("phase") or {}
+    awaited = (record.get("awaited") or []) if record.get("phase") == snap.phase else []
+    ready = [int(s) for s in awaited if int(s) not in snap.pending]
+    gone = frozenset(s.seat for s in table.row.seats if s.left)
+    return replace(
+        post,
+        text=compose.awaited_lines(table, snap, ready, lang, gone),
+        narration=phrase("lobby.pause.resumed", lang),
+    )

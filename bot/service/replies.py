@@ -135,3 +135,6 @@ class Reply:
     # ``private`` only says "Recorded" and an edit in ``public`` shows the actor ready: an
     # adapter may answer a click on that very message by the edit alone.
     ack_by_edit: bool = False
+    # The channel of this command's game when that game is paused (the bot could not post
+    # there): an adapter that can post there now resumes it (``Service.resume``).
+    paused: int | None = None

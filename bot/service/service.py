@@ -384,13 +384,19 @@ class Service:
         ``bot.service.pause``). Returns the host's id the first time, for the adapter to tell
         them once what is ``missing``; ``None`` when already paused or there is no game."""
         told: list[int] = []
-        await self._run(None, Place(channel_id), pause.pause(missing, told), "pause")
+        work = pause.pause(missing, told)
+        # here_only: a refusal in a channel is about its own game, never one in its threads.
+        await self._run(None, Place(channel_id), work, "pause", here_only=True)
         return told[0] if told else None
 
-    async def resume(self, channel_id: int) -> None:
+    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
         """Posting works again in this channel: its game's deadlines come back, later by as
-        long as the pause lasted."""
-        await self._run(None, Place(channel_id), pause.resume(), "resume")
+        long as the pause lasted. Returns the host's id (``None``: nothing was paused) and
+        the table to post once."""
+        told: list[int] = []
+        work = pause.resume(told)
+        reply = await self._run(None, Place(channel_id), work, "resume", here_only=True)
+        return (told[0] if told else None), reply.public
 
     # ================================================================= deadlines
 
@@ -482,6 +488,7 @@ class Service:
         lang = language_for(actor.locale if actor else place.locale)
         started = time.perf_counter()
         game_id: int | None = None
+        paused_in: int | None = None
         # One structured line per command (never its arguments: a sealed bid is a secret).
         fields = (
             f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
@@ -516,6 +523,8 @@ class Service:
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
+                        # The adapter resumes a paused table once it can post there again.
+                        paused_in = row.channel_id if row and pause.paused(row) else None
                     break
                 except ElsewhereError as elsewhere:
                     return Reply(private=Message(elsewhere.text), ok=False)
@@ -547,7 +556,9 @@ class Service:
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
-        return await self._finish(draft)
+        reply = await self._finish(draft)
+        reply.paused = paused_in
+        return reply
 
     async def _game_in_threads(
         self, session: AsyncSession, place: Place, lang: str

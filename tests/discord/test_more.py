@@ -106,15 +106,32 @@ async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bot
     assert "Alice" not in status.content and "Tom" in status.content
 
 
-async def test_a_channel_the_bot_cannot_post_in(fake: FakeDiscord, bots: Bots) -> None:
-    await bots.start()
+async def test_a_channel_the_bot_cannot_post_in(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
     fake.forbidden.add(fake.channel_id)
     alice = fake.add_user(101, "Alice")
     exchange = await fake.slash(alice, "tiny new")
-    assert "You opened" in (await exchange.result()).content
+    answer = await exchange.result()
     await fake.idle()
-    [warning] = [m for m in exchange.messages if m.kind == "followup"]
-    assert warning.ephemeral and "Send Messages" in warning.content
+    # The interaction said the bot lacks Send Messages: no post is tried, and the answer
+    # itself says so (no follow-up call of its own).
+    assert answer.ephemeral and "You opened" in answer.content
+    assert "I need Send Messages here" in answer.content
+    assert not fake.refused and not fake.in_channel()
+    assert [m.kind for m in exchange.messages] == ["response"]
+    # The game starts all the same, and waits: no deadline runs out while nobody can see it.
+    bob = fake.add_user(102, "Bob")
+    await (await fake.slash(bob, "game join")).result()
+    started = await (await fake.slash(alice, "game start")).result()
+    assert "What you did is saved" in started.content
+    clock.now += 48 * 3600
+    bot.wake_deadlines()
+    await fake.idle()
+    status = await (await fake.slash(bob, "game status")).result()
+    assert "⏳ Alice" in status.content and "⏳ Bob" in status.content, "nobody's default played"
+    assert not fake.refused and not fake.in_channel()
 
 
 async def test_a_command_the_bot_no_longer_has(fake: FakeDiscord, bots: Bots) -> None:

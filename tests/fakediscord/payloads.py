@@ -85,6 +85,8 @@ def role(role_id: int, name: str, permissions: int) -> dict[str, Any]:
     }
 
 
+ATTACH_FILES = 1 << 15
+EMBED_LINKS = 1 << 14
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 MANAGE_THREADS = 1 << 34
@@ -219,4 +221,14 @@ def attachment(filename: str, data: bytes, content_type: str | None) -> dict[str
         "url": f"https://cdn.invalid/attachments/{attachment_id}/{filename}",
         "proxy_url": f"https://media.invalid/attachments/{attachment_id}/{filename}",
         "content_type": content_type or "application/octet-stream",
+    }
+
+
+def dm_channel(channel_id: int, recipient: dict[str, Any]) -> dict[str, Any]:
+    """A direct-message channel (type 1) with one user, as ``POST /users/@me/channels`` answers."""
+    return {
+        "id": str(channel_id),
+        "type": 1,
+        "last_message_id": None,
+        "recipients": [recipient],
     }

@@ -150,7 +150,10 @@ class FakeDiscord:
         self.guild_locale = guild_locale
         self.bot_user = p.user(self.application_id, "Partida", bot=True)
         self.channels = {self.channel_id: "games"}
-        self.forbidden: set[int] = set()  # channels where the bot lacks Send Messages
+        # Channels where the bot lacks Send Messages without the gateway having said so (the
+        # cache still shows it may post): posts and edits there are refused with 403, and
+        # interactions there carry app_permissions without it. ``deny`` tells the gateway.
+        self.forbidden: set[int] = set()
         # The bot's role (what an invite with the documented permissions gives), and per
         # channel the permissions an overwrite denies the bot (both sent in GUILD_CREATE).
         self.bot_permissions = p.BOT_PERMISSIONS | p.THREAD_PERMISSIONS
@@ -159,6 +162,13 @@ class FakeDiscord:
         # Public Threads, Send Messages in Threads, Manage Threads); False: threads refused.
         self.threads_allowed = True
         self.threads: dict[int, dict[str, Any]] = {}  # thread id → its channel object
+        # Direct messages the bot sent: (user id, message); users who accept none (50007).
+        self.direct: list[tuple[int, Sent]] = []
+        self.dms_closed: set[int] = set()
+        # Every post, edit or DM refused for want of a permission or on a locked thread, as
+        # (channel id, Discord's error code): what Discord counts towards banning a bot.
+        self.refused: list[tuple[int, int]] = []
+        self._dm_channels: dict[int, int] = {}  # DM channel id → its user
         self.users: dict[int, FakeUser] = {}
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sync_payloads: list[tuple[int | None, list[dict[str, Any]]]] = []
@@ -211,6 +221,7 @@ class FakeDiscord:
         app.router.add_patch(api + "/webhooks/{app}/{token}/messages/{message}", self._edit)
         app.router.add_delete(api + "/webhooks/{app}/{token}/messages/{message}", self._delete)
         app.router.add_post(api + "/channels/{channel}/messages", self._channel_message)
+        app.router.add_post(api + "/users/@me/channels", self._open_dm)
         app.router.add_get(api + "/channels/{channel}", self._get_channel)
         app.router.add_patch(
             api + "/channels/{channel}/messages/{message}", self._edit_channel_message
@@ -409,8 +420,36 @@ class FakeDiscord:
             data["resolved"] = resolved
         return data
 
-    def _bot_permissions(self) -> int:
-        return p.BOT_PERMISSIONS | (p.THREAD_PERMISSIONS if self.threads_allowed else 0)
+    def _bot_permissions(self, channel_id: int | None = None) -> int:
+        """The bot's permissions (in ``channel_id``: less its overwrite's denials, and Send
+        Messages where it is ``forbidden``; a thread has its parent channel's)."""
+        allowed = p.BOT_PERMISSIONS | (p.THREAD_PERMISSIONS if self.threads_allowed else 0)
+        if channel_id is None:
+            return allowed
+        thread = self.threads.get(channel_id)
+        parent = int(thread["parent_id"]) if thread is not None else channel_id
+        allowed &= ~self.denied.get(parent, 0)
+        if channel_id in self.forbidden or parent in self.forbidden:
+            allowed &= ~(p.SEND_MESSAGES | p.SEND_MESSAGES_IN_THREADS)
+        return allowed
+
+    def _refusal(self, channel_id: int, files: bool, *, edit: bool = False) -> web.Response | None:
+        """Discord's refusal of a post (or an edit) in ``channel_id``, or None: allowed."""
+        thread = self.threads.get(channel_id)
+        meta = thread["thread_metadata"] if thread is not None else {}
+        if meta.get("archived") and (edit or meta.get("locked")):
+            return self._refused(channel_id, 50083, "Thread is archived", 400)
+        allowed = self._bot_permissions(channel_id)
+        send = p.SEND_MESSAGES_IN_THREADS if thread is not None else p.SEND_MESSAGES
+        if not allowed & p.VIEW_CHANNEL:
+            return self._refused(channel_id, 50001, "Missing Access")
+        if not allowed & send or (files and not allowed & p.ATTACH_FILES):
+            return self._refused(channel_id, 50013, "Missing Permissions")
+        return None
+
+    def _refused(self, channel_id: int, code: int, text: str, status: int = 403) -> web.Response:
+        self.refused.append((channel_id, code))
+        return self._json({"code": code, "message": text}, status)
 
     def _permissions(self, user: FakeUser) -> int:
         return p.MEMBER_PERMISSIONS | (p.MANAGE_CHANNELS if user.manage else 0)
@@ -441,7 +480,7 @@ class FakeDiscord:
             "member": p.member(user.payload, self._permissions(user)),
             "token": token,
             "version": 1,
-            "app_permissions": str(self._bot_permissions()),
+            "app_permissions": str(self._bot_permissions(channel)),
             "locale": user.locale,
             "guild_locale": self.guild_locale,
             "entitlements": [],
@@ -827,11 +866,19 @@ class FakeDiscord:
 
     async def _channel_message(self, request: web.Request) -> web.Response:
         channel_id = int(request.match_info["channel"])
+        if channel_id in self._dm_channels:
+            return await self._direct_message(request, channel_id)
         if channel_id not in self.channels:
             return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
-        if channel_id in self.forbidden:
-            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, files = await self._read(request)
+        refusal = self._refusal(channel_id, bool(files))
+        if refusal is not None:
+            return refusal
+        thread = self.threads.get(channel_id)
+        if thread is not None and thread["thread_metadata"]["archived"]:
+            # A post opens an archived thread again, unless it is locked (refused above).
+            thread["thread_metadata"]["archived"] = False
+            await self._dispatch("THREAD_UPDATE", thread)
         problems = limits.check_message(
             body, [(n, len(d)) for n, (d, _) in files.items()], f"message in {channel_id}"
         )
@@ -863,9 +910,10 @@ class FakeDiscord:
         sent = self.messages.get(int(request.match_info["message"]))
         if sent is None or sent.channel_id != channel_id:
             return self._json({"code": 10008, "message": "Unknown Message"}, 404)
-        if channel_id in self.forbidden:
-            return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, files = await self._read(request)
+        refusal = self._refusal(channel_id, bool(files), edit=True)
+        if refusal is not None:
+            return refusal
         problems = limits.check_message(
             body,
             [(n, len(d)) for n, (d, _) in files.items()],
@@ -918,6 +966,55 @@ class FakeDiscord:
     def archived(self, thread_id: int) -> bool:
         thread = self.threads.get(thread_id)
         return bool(thread and thread["thread_metadata"]["archived"])
+
+    # ------------------------------------------------------------------ what admins do
+
+    async def deny(self, channel_id: int, permissions: int) -> None:
+        """An admin takes ``permissions`` from the bot in a channel (an overwrite): the gateway
+        tells the bot (CHANNEL_UPDATE), and Discord refuses what needs them."""
+        self.denied[channel_id] = self.denied.get(channel_id, 0) | permissions
+        await self._dispatch("CHANNEL_UPDATE", self._channel(channel_id))
+
+    async def allow(self, channel_id: int) -> None:
+        """An admin removes the bot's overwrite in a channel."""
+        self.denied.pop(channel_id, None)
+        await self._dispatch("CHANNEL_UPDATE", self._channel(channel_id))
+
+    async def lock(self, thread_id: int, *, locked: bool = True) -> None:
+        """A moderator archives and locks a thread (``locked=False``: reopens it)."""
+        meta = self.threads[thread_id]["thread_metadata"]
+        meta["archived"] = meta["locked"] = locked
+        await self._dispatch("THREAD_UPDATE", self.threads[thread_id])
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        """POST /users/@me/channels: the DM channel with a user."""
+        body, _ = await self._read(request)
+        user_id = int(body["recipient_id"])
+        user = self.users.get(user_id)
+        if user is None:
+            return self._json({"code": 10013, "message": "Unknown User"}, 404)
+        channel_id = next((c for c, u in self._dm_channels.items() if u == user_id), None)
+        if channel_id is None:
+            channel_id = p.snowflake()
+            self._dm_channels[channel_id] = user_id
+        return self._json(p.dm_channel(channel_id, user.payload))
+
+    async def _direct_message(self, request: web.Request, channel_id: int) -> web.Response:
+        user_id = self._dm_channels[channel_id]
+        if user_id in self.dms_closed:
+            return self._refused(channel_id, 50007, "Cannot send messages to this user")
+        body, files = await self._read(request)
+        problems = limits.check_message(body, [], f"direct message to {user_id}")
+        if problems:
+            return self._refuse(problems)
+        sent = self._store("dm", channel_id, body, files, 0)
+        sent.message.pop("guild_id", None)  # a direct message belongs to no server
+        self.direct.append((user_id, sent))
+        return self._json(sent.message)
+
+    def to(self, user: FakeUser) -> list[Sent]:
+        """The direct messages the bot sent ``user``."""
+        return [sent for user_id, sent in self.direct if user_id == user.id]
 
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")
