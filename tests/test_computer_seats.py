@@ -269,3 +269,36 @@ async def test_zvv_without_autoroll_waits_for_the_roll(service: Service, clock: 
     started = await service.start(ALICE, HERE)
     assert "Roll the action die" in str(started.public[0].message.text)
     assert await service.run_deadlines() == []
+
+
+async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
+    service: Service, clock: Clock
+) -> None:
+    """The next player's roll follows from the move at once: the channel reads the move, the
+    roll and what the next player is asked in one message, not one message for each."""
+    assert (await service.new_game(ALICE, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    await service.run_deadlines()  # the first player's roll
+    first, other = await awaited(service, ALICE, BOB)
+    row = await game(service)
+    table = Table.of(row)
+    action = choose(table.engine, table.state, ALICE_OR_BOB[first.user_id], "normal")
+    command, args = table.engine.to_command(action) or ("", {})
+    moved = await service.act(first, HERE, "zvv", command, dict(args))
+    assert moved.ok
+    (post,) = moved.public
+    text = str(post.message.whole)
+    assert f"{other.display_name} rolls" in text, "the next roll, in the same message"
+    assert post.message.mentions == (other.user_id,), "the next player is pinged once"
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    assert [(e.seat, e.action["type"], e.by_default) for e in log[1:]] == [
+        (ALICE_OR_BOB[first.user_id], action.to_json()["type"], False),
+        (ALICE_OR_BOB[other.user_id], "roll", True),
+    ], "each step its own entry in the log"
+    assert await service.run_deadlines() == [], "nothing left to play a moment later"
+    assert await service.replay(row.id) == (await game(service)).state
+
+
+ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}

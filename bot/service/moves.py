@@ -27,6 +27,8 @@ from bot.store.models import ACTIVE, FINISHED, GameRow
 from i18n import language_for
 from rules.core import Action, CommandArgs, RulesError
 
+# Steps with no decision played within one move, at most (a guard: ZvV has one, its roll).
+MAX_AUTOMATIC = 4
 
 def act(actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Work:
     async def work(tx: Tx) -> Draft:
@@ -105,6 +107,16 @@ async def resolve(
             player.misses = 0  # "missed deadlines in a row": they are here again
     before = engine.snapshot(table.state)
     events = engine.resolve(table.state, seat, action, now)
+    # Steps with no decision that follow at once (ZvV's autoroll: the next player's roll) are
+    # played in this same move, so that the channel reads one message for both, not one for the
+    # move and another a moment later for the roll; each is logged as its own entry.
+    steps = [(seat, action, by_default)]
+    for _ in range(MAX_AUTOMATIC):
+        automatic = _automatic_step(table)
+        if automatic is None:
+            break
+        events += engine.resolve(table.state, automatic[0], automatic[1], now)
+        steps.append((automatic[0], automatic[1], True))
     after = engine.snapshot(table.state)
     seen = row.version  # grows with every save, so it numbers the log without a MAX() query
     changed = after.phase != row.phase or after.over
@@ -139,8 +151,9 @@ async def resolve(
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # All of them together: on SQLite, one crossing to the connection's thread.
     await tx.writer.take()
-    writes = repo.Writes().save_game(row, seen, saved)
-    writes.append_action(row.id, seen, seat, action.to_json(), now, by_default)
+    writes = repo.Writes().save_game(row, seen, saved, entries=len(steps))
+    for number, (who, done, chosen_by_default) in enumerate(steps):
+        writes.append_action(row.id, seen + number, who, done.to_json(), now, chosen_by_default)
     if after.over:
         writes.clear_deadlines(row.id)
         if row.parent_channel_id is not None:
@@ -171,6 +184,15 @@ async def resolve(
         )
     await repo.run(tx.session, writes)
     return draft
+
+
+def _automatic_step(table: Table) -> tuple[int, Action] | None:
+    """A pending seat's step with no decision in it, if there is one now."""
+    for pending in table.engine.pending(table.state):
+        action = table.engine.automatic(table.state, pending)
+        if action is not None:
+            return pending, action
+    return None
 
 
 def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> None:

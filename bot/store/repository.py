@@ -107,15 +107,18 @@ class Writes:
         # (statement, rows of parameters, "must change exactly one row": the error if not)
         self.steps: list[tuple[Any, list[dict[str, Any]], str | None]] = []
 
-    def save_game(self, row: GameRow, seen: int, values: dict[str, Any]) -> Writes:
+    def save_game(
+        self, row: GameRow, seen: int, values: dict[str, Any], entries: int = 1
+    ) -> Writes:
         """Save ``values`` of a game loaded at version ``seen``, if no other writer saved it
         since: ``UPDATE … WHERE version = seen``; ``run`` raises ``StaleDataError``, which the
         service retries from a fresh load, when another writer got there first. ``row`` shows
-        the new version (a failed save rolls back, and the retry loads the row again)."""
-        params = {**values, "version": seen + 1, "_id": row.id, "_seen": seen}
+        the new version (a failed save rolls back, and the retry loads the row again). The
+        version grows by the number of log ``entries`` the save adds, which it numbers."""
+        params = {**values, "version": seen + entries, "_id": row.id, "_seen": seen}
         stale = f"game {row.id} was saved by another writer since version {seen}"
         self.steps.append((_SAVE_GAME, [params], stale))
-        show(row, {"version": seen + 1})
+        show(row, {"version": seen + entries})
         return self
 
     def append_action(
