@@ -80,8 +80,11 @@ async def test_no_crossing_to_roll_back_when_nothing_is_open(
     await engine.dispose()
 
 
-async def test_a_moves_writes_are_one_crossing(tmp_path: Path, hops: list[str]) -> None:
-    """Save, log entry and deadlines of a move: one crossing on SQLite, SQLAlchemy's errors."""
+async def test_a_moves_writes_and_its_commit_are_one_crossing(
+    tmp_path: Path, hops: list[str]
+) -> None:
+    """Save, log entry and deadlines of a move, and the commit: one crossing on SQLite,
+    SQLAlchemy's errors."""
     from sqlalchemy.exc import IntegrityError
 
     from bot.service import Service
@@ -108,7 +111,8 @@ async def test_a_moves_writes_are_one_crossing(tmp_path: Path, hops: list[str]) 
         )
         hops.clear()
         await repo.run(session, writes)
-        assert hops == ["_run_batch"]
+        assert hops == []  # handed over: they go with the commit
+    assert hops == ["_batch_then"]
     async with service.sessions() as session:
         row = await repo.open_game(session, HERE.channel_id)
         assert row is not None and row.state == {"x": [1]} and row.version == seen + 1
@@ -191,3 +195,58 @@ async def test_commits_are_synced_by_default_and_normal_on_request(
             async with engine.connect() as connection:
                 assert (await connection.execute(text("PRAGMA synchronous"))).scalar() == pragma
             await engine.dispose()
+
+
+async def test_handed_over_writes_run_before_the_next_statement_or_not_at_all(
+    tmp_path: Path, hops: list[str]
+) -> None:
+    """Writes handed to the connection run, in one crossing, before the transaction's next
+    statement (which sees them); a stale save raises there and rolls the whole transaction
+    back; a rollback drops them unrun."""
+    from sqlalchemy.orm.exc import StaleDataError
+
+    from bot.service import Service
+    from bot.store import repository as repo
+    from tests.conftest import ALICE, BOB, HERE
+    from tests.support.tiny import install
+    from tests.test_service import started
+
+    install()
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
+    await started(service, ALICE, BOB)
+    async with service.sessions() as session, session.begin():
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        game_id, seen = row.id, row.version
+        await repo.run(session, repo.Writes().save_game(row, seen, {"updated_at": 7.0}))
+        hops.clear()
+        found = await session.execute(
+            text("SELECT updated_at FROM games WHERE id = :id"), {"id": game_id}
+        )
+        assert found.scalar() == 7.0  # the save ran first
+        assert hops == ["_batch_then"]  # and in the statement's crossing
+    # A save of a version another writer has replaced: nothing of the transaction stays.
+    with pytest.raises(StaleDataError):
+        async with service.sessions() as session, session.begin():
+            row = await repo.open_game(session, HERE.channel_id)
+            assert row is not None and row.version == seen + 1
+            writes = repo.Writes().append_action(game_id, 999, 0, {"kind": "pass"}, 8.0, False)
+            await repo.run(session, writes.save_game(row, seen, {"updated_at": 8.0}))
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.updated_at == 7.0 and row.version == seen + 1
+        assert all(entry.seq != 999 for entry in await repo.action_log(session, game_id))
+    # Rolled back before anything ran them: they never reach the file.
+    async with service.sessions() as session:
+        async with session.begin() as transaction:
+            row = await repo.open_game(session, HERE.channel_id)
+            assert row is not None
+            await repo.run(session, repo.Writes().save_game(row, seen + 1, {"updated_at": 9.0}))
+            hops.clear()
+            await transaction.rollback()
+        assert hops == []
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        await session.refresh(row)
+        assert row.updated_at == 7.0
+    await service.close()

@@ -99,9 +99,10 @@ def show(row: GameRow, values: dict[str, Any]) -> None:
 
 class Writes:
     """A transaction's writes, run together by ``run``: on SQLite in one crossing to the
-    connection's thread (each statement through SQLAlchemy would be a crossing of its own, and
-    those crossings were most of a move's cost), elsewhere statement by statement. Statements
-    run in the order they were added."""
+    connection's thread together with the transaction's commit (each statement through
+    SQLAlchemy would be a crossing of its own, and those crossings were most of a move's cost),
+    elsewhere statement by statement. Statements run in the order they were added, before
+    anything the transaction does after ``run``."""
 
     def __init__(self) -> None:
         # (statement, rows of parameters, "must change exactly one row": the error if not)
@@ -161,20 +162,23 @@ class Writes:
 
 
 async def run(session: AsyncSession, writes: Writes) -> None:
-    """Run ``writes`` in the session's transaction (see ``Writes``)."""
+    """Run ``writes`` in the session's transaction (see ``Writes``). On SQLite they run with
+    the transaction's next statement or its commit, and a stale save raises ``StaleDataError``
+    there; elsewhere at once."""
     if not writes.steps:
         return
     connection = await session.connection()
     if connection.dialect.name == "sqlite":
         raw = (await connection.get_raw_connection()).driver_connection
         if isinstance(raw, sqlite_driver.OneHopConnection):
-            steps = [
-                _compiled(connection.dialect, statement, rows) + (check is not None,)
-                for statement, rows, check in writes.steps
-            ]
-            failed = await sqlite_driver.run_batch(raw, steps)
-            if failed is not None:
-                raise StaleDataError(writes.steps[failed][2])
+            # Handed to the connection: they run with the transaction's next statement or its
+            # commit, in one crossing (see sqlite_driver); a stale save raises there.
+            raw.defer(
+                [
+                    (*_compiled(connection.dialect, statement, rows), check)
+                    for statement, rows, check in writes.steps
+                ]
+            )
             return
     for statement, rows, check in writes.steps:
         result = await connection.execute(statement, rows if len(rows) > 1 else rows[0])
@@ -210,16 +214,27 @@ def _compiled(
     return sql, values
 
 
+async def run_now(session: AsyncSession, writes: Writes) -> None:
+    """``run``, and on SQLite the writes run now too, not with the next statement: a stale
+    save raises here."""
+    await run(session, writes)
+    connection = await session.connection()
+    if connection.dialect.name == "sqlite":
+        raw = (await connection.get_raw_connection()).driver_connection
+        if isinstance(raw, sqlite_driver.OneHopConnection):
+            await raw.run_deferred()
+
+
 async def save_game(session: AsyncSession, row: GameRow, seen: int, values: dict[str, Any]) -> None:
     """``Writes.save_game`` run at once."""
-    await run(session, Writes().save_game(row, seen, values))
+    await run_now(session, Writes().save_game(row, seen, values))
 
 
 async def clear_deadlines(
     session: AsyncSession, game_id: int, seats: Iterable[int] | None = None
 ) -> None:
     """``Writes.clear_deadlines`` run at once."""
-    await run(session, Writes().clear_deadlines(game_id, seats))
+    await run_now(session, Writes().clear_deadlines(game_id, seats))
 
 
 async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:

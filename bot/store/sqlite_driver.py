@@ -9,8 +9,12 @@ a command. Here a statement is one crossing: the thread executes it, fetches its
 the cursor, and hands back plain values (the rows, ``description``, ``rowcount``,
 ``lastrowid``). The cursor faces SQLAlchemy with the methods it calls on an aiosqlite cursor.
 
-A move's writes can also go in one crossing together (``run_batch``: see
-``bot/store/repository.py``, ``Writes``).
+A move's writes go in one crossing together, with the commit that ends its transaction
+(``defer``: see ``bot/store/repository.py``, ``Writes``). They are handed to the connection and
+run on its thread just before the next thing the transaction does there: at the latest, its
+commit (a move's writes are its last statements), so the writes, the commit and the commit's
+sync to disk are one crossing, not two. SQLite has a single writer: the time a transaction holds
+it, crossing there and back, bounds how many moves a second all games together make.
 
 A commit or rollback when no transaction is open (a read-only command's commit, the pool's reset
 of every connection it takes back) is skipped: it would do nothing but cross to the thread.
@@ -33,8 +37,13 @@ from typing import Any
 
 import aiosqlite
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.orm import exc as orm_exc
 
 _Row = tuple[Any, ...]
+# A batch of writes: (SQL, rows of parameters, ``stale``): a step with a ``stale`` message must
+# change exactly one row; if it does not, nothing after it runs, the transaction rolls back and
+# ``StaleDataError(stale)`` is raised (another writer saved the game first: the service retries).
+Steps = list[tuple[str, list[Sequence[Any]], str | None]]
 
 # The aiosqlite internals this module uses, by name: (instance attribute, what it must be).
 INTERNALS = ("_execute", "_conn", "_connection", "_thread")
@@ -106,16 +115,17 @@ class OneHopCursor:
     async def execute(
         self, sql: str, parameters: Sequence[Any] | dict[str, Any] | None = None
     ) -> OneHopCursor:
-        description, self.rowcount, self.lastrowid, rows = await self._connection._execute(
-            _run, self._connection._conn, sql, () if parameters is None else parameters
+        connection = self._connection
+        description, self.rowcount, self.lastrowid, rows = await connection._after_deferred(
+            _run, sql, () if parameters is None else parameters
         )
         self.description = description
         self._rows = deque(rows)
         return self
 
     async def executemany(self, sql: str, parameters: Iterable[Any]) -> OneHopCursor:
-        self.rowcount, self.lastrowid = await self._connection._execute(
-            _run_many, self._connection._conn, sql, parameters
+        self.rowcount, self.lastrowid = await self._connection._after_deferred(
+            _run_many, sql, parameters
         )
         self.description = None
         self._rows = deque()
@@ -144,18 +154,41 @@ class OneHopCursor:
 
 
 class OneHopConnection(aiosqlite.Connection):
+    # Writes handed over by ``defer`` and not yet run (see the module's docstring).
+    _deferred: Steps | None = None
+
     def cursor(self) -> OneHopCursor:  # type: ignore[override]
         return OneHopCursor(self)
+
+    def defer(self, steps: Steps) -> None:
+        """Run ``steps`` (in order, after any deferred before them) in the same crossing as
+        whatever the transaction does next on this connection: a statement or the commit. A
+        failure is raised there; a rollback drops them unrun (as if run and rolled back)."""
+        self._deferred = (self._deferred or []) + steps
+
+    async def run_deferred(self) -> None:
+        """Run the deferred writes now (raising what they raise), in a crossing of their own."""
+        await self._after_deferred(_nothing)
+
+    async def _after_deferred(self, fn: Any, *args: Any) -> Any:
+        """``fn(connection, *args)`` on the thread, after the deferred writes (one crossing)."""
+        steps, self._deferred = self._deferred, None
+        if not steps:
+            return await self._execute(fn, self._conn, *args)
+        return _raised(await _crossing(self, _batch_then, steps, fn, *args))
 
     def _in_transaction(self) -> bool:
         # A plain read of SQLite's autocommit flag, safe from any thread.
         return self._connection is not None and self._connection.in_transaction
 
     async def commit(self) -> None:
-        if self._in_transaction():
+        if self._deferred:
+            await self._after_deferred(_commit)
+        elif self._in_transaction():
             await super().commit()
 
     async def rollback(self) -> None:
+        self._deferred = None
         if self._in_transaction():
             await super().rollback()
 
@@ -173,33 +206,54 @@ def connect(path: str, **kwargs: Any) -> OneHopConnection:
     return connection
 
 
-def _run_batch(
-    connection: sqlite3.Connection, steps: list[tuple[str, list[Sequence[Any]], bool]]
-) -> int | None:
-    """On the connection's thread: each statement with its rows of parameters, in order. A
-    step marked ``one`` must change exactly one row; the index of the first that does not is
-    returned, and nothing after it runs (the caller rolls the transaction back)."""
-    for index, (sql, rows, one) in enumerate(steps):
-        if len(rows) == 1:
-            cursor = connection.execute(sql, rows[0])
-        else:
-            cursor = connection.executemany(sql, rows)
-        count = cursor.rowcount
-        cursor.close()
-        if one and count != 1:
-            return index
+def _commit(connection: sqlite3.Connection) -> None:
+    connection.commit()
+
+
+def _nothing(connection: sqlite3.Connection) -> None:
     return None
 
 
-async def run_batch(
-    connection: OneHopConnection, steps: list[tuple[str, list[Sequence[Any]], bool]]
-) -> int | None:
-    """Several statements in one crossing (``_run_batch``); SQLite's errors come back as
-    SQLAlchemy's, as if SQLAlchemy had run them (the service retries a busy or conflicting
-    write the same way)."""
+class _Stale:
+    """What the thread hands back for a batch step that changed no row (see ``Steps``)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _batch_then(connection: sqlite3.Connection, steps: Steps, fn: Any, *args: Any) -> Any:
+    """On the connection's thread: each step with its rows of parameters, in order, then
+    ``fn(connection, *args)``. A stale step rolls the transaction back and ends it there (a
+    ``_Stale``); so does an error of SQLite's (raised)."""
     try:
-        return await connection._execute(_run_batch, connection._conn, steps)
+        for sql, rows, stale in steps:
+            if len(rows) == 1:
+                cursor = connection.execute(sql, rows[0])
+            else:
+                cursor = connection.executemany(sql, rows)
+            count = cursor.rowcount
+            cursor.close()
+            if stale is not None and count != 1:
+                connection.rollback()
+                return _Stale(stale)
+    except BaseException:
+        connection.rollback()
+        raise
+    return fn(connection, *args)
+
+
+async def _crossing(connection: OneHopConnection, fn: Any, *args: Any) -> Any:
+    """One crossing of a batch; SQLite's errors come back as SQLAlchemy's, as if SQLAlchemy
+    had run the statements (the service retries a busy or conflicting write the same way)."""
+    try:
+        return await connection._execute(fn, connection._conn, *args)
     except sqlite3.IntegrityError as error:
         raise sa_exc.IntegrityError("batch", None, error) from error
     except sqlite3.OperationalError as error:
         raise sa_exc.OperationalError("batch", None, error) from error
+
+
+def _raised(outcome: Any) -> Any:
+    if isinstance(outcome, _Stale):
+        raise orm_exc.StaleDataError(outcome.message)
+    return outcome

@@ -237,13 +237,21 @@ def _placeable(state: FuseState, seat: int, values: int) -> int:
     its cards. Kept in ``state.reach``: between two of its placements a seat is asked this
     several times a round."""
     found, known = state.reach.get(seat) or (0, 0)
-    if values & ~known:
-        # A value is known for the seat when a card takes it, or when every card has answered.
-        found, known = 0, _EVERY_VALUE
+    todo = values & ~known
+    if todo:
+        # A value is known for the seat when a card takes it, or when every card has answered
+        # (what is known already stays known: the entry goes when one of the seat's cards
+        # changes). Only the values not known yet are asked, and only until a card takes them.
+        answered = _EVERY_VALUE
         for card_id in state.hands[seat]:
-            entry = _BOMBS[card_id].answers(_filled(state, card_id), values & ~found)
+            entry = _BOMBS[card_id].answers(_filled(state, card_id), todo)
             found |= entry[0]
-            known &= entry[1]
+            answered &= entry[1]
+            todo &= ~found
+            if not todo:
+                break
+        else:
+            known |= answered
         state.reach[seat] = found, known | found
     return found & values
 
@@ -612,14 +620,16 @@ class Fuse(Game[FuseState]):
         name = str(token).strip().upper()
         if not name:
             raise RulesError("fuse.error.no_die_named")
-        value = _value_named(name)
+        value = _VALUE_OF.get(name, EMPTY)
         faces = state.faces
-        if not any(_BASE[d] + faces[d] == value for d in state.drawn):
+        free = _free_die(state, value)
+        # (a free die shows the value: only without one is the round's dice looked through)
+        if free == EMPTY and not any(_BASE[d] + faces[d] == value for d in state.drawn):
             raise RulesError("fuse.error.no_such_die", die=name[:10])
         held = state.claims.get(seat)
         if held is not None and _BASE[held] + faces[held] == value:
             raise RulesError("fuse.error.already_holding", die=name)
-        if _free_die(state, value) == EMPTY:
+        if free == EMPTY:
             raise RulesError("fuse.error.die_taken", die=name)
         if state.used[seat] >= self.quota(state):
             raise RulesError("fuse.error.quota", count=self.quota(state))
