@@ -45,7 +45,13 @@ def _games(
     ends: Counter[str] = Counter()
     while time.process_time() - start < seconds:
         final, n, _ = random_game(
-            FUSE, 4, first_seed + games, options, clock_step=clock_step, keep_events=False
+            FUSE,
+            4,
+            first_seed + games,
+            options,
+            clock_step=clock_step,
+            keep_events=False,
+            validate=False,
         )
         games += 1
         steps += n

@@ -18,6 +18,7 @@ def random_game(
     max_steps: int = 100_000,
     clock_step: float = 1.0,
     keep_events: bool = True,
+    validate: bool = True,
 ) -> tuple[Any, int, list[Event]]:
     """Play a whole game with random legal actions; returns (final state, steps, events).
 
@@ -28,6 +29,11 @@ def random_game(
     The loop owns its state and never needs an earlier one, so it plays each action in place
     (``play``) rather than through ``apply``, whose copy only protects a caller that keeps the
     old state (the service's state is loaded fresh for every command anyway).
+
+    ``validate=False`` (benchmarks) resolves each action without checking it again, as the
+    service does: it comes from ``legal_actions``, and the service validates an action once
+    (``parse``), then only ``resolve``s it. Tests keep the check, which also cross-checks
+    ``check`` against ``legal_actions``.
 
     ``keep_events=False`` (benchmarks) returns no events: a whole game's narration, kept to its
     end, is thousands of objects that outlive the young garbage collections and so make Python
@@ -45,7 +51,12 @@ def random_game(
         seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
         actions = game.legal_actions(state, seat)
         assert actions, f"{game.name}: seat {seat} is pending with no legal action"
-        new = game.play(state, seat, rng.choice(actions), now)
+        action = rng.choice(actions)
+        new = (
+            game.play(state, seat, action, now)
+            if validate
+            else game.resolve(state, seat, action, now)
+        )
         if keep_events:
             events.extend(new)
         now += clock_step
