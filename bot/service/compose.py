@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.service import buttons as button_ids
+from bot.service import live
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
@@ -167,6 +168,7 @@ def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
             "id": None,
             "phase": snap.phase,
             "awaited": sorted(snap.pending),
+            **live.carried(table, snap),  # FUSE live: the one table message goes on
         },
     }
 
@@ -240,6 +242,22 @@ def move_draft(
     # next step in this turn at once, so nobody waits for it.
     again = rest_of_turn and after.turn == before.turn and seat in after.pending
     autoplayed = {seat} if again else set()
+    found = live.record(table)
+    if found is not None and not after.over:
+        return _live_move(
+            draft,
+            table,
+            before,
+            after,
+            seat,
+            told,
+            found,
+            public_lang,
+            blame,
+            draws=draws,
+            autoplayed=frozenset(autoplayed),
+            acted=not by_default,
+        )
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         post = phase_post(
@@ -272,6 +290,39 @@ def move_draft(
             draft.ack_by_edit = not by_default and len(draft.private) == 1
     if not by_default and seat in after.pending:
         draft.private_buttons = offered_buttons(table, [seat], lang)
+    return draft
+
+
+def _live_move(
+    draft: Draft,
+    table: Table,
+    before: Snapshot,
+    after: Snapshot,
+    seat: int,
+    told: list[Event],
+    found: dict[str, Any],
+    lang: str,
+    blame: bool,
+    *,
+    draws: bool,
+    autoplayed: frozenset[int],
+    acted: bool,
+) -> Draft:
+    """A move at a live FUSE table (``bot.service.live``): the table message edited in place,
+    or posted anew where the rules there say so. A seat the round timer played for is a line in
+    it, not a post of its own."""
+    if blame:
+        told = [Event(live.TIMER, {"seat": seat}), *told]
+    draw = draws and after.picture_key != before.picture_key
+    whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
+    draft.messages = live.remember(table, found, told)
+    if after.phase != before.phase and found.get("table") == after.phase:
+        draft.public.append(whole)  # a new table message, which pings whom it asks anew
+        return draft
+    draft.public.append(live.edit(table, whole, draft.messages["phase"], lang))
+    # The clicked message shows the move: it stands for the "Recorded" answer; the buttons
+    # are on it, so the mover needs none of their own.
+    draft.ack_by_edit = acted and len(draft.private) == 1
     return draft
 
 
