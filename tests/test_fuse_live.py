@@ -196,3 +196,29 @@ async def test_a_whole_live_game_posts_once_per_defused_bomb_not_once_per_round(
     slots = {o.slot for o in game_posts if o.slot is not None}
     assert all(o.slot in slots for o in edits), "every edit is of a table message posted"
     assert "ran out of time" not in _said(edits + game_posts)
+
+
+async def test_the_round_timer_is_an_option_of_live_mode_only(
+    service: Service, clock: Clock
+) -> None:
+    """``round_timer:0`` leaves the channel's deadline (here a minute), whose default is told
+    as running out of time; relaxed mode has neither the round timer nor the one table
+    message (its players come and go over hours: each round pings them)."""
+    await _start(service, {"round_timer": 0})
+    assert (await service.settings(ALICE, HERE, deadline_minutes=1, reminder_minutes=0)).ok
+    await service.act(ALICE, HERE, "fuse", "draw", {})
+    started = clock.now
+    assert (await _deadlines(service))[(1, "default")] == started + 60
+    while 0 in FUSE.pending(await _state(service)):
+        clock.now += 2
+        await _play(service, ALICE, 0)
+    clock.now = started + 60
+    told = _said(await service.run_deadlines())
+    assert "⌛ Bob ran out of time: the computer played for them." in told
+    assert "round timer" not in told
+    assert (await service.cancel(ALICE, HERE)).ok
+
+    await _start(service, {"mode": "relaxed"})
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    assert (await _deadlines(service))[(1, "default")] == clock.now + 24 * 3600
+    assert [o.edit for o in drawn.public] == [False], "relaxed rounds keep a post each"

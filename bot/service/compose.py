@@ -311,8 +311,10 @@ def _live_move(
     """A move at a live FUSE table (``bot.service.live``): the table message edited in place,
     or posted anew where the rules there say so. A seat the round timer played for is a line in
     it, not a post of its own."""
-    if blame:
-        told = [Event(live.TIMER, {"seat": seat}), *told]
+    earlier = before.pending.get(seat)
+    if blame and earlier is not None:
+        timer = live.round_timer(table, earlier) is not None
+        told = [Event(live.TIMER if timer else live.DEADLINE, {"seat": seat}), *told]
     draw = draws and after.picture_key != before.picture_key
     whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
     draft.messages = live.remember(table, found, told)

@@ -8,7 +8,7 @@ move → second step: the engine's ``turn_key``) share the deadline the turn sta
 seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
 seats that answered lose their rows, and seats the computer now plays get theirs moved to a
 moment from now. In a real-time game (FUSE live) a seat's deadline is also at most the
-round's own short timer (option ``round_timer``, :func:`round_timer`). Reminders already sent
+round's own short timer (option ``round_timer``, ``live.round_timer``). Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.service.live import round_timer
 from bot.service.pause import SET_ASIDE, paused
 from bot.service.table import Table, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
@@ -161,17 +162,6 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     if chosen["reminder_minutes"] > 0 and reminder > now:
         rows.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
     await repo.run(tx.session, repo.Writes().add_deadlines(rows))
-
-
-def round_timer(table: Table, item: Pending) -> float | None:
-    """The seconds a seat has in a real-time round (FUSE live, option ``round_timer``) before
-    the computer plays for it, counted from the start of the phase; ``None``: no round timer.
-    Only while the game's own clock runs (the engine gives the input a deadline): in relaxed
-    mode, and before the first draw, the channel's deadline is the only one."""
-    if item.deadline is None:
-        return None
-    seconds = (table.row.options or {}).get("round_timer") or 0
-    return float(seconds) if seconds > 0 else None
 
 
 def reminder_gap(table: Table) -> float:

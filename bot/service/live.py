@@ -31,15 +31,27 @@ from bot.service.narrate import events_text
 from bot.service.replies import Slot
 from bot.service.table import Table
 from bot.service.text import lines
-from rules.core import Event, Snapshot
+from rules.core import Event, Pending, Snapshot
 
 NARRATED = 14  # narration lines a live table message keeps: a 4-player round and its returns
 TIMER = "fuse.live.timer"  # "the round timer ran out: the computer played for …"
+DEADLINE = "fuse.live.deadline"  # the same at the channel's deadline (round timer off)
 
 
 def is_live(table: Table) -> bool:
     """A game played on one live table message: FUSE in live mode."""
     return table.kind == "fuse" and getattr(table.state, "mode", "") == "live"
+
+
+def round_timer(table: Table, item: Pending) -> float | None:
+    """The seconds a seat has in a real-time round (FUSE live, option ``round_timer``) before
+    the computer plays for it, counted from the start of the phase; ``None``: no round timer.
+    Only while the game's own clock runs (the engine gives the input a deadline): in relaxed
+    mode, and before the first draw, the channel's deadline is the only one."""
+    if item.deadline is None:
+        return None
+    seconds = (table.row.options or {}).get("round_timer") or 0
+    return float(seconds) if seconds > 0 else None
 
 
 def _bombs(table: Table) -> int:
