@@ -343,8 +343,10 @@ class Outbox:
             kwargs["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
         if message.buttons or message.selects:
             kwargs["view"] = view(message)
-        elif slot.role == "lobby":
-            kwargs["view"] = None  # a started or cancelled lobby has no buttons left
+        elif slot.role == "lobby" or message.narration:
+            # A started or cancelled lobby has no buttons left; an edit with narration is the
+            # whole message (a live FUSE table), and nobody present has a button on it now.
+            kwargs["view"] = None
         file = _file(message)
         if file is not None:
             kwargs["attachments"] = [file]  # a new picture of the table replaces the old one

@@ -33,6 +33,9 @@ async def _play_one(fake: FakeDiscord, player: FakeUser, table_id: int) -> bool:
             *_button(table, "place", player.name),
             *_button(table, "take", player.name),
             *_button(table, "return", player.name),
+            *_button(table, "place"),  # (not named when only this player is asked)
+            *_button(table, "take"),
+            *_button(table, "return"),
             *_button(table, "claim"),
             *_button(table, "pass", player.name),
             *_button(table, "pass"),
@@ -81,11 +84,11 @@ async def test_live_rounds_edit_one_table_message_with_its_buttons_and_picture(
             break
         clock.now += 2
         if not await _play_one(fake, ana, table_id) and not await _play_one(fake, bea, table_id):
-            break
+            await fake.idle()  # nothing to click: the computer plays a seat in a moment
     assert len(rounds_seen) >= 2, "the game went on to another round"
     assert len(fake.posted) == posts or "defused" in "\n".join(fake.messages[table_id].embeds)
     edited = [e for e in fake.edits if int(e.message["id"]) == table_id]
-    assert edited and all(e.buttons for e in edited), "each edit carries the round's buttons"
+    assert edited and all(e.buttons for e in edited if e.content), "the round's buttons"
     assert all(not e.allowed_mentions.get("users") for e in edited), "edits ping nobody"
     later = fake.messages[table_id]
     assert len(later.message["attachments"]) == 1, "one picture, replaced, never stacked"
