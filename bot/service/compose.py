@@ -53,8 +53,10 @@ def picture(table: Table, lang: str) -> RenderJob:
 
 
 def pending_text(kind: str, item: Pending, names: Sequence[Name], lang: str) -> Text:
-    """What a seat is asked ("choose the dice to keep")."""
-    return phrase(f"{kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang))
+    """What a seat is asked ("choose the dice to keep"); a die it names as the reader names it
+    (FUSE: "place your N2" in Spanish)."""
+    shown = show_args(kind, item.args, lang)
+    return phrase(f"{kind}.pending.{item.kind}", lang, **fill_args(shown, names, lang))
 
 
 def phase_post(
