@@ -14,6 +14,7 @@ after their move, and a missed ping stalls the table until the reminder.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
@@ -323,7 +324,9 @@ def _live_move(
     if after.phase != before.phase and found.get("table") == after.phase:
         draft.public.append(whole)  # a new table message, which pings whom it asks anew
         return draft
-    draft.public.append(live.edit(table, whole, draft.messages["phase"], lang))
+    edit = live.edit(table, whole, draft.messages["phase"], lang)
+    # (It announces a phase only when the phase moved on: a new round, the returns.)
+    draft.public.append(edit if after.phase != before.phase else replace(edit, phase=False))
     # The clicked message shows the move: it stands for the "Recorded" answer; the buttons
     # are on it, so the mover needs none of their own.
     draft.ack_by_edit = acted and len(draft.private) == 1
