@@ -136,11 +136,12 @@ def _chat_pace() -> None:
     for label, seats, options, target, step in rows:
         _chat_line(label, chat_row(seats, options, CHAT_GAMES, step), target)
     # One player away for the whole game (docs/games/fuse.md, "The round timer"): the round
-    # timer alone, or the autopilot after two of its rounds in a row (the service's rule).
+    # timer alone, or the autopilot after two of its rounds in a row (the service's rule),
+    # which must leave the team its chances (the live target above).
     for seats in (2, 3):
-        for label, after in (("timer only", 0), ("autopilot after 2", 2)):
+        for label, after, target in (("timer", 0, 0.0), ("autopilot", 2, 1 / 3)):
             ends = chat_row(seats, {}, CHAT_GAMES, away=seats - 1, autopilot_after=after)
-            _chat_line(f"live standard {seats}p, 1 away, {label}", ends, 0.0)
+            _chat_line(f"live standard {seats}p, 1 away, {label}", ends, target)
 
 
 def _chat_line(label: str, ends: Counter[str], target: float) -> None:
