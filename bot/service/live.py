@@ -83,14 +83,15 @@ def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str
     return {**(table.row.messages or {}), "phase": {**found, "told": kept}}
 
 
-def narration(table: Table, found: dict[str, Any], lang: str) -> list[Event]:
+def narration(found: dict[str, Any]) -> list[Event]:
+    """The events the table message narrates (its record's ``told``)."""
     return [Event(str(key), dict(args)) for key, args in found.get("told") or []]
 
 
 def edit(table: Table, whole: Post, found: dict[str, Any], lang: str) -> Post:
     """The table message's new content: ``whole`` (a phase message: head, buttons, picture)
     as an edit of the message, showing the narration kept in ``found``."""
-    told = events_text(narration(table, found, lang), table.names(), lang)
+    told = events_text(narration(found), table.names(), lang)
     return replace(
         whole,
         channel_id=int(found.get("channel") or table.row.channel_id),
