@@ -140,13 +140,22 @@ def _chat_pace() -> None:
     # the margin: slower people (3 s a click plus the latency)
     rows += [(f"live standard {seats}p, 3.5 s/act", seats, {}, 0.0, 3.5) for seats in (2, 3)]
     for label, seats, options, target, step in rows:
-        ends = chat_row(seats, options, CHAT_GAMES, step)
-        rate = ends["won"] / CHAT_GAMES
-        verdict = ("PASS" if rate >= target else "FAIL") if target else "(no target)"
-        print(
-            f"{'  ' + label + ' won':44} {rate:11.0%}   target >= {target:.0%} {verdict}  "
-            f"{dict(ends)}"
-        )
+        _chat_line(label, chat_row(seats, options, CHAT_GAMES, step), target)
+    # One player away for the whole game (docs/games/fuse.md, "The round timer"): the round
+    # timer alone, or the autopilot after two of its rounds in a row (the service's rule),
+    # which must leave the team its chances (the live target above).
+    for seats in (2, 3):
+        for label, after, target in (("timer", 0, 0.0), ("autopilot", 2, 1 / 3)):
+            ends = chat_row(seats, {}, CHAT_GAMES, away=seats - 1, autopilot_after=after)
+            _chat_line(f"live standard {seats}p, 1 away, {label}", ends, target)
+
+
+def _chat_line(label: str, ends: Counter[str], target: float) -> None:
+    rate = ends["won"] / CHAT_GAMES
+    verdict = ("PASS" if rate >= target else "FAIL") if target else "(no target)"
+    print(
+        f"{'  ' + label + ' won':44} {rate:11.0%}   target >= {target:.0%} {verdict}  {dict(ends)}"
+    )
 
 
 if __name__ == "__main__":

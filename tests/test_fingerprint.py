@@ -9,7 +9,7 @@ from tests.support.fingerprint import fingerprint
 PINNED = {
     "badbones": "ffe64fe9dfa81f11",
     "farkle": "2260e3d515bb0eb3",
-    "fuse": "ac9f8772252ef8f5",
+    "fuse": "35b7a7856d6f7158",
     "zvv": "92994e74ee35b46d",
 }
 

@@ -4,8 +4,8 @@ messages and edits of earlier messages.
 - A reply's ``private`` message answers the user who acted, ephemerally.
 - ``public`` messages go to their channels as ordinary messages (text, one image, buttons), or,
   when the service says ``edit``, replace the words of the message it names (:class:`Outbox`:
-  the lobby as players join, the phase message as players get ready), a few seconds late so
-  that several changes make one edit.
+  the lobby as players join, the phase message as players get ready, a live FUSE table round
+  after round, its picture too), a few seconds late so that several changes make one edit.
 - Only the users a message lists can be mentioned: never ``@everyone``, ``@here`` or roles, so
   user-written text (display names) cannot ping anyone.
 - Nothing is cut. A message's head (who is awaited, the winner) is the content, first; its
@@ -423,7 +423,7 @@ class Outbox:
             log.warning("could not archive thread %s: %s", thread_id, exc)
 
     def _later(self, slot: Slot, outgoing: Outgoing) -> None:
-        self.waiting[slot] = outgoing
+        self.waiting[slot] = _keeping_picture(self.waiting.get(slot), outgoing)
         if slot not in self.timers:
             self.timers[slot] = asyncio.create_task(self._edit_after(slot))
 
@@ -465,14 +465,16 @@ class Outbox:
     ) -> None:
         """Replace the words (and buttons, if it has any) of the slot's message; as the
         response to ``interaction`` when that was a click on this message."""
-        assert outgoing.slot is not None
+        slot = outgoing.slot
+        assert slot is not None
         if interaction is not None:
-            self._drop(outgoing.slot)  # a waiting edit is older than this one
-        where = self.known.get(outgoing.slot)
+            outgoing = _keeping_picture(self.waiting.get(slot), outgoing)
+            self._drop(slot)  # a waiting edit is older than this one
+        where = self.known.get(slot)
         if where is None and outgoing.edit_of is not None:
             where = (outgoing.channel_id, outgoing.edit_of)
         if where is None:
-            log.warning("no message to edit for %s; the edit is dropped", outgoing.slot)
+            log.warning("no message to edit for %s; the edit is dropped", slot)
             return
         message = outgoing.message
         piece = layout(message)[0]  # an edit's words are a head: one message by construction
@@ -484,8 +486,13 @@ class Outbox:
             kwargs["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
         if message.buttons or message.selects:
             kwargs["view"] = view(message)
-        elif outgoing.slot.role == "lobby":
-            kwargs["view"] = None  # a started or cancelled lobby has no buttons left
+        elif slot.role == "lobby" or message.narration:
+            # A started or cancelled lobby has no buttons left; an edit with narration is the
+            # whole message (a live FUSE table), and nobody present has a button on it now.
+            kwargs["view"] = None
+        file = _file(message)
+        if file is not None:
+            kwargs["attachments"] = [file]  # a new picture of the table replaces the old one
         channel = self.client.get_partial_messageable(where[0])
         try:
             if interaction is not None:
@@ -501,6 +508,14 @@ class Outbox:
                 await self.block(where[0], perms.needed(thread=thread), foreseen=False)
             # An archived thread refuses edits (50083) but opens again at the next post, which
             # blocks the channel only if the thread is locked too.
+
+
+def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:
+    """``later`` replaces the waiting edit ``earlier`` of the same message, but not its picture
+    when it brings none (a live FUSE table: a claim right after the new round's picture)."""
+    if earlier is None or earlier.message.image is None or later.message.image is not None:
+        return later
+    return replace(later, message=replace(later.message, image=earlier.message.image))
 
 
 async def answer(

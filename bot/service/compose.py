@@ -14,9 +14,11 @@ after their move, and a missed ping stalls the table until the reminder.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
+from bot.service import live
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
@@ -52,8 +54,10 @@ def picture(table: Table, lang: str) -> RenderJob:
 
 
 def pending_text(kind: str, item: Pending, names: Sequence[Name], lang: str) -> Text:
-    """What a seat is asked ("choose the dice to keep")."""
-    return phrase(f"{kind}.pending.{item.kind}", lang, **fill_args(item.args, names, lang))
+    """What a seat is asked ("choose the dice to keep"); a die it names as the reader names it
+    (FUSE: "place your N2" in Spanish)."""
+    shown = show_args(kind, item.args, lang)
+    return phrase(f"{kind}.pending.{item.kind}", lang, **fill_args(shown, names, lang))
 
 
 def phase_post(
@@ -167,6 +171,7 @@ def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
             "id": None,
             "phase": snap.phase,
             "awaited": sorted(snap.pending),
+            **live.carried(table, snap),  # FUSE live: the one table message goes on
         },
     }
 
@@ -240,6 +245,22 @@ def move_draft(
     # next step in this turn at once, so nobody waits for it.
     again = rest_of_turn and after.turn == before.turn and seat in after.pending
     autoplayed = {seat} if again else set()
+    found = live.record(table)
+    if found is not None and not after.over:
+        return _live_move(
+            draft,
+            table,
+            before,
+            after,
+            seat,
+            told,
+            found,
+            public_lang,
+            blame,
+            draws=draws,
+            autoplayed=frozenset(autoplayed),
+            acted=not by_default,
+        )
     if after.phase != before.phase or after.over:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         post = phase_post(
@@ -272,6 +293,43 @@ def move_draft(
             draft.ack_by_edit = not by_default and len(draft.private) == 1
     if not by_default and seat in after.pending:
         draft.private_buttons = offered_buttons(table, [seat], lang)
+    return draft
+
+
+def _live_move(
+    draft: Draft,
+    table: Table,
+    before: Snapshot,
+    after: Snapshot,
+    seat: int,
+    told: list[Event],
+    found: dict[str, Any],
+    lang: str,
+    blame: bool,
+    *,
+    draws: bool,
+    autoplayed: frozenset[int],
+    acted: bool,
+) -> Draft:
+    """A move at a live FUSE table (``bot.service.live``): the table message edited in place,
+    or posted anew where the rules there say so. A seat the round timer played for is a line in
+    it, not a post of its own."""
+    earlier = before.pending.get(seat)
+    if blame and earlier is not None:
+        timer = live.round_timer(table, earlier) is not None
+        told = [Event(live.TIMER if timer else live.DEADLINE, {"seat": seat}), *told]
+    draw = draws and after.picture_key != before.picture_key
+    whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
+    draft.messages = live.remember(table, found, told)
+    if after.phase != before.phase and found.get("table") == after.phase:
+        draft.public.append(whole)  # a new table message, which pings whom it asks anew
+        return draft
+    edit = live.edit(table, whole, draft.messages["phase"], lang)
+    # (It announces a phase only when the phase moved on: a new round, the returns.)
+    draft.public.append(edit if after.phase != before.phase else replace(edit, phase=False))
+    # The clicked message shows the move: it stands for the "Recorded" answer; the buttons
+    # are on it, so the mover needs none of their own.
+    draft.ack_by_edit = acted and len(draft.private) == 1
     return draft
 
 

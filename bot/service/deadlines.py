@@ -7,7 +7,8 @@ computer seat, a person on autopilot, a removed player) gets only a short delay 
 move → second step: the engine's ``turn_key``) share the deadline the turn started with: a
 seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
 seats that answered lose their rows, and seats the computer now plays get theirs moved to a
-moment from now. Reminders already sent
+moment from now. In a real-time game (FUSE live) a seat's deadline is also at most the
+round's own short timer (option ``round_timer``, ``live.round_timer``). Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.service.live import round_timer
 from bot.service.pause import SET_ASIDE, paused
 from bot.service.table import Table, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
@@ -66,6 +68,7 @@ async def plan(
         existing = {}
     elif (
         was_pending is not None
+        and not (turn_due and set(turn_due) & set(pending))  # the computer plays on for them
         and set(pending) <= was_pending
         and not computer & set(pending)
         and not any(table.engine.automatic(table.state, s) for s in pending)
@@ -107,11 +110,14 @@ async def plan(
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:
             due = min(due, item.deadline)
+        timer = round_timer(table, item)
+        if timer is not None:  # a real-time round does not wait long for anyone
+            due = min(due, row.phase_started_at + timer)
         current = existing.get((seat, DEFAULT))
         if current is None:
             new.append(_row(row.id, seat, DEFAULT, due + aside, row.phase))
         elif seat in carried and seat == mover:
-            grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60)
+            grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60, timer or STEP_GRACE)
             current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
@@ -139,6 +145,9 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     due = now + chosen["deadline_minutes"] * 60
     if item.deadline is not None:
         due = min(due, item.deadline)
+    timer = round_timer(table, item)
+    if timer is not None:
+        due = min(due, now + timer)
     aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
     if computer_plays(seat_of_number(row, seat)):
         await repo.run(

@@ -69,6 +69,8 @@ class Draft:
     # The actor's private answer says only "Recorded", and an edit among ``public`` shows them
     # ready: on the message they clicked, that edit may stand for the answer (one REST call).
     ack_by_edit: bool = False
+    # The game's message records to save with the move (a live table's narration so far).
+    messages: dict[str, Any] | None = None
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

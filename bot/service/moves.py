@@ -148,6 +148,8 @@ async def resolve(
         rest_of_turn=by_default and due is not None,
         draws=tx.draws(row.kind),
     )
+    if draft.messages is not None:  # (a live table's narration, kept with the move)
+        saved["messages"] = draft.messages
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # All of them together: on SQLite, one crossing to the connection's thread.
     await tx.writer.take()

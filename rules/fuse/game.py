@@ -52,6 +52,7 @@ DECK_SIZE: dict[str, tuple[int, int, int, int, int]] = {
     "insane": (25, 26, 27, 28, 29),
 }
 CLOCK_SECONDS = 600.0
+ROUND_TIMER = 20  # seconds (option round_timer): live mode's per-round timer, applied by the bot
 CENTRE_SIZE = 5
 FUSES_IN_DECK = 6
 NUM_DICE = 25
@@ -336,6 +337,9 @@ class Fuse(Game[FuseState]):
         OptionSpec("solo_dice", "int", 3, min=1, max=3),
         OptionSpec("rounds", "int", 0, min=0, max=999),
         OptionSpec("top_up", "bool", False),
+        # Live mode by chat: a seat that has not played within this many seconds of the round's
+        # start gets the computer's move (the service's deadline, not a rule; 0 = off).
+        OptionSpec("round_timer", "int", ROUND_TIMER, min=0, max=600),
     )
     action_types = (Draw, Claim, Place, Pass, Take, Return)
     commands = (

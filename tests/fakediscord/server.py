@@ -772,10 +772,12 @@ class FakeDiscord:
             if exchange.type != COMPONENT:
                 return self._refuse([f"{where}: type {kind} is only for component interactions"])
             if kind == 7:  # UPDATE_MESSAGE: the clicked message, edited by the response itself
-                problems = limits.check_message(data, [], where, edit=True)
+                problems = limits.check_message(
+                    data, [(n, len(d)) for n, (d, _) in files.items()], where, edit=True
+                )
                 if problems:
                     return self._refuse(problems)
-                edited = self._update(exchange.message_id, data)
+                edited = self._update(exchange.message_id, data, files)
                 if edited is None:
                     return self._json({"code": 10008, "message": "Unknown Message"}, 404)
                 exchange.messages.append(edited)
@@ -888,19 +890,21 @@ class FakeDiscord:
         self.posted.append(sent)
         return self._json(sent.message)
 
-    def _update(self, message_id: int | None, body: dict[str, Any]) -> Sent | None:
-        """Apply an edit of a channel message (its content, components, embeds)."""
+    def _update(
+        self,
+        message_id: int | None,
+        body: dict[str, Any],
+        files: dict[str, tuple[bytes, str | None]] | None = None,
+    ) -> Sent | None:
+        """Apply an edit of a channel message (its content, components, embeds, and its
+        attachments when the edit sends files)."""
         sent = self.messages.get(message_id) if message_id is not None else None
         if sent is None:
             return None
-        message = dict(sent.message)
-        for key in ("content", "components", "embeds"):
-            if key in body:
-                message[key] = (
-                    body[key] if body[key] is not None else ([] if key != "content" else "")
-                )
+        message = _edited(sent.message, body, files or {})
         message["edited_timestamp"] = p.TIMESTAMP
-        edited = Sent("edit", sent.channel_id, body, sent.files, message)
+        kept = {n: d for n, (d, _) in files.items()} if files else sent.files
+        edited = Sent("edit", sent.channel_id, body, kept, message)
         self.messages[int(message["id"])] = edited
         self.edits.append(edited)
         return edited
@@ -924,7 +928,8 @@ class FakeDiscord:
             return self._refuse(problems)
         message = _edited(sent.message, body, files)
         message["edited_timestamp"] = p.TIMESTAMP
-        edited = Sent("edit", channel_id, body, sent.files, message)
+        kept = {n: d for n, (d, _) in files.items()} if files else sent.files
+        edited = Sent("edit", channel_id, body, kept, message)
         self.messages[int(message["id"])] = edited
         self.edits.append(edited)
         return self._json(message)

@@ -39,7 +39,15 @@ from rules.core import Game, game_names, get_game
 from tests.support.tiny import install
 
 DAY_PLUS = 25 * 3600.0
-DEFAULTED_MARK = t("lobby.deadline.defaulted", "en", player="\x00").split("\x00")[-1].strip()
+# How a default is announced: the generic line, or a live FUSE table's (round timer, deadline).
+DEFAULTED_MARKS = tuple(
+    t(key, "en", **{arg: "\x00"}).split("\x00")[-1].strip()
+    for key, arg in (
+        ("lobby.deadline.defaulted", "player"),
+        ("fuse.live.timer", "seat"),
+        ("fuse.live.deadline", "seat"),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,7 @@ def watch_announcements(service: Service) -> None:
         for post in draft.public:
             if post.phase:
                 emit("ANNOUNCE", {"channel": post.channel_id})
-            if DEFAULTED_MARK in post.text or DEFAULTED_MARK in post.narration:
+            if any(mark in post.text or mark in post.narration for mark in DEFAULTED_MARKS):
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 

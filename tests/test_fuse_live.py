@@ -1,0 +1,224 @@
+"""FUSE live by chat: the one table message edited in place round after round, and the round
+timer that plays an absent player's move so the team is never held up for long."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.discord.markup import markdown
+from bot.service import Actor, Service, lobby
+from bot.service.replies import Outgoing, Reply
+from bot.service.table import Table
+from bot.store import repository as repo
+from rules.core.policy import choose
+from rules.fuse import FUSE
+from rules.fuse.game import FuseState
+from tests.conftest import ALICE, BOB, HERE, Clock
+
+
+@pytest.fixture(autouse=True)
+def _one_deal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same deal in every run (the seed is otherwise new each game): Bob has dice to use
+    in the rounds these tests leave him away for."""
+    monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: SEED)
+
+
+SEED = 3
+
+
+async def _table(service: Service) -> Table | None:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+    return Table.of(row) if row is not None else None
+
+
+async def _deadlines(service: Service) -> dict[tuple[int, str], float]:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        rows = await repo.deadlines_of(session, row.id)
+    return {key: d.due_at for key, d in rows.items()}
+
+
+async def _start(service: Service, options: dict[str, Any] | None = None) -> list[Outgoing]:
+    sent: list[Outgoing] = []
+    for reply in (
+        await service.new_game(ALICE, HERE, "fuse", options or {}),
+        await service.join(BOB, HERE),
+        await service.start(ALICE, HERE),
+    ):
+        assert reply.ok
+        sent += reply.public
+    return sent
+
+
+async def _play(service: Service, actor: Actor, seat: int) -> Reply:
+    """The seat's player plays what the computer would (a person's move, typed)."""
+    table = await _table(service)
+    assert table is not None
+    command, args = FUSE.to_command(choose(FUSE, table.state, seat, "normal"))  # type: ignore[misc]
+    reply = await service.act(actor, HERE, "fuse", command, dict(args))
+    assert reply.ok, reply.private
+    return reply
+
+
+async def _state(service: Service) -> FuseState:
+    table = await _table(service)
+    assert table is not None
+    state = table.state
+    assert isinstance(state, FuseState)
+    return state
+
+
+async def test_an_absent_player_is_played_at_the_round_timer_and_the_round_goes_on(
+    service: Service, clock: Clock
+) -> None:
+    await _start(service)
+    await service.act(ALICE, HERE, "fuse", "draw", {})
+    started = clock.now
+    due = await _deadlines(service)
+    assert due[(1, "default")] == started + 20, "Bob's move is due at the round timer"
+    while 0 in FUSE.pending(await _state(service)):  # Alice plays her round; Bob is away
+        clock.now += 2
+        await _play(service, ALICE, 0)
+    assert (await _state(service)).round == 1 and 1 in FUSE.pending(await _state(service))
+    clock.now = started + 20
+    told = await service.run_deadlines()
+    assert told, "the computer played Bob's move at the round timer"
+    for _ in range(5):  # the rest of Bob's round, a moment apart
+        if (await _state(service)).round > 1:
+            break
+        clock.now += service.computer_delay
+        told += await service.run_deadlines()
+    assert (await _state(service)).round == 2, "the round went on without Bob"
+    # Quietly: the table message is edited; a new one comes only for a new round after a
+    # defused bomb (the team's progress), never for the timer.
+    posts = [o for o in told if not o.edit]
+    assert len(posts) <= len((await _state(service)).defused)
+    assert "Bob's round timer ran out: the computer played for them." in _said(told)
+    assert "ran out of time" not in _said(told)
+
+
+async def test_a_player_away_for_rounds_in_a_row_goes_on_autopilot_and_a_click_brings_them_back(
+    service: Service, clock: Clock
+) -> None:
+    """A round-timer miss counts as a missed deadline: after the channel's ``misses`` (2) in a
+    row the computer plays Bob's seat at once, so the team no longer waits 20 s a round for
+    him; any move of his own ends it."""
+    await _start(service)
+    await service.act(ALICE, HERE, "fuse", "draw", {})
+    for round_no in (1, 2):
+        assert (await _state(service)).round == round_no
+        while 0 in FUSE.pending(await _state(service)):
+            clock.now += 2
+            await _play(service, ALICE, 0)
+        clock.now = max(clock.now, (await _deadlines(service))[(1, "default")])
+        told = await service.run_deadlines()
+        while (await _state(service)).round == round_no:
+            clock.now += service.computer_delay
+            told += await service.run_deadlines()
+    table = await _table(service)
+    assert table is not None
+    bob = next(s for s in table.row.seats if s.seat == 1)
+    assert bob.autopilot, "two rounds away in a row: the computer plays Bob's seat"
+    assert "Bob has missed their deadlines: the computer plays their seat" in _said(told)
+    due = await _deadlines(service)
+    assert (1, "default") not in due, "no more 20-second waits"
+    assert ((1, "computer") in due) == (1 in FUSE.pending(table.state)), "the computer's move"
+    await _play(service, BOB, 1)
+    table = await _table(service)
+    assert table is not None
+    assert not next(s for s in table.row.seats if s.seat == 1).autopilot, "Bob is back"
+
+
+def _said(sent: list[Outgoing]) -> str:
+    return "\n".join(str(o.message.whole) for o in sent)
+
+
+async def test_the_draw_turns_the_start_message_into_the_table_and_claims_edit_it(
+    service: Service, clock: Clock
+) -> None:
+    opened = await _start(service)
+    (start,) = [o for o in opened if o.slot is not None and o.slot.role == "phase"]
+    assert not start.edit and set(start.message.mentions) == {ALICE.user_id}
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    (table,) = drawn.public
+    assert table.edit and table.slot == start.slot, "round 1 is the start message, edited"
+    assert table.message.mentions == (), "an edit pings nobody"
+    assert "Round 1" in str(table.message.narration)
+    head = markdown(table.message.text)
+    assert "<t:" in head and ":R>" in head, "the bomb's clock as a Discord relative time"
+    claims = [b for b in table.message.buttons if ":claim:" in b.custom_id]
+    assert claims, "the round's dice are buttons on the table message"
+    die = claims[0].label.split()[-1]  # "🎲 B6"
+    clock.now += 2
+    claimed = await service.press(ALICE, HERE, claims[0].custom_id, None)
+    (edited,) = claimed.public
+    assert edited.edit and edited.slot == start.slot and claimed.ack_by_edit
+    assert f"Alice takes the {die}" in str(edited.message.narration)
+    assert "Round 1" in str(edited.message.narration), "the narration so far is kept"
+    places = [b for b in edited.message.buttons if ":place:" in b.custom_id]
+    assert places and all(b.label.startswith("Alice: ") for b in places), (
+        "Alice's placements are on the table message, marked as hers"
+    )
+    assert claimed.private is not None and not claimed.private.buttons
+
+
+async def test_a_whole_live_game_posts_once_per_defused_bomb_not_once_per_round(
+    service: Service, clock: Clock
+) -> None:
+    """Alice and Bob play a live game to its end at a click every two seconds. The table is
+    edited in place; a new message comes only at the start, at the first round after each
+    defused bomb, and at the end, and only new messages ping."""
+    players = (ALICE, BOB)
+    sent = await _start(service)
+    game_posts = [o for o in sent if o.slot is not None and o.slot.role == "phase"]
+    edits: list[Outgoing] = []
+    rounds, defused = 0, 0
+    while (table := await _table(service)) is not None:
+        state = table.state
+        rounds, defused = state.round, len(state.defused)
+        seat = min(FUSE.pending(state))
+        clock.now += 2
+        reply = await _play(service, players[seat], seat)
+        for out in reply.public:
+            if out.edit:
+                edits.append(out)
+            else:
+                game_posts.append(out)
+    assert rounds >= 10 and edits
+    ends = 1  # the result
+    assert len(game_posts) <= 1 + defused + ends, [str(o.message.text)[:40] for o in game_posts]
+    assert len(game_posts) < rounds, "fewer posts than rounds"
+    assert all(o.message.mentions == () for o in edits), "edits ping nobody"
+    slots = {o.slot for o in game_posts if o.slot is not None}
+    assert all(o.slot in slots for o in edits), "every edit is of a table message posted"
+    assert "ran out of time" not in _said(edits + game_posts)
+
+
+async def test_the_round_timer_is_an_option_of_live_mode_only(
+    service: Service, clock: Clock
+) -> None:
+    """``round_timer:0`` leaves the channel's deadline (here a minute), whose default is told
+    as running out of time; relaxed mode has neither the round timer nor the one table
+    message (its players come and go over hours: each round pings them)."""
+    await _start(service, {"round_timer": 0})
+    assert (await service.settings(ALICE, HERE, deadline_minutes=1, reminder_minutes=0)).ok
+    await service.act(ALICE, HERE, "fuse", "draw", {})
+    started = clock.now
+    assert (await _deadlines(service))[(1, "default")] == started + 60
+    while 0 in FUSE.pending(await _state(service)):
+        clock.now += 2
+        await _play(service, ALICE, 0)
+    clock.now = started + 60
+    told = _said(await service.run_deadlines())
+    assert "⌛ Bob ran out of time: the computer played for them." in told
+    assert "round timer" not in told
+    assert (await service.cancel(ALICE, HERE)).ok
+
+    await _start(service, {"mode": "relaxed"})
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    assert (await _deadlines(service))[(1, "default")] == clock.now + 24 * 3600
+    assert [o.edit for o in drawn.public] == [False], "relaxed rounds keep a post each"
