@@ -222,3 +222,28 @@ async def test_the_round_timer_is_an_option_of_live_mode_only(
     drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
     assert (await _deadlines(service))[(1, "default")] == clock.now + 24 * 3600
     assert [o.edit for o in drawn.public] == [False], "relaxed rounds keep a post each"
+
+
+async def test_relaxed_rounds_post_once_and_their_moves_edit_that_post(
+    service: Service, clock: Clock
+) -> None:
+    """Relaxed mode: every round is a new message (it pings the team, who come and go over
+    hours); the claims and placements within the round edit that message instead of posting
+    one message each."""
+    await _start(service, {"mode": "relaxed"})
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    assert [o.edit for o in drawn.public] == [False]
+    round_message = drawn.public[0].slot
+    edited = 0
+    for _ in range(10):
+        if 0 not in FUSE.pending(await _state(service)):
+            break
+        before = FUSE.phase(await _state(service))
+        reply = await _play(service, ALICE, 0)
+        if FUSE.phase(await _state(service)) != before:
+            break  # the phase moved on: a new message (the returns, or the next round)
+        assert [o.edit for o in reply.public] == [True], "a move within the round edits it"
+        assert all(o.slot == round_message for o in reply.public)
+        assert all(o.message.mentions == () for o in reply.public), "an edit pings nobody"
+        edited += 1
+    assert edited >= 1, "Alice's claim and placement were moves within the round"

@@ -15,6 +15,9 @@ A new message is posted (and the players awaited by it pinged) only when:
   looked away (the round timer plays for them meanwhile: ``deadlines.round_timer``);
 - the game is over (the result, as in every game).
 
+Relaxed mode (rounds without a clock, played over hours) posts every phase anew (a round, its
+returns), so that each pings whom it asks, and edits that message with the moves within it.
+
 The message's record (``GameRow.messages["phase"]``) holds, besides the phase fields:
 ``table``, the phase token of the post the message was (its :class:`Slot` for good, so the
 adapter finds it and gathers its edits), ``bombs``, the bombs defused when it was posted, and
@@ -39,8 +42,16 @@ DEADLINE = "fuse.live.deadline"  # the same at the channel's deadline (round tim
 
 
 def is_live(table: Table) -> bool:
-    """A game played on one live table message: FUSE in live mode."""
+    """FUSE in live mode (real-time rounds)."""
     return table.kind == "fuse" and getattr(table.state, "mode", "") == "live"
+
+
+def edits_in_place(table: Table) -> bool:
+    """A game whose moves within a phase edit the phase's table message: FUSE, in both modes.
+    In relaxed mode every phase (a round, its returns) still gets a new message, since its
+    players come and go over hours and the new message pings whom it asks; but the claims and
+    placements within it edit it, rather than posting a message each."""
+    return table.kind == "fuse"
 
 
 def round_timer(table: Table, item: Pending) -> float | None:
@@ -61,11 +72,13 @@ def _bombs(table: Table) -> int:
 def carried(table: Table, snap: Snapshot) -> dict[str, Any]:
     """The live table fields of a new phase's record: those of the message the phase goes on
     in (the same table message), or a new message's (see the module's rules)."""
-    if not is_live(table):
+    if not edits_in_place(table):
         return {}
     old = (table.row.messages or {}).get("phase") or {}
     new_round = getattr(table.state, "stage", "") == "choose"
-    if old.get("table") and not (new_round and old.get("bombs") != _bombs(table)):
+    # Relaxed: a message for every new phase (a round, its returns), which pings whom it asks.
+    posted_anew = not is_live(table) or (new_round and old.get("bombs") != _bombs(table))
+    if old.get("table") and not posted_anew:
         return {key: old.get(key) for key in ("channel", "id", "table", "bombs", "told")}
     return {"table": snap.phase, "bombs": _bombs(table), "told": []}
 
@@ -74,7 +87,7 @@ def record(table: Table) -> dict[str, Any] | None:
     """The live table message's record, or ``None``: not a live game, or one begun before
     live tables (it keeps its phase posts)."""
     found = (table.row.messages or {}).get("phase") or {}
-    return found if is_live(table) and found.get("table") else None
+    return found if edits_in_place(table) and found.get("table") else None
 
 
 def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str, Any]:

@@ -120,16 +120,34 @@ def watch_announcements(service: Service) -> None:
     runs only for committed transactions, and a phase announcement is a post marked
     ``phase`` (a retried transaction's posts never reach ``_finish``)."""
     finish = service._finish
+    # A live FUSE table's edits show its latest narration again: only the lines an edit adds
+    # to its message's narration are news.
+    shown: dict[Any, list[str]] = {}
 
     async def watched_finish(draft: Any) -> Any:
         for post in draft.public:
             if post.phase:
                 emit("ANNOUNCE", {"channel": post.channel_id})
-            if any(mark in post.text or mark in post.narration for mark in DEFAULTED_MARKS):
+            said = [str(post.text), *str(post.narration).split("\n")]
+            if post.edit and post.slot is not None:
+                before = shown.get(post.slot, [])
+                shown[post.slot] = said[1:]
+                said = said[1:][_overlap(before, said[1:]) :]
+            elif post.slot is not None:
+                shown[post.slot] = said[1:]
+            if any(mark in line for line in said for mark in DEFAULTED_MARKS):
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 
     service._finish = watched_finish  # type: ignore[method-assign]
+
+
+def _overlap(before: list[str], after: list[str]) -> int:
+    """How many first lines of ``after`` are the last lines of ``before`` (kept narration)."""
+    for size in range(min(len(before), len(after)), 0, -1):
+        if before[-size:] == after[:size]:
+            return size
+    return 0
 
 
 class Clock:
