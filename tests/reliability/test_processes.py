@@ -166,7 +166,8 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
                 row = await repo.game_by_id(session, game_id)
                 assert row is not None and row.state is not None
             due += len(get_game(row.kind).pending(get_game(row.kind).load(row.state)))
-        start_at = f"{time.time() + 3.0:.3f}"
+        # Far enough ahead that both have imported and connected on a loaded machine.
+        start_at = f"{time.time() + 6.0:.3f}"
         results = await asyncio.gather(
             *(run_driver(database_url, "--deadlines-only", start_at) for _ in range(2))
         )
