@@ -25,7 +25,7 @@ from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from i18n import language_for
-from rules.core import Action, CommandArgs, RulesError
+from rules.core import Action, CommandArgs, RulesError, Snapshot
 
 # Steps with no decision played within one move, at most (a guard: ZvV has one, its roll).
 MAX_AUTOMATIC = 4
@@ -111,13 +111,14 @@ async def resolve(
     # played in this same move, so that the channel reads one message for both, not one for the
     # move and another a moment later for the roll; each is logged as its own entry.
     steps = [(seat, action, by_default)]
+    after = engine.snapshot(table.state)
     for _ in range(MAX_AUTOMATIC):
-        automatic = _automatic_step(table)
+        automatic = _automatic_step(table, after)
         if automatic is None:
             break
         events += engine.resolve(table.state, automatic[0], automatic[1], now)
         steps.append((automatic[0], automatic[1], True))
-    after = engine.snapshot(table.state)
+        after = engine.snapshot(table.state)
     seen = row.version  # grows with every save, so it numbers the log without a MAX() query
     changed = after.phase != row.phase or after.over
     saved: dict[str, Any] = {"state": engine.dump(table.state), "updated_at": now}
@@ -188,9 +189,9 @@ async def resolve(
     return draft
 
 
-def _automatic_step(table: Table) -> tuple[int, Action] | None:
-    """A pending seat's step with no decision in it, if there is one now."""
-    for pending in table.engine.pending(table.state):
+def _automatic_step(table: Table, now: Snapshot) -> tuple[int, Action] | None:
+    """A pending seat's step with no decision in it, if there is one in ``now``."""
+    for pending in now.pending:
         action = table.engine.automatic(table.state, pending)
         if action is not None:
             return pending, action
