@@ -19,7 +19,6 @@ messages and edits of earlier messages.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import time
 from dataclasses import dataclass, field, replace
@@ -28,171 +27,16 @@ from typing import Any, Protocol
 import discord
 
 from bot.discord import perms
-from bot.discord.items import GameItem
-from bot.discord.markup import markdown
-from bot.service.replies import Button, Message, Outgoing, Reply, Select, Slot
+from bot.discord.layout import Piece, attachment, layout, message_kwargs, view
+from bot.service.replies import Message, Outgoing, Reply, Slot
 from bot.service.text import Text
 from i18n import language_for, t
 
 log = logging.getLogger(__name__)
 
-MAX_CONTENT = 2000
-MAX_DESCRIPTION = 4096
-MAX_EMBEDS = 10
-MAX_EMBED_TOTAL = 6000
-MAX_ROWS = 5
-MAX_BUTTONS_PER_ROW = 5
-MAX_SELECT_OPTIONS = 25
 # Readiness and lobby edits wait this long for more of their kind: five players who submit
 # within two seconds make one edit, not five.
 EDIT_DELAY = 2.0
-
-_STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
-
-
-@dataclass
-class Piece:
-    """One Discord message of a laid-out service message: its content and embed descriptions."""
-
-    content: str = ""
-    embeds: list[str] = field(default_factory=list)
-
-
-def _pack(lines: list[str], limit: int) -> list[str]:
-    """Lines joined into chunks of at most ``limit`` characters, split only between lines (a
-    longer line is split where it must, never inside a markdown escape)."""
-    chunks: list[str] = []
-    current = ""
-    for line in lines:
-        while len(line) > limit:
-            cut = limit
-            while cut > 1 and line[cut - 1] == "\\":
-                cut -= 1  # keep "\\*" together: a lone backslash would escape the next chunk
-            if current:
-                chunks.append(current)
-                current = ""
-            chunks.append(line[:cut])
-            line = line[cut:]
-        candidate = f"{current}\n{line}" if current else line
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = line
-        else:
-            current = candidate
-    if current:
-        chunks.append(current)
-    return chunks
-
-
-def layout(message: Message) -> list[Piece]:
-    """A message as Discord messages, nothing cut: the head as the first one's content (lines
-    that cannot fit, which no game's head reaches, open the narration instead), the narration
-    in embeds of at most 4,096 characters, ten and 6,000 characters a message, the rest in
-    further messages."""
-    head = markdown(message.text).split("\n") if message.text else []
-    content_lines: list[str] = []
-    overflow: list[str] = []
-    for line in head:
-        candidate = "\n".join([*content_lines, line])
-        if not overflow and len(candidate) <= MAX_CONTENT:
-            content_lines.append(line)
-        else:
-            overflow.append(line)
-    told = markdown(message.narration).split("\n") if message.narration else []
-    chunks = _pack(overflow + told, MAX_DESCRIPTION)
-    pieces = [Piece("\n".join(content_lines))]
-    for chunk in chunks:
-        last = pieces[-1]
-        used = sum(len(e) for e in last.embeds)
-        if len(last.embeds) >= MAX_EMBEDS or used + len(chunk) > MAX_EMBED_TOTAL:
-            pieces.append(Piece())
-        pieces[-1].embeds.append(chunk)
-    if len(pieces) > 1:
-        log.info("a long message went out as %d messages", len(pieces))
-    return pieces
-
-
-def content(text: Text) -> str:
-    """A head's words as Discord markdown (its first message's content: see :func:`layout`)."""
-    return layout(Message(text))[0].content
-
-
-def mentions(message: Message) -> discord.AllowedMentions:
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        users=[discord.Object(user_id) for user_id in message.mentions],
-        replied_user=False,
-    )
-
-
-def view(message: Message) -> discord.ui.View | None:
-    """Buttons and selects as persistent dynamic items (they survive a restart because their
-    ``custom_id`` carries everything). Selects take a row each; buttons fill the rest, five a row."""
-    if not message.buttons and not message.selects:
-        return None
-    out = discord.ui.View(timeout=None)
-    row = 0
-    for select in message.selects[:MAX_ROWS]:
-        out.add_item(GameItem(_select(select), row=row))
-        row += 1
-    buttons = list(message.buttons)
-    room = (MAX_ROWS - row) * MAX_BUTTONS_PER_ROW
-    if len(buttons) > room:
-        log.warning("dropping %d buttons over Discord's limit", len(buttons) - room)
-        buttons = buttons[:room]
-    for index, button in enumerate(buttons):
-        out.add_item(GameItem(_button(button), row=row + index // MAX_BUTTONS_PER_ROW))
-    return out
-
-
-def _button(button: Button) -> discord.ui.Button[Any]:
-    return discord.ui.Button(
-        label=button.label[:80],
-        custom_id=button.custom_id,
-        style=_STYLES.get(button.style, discord.ButtonStyle.secondary),
-    )
-
-
-def _select(select: Select) -> discord.ui.Select[Any]:
-    options = [
-        discord.SelectOption(label=label[:100], value=value[:100])
-        for value, label in select.options[:MAX_SELECT_OPTIONS]
-    ]
-    count = len(options)
-    return discord.ui.Select(
-        custom_id=select.custom_id,
-        placeholder=select.placeholder[:150],
-        options=options,
-        min_values=max(0, min(select.min_values, count)),
-        max_values=max(1, min(select.max_values, count)),
-    )
-
-
-def _file(message: Message) -> discord.File | None:
-    if message.image is None:
-        return None
-    return discord.File(io.BytesIO(message.image.data), filename=message.image.filename)
-
-
-def _kwargs(message: Message, piece: Piece, *, first: bool = True) -> dict[str, Any]:
-    """Arguments shared by every kind of send: a piece's words, and on the first piece of a
-    message its mentions and buttons (the pieces after it only carry narration)."""
-    out: dict[str, Any] = {
-        "content": piece.content or None,
-        "allowed_mentions": mentions(message) if first else discord.AllowedMentions.none(),
-    }
-    if piece.embeds:
-        out["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
-    items = view(message) if first else None
-    if items is not None:
-        out["view"] = items
-    return out
 
 
 class PostReporter(Protocol):
@@ -490,7 +334,7 @@ class Outbox:
             # A started or cancelled lobby has no buttons left; an edit with narration is the
             # whole message (a live FUSE table), and nobody present has a button on it now.
             kwargs["view"] = None
-        file = _file(message)
+        file = attachment(message)
         if file is not None:
             kwargs["attachments"] = [file]  # a new picture of the table replaces the old one
         channel = self.client.get_partial_messageable(where[0])
@@ -574,7 +418,7 @@ async def answer(
     for piece in extra:  # the rest of a long private answer (a long history)
         await interaction.followup.send(
             ephemeral=True,
-            **_kwargs(private or Message(Text()), piece, first=False),
+            **message_kwargs(private or Message(Text()), piece, first=False),
         )
     # The user has their answer: a channel that refuses a post gets a follow-up note instead
     # of an error in place of the answer (the move itself is saved either way).
@@ -651,8 +495,8 @@ async def _respond(
     interaction: discord.Interaction[Any], message: Message, *, ephemeral: bool
 ) -> list[Piece]:
     first, *rest = layout(message)
-    kwargs = _kwargs(message, first)
-    file = _file(message)
+    kwargs = message_kwargs(message, first)
+    file = attachment(message)
     if file is not None:
         kwargs["file"] = file
     await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
@@ -661,9 +505,9 @@ async def _respond(
 
 async def _edit(interaction: discord.Interaction[Any], message: Message) -> list[Piece]:
     first, *rest = layout(message)
-    kwargs = _kwargs(message, first)
+    kwargs = message_kwargs(message, first)
     kwargs.setdefault("embeds", [])
-    file = _file(message)
+    file = attachment(message)
     await interaction.edit_original_response(attachments=[file] if file else [], **kwargs)
     return rest
 
@@ -685,8 +529,8 @@ async def _send(client: discord.Client, outgoing: Outgoing, ids: list[int]) -> N
     """Post each piece of ``outgoing``; ``ids`` receives the ids of those that went out."""
     channel = client.get_partial_messageable(outgoing.channel_id)
     for index, piece in enumerate(layout(outgoing.message)):
-        kwargs = _kwargs(outgoing.message, piece, first=index == 0)
-        file = _file(outgoing.message) if index == 0 else None
+        kwargs = message_kwargs(outgoing.message, piece, first=index == 0)
+        file = attachment(outgoing.message) if index == 0 else None
         if file is not None:
             kwargs["file"] = file
         sent = await channel.send(**kwargs)
