@@ -26,7 +26,7 @@ from bot.service.narrate import events_text, fill_args
 from bot.service.options import summary as option_summary
 from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.shown import show_args
-from bot.service.table import Table, computer_plays, seat_names
+from bot.service.table import Table, automatic_steps, computer_plays, seat_names
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
@@ -97,7 +97,7 @@ def phase_post(
     else:
         by_seat = {s.seat: s for s in table.row.seats}
         # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it.
-        skipped = autoplayed | _automatic(table, snap)
+        skipped = autoplayed | automatic_steps(table, snap.pending).keys()
         awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
@@ -142,7 +142,7 @@ def awaited_lines(
     names = table.names()
     by_seat = {s.seat: s for s in table.row.seats}
     said: list[Text] = []
-    skipped = skipped | _automatic(table, snap)
+    skipped = skipped | automatic_steps(table, snap.pending).keys()
     for seat in sorted((set(snap.pending) - skipped) | set(ready)):
         item = snap.pending.get(seat)
         if item is None:
@@ -336,11 +336,6 @@ def _live_move(
 def _unread(table: Table) -> set[int]:
     """Seats no person reads: computer seats, and players who left."""
     return {s.seat for s in table.row.seats if s.left or s.computer is not None}
-
-
-def _automatic(table: Table, snap: Snapshot) -> frozenset[int]:
-    """Pending seats whose step has no decision in it (ZvV's autoroll): played at once."""
-    return frozenset(s for s in snap.pending if table.engine.automatic(table.state, s) is not None)
 
 
 def offered_buttons(

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.service.live import round_timer
 from bot.service.pause import SET_ASIDE, paused
-from bot.service.table import Table, computer_plays, seat_of_number, settings
+from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from rules.core import Pending
@@ -71,7 +71,7 @@ async def plan(
         and not (turn_due and set(turn_due) & set(pending))  # the computer plays on for them
         and set(pending) <= was_pending
         and not computer & set(pending)
-        and not any(table.engine.automatic(table.state, s) for s in pending)
+        and not automatic_steps(table, pending)
     ):
         # The common case, a submission inside a phase: only drop the rows of the seats that
         # are no longer pending (usually the mover's), without reading the table.

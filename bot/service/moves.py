@@ -19,13 +19,20 @@ from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
 from bot.service.replies import Actor, Place
-from bot.service.table import Table, closing, require, seat_of, seat_of_number
+from bot.service.table import (
+    Table,
+    automatic_steps,
+    closing,
+    require,
+    seat_of,
+    seat_of_number,
+)
 from bot.service.text import lines
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from i18n import language_for
-from rules.core import Action, CommandArgs, RulesError, Snapshot
+from rules.core import Action, CommandArgs, RulesError
 
 # Steps with no decision played within one move, at most (a guard: ZvV has one, its roll).
 MAX_AUTOMATIC = 4
@@ -113,7 +120,7 @@ async def resolve(
     steps = [(seat, action, by_default)]
     after = engine.snapshot(table.state)
     for _ in range(MAX_AUTOMATIC):
-        automatic = _automatic_step(table, after)
+        automatic = next(iter(automatic_steps(table, after.pending).items()), None)
         if automatic is None:
             break
         events += engine.resolve(table.state, automatic[0], automatic[1], now)
@@ -187,15 +194,6 @@ async def resolve(
         )
     await repo.run(tx.session, writes)
     return draft
-
-
-def _automatic_step(table: Table, now: Snapshot) -> tuple[int, Action] | None:
-    """A pending seat's step with no decision in it, if there is one in ``now``."""
-    for pending in now.pending:
-        action = table.engine.automatic(table.state, pending)
-        if action is not None:
-            return pending, action
-    return None
 
 
 def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> None:

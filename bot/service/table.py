@@ -6,6 +6,7 @@ names for messages and for pictures), in one place.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +16,7 @@ from bot.service.replies import Actor
 from bot.service.text import Name
 from bot.store.models import GameRow, SeatRow
 from i18n import language_for
-from rules.core import Game, get_game
+from rules.core import Action, Game, get_game
 
 BOT_MARK = "🤖"  # how computer seats' names begin (i18n bots.name)
 DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minutes": 120}
@@ -119,3 +120,10 @@ def whole_number(value: Any) -> int:
     if not -(2**63) < number < 2**63:
         raise Refusal("lobby.error.number", value=str(value)[:30])
     return number
+
+
+def automatic_steps(table: Table, seats: Iterable[int]) -> dict[int, Action]:
+    """Of ``seats`` (pending ones), those whose step has no decision in it (ZvV's autoroll),
+    each with that step: the service plays them at once, nobody is asked or waited for."""
+    steps = {seat: table.engine.automatic(table.state, seat) for seat in seats}
+    return {seat: step for seat, step in steps.items() if step is not None}
