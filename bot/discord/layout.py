@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -68,20 +69,38 @@ def _pack(lines: list[str], limit: int) -> list[str]:
     return chunks
 
 
+_MENTION = re.compile(r"<@\d+>")  # a name can never form one: markup.safe_name
+
+
+def _called(line: str) -> str:
+    """A line's beginning up to its last mention ("⏳ <@42>: …" → "⏳ <@42>"), or nothing."""
+    found = list(_MENTION.finditer(line))
+    return line[: found[-1].end()] if found else ""
+
+
+def _split_head(head: list[str]) -> tuple[list[str], list[str]]:
+    """The head's lines as (content, overflow). When they cannot all fit the 2,000 characters of
+    a message's content, the last lines open the narration instead, and the content keeps the
+    beginning of each that calls someone, up to its mention: a mention inside an embed notifies
+    nobody, so the ping must stay in the content."""
+    if len("\n".join(head)) <= MAX_CONTENT:
+        return head, []
+    for kept in range(len(head) - 1, -1, -1):
+        calls = [c for c in map(_called, head[kept:]) if c]
+        content = [*head[:kept], *calls]
+        if len("\n".join(content)) <= MAX_CONTENT:
+            return content, head[kept:]
+    # No line fits beside the mentions of all (no game's head comes near): the mentions alone.
+    return [" ".join(m.group() for line in head for m in _MENTION.finditer(line))], head
+
+
 def layout(message: Message) -> list[Piece]:
-    """A message as Discord messages, nothing cut: the head as the first one's content (lines
-    that cannot fit, which no game's head reaches, open the narration instead), the narration
-    in embeds of at most 4,096 characters, ten and 6,000 characters a message, the rest in
-    further messages."""
+    """A message as Discord messages, nothing cut: the head as the first one's content (what
+    cannot fit opens the narration instead, its mentions kept in the content: see
+    :func:`_split_head`), the narration in embeds of at most 4,096 characters, ten and 6,000
+    characters a message, the rest in further messages."""
     head = markdown(message.text).split("\n") if message.text else []
-    content_lines: list[str] = []
-    overflow: list[str] = []
-    for line in head:
-        candidate = "\n".join([*content_lines, line])
-        if not overflow and len(candidate) <= MAX_CONTENT:
-            content_lines.append(line)
-        else:
-            overflow.append(line)
+    content_lines, overflow = _split_head(head)
     told = markdown(message.narration).split("\n") if message.narration else []
     chunks = _pack(overflow + told, MAX_DESCRIPTION)
     pieces = [Piece("\n".join(content_lines))]
