@@ -493,6 +493,13 @@ class BadBones(Game[BadBonesState]):
             return [Choose(o) for o in state.questions[seat]["options"]]
         return []
 
+    def button_candidates(self, state: BadBonesState, seat: int) -> list[Action]:
+        if state.stage == TRAP:
+            # Placing and retrieving are typed (a square, a kind, a side): the one button is
+            # "nothing".
+            return [Nothing()]
+        return self.legal_actions(state, seat)
+
     @staticmethod
     def _retrievable(trap: Trap) -> bool:
         spec = TRAPS[trap.kind]

@@ -228,11 +228,18 @@ class Game(ABC, Generic[S]):
                 seen.setdefault(str(their[param]), None)
         return list(seen)
 
+    def button_candidates(self, state: S, seat: int) -> list[Action]:
+        """Legal actions among which every one offered as a button is: by default all of them.
+        An engine whose phase has many legal actions of typed commands only (Bad Bones' trap
+        stage: a hundred placements beside its one button) lists fewer, which spares each
+        phase message the whole list; ``tests/test_buttons.py`` checks it keeps every button."""
+        return self.legal_actions(state, seat)
+
     def buttons(self, state: S, seat: int) -> list[tuple[str, CommandArgs]]:
         """The legal actions offered as buttons to ``seat`` (commands marked ``button``)."""
         names = {c.name for c in self.commands if c.button}
         out: list[tuple[str, CommandArgs]] = []
-        for action in self.legal_actions(state, seat):
+        for action in self.button_candidates(state, seat):
             mapped = self.to_command(action)
             if mapped is not None and mapped[0] in names and mapped not in out:
                 out.append(mapped)
