@@ -217,7 +217,10 @@ class Console:
                 )
             if sub == "stats":
                 who = named.get("player", positional[0] if positional else "")
-                return await svc.stats(actor, place, self.user_id(who) if who else None)
+                if not who:
+                    return await svc.stats(actor, place)
+                shown = None if _MENTION.match(who) else who.lstrip("@")
+                return await svc.stats(actor, place, self.user_id(who), shown)
             if sub == "language":
                 return await svc.language(
                     actor, place, named.get("language", positional[0] if positional else "")

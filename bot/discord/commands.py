@@ -247,9 +247,9 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     async def stats(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         whom = values.get("player")
-        user_id = whom.id if whom is not None else None
+        user_id, name = (whom.id, whom.display_name) if whom is not None else (None, None)
         await bot.run_command(
-            interaction, lambda a, p: service().stats(a, p, user_id), what="game stats"
+            interaction, lambda a, p: service().stats(a, p, user_id, name), what="game stats"
         )
 
     whose = Option(

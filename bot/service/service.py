@@ -297,13 +297,17 @@ class Service:
                 return self._refused(refusal, lang)
         return Reply(private=Message(text, buttons=pages))
 
-    async def stats(self, actor: Actor, place: Place, user_id: int | None = None) -> Reply:
-        """A player's games, wins, best scores and ratings on this server (default: yours)."""
+    async def stats(
+        self, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
+    ) -> Reply:
+        """A player's games, wins, best scores and ratings on this server (default: yours).
+        ``name``: the other player's name as the adapter knows it, for one never rated here."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
-            name = actor.display_name if user_id in (None, actor.user_id) else "?"
-            text = await standings.stats(session, place.guild_id, player, name, lang)
+            if user_id in (None, actor.user_id):
+                name = actor.display_name
+            text = await standings.stats(session, place.guild_id, player, name or "?", lang)
         return Reply(private=Message(text))
 
     async def rebuild_ratings(self) -> int:

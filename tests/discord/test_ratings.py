@@ -49,5 +49,8 @@ async def test_rating_changes_leaderboard_pages_and_stats(fake: FakeDiscord, bot
 
     stats = await (await fake.slash(bob, "game stats", player=alice)).result()
     assert stats.ephemeral and "Alice: played 1, won 1" in stats.content
+    newcomer = fake.add_user(777, "Nina")
+    unrated = await (await fake.slash(bob, "game stats", player=newcomer)).result()
+    assert unrated.ephemeral and "Nina" in unrated.content, "named as the server shows them"
     mine = await (await fake.slash(bob, "game stats")).result()
     assert "Bob: played 1, won 0" in mine.content
