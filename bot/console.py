@@ -50,7 +50,16 @@ _LOBBY = (
     " mine rematch leaderboard stats replay"
 ).split()
 _LOBBY_PARAMS = (
-    "game", "player", "deadline", "reminder", "replay", "language", "page", "level", "with", "misses"
+    "game",
+    "player",
+    "deadline",
+    "reminder",
+    "replay",
+    "language",
+    "page",
+    "level",
+    "with",
+    "misses",
 )
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000

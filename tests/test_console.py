@@ -140,6 +140,8 @@ async def test_a_player_named_by_mention_is_shown_by_name(tmp_path: Path) -> Non
     assert "dora was removed from the game." in text
     assert str(dora) not in text
     assert "That user is not playing in this game." in text  # erin, never seen: refused
+
+
 THREADS = """\
 @alice /game new tiny rounds:1
 @bob#1 /game join
@@ -173,6 +175,8 @@ async def test_threads_and_edits_in_the_console(tmp_path: Path) -> None:
     assert "[#thread 1 «tiny.name · alice» ✎ №3] ✅ alice is ready." in text
     assert "[#1 №" in text and "in #thread 1 «tiny.name · alice»: 🏆 Winner: alice" in text
     assert "[#thread 1 «tiny.name · alice»] (archived)" in text
+
+
 HELP_AND_MINE = """\
 @ana:es /help
 @ana:es /help farkle
@@ -218,7 +222,9 @@ AFTER = """\
 """
 
 
-async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_command(tmp_path: Path) -> None:
+async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_command(
+    tmp_path: Path,
+) -> None:
     from bot.cli import main
 
     install()

@@ -171,8 +171,6 @@ def test_no_message_writes_a_plural_in_brackets() -> None:
 
     for lang in ("en", "es"):
         bracketed = {
-            key: text
-            for key, text in catalogue(lang).items()
-            if re.search(r"\w\((s|es|n)\)", text)
+            key: text for key, text in catalogue(lang).items() if re.search(r"\w\((s|es|n)\)", text)
         }
         assert not bracketed, bracketed

@@ -202,6 +202,8 @@ async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
     clock.now += 25 * 3600
     said = _said(await service.run_deadlines())
     assert "Bob ran out of time" in said and "🔒" not in said
+
+
 # ---------------------------------------------------------------- FUSE by chat (play-test)
 
 

@@ -201,6 +201,7 @@ class PartidaBot(ext.AutoShardedBot):
                 await asyncio.wait_for(asyncio.shield(self._deadline_task), grace)
             except (TimeoutError, asyncio.CancelledError):
                 pass  # ``close`` cancels it; a claimed deadline rolls back and stays due
+
     async def posted(self, outgoing: Outgoing, message_id: int) -> None:
         """The outbox posted a message the service will edit later: the service notes its id."""
         if self.service is not None:

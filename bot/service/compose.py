@@ -155,7 +155,9 @@ def awaited_lines(
         who = Mention(user.user_id, names[seat].text)
         what = pending_text(table.kind, item, names, lang)
         said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
-    clocks = [p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped]
+    clocks = [
+        p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped
+    ]
     if clocks:
         said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
     return lines(said)

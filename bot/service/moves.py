@@ -37,6 +37,7 @@ from rules.core import Action, CommandArgs, RulesError
 # Steps with no decision played within one move, at most (a guard: ZvV has one, its roll).
 MAX_AUTOMATIC = 4
 
+
 def act(actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Work:
     async def work(tx: Tx) -> Draft:
         table, seat = seated(tx.row, actor, game)

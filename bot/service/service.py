@@ -381,6 +381,7 @@ class Service:
                     row.channel_id = row.open_channel_id = thread_id
             finally:
                 writer.release()
+
     # ================================================================= paused tables
 
     async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None:
@@ -656,6 +657,8 @@ def _damage_named() -> Iterator[None]:
         if isinstance(exc, OperationalError):
             raise
         raise DamagedDatabase(str(exc.orig or exc)[:200]) from exc
+
+
 class ElsewhereError(Exception):
     """The command names no game here: the games are in threads (its text says which)."""
 
