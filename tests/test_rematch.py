@@ -3,8 +3,11 @@ it starts when every player has asked."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.service import Actor, Place, Reply, Service
 from bot.store import repository as repo
+from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
 
 
@@ -115,3 +118,48 @@ async def test_a_rematch_asked_in_the_channel_opens_in_the_games_thread(
     clock.now += 2 * 3600  # past the finished game's archive time
     archived = [o for o in await service.run_deadlines() if o.archive]
     assert archived == [], "the thread stays open while its rematch is played there"
+
+
+async def test_a_rematch_starts_when_the_last_player_who_had_not_asked_leaves(
+    service: Service,
+) -> None:
+    await finished_game(service)
+    assert (await service.rematch(ALICE, HERE)).ok
+    assert (await service.rematch(BOB, HERE)).ok
+    out = await service.leave(CAROL, HERE)
+    assert out.ok and "dejado" in private(out), "Carol reads Spanish: she left"
+    assert "begins" in out.public[0].message.whole, "the others had asked: it starts"
+    async with service.sessions() as session:
+        game = await repo.open_game(session, HERE.channel_id)
+        assert game is not None and game.status == "active"
+        assert sorted(s.display_name for s in game.seats) == ["Alice", "Bob"]
+
+
+async def test_a_rematch_too_small_to_play_waits_for_a_player(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await finished_game(service)
+    monkeypatch.setattr(type(get_game("tiny")), "min_seats", 2)
+    assert (await service.rematch(ALICE, HERE)).ok
+    assert (await service.leave(BOB, HERE)).ok
+    out = await service.leave(CAROL, HERE)
+    assert out.ok and "begins" not in out.public[0].message.whole, "one seat cannot play"
+    async with service.sessions() as session:
+        lobby = await repo.open_game(session, HERE.channel_id)
+        assert lobby is not None and lobby.status == "lobby"
+    joined = await service.join(Actor(4, "Dora"), HERE)
+    assert joined.ok and "Waiting for: Dora." in str(joined.public[0].message.text)
+
+
+async def test_a_rematch_starts_when_the_host_removes_the_one_who_had_not_asked(
+    service: Service,
+) -> None:
+    await finished_game(service)
+    assert (await service.rematch(ALICE, HERE)).ok
+    assert (await service.rematch(BOB, HERE)).ok
+    kicked = await service.kick(ALICE, HERE, CAROL.user_id)
+    assert kicked.ok and "Carol" in private(kicked)
+    assert any("begins" in p.message.whole for p in kicked.public)
+    async with service.sessions() as session:
+        game = await repo.open_game(session, HERE.channel_id)
+        assert game is not None and game.status == "active"

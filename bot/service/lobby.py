@@ -102,6 +102,11 @@ def leave(actor: Actor, place: Place) -> Work:
             await _remove_from_lobby(tx, row, seat)
             if not row.seats or computer.only_computers(row):
                 close(row, CANCELLED)
+            elif rematch_complete(row):
+                # The others had all asked for this rematch: it was waiting only for them.
+                draft = await start_as_host(tx, row, place)
+                draft.private = [phrase("lobby.leave.private", tx.lang)]
+                return draft
             draft.public.append(_lobby(row, place))
         else:
             if seat.left:
@@ -133,6 +138,23 @@ async def _remove_from_lobby(tx: Tx, row: GameRow, seat: SeatRow) -> None:
     people = [user for user, _, _, level in kept if level is None]
     if row.host_id == seat.user_id and people:
         row.host_id = people[0]  # never a computer player: it cannot start the game
+
+
+def rematch_complete(row: GameRow) -> bool:
+    """Whether a rematch's lobby has every seat it waits for: each person at it asked for it
+    (a computer seat never asks), and there are enough of them to play."""
+    if row.status != LOBBY or row.settings.get("rematch_of") is None:
+        return False
+    fewest = get_game(row.kind).seat_range(row.options)[0]
+    people = {s.user_id for s in row.seats if s.computer is None}
+    return len(row.seats) >= fewest and bool(people) and people <= set(row.settings["ready"])
+
+
+async def start_as_host(tx: Tx, row: GameRow, place: Place) -> Draft:
+    """Start the game as its host would (a complete rematch starts by itself)."""
+    host = next(s for s in row.seats if s.user_id == row.host_id)
+    starter = Actor(host.user_id, host.display_name, host.locale)
+    return await start(starter, place)(tx)
 
 
 def start(actor: Actor, place: Place) -> Work:
@@ -218,7 +240,10 @@ def kick(actor: Actor, place: Place, user_id: int) -> Work:
         row.updated_at = tx.now
         await tx.session.flush()
         draft = Draft()
-        if in_lobby:
+        if rematch_complete(row):
+            draft = await start_as_host(tx, row, place)  # the rematch waited only for them
+            draft.private = []
+        elif in_lobby:
             draft.public.append(_lobby(row, place))
         draft.say(phrase("lobby.kick.private", tx.lang, player=name))
         text = phrase("lobby.kick.public", language_for(place.locale), player=name)

@@ -1,8 +1,9 @@
 """Rematch: the closing message's button (and ``/game rematch``) opens a new lobby where the
 game was played (its thread, when it had one) with the same game, options, settings and seats,
 the seats turned by one so that someone else begins. It starts by itself when every player has
-asked for it; the host (whoever asked first) may start it sooner, and a player who does not
-want it leaves its lobby as any other."""
+asked for it (``lobby.rematch_complete``: also when the last who had not asked leaves or is
+removed); the host (whoever asked first) may start it sooner, and a player who does not want it
+leaves its lobby as any other."""
 
 from __future__ import annotations
 
@@ -68,12 +69,9 @@ def work(actor: Actor, place: Place, game_id: int) -> Work:
         row.settings = {**row.settings, "ready": ready}
         row.updated_at = tx.now
         await tx.session.flush()
-        if {s.user_id for s in row.seats if _human(s)} <= set(ready):
-            # Everyone asked: start it as its host would.
-            host = next(s for s in row.seats if s.user_id == row.host_id)
-            starter = Actor(host.user_id, host.display_name, host.locale)
+        if lobby.rematch_complete(row):
             started = Tx(tx.session, row, tx.lang, tx.now, tx.writer, tx.draws)
-            draft = await lobby.start(starter, place)(started)
+            draft = await lobby.start_as_host(started, row, place)
             draft.private = [phrase("rematch.private", tx.lang)]
             if first:  # no lobby message was posted to be edited (a table of one)
                 draft.public = [p for p in draft.public if p.slot != _lobby_slot(row)]
@@ -88,12 +86,6 @@ def work(actor: Actor, place: Place, game_id: int) -> Work:
 
 def _lobby_slot(row: GameRow) -> Slot:
     return Slot(row.id, "lobby")
-
-
-def _human(seat: SeatRow) -> bool:
-    """Whether a seat's player is a person, who must ask for the rematch (a computer seat
-    never asks, so it is not waited for)."""
-    return seat.computer is None
 
 
 def _lobby(
