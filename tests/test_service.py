@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from bot.discord.markup import markdown
 from bot.service import Actor, Reply, Service
 from bot.service.buttons import parse as parse_button
-from bot.service.service import LANGUAGE_TTL
+from bot.service.reading import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock

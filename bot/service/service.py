@@ -22,21 +22,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot.service import (
     buttons,
-    compose,
     computer,
     deadlines,
     drawing,
-    guide,
     history,
     lobby,
     moves,
     pause,
-    ratings,
     rematch,
     replays,
     shown,
@@ -45,6 +42,7 @@ from bot.service import (
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
+from bot.service.reading import Reading, page_number
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
@@ -52,19 +50,19 @@ from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
-from bot.store.models import LOBBY, DeadlineRow, GameRow
+from bot.store.models import DeadlineRow, GameRow
 from i18n import LANGUAGES, language_for
-from rules.core import CommandArgs, RulesError, get_game
+from rules.core import CommandArgs, RulesError
 
 log = logging.getLogger("partida.service")
 
 RETRIES = 8
-# How long a user's chosen language is trusted before it is read again: the bound on how late a
-# choice made through another process shows (one made through this one shows at once).
-LANGUAGE_TTL = 60.0
 
 
-class Service:
+class Service(Reading):
+    """The commands that change a game (each a transaction, run by :meth:`_run`), on top of
+    the read-only ones (:class:`~bot.service.reading.Reading`)."""
+
     def __init__(
         self,
         engine: AsyncEngine,
@@ -73,20 +71,14 @@ class Service:
         clock: Callable[[], float] = time.time,
         computer_delay: float = 1.5,
     ) -> None:
-        self.engine = engine
+        super().__init__(engine, clock)
         # Seconds a computer-played seat waits before its move (the console plays at once).
         self.computer_delay = computer_delay
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
         self.render_images = render
-        self.clock = clock
         # One lock per channel: commands for one game run one at a time in this process; the
         # version column protects against other processes.
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.writers = WriterQueue(engine)
-        # Users' chosen languages (None: follow the Discord client), with when each was read:
-        # a command then needs no extra query. The choice made through this process is kept at
-        # once; one made through another process shows here within LANGUAGE_TTL seconds.
-        self._languages: dict[int, tuple[str | None, float]] = {}
 
     @classmethod
     async def open(
@@ -221,110 +213,16 @@ class Service:
         work = moves.press(actor, place, custom_id, values)
         return await self._run(actor, place, work, "press", write_late=True)
 
-    async def suggest(
-        self,
-        actor: Actor,
-        place: Place,
-        game: str,
-        command: str,
-        param: str,
-        args: CommandArgs,
-        typed: str = "",
-    ) -> list[str]:
-        """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
-        async with self.sessions() as session:
-            row = await repo.open_game(session, place.channel_id)
-            if row is None:  # typed in the channel: its one game in a thread, if one
-                threaded = await repo.open_games_in_threads(session, place.channel_id)
-                row = threaded[0] if len(threaded) == 1 else None
-            lang = await self._language(session, actor)
-        values = moves.suggest(row, actor, game, command, param, args)
-        # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
-        needle = str(typed or "").strip().upper()
-        said = [(v, str(shown.show(game, param, v, lang))) for v in values]
-        return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
-
-    async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
-        lang = language_for(actor.locale)
-        try:
-            engine = get_game(str(game))
-        except RulesError as err:
-            return self._refused(err, lang)
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
-
-    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
-        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        if not game:
-            return Reply(private=Message(guide.general_help(lang)))
-        try:
-            get_game(str(game))
-        except RulesError as err:
-            return self._refused(err, lang)
-        return Reply(private=Message(guide.game_help(str(game), lang)))
-
-    async def mine(self, actor: Actor, place: Place) -> Reply:
-        """``/game mine``: the user's open games in this server, with links to their channels."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
-        return Reply(private=Message(guide.mine(rows, lang)))
-
-    def welcome(self, lang: str) -> Message:
-        """What the bot says once when it joins a server (in the server's language)."""
-        return Message(guide.welcome(lang))
-
-    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
-        """The channel's finished games, newest first, a page at a time (``history.PAGE``),
-        each with a Replay button, and buttons to the pages around it."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            head, said, found = await history.page(session, place.channel_id, _page(page), lang)
-        return Reply(private=Message(head, narration=said, buttons=found))
-
-    async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
-        """One page of a game's leaderboard on this server, with buttons to the others."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            try:
-                text, pages = await standings.leaderboard(
-                    session, place.guild_id, game, _page(page), lang
-                )
-            except Refusal as refusal:
-                return self._refused(refusal, lang)
-        return Reply(private=Message(text, buttons=pages))
-
-    async def stats(
-        self, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
-    ) -> Reply:
-        """A player's games, wins, best scores and ratings on this server (default: yours).
-        ``name``: the other player's name as the adapter knows it, for one never rated here."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
-            if user_id in (None, actor.user_id):
-                name = actor.display_name
-            text = await standings.stats(session, place.guild_id, player, name or "?", lang)
-        return Reply(private=Message(text))
-
-    async def rebuild_ratings(self) -> int:
-        """Rate every finished game again, in order (``partida ratings rebuild``)."""
-        async with self.sessions() as session, session.begin():
-            return await ratings.rebuild(session)
-
     async def _view(self, actor: Actor, place: Place, view: buttons.Press) -> Reply:
         """A button of a read-only view: a page of the history or of a leaderboard, or a
         history entry's Replay."""
         if view.command == history.HISTORY:
-            return await self.history(actor, place, _page(view.args.get("page")))
+            return await self.history(actor, place, page_number(view.args.get("page")))
         if view.command == history.REPLAY:
             return await self.replay_game(actor, place, str(view.args.get("game", "")))
         if view.command == standings.LEADERBOARD:
             return await self.leaderboard(
-                actor, place, str(view.args.get("game", "")), _page(view.args.get("page"))
+                actor, place, str(view.args.get("game", "")), page_number(view.args.get("page"))
             )
         return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
@@ -453,22 +351,6 @@ class Service:
             return []
         return [Outgoing(row.channel_id, Message(Text()), archive=True)]
 
-    # ================================================================= replay
-
-    async def replay(self, game_id: int) -> dict[str, Any] | None:
-        """Rebuild a game's state from its seed and action log (crash checks, audits)."""
-        async with self.sessions() as session:
-            row = await repo.game_by_id(session, game_id)
-            if row is None or row.status == LOBBY:
-                return None
-            engine = get_game(row.kind)
-            state = engine.new_game(len(row.seats), row.options, row.seed)
-            for entry in await repo.action_log(session, game_id):
-                state, _ = engine.apply(
-                    state, entry.seat, engine.action_from_json(entry.action), entry.at
-                )
-            return engine.dump(state)
-
     # ================================================================= the loop
 
     async def _run(
@@ -576,17 +458,6 @@ class Service:
         links = join(Channel(g.channel_id, str(phrase(f"{g.kind}.name", lang))) for g in games)
         raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
 
-    async def _language(self, session: AsyncSession, actor: Actor) -> str:
-        now = self.clock()
-        chosen, read_at = self._languages.get(actor.user_id, (None, -LANGUAGE_TTL))
-        if now - read_at >= LANGUAGE_TTL:
-            chosen = await repo.player_language(session, actor.user_id)
-            self._languages[actor.user_id] = (chosen, now)
-        return chosen if chosen in LANGUAGES else language_for(actor.locale)
-
-    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
-        return Reply(private=Message(compose.refusal(error, lang)), ok=False)
-
     async def _finish(self, draft: Draft) -> Reply:
         """After commit: draw the images (off the event loop) and build the messages."""
         private_image = await self._draw(draft.private_image)
@@ -665,14 +536,6 @@ class ElsewhereError(Exception):
     def __init__(self, text: Text) -> None:
         super().__init__(str(text))
         self.text = text
-
-
-def _page(value: Any) -> int:
-    """A page number from a button or a command; anything else is the first page."""
-    try:
-        return max(1, min(int(str(value)), 10**6))
-    except (TypeError, ValueError):
-        return 1
 
 
 def _log_safe(text: str) -> str:

@@ -1,0 +1,166 @@
+"""The read-only commands: what a user may look at without changing anything (autocomplete,
+rules and help, their open games, a channel's history, leaderboards and stats, a replay
+rebuilt from the log). None takes a channel's lock or a transaction that writes, so none waits
+behind a move. :class:`~bot.service.service.Service` is built on this class, which also holds
+what both kinds of command read: the sessions, the clock and the users' chosen languages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from bot.service import compose, guide, history, moves, ratings, shown, standings
+from bot.service.errors import Refusal
+from bot.service.replies import Actor, Message, Place, Reply
+from bot.service.text import phrase
+from bot.store import repository as repo
+from bot.store.models import LOBBY
+from i18n import LANGUAGES, language_for
+from rules.core import CommandArgs, RulesError, get_game
+
+# How long a user's chosen language is trusted before it is read again: the bound on how late a
+# choice made through another process shows (one made through this one shows at once).
+LANGUAGE_TTL = 60.0
+
+
+class Reading:
+    def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.clock = clock
+        # Users' chosen languages (None: follow the Discord client), with when each was read:
+        # a command then needs no extra query. The choice made through this process is kept at
+        # once; one made through another process shows here within LANGUAGE_TTL seconds.
+        self._languages: dict[int, tuple[str | None, float]] = {}
+
+    async def _language(self, session: AsyncSession, actor: Actor) -> str:
+        now = self.clock()
+        chosen, read_at = self._languages.get(actor.user_id, (None, -LANGUAGE_TTL))
+        if now - read_at >= LANGUAGE_TTL:
+            chosen = await repo.player_language(session, actor.user_id)
+            self._languages[actor.user_id] = (chosen, now)
+        return chosen if chosen in LANGUAGES else language_for(actor.locale)
+
+    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
+        return Reply(private=Message(compose.refusal(error, lang)), ok=False)
+
+    async def suggest(
+        self,
+        actor: Actor,
+        place: Place,
+        game: str,
+        command: str,
+        param: str,
+        args: CommandArgs,
+        typed: str = "",
+    ) -> list[str]:
+        """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
+        async with self.sessions() as session:
+            row = await repo.open_game(session, place.channel_id)
+            if row is None:  # typed in the channel: its one game in a thread, if one
+                threaded = await repo.open_games_in_threads(session, place.channel_id)
+                row = threaded[0] if len(threaded) == 1 else None
+            lang = await self._language(session, actor)
+        values = moves.suggest(row, actor, game, command, param, args)
+        # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
+        needle = str(typed or "").strip().upper()
+        said = [(v, str(shown.show(game, param, v, lang))) for v in values]
+        return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
+
+    async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
+        lang = language_for(actor.locale)
+        try:
+            engine = get_game(str(game))
+        except RulesError as err:
+            return self._refused(err, lang)
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
+
+    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
+        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        if not game:
+            return Reply(private=Message(guide.general_help(lang)))
+        try:
+            get_game(str(game))
+        except RulesError as err:
+            return self._refused(err, lang)
+        return Reply(private=Message(guide.game_help(str(game), lang)))
+
+    async def mine(self, actor: Actor, place: Place) -> Reply:
+        """``/game mine``: the user's open games in this server, with links to their channels."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
+        return Reply(private=Message(guide.mine(rows, lang)))
+
+    def welcome(self, lang: str) -> Message:
+        """What the bot says once when it joins a server (in the server's language)."""
+        return Message(guide.welcome(lang))
+
+    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
+        """The channel's finished games, newest first, a page at a time (``history.PAGE``),
+        each with a Replay button, and buttons to the pages around it."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            head, said, found = await history.page(
+                session, place.channel_id, page_number(page), lang
+            )
+        return Reply(private=Message(head, narration=said, buttons=found))
+
+    async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
+        """One page of a game's leaderboard on this server, with buttons to the others."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            try:
+                text, pages = await standings.leaderboard(
+                    session, place.guild_id, game, page_number(page), lang
+                )
+            except Refusal as refusal:
+                return self._refused(refusal, lang)
+        return Reply(private=Message(text, buttons=pages))
+
+    async def stats(
+        self, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
+    ) -> Reply:
+        """A player's games, wins, best scores and ratings on this server (default: yours).
+        ``name``: the other player's name as the adapter knows it, for one never rated here."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+            player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
+            if user_id in (None, actor.user_id):
+                name = actor.display_name
+            text = await standings.stats(session, place.guild_id, player, name or "?", lang)
+        return Reply(private=Message(text))
+
+    async def rebuild_ratings(self) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``)."""
+        async with self.sessions() as session, session.begin():
+            return await ratings.rebuild(session)
+
+    async def replay(self, game_id: int) -> dict[str, Any] | None:
+        """Rebuild a game's state from its seed and action log (crash checks, audits)."""
+        async with self.sessions() as session:
+            row = await repo.game_by_id(session, game_id)
+            if row is None or row.status == LOBBY:
+                return None
+            engine = get_game(row.kind)
+            state = engine.new_game(len(row.seats), row.options, row.seed)
+            for entry in await repo.action_log(session, game_id):
+                state, _ = engine.apply(
+                    state, entry.seat, engine.action_from_json(entry.action), entry.at
+                )
+            return engine.dump(state)
+
+
+def page_number(value: Any) -> int:
+    """A page number from a button or a command; anything else is the first page."""
+    try:
+        return max(1, min(int(str(value)), 10**6))
+    except (TypeError, ValueError):
+        return 1
