@@ -225,6 +225,12 @@ class PartidaBot(ext.AutoShardedBot):
             return None, []
         return await self.service.resume(channel_id)
 
+    async def table_again(self, game_id: int, role: str) -> list[Outgoing]:
+        """A slot's message is lost (deleted, or its id unrecorded): the message to post anew."""
+        if self.service is None:
+            return []
+        return await self.service.table_again(game_id, role)
+
     async def close(self) -> None:
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:

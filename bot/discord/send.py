@@ -32,6 +32,8 @@ from bot.service.replies import Message, Outgoing, Reply, Slot
 from bot.service.text import Text
 from i18n import language_for, t
 
+UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is not there (deleted)
+
 log = logging.getLogger(__name__)
 
 # Readiness and lobby edits wait this long for more of their kind: five players who submit
@@ -41,12 +43,14 @@ EDIT_DELAY = 2.0
 
 class PostReporter(Protocol):
     """What the outbox tells the service: which message a slot's post became, which thread
-    a game moved to, and that a channel's table must wait (or may go on)."""
+    a game moved to, that a channel's table must wait (or may go on), and that a slot's
+    message is lost (the service gives it again)."""
 
     async def posted(self, outgoing: Outgoing, message_id: int) -> None: ...
     async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None: ...
     async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None: ...
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
+    async def table_again(self, game_id: int, role: str) -> list[Outgoing]: ...
 
 
 @dataclass(frozen=True)
@@ -318,7 +322,10 @@ class Outbox:
         if where is None and outgoing.edit_of is not None:
             where = (outgoing.channel_id, outgoing.edit_of)
         if where is None:
-            log.warning("no message to edit for %s; the edit is dropped", slot)
+            # Its id was never recorded (the bot stopped between the post and the record):
+            # the table goes on in a new message rather than stall unseen.
+            log.warning("no message to edit for %s; posting it anew", slot)
+            await self._post_anew(outgoing)
             return
         message = outgoing.message
         piece = layout(message)[0]  # an edit's words are a head: one message by construction
@@ -345,6 +352,15 @@ class Outbox:
             if not await self._may_post(where[0]):
                 return  # the table waits; it is posted whole when it comes back
             await channel.get_partial_message(where[1]).edit(**kwargs)
+        except discord.NotFound as exc:
+            if interaction is not None or exc.code != UNKNOWN_MESSAGE:
+                log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
+                return
+            # Someone deleted the table's message: it goes on in a new one (recorded as the
+            # slot's, so the next edits find it).
+            log.warning("message %s in channel %s is gone; posting it anew", where[1], where[0])
+            self.known.pop(slot, None)
+            await self._post_anew(outgoing)
         except discord.HTTPException as exc:
             log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
             if interaction is None and isinstance(exc, discord.Forbidden):
@@ -352,6 +368,16 @@ class Outbox:
                 await self.block(where[0], perms.needed(thread=thread), foreseen=False)
             # An archived thread refuses edits (50083) but opens again at the next post, which
             # blocks the channel only if the thread is locked too.
+
+    async def _post_anew(self, outgoing: Outgoing) -> None:
+        """An edit whose message is unknown or gone: the service's message of that slot as it
+        stands (the whole table, buttons and picture, not just the edit's words), posted anew
+        and recorded as the slot's message."""
+        slot = outgoing.slot
+        if self.service is None or slot is None:
+            return
+        for fresh in await self.service.table_again(slot.game_id, slot.role):
+            await self.deliver(fresh)
 
 
 def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:

@@ -8,6 +8,9 @@ loop never looks), and new rows planned meanwhile are set aside too. When a post
 again the adapter resumes it: the rows come back, later by as long as the pause lasted, so
 no player loses time to the bot's trouble, and the channel gets the table as it stands (the
 posts it missed meanwhile are not sent late, one by one).
+
+The table as it stands is posted anew also when its message is lost (``again``): deleted by
+someone, or its id never recorded because the bot stopped between the post and the record.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from bot.service.table import Table, public_locale
 from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import ACTIVE, GameRow
+from bot.store.models import ACTIVE, LOBBY, GameRow
 
 SET_ASIDE = 100 * 365 * 24 * 3600.0  # a century: no deadline of a paused table comes due
 
@@ -59,16 +62,36 @@ def resume(told: list[int]) -> Work:
         told.append(row.host_id)
         draft = Draft()
         if row.status == ACTIVE and row.state is not None:
-            draft.public.append(table_post(Table.of(row), draw=tx.draws(row.kind)))
+            table = Table.of(row)
+            draft.public.append(table_post(table, "lobby.pause.resumed", draw=tx.draws(row.kind)))
         return draft
 
     return work
 
 
-def table_post(table: Table, *, draw: bool) -> Post:
+def again(game_id: int, role: str) -> Work:
+    """The message of ``role`` (``Slot.role``) of game ``game_id`` is lost: the lobby, or the
+    table as it stands, posted anew in its slot (nothing once the game is over)."""
+
+    async def work(tx: Tx) -> Draft:
+        row = tx.row
+        draft = Draft()
+        if row is None or row.id != game_id:
+            return draft
+        if role == "lobby" and row.status == LOBBY:
+            draft.public.append(compose.lobby_post(row, public_locale(row), edit=False))
+        elif role == "phase" and row.status == ACTIVE and row.state is not None:
+            table = Table.of(row)
+            draft.public.append(table_post(table, "lobby.pause.again", draw=tx.draws(row.kind)))
+        return draft
+
+    return work
+
+
+def table_post(table: Table, said: str, *, draw: bool) -> Post:
     """The current phase's message, posted anew: who is awaited (pinged: they may have missed
-    the phase), who is ready already, the buttons and the picture, under a line saying the game
-    goes on. It takes the phase's slot, so readiness edits go to it from now on."""
+    the phase), who is ready already, the buttons and the picture, under the line ``said`` (the
+    game goes on). It takes the phase's slot, so readiness edits go to it from now on."""
     lang = public_locale(table.row)
     snap = table.engine.snapshot(table.state)
     post = compose.phase_post(table, snap, [], lang, draw=draw)
@@ -79,5 +102,5 @@ def table_post(table: Table, *, draw: bool) -> Post:
     return replace(
         post,
         text=compose.awaited_lines(table, snap, ready, lang, gone),
-        narration=phrase("lobby.pause.resumed", lang),
+        narration=phrase(said, lang),
     )

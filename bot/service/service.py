@@ -301,6 +301,16 @@ class Service(Reading):
         reply = await self._run(None, Place(channel_id), work, "resume", here_only=True)
         return (told[0] if told else None), reply.public
 
+    async def table_again(self, game_id: int, role: str) -> list[Outgoing]:
+        """The adapter cannot edit the message of a game's slot (``role``): it was deleted, or
+        its id never recorded. Returns that message to post anew (see ``bot.service.pause``)."""
+        async with self.sessions() as session:
+            row = await repo.game_by_id(session, game_id)
+        if row is None:
+            return []
+        reply = await self._run(None, Place(row.channel_id), pause.again(game_id, role), "again")
+        return reply.public
+
     # ================================================================= deadlines
 
     async def next_deadline(self) -> float | None:
