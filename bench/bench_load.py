@@ -38,6 +38,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from bot.service import Actor, Place, Reply, Service
+from bot.service.moves import MAX_AUTOMATIC
 from bot.store.models import ACTIVE, ActionRow, GameRow, SeatRow
 from rules.core import Game, game_names, get_game
 
@@ -167,8 +168,28 @@ async def worker(
             return
         run.acked[game_id] += 1
         state, _ = engine.apply(state, seat, action, T0)
+        state = automatic_steps_played(engine, state)
         if think:
             await pause(rng.expovariate(1 / think), until)
+
+
+def automatic_steps_played(engine: Game[Any], state: Any) -> Any:
+    """The state after the steps with no decision that the service plays in the same move
+    (ZvV's autoroll: the next player's roll; ``bot.service.moves.resolve``), so that the
+    worker's copy of the game stays the service's."""
+    for _ in range(MAX_AUTOMATIC):
+        step = next(
+            (
+                (seat, action)
+                for seat in engine.pending(state)
+                if (action := engine.automatic(state, seat)) is not None
+            ),
+            None,
+        )
+        if step is None:
+            break
+        state, _ = engine.apply(state, step[0], step[1], T0)
+    return state
 
 
 async def pause(seconds: float, until: float) -> None:
