@@ -113,6 +113,10 @@ class Console:
             await self.wait(text[5:].strip())
             return
         match = _LINE.match(text)
+        if match is None and text.startswith("/"):
+            # A command with nobody typing it (``/press 1``): who presses is part of it.
+            self.say(f"? Who types it? Write @user first: @alice {text.split()[0]} …")
+            return
         if match is None:
             self.say("? Write: @user /command … (or /wait 30m). Example: @alice /game new zvv")
             return
@@ -252,9 +256,9 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
-        if words[0] == "new":  # /<game> new [option:value …], as on Discord
+        if _lobby_named(words[0], ("new",)) == "new":  # /<game> new (nueva) [option:value …]
             named, _ = _split(words[1:])
-            return await svc.new_game(actor, place, group, named)
+            return await svc.new_game(actor, place, group, _options_named(group, named))
         name = _command_named(group, engine.commands, words[0])
         command = next((c for c in engine.commands if c.name == name), None)
         named, positional = _split(words[1:])

@@ -86,6 +86,15 @@ async def test_spanish_players_type_the_lobby_commands_the_spanish_text_tells_th
     assert "? Desconocido: /partida bailar. Prueba: nueva unirse salir" in text
 
 
+async def test_a_spanish_player_opens_a_game_with_the_name_the_help_gives(tmp_path: Path) -> None:
+    """Play-test: /help zvv says "Abre una mesa: /zvv nueva"; typing it said there was no game."""
+    text = await _play(tmp_path, "@ana:es /help zvv\n@ana:es /zvv nueva tamaño:9 muros:12\n")
+    assert "/zvv nueva" in text
+    assert "No hay ninguna partida" not in text
+    assert "Has abierto una partida de Zombis contra Vampiros" in text
+    assert "Walls: 12" in text, "with its options, named in Spanish"
+
+
 async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
     """Play-test: `/wait` with 400 digits killed the console with an OverflowError."""
     text = await _play(
@@ -94,6 +103,12 @@ async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_pa
     assert text.count("? /wait moves the clock at most 366 days at once.") == 2
     assert "? /wait takes a duration like 30s" in text
     assert "There is no game in this channel." in text, "the console still answers"
+
+
+async def test_a_press_without_a_user_says_who_must_press(tmp_path: Path) -> None:
+    """Play-test: a bare `/press 6` only printed the general hint."""
+    text = await _play(tmp_path, "/press 6\n")
+    assert "? Who types it? Write @user first: @alice /press …" in text
 
 
 async def test_a_one_minute_deadline_without_a_reminder_is_accepted(tmp_path: Path) -> None:
