@@ -163,3 +163,16 @@ async def test_a_rematch_starts_when_the_host_removes_the_one_who_had_not_asked(
     async with service.sessions() as session:
         game = await repo.open_game(session, HERE.channel_id)
         assert game is not None and game.status == "active"
+
+
+async def test_a_rematch_lobby_never_waits_for_a_computer_seat(service: Service) -> None:
+    await finished_game(service)
+    async with service.sessions() as session, session.begin():
+        (game,) = await repo.finished_games(session, HERE.channel_id, limit=1)
+        carol = next(s for s in game.seats if s.user_id == CAROL.user_id)
+        carol.computer, carol.display_name = "easy", "🤖 Easy 3"  # the computer played her seat
+    asked = await service.rematch(ALICE, HERE)
+    said = str(asked.public[0].message.text)
+    assert "Waiting for: Bob." in said, "never for the computer, which cannot ask"
+    last = await service.rematch(BOB, HERE)
+    assert last.ok and "begins" in last.public[0].message.whole

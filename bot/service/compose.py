@@ -26,7 +26,13 @@ from bot.service.narrate import events_text, fill_args
 from bot.service.options import summary as option_summary
 from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.shown import show_args
-from bot.service.table import Table, automatic_steps, computer_plays, seat_names
+from bot.service.table import (
+    Table,
+    automatic_steps,
+    computer_plays,
+    seat_names,
+    seats_in_order,
+)
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
@@ -486,7 +492,9 @@ def _rematch_lobby(
     Rematch (to ask), Leave (to sit this one out) and Start (the host, sooner). It opens no
     thread: a rematch is played where its game was, in the game's thread if it had one."""
     ready = set(row.settings.get("ready", []))
-    waiting = [n for s, n in zip(_seated(row), seat_names(row), strict=True) if s not in ready]
+    # A computer seat never asks (nor is waited for: ``lobby.rematch_complete``).
+    people = [s.user_id if s.computer is None else None for s in seats_in_order(row)]
+    waiting = [n for u, n in zip(people, seat_names(row), strict=True) if u and u not in ready]
     text = phrase(
         "rematch.lobby" if waiting else "rematch.lobby_ready",
         lang,
@@ -499,11 +507,6 @@ def _rematch_lobby(
         Button(str(phrase("lobby.table.start", lang)), button_ids.lobby_id(row.id, "start")),
     )
     return Post(channel, text, buttons=buttons, slot=slot, edit=edit, edit_of=edit_of)
-
-
-def _seated(row: GameRow) -> list[int]:
-    """The seats' users in seat order."""
-    return [s.user_id for s in sorted(row.seats, key=lambda s: s.seat)]
 
 
 def thread_result(table: Table, final: Post, lang: str) -> Post | None:

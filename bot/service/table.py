@@ -46,7 +46,7 @@ class Table:
 
 def seat_names(row: GameRow) -> list[Name]:
     """Each seat's name for messages, in seat order."""
-    return [Name(plain_name(s.display_name)) for s in _in_order(row)]
+    return [Name(plain_name(s.display_name)) for s in seats_in_order(row)]
 
 
 def plain_names(row: GameRow) -> list[str]:
@@ -54,11 +54,11 @@ def plain_names(row: GameRow) -> list[str]:
     fonts have no emoji: a computer seat's bot mark is written "Bot" there ("Bot Normal 1")."""
     return [
         plain_name(s.display_name.replace(BOT_MARK, "Bot") if s.computer else s.display_name)
-        for s in _in_order(row)
+        for s in seats_in_order(row)
     ]
 
 
-def _in_order(row: GameRow) -> list[SeatRow]:
+def seats_in_order(row: GameRow) -> list[SeatRow]:
     return sorted(row.seats, key=lambda s: s.seat)
 
 
