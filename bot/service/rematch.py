@@ -1,6 +1,7 @@
 """Rematch: the closing message's button (and ``/game rematch``) opens a new lobby where the
 game was played (its thread, when it had one) with the same game, options, settings and seats,
-the seats turned by one so that someone else begins. It starts by itself when every player has
+the seats turned by one (where the rules draw who begins, Dragon Farkle and Zombies vs
+Vampires, a rematch draws again: the rules come first). It starts by itself when every player has
 asked for it (``lobby.rematch_complete``: also when the last who had not asked leaves or is
 removed); the host (whoever asked first) may start it sooner, and a player who does not want it
 leaves its lobby as any other."""
