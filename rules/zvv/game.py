@@ -590,8 +590,12 @@ class ZombiesVsVampires(Game[ZvvState]):
         b = board(state.size)
         action: Action
         if command == "move":
-            pawn = _square(b, given.get("pawn", ""))
-            dest = _square(b, given.get("to", ""))
+            if "pawn" not in given:
+                raise RulesError("zvv.error.no_pawn_given")
+            pawn = _square(b, given["pawn"])
+            if "to" not in given:
+                raise RulesError("zvv.error.no_destination", square=b.names[pawn])
+            dest = _square(b, given["to"])
             action = Move(b.names[pawn], b.names[dest])
         elif command == "build":
             action = self._build_from_args(state, given)
@@ -613,9 +617,9 @@ class ZombiesVsVampires(Game[ZvvState]):
 
     def _build_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:
         b = board(state.size)
-        sq = b.square(given.get("square", ""))
-        if sq is None:
-            raise RulesError("zvv.error.wall_off_board", wall=given.get("square", "")[:20])
+        if "square" not in given:
+            raise RulesError("zvv.error.no_wall_square")
+        sq = _square(b, given["square"])
         side = side_letter(given.get("side", ""))
         if not side:
             raise RulesError("zvv.error.bad_side", side=given.get("side", "")[:20])
@@ -629,7 +633,7 @@ class ZombiesVsVampires(Game[ZvvState]):
                 )
         wall = b.wall_from(sq, side, direction, length)
         if wall is None:
-            raise RulesError("zvv.error.wall_off_board", wall=f"{b.names[sq]} {side}")
+            raise _off_board(b, sq, side, direction or "", length)
         return Build(b.wall_name(wall))
 
     def _remove_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:
@@ -1131,6 +1135,19 @@ def _square(b: Board, text: str, strict: bool = False) -> int:
     if sq is None or (strict and b.names[sq] != text):
         raise RulesError("zvv.error.bad_square", square=str(text)[:20], last=b.names[-1])
     return sq
+
+
+def _off_board(b: Board, sq: int, side: str, direction: str, length: int) -> RulesError:
+    """Why the wall typed as square, side and direction is not on the board: it lies along the
+    board's edge (a side of an edge square facing out), or it runs past the last square."""
+    r, c = divmod(sq, b.size)
+    last = b.size - 1
+    args: dict[str, Any] = {"square": b.names[sq], "side_key": f"zvv.side.{side}"}
+    if (side, r) in (("N", 0), ("S", last)) or (side, c) in (("W", 0), ("E", last)):
+        return RulesError("zvv.error.wall_on_edge", **args)
+    return RulesError(
+        "zvv.error.wall_runs_off", length=length, direction_key=f"zvv.side.{direction}", **args
+    )
 
 
 def _owner(state: ZvvState, sq: int) -> int | None:

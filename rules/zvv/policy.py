@@ -1,10 +1,14 @@
 """Zombies vs Vampires' computer player (see docs/bots.md and docs/games/zvv.md).
 
-A seat's *race* is the sum, over its pawns not yet home, of the walking distance (round the
-walls, pawns ignored: they move) to the nearest free square of its target zone; lower is
+A seat's *race* is the sum, over its pawns not yet home, of the walking distance to the
+nearest free square of its target zone: round pawns home (they never move again; a jump over
+one counts), through pawns that still move (they go away), and through a wall only at
+``WALL_COST`` extra steps (walls come down on ±, so a pawn shut in is far, not lost). Lower is
 better. ``normal`` moves the pawn whose move cuts its race most (arrivals go deep, so the zone
 fills from the back), builds the wall that lengthens the leading opponent's race most against
-its own, and on ± removes a wall when that helps it more than the leader (else builds).
+its own, and on ± removes the wall that cuts its own race by a larger share than the leader's
+when that beats building (worth nothing once the supply is spent: the wall die then passes).
+A seat that can never finish (D7) clears the way instead of walling the others in.
 
 ``easy`` plays the engine's absent-player move (greedy, walls near the centre) and a random
 legal action one time in four.
@@ -23,6 +27,9 @@ from rules.zvv.game import ZvvState
 FAR = 1000  # the distance of a square that cannot reach the target
 SHORTLIST = 6  # walls weighed exactly, of those the flow estimate ranks first
 DEPTH = 0.3  # worth of one step deeper into the zone for an arriving pawn
+# Steps a wall on the way counts for (a wall stays till someone rolls ± and takes it away).
+WALL_COST = 8
+BUILD_WORTH = 2  # what a wall across the leader's way is worth on average, in steps
 
 
 def wall_mask(b: Board, walls: list[Wall]) -> list[int]:
@@ -34,26 +41,55 @@ def wall_mask(b: Board, walls: list[Wall]) -> list[int]:
     return mask
 
 
+def fixed_squares(state: ZvvState, b: Board) -> set[int]:
+    """Squares of pawns home: they never move again (D8), so a walk goes round them or jumps."""
+    fixed: set[int] = set()
+    for s in range(state.seats):
+        target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[s]])
+        fixed.update(sq for sq in state.pawns[s] if sq in target)
+    return fixed
+
+
 def distances(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:
-    """Steps from every square to the nearest free square of ``seat``'s target zone."""
+    """Steps from every square to the nearest free square of ``seat``'s target zone.
+
+    Pawns that still move are ignored (they go away); pawns home stay for good, so a walk goes
+    round them or jumps one onto a free square beyond. A wall crossed counts ``WALL_COST``
+    steps more: walls come down (±), so a pawn shut in by walls is far from home, not lost,
+    and still knows which way to go."""
     target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
-    mine = set(state.pawns[seat])
+    fixed = fixed_squares(state, b)
     dist = [FAR] * (b.size * b.size)
-    frontier = [sq for sq in target if sq not in mine]
-    for sq in frontier:
+    buckets: list[list[int]] = [[sq for sq in target if sq not in fixed]]
+    for sq in buckets[0]:
         dist[sq] = 0
-    sides = list(zip(b.neighbour, (1, 2, 4, 8), strict=True))  # N, E, S, W and their wall bit
+    neighbour = b.neighbour
+
+    def reach(sq: int, cost: int) -> None:
+        if dist[sq] > cost:
+            dist[sq] = cost
+            while len(buckets) <= cost:
+                buckets.append([])
+            buckets[cost].append(sq)
+
     here = 0
-    while frontier:
+    while here < len(buckets):
+        for sq in buckets[here]:
+            if dist[sq] != here:
+                continue  # reached more cheaply since it was queued
+            for d in range(4):
+                n1 = neighbour[d][sq]
+                if n1 < 0:
+                    continue
+                cost = here + (1 + WALL_COST if mask[sq] >> d & 1 else 1)
+                if n1 not in fixed:
+                    reach(n1, cost)
+                    continue
+                # A jump over the pawn home on n1, from the square beyond it, lands here.
+                n2 = neighbour[d][n1]
+                if n2 >= 0 and n2 not in fixed:
+                    reach(n2, cost + (WALL_COST if mask[n1] >> d & 1 else 0))
         here += 1
-        nxt = []
-        for sq in frontier:
-            for neighbour, wall in sides:
-                n1 = neighbour[sq]
-                if n1 >= 0 and not mask[sq] & wall and dist[n1] > here:
-                    dist[n1] = here
-                    nxt.append(n1)
-        frontier = nxt
     return dist
 
 
@@ -151,7 +187,8 @@ def _flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[
             for sq in frontier:
                 for d in range(4):
                     n1 = b.neighbour[d][sq]
-                    if n1 >= 0 and not mask[sq] >> d & 1 and dist[n1] == dist[sq] - 1:
+                    step = 1 + WALL_COST if mask[sq] >> d & 1 else 1
+                    if n1 >= 0 and dist[n1] == dist[sq] - step:
                         flow[(sq, d)] = flow.get((sq, d), 0) + 1
                         if n1 not in seen:
                             seen.add(n1)
@@ -175,6 +212,11 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
     # Weigh the most promising exactly, and a few that cross nobody's path (a safe fallback).
     quiet = [r for r in ranked if r[0] == 0 and not any(mine.get(e) for e in b.wall_edges(r[3]))]
     shortlist = ranked[:SHORTLIST] + quiet[:2]
+    if seat in state.locked:
+        # D7: this seat can never finish; a wall in the others' way would only make the game
+        # endless. It builds where the wall crosses nobody's way (else where it hurts least).
+        ranked.sort(key=lambda r: (r[0] != 0, abs(r[0]), -r[1]))
+        return ranked[0][2]
     best: tuple[float, int] | None = None
     choice = builds[0]
     for _, order, action, wall in shortlist:
@@ -189,27 +231,54 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
 def _plusminus(
     state: ZvvState, b: Board, mask: list[int], seat: int, legal: list[Action]
 ) -> Action:
+    """Take away the wall that helps us most against the leader, if that beats building.
+
+    Building is worth about ``BUILD_WORTH`` when the wall die gives a length that can still
+    be built, nothing when it cannot (the supply of that length is out, or no place is left):
+    then the turn passes. So with the supply nearly spent a wall that costs nobody anything is
+    worth taking away (it comes back to the supply), and one that blocks us even more."""
+    removes = [a for a in legal if isinstance(a, Remove)]
+    if not removes:
+        return Roll() if Roll() in legal else legal[0]
     rival = leader(state, b, mask, seat)
-    theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
-    # Only a wall on our own shortest paths is worth taking away: weigh the few that block us
-    # most (by the flow estimate) exactly.
-    ranked: list[tuple[int, int, Remove, Wall]] = []
-    for i, action in enumerate(legal):
-        if isinstance(action, Remove):
+    base = (race(state, b, mask, seat), race(state, b, mask, rival))
+    if seat in state.locked:  # D7: it cannot finish; it clears the way so that others can
+        cuts = []
+        for i, action in enumerate(removes):
             wall = b.parse_wall(action.wall)
             assert wall is not None
-            estimate = sum(mine.get(e, 0) - theirs.get(e, 0) for e in b.wall_edges(wall))
-            if estimate > 0:
-                ranked.append((estimate, -i, action, wall))
-    ranked.sort(reverse=True, key=lambda r: (r[0], r[1]))
-    base = (race(state, b, mask, seat), race(state, b, mask, rival))
-    best: tuple[float, Action] | None = None
-    for _, _, action, wall in ranked[:4]:
-        rest = [w for w in state.walls if w != wall]
-        worth = _cost_change(state, b, (seat, rival), rest, base)
-        if best is None or worth > best[0]:
-            best = (worth, action)
-    # A removal must beat what building is worth on average (a wall against the leader).
-    if best is not None and best[0] >= 2:
-        return best[1]
+            cleared = wall_mask(b, [w for w in state.walls if w != wall])
+            cuts.append((base[1] - race(state, b, cleared, rival), -i, action))
+        cut = max(cuts, key=lambda c: (c[0], c[1]))
+        return cut[2] if cut[0] > 0 else Roll() if Roll() in legal else legal[0]
+    best: tuple[float, int, Action] | None = None
+    for i, action in enumerate(removes):
+        wall = b.parse_wall(action.wall)
+        assert wall is not None
+        after = wall_mask(b, [w for w in state.walls if w != wall])
+        mine, theirs = race(state, b, after, seat), race(state, b, after, rival)
+        # Each race's share cut: the same few steps count more for the seat nearer the end.
+        worth = (base[0] - mine) / max(base[0], 1) - (base[1] - theirs) / max(base[1], 1)
+        if best is None or (worth, -i) > best[:2]:
+            best = (worth, -i, action)
+    assert best is not None
+    build = BUILD_WORTH * _build_chance(state, b) / max(base[1], 1)
+    if best[0] >= build and (best[0] > 0 or build == 0):
+        return best[2]
     return Roll() if Roll() in legal else legal[0]
+
+
+def _build_chance(state: ZvvState, b: Board) -> float:
+    """The chance that the wall die gives a length with a wall left in the supply and a free
+    place to build it (the die shows 1, 2 and 3 twice each)."""
+    lengths = [n for n in (1, 2, 3) if state.supply[n - 1] > 0]
+    taken = {edge for w in state.walls for edge in b.wall_edges(w)}
+    points = {p for w in state.walls for p in b.wall_points(w)}
+    can = 0
+    for n in lengths:
+        for wall in b.all_walls(n):
+            edges = b.wall_edges(wall)
+            if taken.isdisjoint(edges) and points.isdisjoint(b.wall_points(wall)):
+                can += 1
+                break
+    return can / 3

@@ -56,7 +56,7 @@ def test_every_key_in_the_engine_has_a_text_with_its_arguments() -> None:
             # Every placeholder is one the engine can pass (a name, or a *_key made text).
             assert fields <= {
                 "seat", "seats", "owner_seat", "face", "square", "last", "pawn", "steps",
-                "wall", "length", "side", "choices", "home", "rounds", "from", "to",
+                "wall", "length", "side", "choices", "home", "rounds", "from", "to", "direction",
             }, (key, fields)  # fmt: skip
     assert t("zvv.error.out_of_reach", "es", pawn="C3", square="H8", steps=4) == (
         "El peón de C3 no llega a H8 en 4 pasos."

@@ -113,10 +113,10 @@ BAD_WALLS = [  # square, side, direction → error (length 2, a wall D5-F5 N on 
     ("B2", "N", "E", "zvv.error.wall_in_zone"),
     ("E4", "E", "S", "zvv.error.wall_cross"),
     ("C5", "N", "E", "zvv.error.wall_overlap"),
-    ("K5", "E", "S", "zvv.error.wall_off_board"),
-    ("K5", "N", "E", "zvv.error.wall_off_board"),
-    ("E1", "N", "E", "zvv.error.wall_off_board"),
-    ("M5", "N", "E", "zvv.error.wall_off_board"),
+    ("K5", "E", "S", "zvv.error.wall_on_edge"),
+    ("K5", "N", "E", "zvv.error.wall_runs_off"),
+    ("E1", "N", "E", "zvv.error.wall_on_edge"),
+    ("M5", "N", "E", "zvv.error.bad_square"),
     ("E7", "X", "E", "zvv.error.bad_side"),
     ("E7", "N", "S", "zvv.error.bad_direction"),
     ("E7", "N", "", "zvv.error.bad_direction"),
@@ -373,3 +373,61 @@ def test_far_destinations_come_first_in_autocomplete() -> None:
     assert set(to) == legal and len(to) > 25  # the whole set, for typed text to filter
     assert {"H8", "I7", "G9"} & set(to[:3])  # six steps towards the far corner (K11) first
     assert to.index("E6") > 25 and to.index("E4") > 25
+
+
+def said(state: ZvvState, command: str, args: CommandArgs, lang: str) -> str:
+    """What the player who typed the command reads (the refusal, in their language)."""
+    err = GAME.explain(state, state.turn, command, args)
+    text_args = {k: str(v) for k, v in err.args_map.items()}
+    text_args.update(
+        {k[:-4]: t(str(v), lang) for k, v in err.args_map.items() if k.endswith("_key")}
+    )
+    return t(err.key, lang, **text_args)
+
+
+def test_a_move_without_its_destination_asks_for_it() -> None:
+    # Beto (Spanish) rolled a 4 and typed `/zvv mover peon:G7` with no destino.
+    state = position(pawns={0: ["G7"]}, face="4")
+    text = said(state, "move", {"pawn": "G7"}, "es")
+    assert "destino:" in text and "G7" in text and "«»" not in text
+    assert "to:" in said(state, "move", {"pawn": "G7"}, "en")
+    assert "pawn:" in said(state, "move", {"to": "G5"}, "en")
+    refused(state, 0, "move", {"pawn": "G7"}, "zvv.error.no_destination")
+    refused(state, 0, "move", {"to": "G5"}, "zvv.error.no_pawn_given")
+    refused(state, 0, "move", {"pawn": "Z1", "to": "G5"}, "zvv.error.bad_square")
+
+
+def test_a_wall_along_the_board_edge_is_refused_as_on_the_edge() -> None:
+    # Length 3 rolled; `build square:A1 side:N direction:E` would run along the top edge.
+    state = position(face="build", wall_len=3)
+    args: CommandArgs = {"square": "A1", "side": "N", "direction": "E"}
+    refused(state, 0, "build", args, "zvv.error.wall_on_edge")
+    text = said(state, "build", args, "en")
+    assert "edge" in text and "A1" in text and "A1 N" not in text  # no length-1 wall named
+    assert "borde" in said(state, "build", args, "es")
+    west = said(state, "build", {"square": "A5", "side": "W", "direction": "S"}, "es")
+    assert "lado O de A5" in west  # the Spanish side letter
+
+
+def test_a_wall_running_past_the_last_square_is_refused_as_running_off() -> None:
+    # On a 9×9 board I is the last column: a wall of 3 from I5 north side eastward runs off.
+    state = position(size=9, face="build", wall_len=3)
+    args: CommandArgs = {"square": "I5", "side": "N", "direction": "E"}
+    refused(state, 0, "build", args, "zvv.error.wall_runs_off")
+    text = said(state, "build", args, "en")
+    assert "goes off the board" in text and "length 3" in text and "I5" in text
+    assert "se sale del tablero" in said(state, "build", args, "es")
+    # Run the other way it fits.
+    assert GAME.parse("build", {**args, "direction": "W"}, state, 0) == Build("G5-I5 N")
+
+
+def test_a_wall_on_a_square_not_on_the_board_names_the_square() -> None:
+    state = position(face="build", wall_len=1)
+    args: CommandArgs = {"square": "Z9", "side": "N"}
+    refused(state, 0, "build", args, "zvv.error.bad_square")
+    assert said(state, "build", args, "en") == "“Z9” is not a square of this board (A1 to K11)."
+    assert (
+        said(state, "build", args, "es") == "«Z9» no es una casilla de este tablero (de A1 a K11)."
+    )
+    refused(state, 0, "build", {"side": "N"}, "zvv.error.no_wall_square")
+    assert "casilla:" in said(state, "build", {"side": "N"}, "es")

@@ -6,7 +6,7 @@ import pytest
 
 from rules.core.policy import choose, play_bots
 from rules.zvv import GAME
-from rules.zvv.actions import Build, Move
+from rules.zvv.actions import Build, Move, Remove
 from rules.zvv.board import board
 from rules.zvv.notation import position
 from rules.zvv.policy import race, wall_mask
@@ -81,3 +81,48 @@ def test_a_wall_goes_across_the_leaders_way() -> None:
     before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
     assert race(state, b, after, 1) > race(state, b, before, 1)
     assert race(state, b, after, 0) <= race(state, b, before, 0)
+
+
+# A table left to the computer (every seat absent, or computer players only).
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
+def test_a_table_of_computer_players_finishes_well_within_the_round_limit(
+    seats: int, seed: int
+) -> None:
+    # The walls run out (24 of them) long before the race is won: from then on a table only
+    # moves on if the players take walls away on ±. It must end with a winner, not at round 200.
+    state, _ = play_bots(GAME, ("normal",) * seats, seed, strict=True)
+    assert state.ended_by == "win"
+    assert state.turns // seats <= 120
+
+
+def test_on_plus_minus_a_pawn_shut_out_of_its_zone_takes_a_wall_away() -> None:
+    # Seat 0's last pawn stands on G9; walls along the west and north edges of its zone
+    # (H9-H11 E, I8-K8 S) shut the free square I9 off. Rolling to build would only add a wall:
+    # it removes one of the two.
+    state = position(
+        pawns={
+            0: [*ZONE_0_BUT_I9, "G9"],
+            1: ["C3", "D3", "E3", "C4", "D4", "E4", "C5", "D5", "E5"],
+        },
+        walls=["H9-H11 E", "I8-K8 S"],
+        face="plusminus",
+    )
+    b = board(state.size)
+    shutting = [b.wall_name(w) for w in state.walls]
+    assert choose(GAME, state, 0, "normal") in [Remove(name) for name in shutting]
+
+
+def test_with_the_supply_spent_plus_minus_takes_a_wall_back_rather_than_pass() -> None:
+    # Every wall is on the board: the wall die can only end in "no walls of that length are
+    # left", a pass. A wall in nobody's way goes back to the supply instead.
+    state = position(
+        pawns={0: ["E5"], 1: ["G7"]},
+        walls=["A5 N"],
+        face="plusminus",
+    )
+    state.supply = [0, 0, 0]
+    [wall] = state.walls
+    assert choose(GAME, state, 0, "normal") == Remove(board(state.size).wall_name(wall))
