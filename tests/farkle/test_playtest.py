@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from i18n import t
-from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll, Stop
+from rules.core import RulesError
+from rules.farkle.actions import (
+    AcceptFarkle,
+    Brawl,
+    Draw,
+    Enter,
+    Fight,
+    Keep,
+    Recruit,
+    Roll,
+    Stop,
+)
 from tests.farkle.support import new, play, rig, stack
 
 
@@ -303,3 +314,73 @@ def test_a_five_minute_deadline_reads_five_minutes_in_the_console() -> None:
     assert relative(125 * 60) == "(+2h05m)"
     assert relative(40) == "(+40s)"
     assert relative(-90) == "(−2m)"
+
+
+def test_an_item_drawn_this_turn_is_refused_for_being_drawn_not_for_being_absent() -> None:
+    # Rally: draw an item ("You drew: War Horn."), roll on, then /farkle item item:horn: the
+    # board shows "War Horn (drawn this turn)", so "You do not hold War Horn" read as a bug.
+    from rules.farkle import GAME
+
+    s = new()
+    stack(s, "horn")
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"), ([5, 2, 3, 4, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Draw())
+    play(s, 0, Roll())
+    assert s.attack is not None and s.attack.gained == ["horn"] and s.players[0].items == []
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("item", {"item": "horn"}, s, 0)
+    assert refusal.value.key == "farkle.error.item_drawn"
+    en = t(refusal.value.key, "en", item=t("farkle.item.horn", "en"))
+    es = t(refusal.value.key, "es", item=t("farkle.item.horn", "es"))
+    assert en.startswith("War Horn was drawn this turn") and "cannot be played" in en
+    assert es.startswith("Cuerno de guerra se robó en este turno") and "no se puede jugar" in es
+    # An item never drawn is still one you do not hold.
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("item", {"item": "potion"}, s, 0)
+    assert refusal.value.key == "farkle.error.no_item"
+
+
+def test_the_attacker_is_told_the_defender_must_answer_the_brawl_first() -> None:
+    # ana (#1) brawls beto (#2), then types /farkle tirar before beto has answered: "No es tu
+    # turno" during her own brawl; the refusal names who she waits for and what they must do.
+    from rules.farkle import GAME
+
+    s = new()
+    play(s, 0, Brawl(1))
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("roll", {}, s, 0)
+    assert refusal.value.key == "farkle.error.defender_first"
+    assert refusal.value.args_map["defender_seat"] == 1
+    en = t(refusal.value.key, "en", defender_seat="beto")
+    es = t(refusal.value.key, "es", defender_seat="beto")
+    assert en.startswith("beto must answer the brawl first") and "Fight!" in en
+    assert es.startswith("beto debe responder primero a la pelea") and "¡A pelear!" in es
+    # A seat with no part in the brawl is simply not the one to move.
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("roll", {}, s, 2)
+    assert refusal.value.key == "core.error.not_your_turn"
+
+
+def test_in_a_brawl_each_side_is_told_whose_roll_it_is() -> None:
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"), ([1, 2, 3, 4, 6], "blank"))
+    play(s, 0, Brawl(1))
+    play(s, 1, Fight())
+    with pytest.raises(RulesError) as refusal:  # the defender while ana rolls the attack
+        GAME.parse("keep", {"dice": "a"}, s, 1)
+    assert refusal.value.key == "farkle.error.attacker_rolling"
+    assert refusal.value.args_map["attacker_seat"] == 0
+    play(s, 0, Keep("a1"))
+    play(s, 0, Stop())
+    assert s.defence is not None and s.defence.seat == 1
+    with pytest.raises(RulesError) as refusal:  # ana while beto rolls his defence
+        GAME.parse("roll", {}, s, 0)
+    assert refusal.value.key == "farkle.error.defender_rolling"
+    for key in ("attacker_rolling", "defender_rolling"):
+        for lang in ("en", "es"):
+            text = t(f"farkle.error.{key}", lang, attacker_seat="ana", defender_seat="beto")
+            assert "{" not in text and ("ana" in text or "beto" in text)
