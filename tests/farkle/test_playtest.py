@@ -384,3 +384,23 @@ def test_in_a_brawl_each_side_is_told_whose_roll_it_is() -> None:
         for lang in ("en", "es"):
             text = t(f"farkle.error.{key}", lang, attacker_seat="ana", defender_seat="beto")
             assert "{" not in text and ("ana" in text or "beto" in text)
+
+
+@pytest.mark.parametrize(
+    "typed", ["capa", "Capa", "capa de invisibilidad", "invisibilidad", "cloak"]
+)
+def test_the_brawl_defender_plays_the_cloak_by_its_spanish_name(typed: str) -> None:
+    # ana brawls beto (Spanish), who answers /farkle objeto objeto:capa: it was "No tienes ese
+    # objeto." while objeto:cloak worked. The service reads the typed name as the item first.
+    from bot.service.shown import canonical_args
+    from rules.farkle import GAME
+    from rules.farkle.actions import UseItem
+    from tests.farkle.support import give
+
+    s = new()
+    give(s, 1, "cloak")
+    play(s, 0, Brawl(1))
+    action = GAME.parse("item", canonical_args("farkle", {"item": typed}), s, 1)
+    assert action == UseItem("cloak")
+    play(s, 1, action)
+    assert s.action == "recruit" and s.defender == -1 and s.players[1].items == []
