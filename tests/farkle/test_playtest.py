@@ -404,3 +404,20 @@ def test_the_brawl_defender_plays_the_cloak_by_its_spanish_name(typed: str) -> N
     assert action == UseItem("cloak")
     play(s, 1, action)
     assert s.action == "recruit" and s.defender == -1 and s.players[1].items == []
+
+
+def test_the_console_keeps_every_die_typed_after_dice() -> None:
+    # @alice /farkle keep dice:d e kept both dice (farkle.md said the console turns it into d).
+    from bot.console import _split, _words
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([2, 3, 4, 1, 5, 6], "blank"))
+    play(s, 0, Recruit())
+    words = _words("keep dice:d e")
+    args, rest = _split(words[1:])
+    assert words[0] == "keep" and args == {"dice": "d e"} and rest == []
+    action = GAME.parse("keep", args, s, 0)
+    assert action == Keep("d1 e5")
+    play(s, 0, action)
+    assert s.attack is not None and s.attack.aside == [1, 5] and s.attack.score == 150
