@@ -421,3 +421,62 @@ def test_the_console_keeps_every_die_typed_after_dice() -> None:
     assert action == Keep("d1 e5")
     play(s, 0, action)
     assert s.attack is not None and s.attack.aside == [1, 5] and s.attack.score == 150
+
+
+def _told(events: list[object], key: str, lang: str) -> str:
+    """The channel's line for the event ``key`` among ``events``, as a reader of ``lang`` reads it
+    (ana, beto and cata at seats 0, 1 and 2)."""
+    from bot.service.narrate import event_text
+    from bot.service.text import Name
+    from rules.core import Event
+
+    names = [Name("ana"), Name("beto"), Name("cata")]
+    found = [e for e in events if isinstance(e, Event) and e.key == key]
+    assert found, key
+    return event_text(found[0], names, lang).plain()
+
+
+def test_one_die_scoring_against_you_in_the_final_battle_takes_a_singular_verb() -> None:
+    # "a5 puntúan contra ana": one die, plural verb. Two dice keep the plural.
+    s = new(armies=[5000, 0, 0])
+    rig(s, ([5, 2, 3, 4, 6, 2], "blank"), ([1, 5, 3, 4, 6], "blank"))
+    events = play(s, 0, Enter())
+    assert _told(events, "farkle.event.keep_loss", "es").startswith("a5 puntúa contra ana:")
+    assert _told(events, "farkle.event.keep_loss", "en").startswith("a5 scores against ana:")
+    events = play(s, 0, Roll())
+    assert _told(events, "farkle.event.keep_loss", "es").startswith("a1 b5 puntúan contra ana:")
+    assert _told(events, "farkle.event.keep_loss", "en").startswith("a1 b5 score against ana:")
+
+
+def test_a_farkle_on_the_first_roll_does_not_lose_the_0_soldiers() -> None:
+    # ana Farkles her first Recruit roll: "pierde los 0 soldados" / "loses the 0 soldiers".
+    s = new()
+    rig(s, ([2, 3, 4, 6, 6, 2], "blank"))
+    play(s, 0, Recruit())
+    events = play(s, 0, AcceptFarkle())
+    es = _told(events, "farkle.event.farkle", "es")
+    en = _told(events, "farkle.event.farkle", "en")
+    assert es == "¡Farkle! ana aún no tenía soldados en esta ronda de tiradas que perder."
+    assert en == "Farkle! ana had no soldiers yet in this run to lose."
+    # With soldiers at stake the amount is told as before.
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"), ([2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Roll())
+    events = play(s, 0, AcceptFarkle())
+    assert "pierde los 100 soldados" in _told(events, "farkle.event.farkle", "es")
+
+
+def test_zero_amounts_have_their_own_wording_in_both_languages() -> None:
+    # Every "<event>_no_<amount>" wording exists in both languages, names no number and fills
+    # every argument its event carries.
+    from i18n import catalogue
+
+    zeros = [k for k in catalogue("en") if k.startswith("farkle.event.") and "_no_" in k]
+    assert {k.rsplit(".", 1)[1] for k in zeros} >= {"farkle_no_lost", "amulet_no_lost"}
+    for key in zeros:
+        for lang in ("en", "es"):
+            assert key in catalogue(lang)
+            text = t(key, lang, seat="ana", target_seat="beto", item="X")
+            assert "{" not in text and "0" not in text, (key, lang, text)
