@@ -480,3 +480,21 @@ def test_zero_amounts_have_their_own_wording_in_both_languages() -> None:
             assert key in catalogue(lang)
             text = t(key, lang, seat="ana", target_seat="beto", item="X")
             assert "{" not in text and "0" not in text, (key, lang, text)
+
+
+def test_the_defender_at_the_wrong_moment_is_told_to_answer_the_brawl() -> None:
+    # beto, asked to answer ana's brawl, typed /farkle pelea: "Ahora no: primero el defensor
+    # responde a la pelea" spoke of him as someone else. Only the defender is told this.
+    from rules.farkle import GAME
+
+    s = new()
+    play(s, 0, Brawl(1))
+    err = GAME.explain(s, 1, "brawl", {"target": "1"})
+    assert err.key == "farkle.error.not_now" and err.args_map["now_key"] == "farkle.now.respond"
+    en = t("farkle.error.not_now", "en", now=t("farkle.now.respond", "en"))
+    es = t("farkle.error.not_now", "es", now=t("farkle.now.respond", "es"))
+    assert (
+        en
+        == "Not now: first answer the brawl declared against you (Fight! or a Cloak of Invisibility)."
+    )
+    assert es.startswith("Ahora no: primero responde a la pelea declarada contra ti")
