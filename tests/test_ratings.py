@@ -255,3 +255,24 @@ async def test_two_games_ending_at_once_on_one_server_both_count(
     for _ in range(games):
         [alice], [bob] = model.rate([[alice], [bob]], ranks=[0, 1])
     assert rows["u:1"][:2] == (round(alice.mu, 9), round(alice.sigma, 9)), "won one after one"
+
+
+def test_spanish_calls_the_rating_valoracion_and_the_computer_la_computadora() -> None:
+    # A Spanish player read "La puntuación es μ − 3σ" beside "mejor puntuación 2.800" (a game's
+    # score), and "Ordenador (normal)" where every other text says "la computadora".
+    from bot.service.standings import who
+    from i18n import catalogue
+
+    es = catalogue("es")
+    assert who("cpu:normal", "", "es").plain() == "la computadora (Normal)"
+    assert who("cpu:easy", "", "es").plain() == "la computadora (Fácil)", "the level as seated"
+    assert who("cpu:easy", "", "en").plain() == "Computer (Easy)"
+    assert es["ratings.leaderboard.legend"].startswith("La valoración es μ − 3σ")
+    assert es["ratings.changes"].startswith("Valoraciones:")
+    assert "mejor puntuación" in es["ratings.stats.best"], "a game's own score stays puntuación"
+    rating_texts = {k: v for k, v in es.items() if k.startswith("ratings.")}
+    rating_texts.pop("ratings.stats.best")
+    for key, text in rating_texts.items():
+        assert "puntua" not in text.lower().replace("ú", "u"), key
+    for key, text in es.items():
+        assert "ordenador" not in text.lower(), key

@@ -9,9 +9,10 @@ import pytest
 
 from bot.service import Service
 from bot.service.shown import _fold, _names, canonical, canonical_args, show, show_args
-from i18n import LANGUAGES
+from i18n import LANGUAGES, t
 from rules.core import get_game
 from rules.core.rng import Rng
+from rules.farkle.cards import ITEMS
 from tests.conftest import ALICE, CAROL, HERE
 
 GAMES = ("badbones", "farkle", "fuse", "zvv")
@@ -39,6 +40,20 @@ def test_what_either_language_types_becomes_the_canonical_value() -> None:
     assert canonical("farkle", "item", "Loaded Die") == "loaded"
     assert canonical("farkle", "item", "loaded") == "loaded"
     assert canonical("farkle", "item", "no such thing") == "no such thing"
+
+
+def test_every_item_is_typed_by_its_spanish_name_or_one_word_of_it_with_or_without_accents() -> (
+    None
+):
+    for item in ITEMS:
+        spanish = t(f"farkle.item.{item}", "es")
+        plain = _fold(spanish)  # "Tónico curativo" -> "tonico curativo"
+        first = spanish.split()[0]  # "Tónico", "Capa", "Mímico"
+        for typed in (spanish, plain, spanish.upper(), first, first.lower(), _fold(first)):
+            assert canonical("farkle", "item", typed) == item, (item, typed)
+        assert canonical("farkle", "item", t(f"farkle.item.{item}", "en")) == item
+    assert canonical("farkle", "item", "de") == "de", "a word many names share names none"
+    assert canonical("badbones", "trap", "carroza") == "hearse"
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -2,8 +2,10 @@
 
 Conventions for event and error arguments (docs/engine.md): ``seat`` / ``*_seat`` hold a seat
 number and become the player's :class:`Name`; ``seats`` a list of seat numbers (and
-``seats_count`` how many, for plurals); ``*_key`` hold
-a catalogue key, translated and inserted under the name without the suffix.
+``seats_count`` how many, for plurals); ``dice`` a text of dice (and ``dice_count`` how many);
+``*_key`` hold
+a catalogue key, translated and inserted under the name without the suffix. An event whose
+amount is 0 is worded by ``<key>_no_<arg>`` where the catalogue has one (:func:`zero_key`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 from bot.service.shown import show_args
 from bot.service.text import Name, Text, join, phrase
-from i18n import t
+from i18n import has, t
 from rules.core import Event
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
@@ -34,6 +36,9 @@ def fill_args(args: dict[str, Any], names: Sequence[Name], lang: str) -> dict[st
         elif key == "seats" and isinstance(value, list | tuple):
             out[key] = join(_name(v, names) for v in value)
             out["seats_count"] = len(value)  # for a plural: "{seats_count:plural:Winner|Winners}"
+        elif key == "dice" and isinstance(value, str):
+            out[key] = value
+            out["dice_count"] = len(value.split())  # "a5 c1": 2, for "{dice_count:plural:…}"
         elif key.endswith("_key") and isinstance(value, str):
             out[key[: -len("_key")]] = t(value, lang)
             out[key] = value
@@ -56,7 +61,21 @@ def event_text(event: Event, names: Sequence[Name], lang: str) -> Text:
     # An event names dice, directions and items by their canonical values: shown as the reader
     # names them (an argument called like a parameter, or its plural: "die", "dice").
     game = event.key.split(".", 1)[0]
-    return phrase(event.key, lang, **fill_args(show_args(game, event.args, lang), names, lang))
+    key = zero_key(event.key, event.args)
+    return phrase(key, lang, **fill_args(show_args(game, event.args, lang), names, lang))
+
+
+def zero_key(key: str, args: dict[str, Any]) -> str:
+    """``key``'s wording for a zero amount: ``<key>_no_<arg>`` when the catalogue has it and the
+    whole-number argument ``arg`` is 0 ("loses the 0 soldiers" read like a bug: "had no soldiers
+    to lose"); ``key`` otherwise. The engine's events stay as they are (and so its
+    fingerprints)."""
+    for name, value in args.items():
+        if type(value) is int and value == 0 and not name.endswith("seat"):
+            variant = f"{key}_no_{name}"
+            if has(variant):
+                return variant
+    return key
 
 
 def events_text(events: Iterable[Event], names: Sequence[Name], lang: str) -> list[Text]:

@@ -8,7 +8,8 @@ any language, back into the canonical value before the engine parses it (:func:`
 actions, logs and saved games never change with the language.
 
 A value is matched whole first (``Loaded Die``), then word by word (a ZvV wall ``G9 W`` is
-shown ``G9 O``): a word without a name is kept as it is.
+shown ``G9 O``): a word without a name is kept as it is. A single word of a name that names
+one value only is read as that value (``capa`` = ``Capa de invisibilidad`` = ``cloak``).
 """
 
 from __future__ import annotations
@@ -103,13 +104,25 @@ def _sections() -> dict[str, dict[str, dict[str, str]]]:
 
 @cache
 def _reverse(game: str, param: str) -> dict[str, str]:
-    """Every folded form a user may type (the value, each language's name) -> the value."""
+    """Every folded form a user may type (the value, each language's name, and a word of a name
+    that no other value's names share) -> the value."""
     out: dict[str, str] = {}
+    owners: dict[str, set[str]] = {}
     for value, names in _names(game, param).items():
         out.setdefault(_fold(value), value)
         for name in names.values():
             out.setdefault(_fold(name), value)
+            for word in _fold(name).split():
+                owners.setdefault(word, set()).add(value)
+    # One word of a name is enough when it names one value only: "capa" for "Capa de
+    # invisibilidad", "cuerno" for "Cuerno de guerra" (the English words are the values).
+    for word, values in owners.items():
+        if len(values) == 1 and len(word) >= _WORD_MIN:
+            out.setdefault(word, next(iter(values)))
     return out
+
+
+_WORD_MIN = 3  # shorter words ("de", "of") never name a value by themselves
 
 
 def _fold(text: str) -> str:

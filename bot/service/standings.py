@@ -14,6 +14,7 @@ from bot.service.replies import Button
 from bot.service.text import Name, Strong, Text, join, lines, phrase
 from bot.store import ratings as store
 from bot.store.models import RatingRow
+from i18n import has
 from rules.core import RulesError, game_names, get_game
 
 PAGE = 10
@@ -34,7 +35,10 @@ def who(player: str, name: str, lang: str) -> Name | Text:
     """A rated player's name: a person's as shown on the server, a computer's level, or the
     game itself (a cooperative or solo table's opponent)."""
     if player.startswith("cpu:"):
-        return phrase("ratings.computer", lang, level=player[4:])
+        level = player[4:]
+        # The level as the seats name it ("Fácil"), when the catalogue knows it.
+        shown = phrase(f"bots.level.{level}", lang) if has(f"bots.level.{level}") else level
+        return phrase("ratings.computer", lang, level=shown)
     if player.startswith("game:"):
         kind, _, variant = player[5:].partition(":")
         return phrase("ratings.the_game", lang, game=phrase(f"{kind}.name", lang), variant=variant)

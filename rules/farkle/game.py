@@ -462,8 +462,25 @@ class DragonFarkle(Game[FarkleState]):
             if err.key == "core.error.wrong_phase" and state.stage in STAGES:
                 # "not possible in this phase" left players guessing: say what the moment asks
                 return RulesError("farkle.error.not_now", now_key=f"farkle.now.{state.stage}")
+            if err.key == "core.error.not_your_turn":
+                return self._brawl_wait(state, seat) or err
             return err
         return RulesError("core.error.illegal", command=command[:50])
+
+    @staticmethod
+    def _brawl_wait(state: FarkleState, seat: int) -> RulesError | None:
+        """In a brawl, who must act before ``seat`` may ("not your turn" told the attacker,
+        during their own brawl, nothing about the defender they wait for); None outside one."""
+        if state.action != "brawl" or state.stage == "over":
+            return None
+        if seat == state.turn:
+            if state.stage == "respond":
+                return RulesError("farkle.error.defender_first", defender_seat=state.defender)
+            if state.defence is not None:
+                return RulesError("farkle.error.defender_rolling", defender_seat=state.defender)
+        elif seat == state.defender and state.defence is None and state.stage in _RUN_STAGES:
+            return RulesError("farkle.error.attacker_rolling", attacker_seat=state.turn)
+        return None
 
     def _action_from_command(self, command: str, args: CommandArgs) -> Action | None:
         try:
@@ -1224,6 +1241,11 @@ class DragonFarkle(Game[FarkleState]):
         assert isinstance(action, UseItem)
         item = action.item
         if item not in state.players[seat].items:
+            runs = (state.attack, state.defence)
+            if any(r is not None and r.seat == seat and item in r.gained for r in runs):
+                # "You do not hold War Horn" while the board shows it drawn read as a bug: it
+                # is set aside face down until the turn ends (house rule).
+                raise RulesError("farkle.error.item_drawn", item_key=f"farkle.item.{item}")
             raise RulesError("farkle.error.no_item", item_key=_item_key(item))
         r = self._item_roller(state, seat)
         error = self._item_timing(state, r, item)

@@ -5,7 +5,18 @@ from __future__ import annotations
 import pytest
 
 from i18n import t
-from rules.farkle.actions import AcceptFarkle, Draw, Enter, Keep, Recruit, Roll, Stop
+from rules.core import RulesError
+from rules.farkle.actions import (
+    AcceptFarkle,
+    Brawl,
+    Draw,
+    Enter,
+    Fight,
+    Keep,
+    Recruit,
+    Roll,
+    Stop,
+)
 from tests.farkle.support import new, play, rig, stack
 
 
@@ -303,3 +314,187 @@ def test_a_five_minute_deadline_reads_five_minutes_in_the_console() -> None:
     assert relative(125 * 60) == "(+2h05m)"
     assert relative(40) == "(+40s)"
     assert relative(-90) == "(−2m)"
+
+
+def test_an_item_drawn_this_turn_is_refused_for_being_drawn_not_for_being_absent() -> None:
+    # Rally: draw an item ("You drew: War Horn."), roll on, then /farkle item item:horn: the
+    # board shows "War Horn (drawn this turn)", so "You do not hold War Horn" read as a bug.
+    from rules.farkle import GAME
+
+    s = new()
+    stack(s, "horn")
+    rig(s, ([1, 2, 3, 4, 6, 6], "rally"), ([5, 2, 3, 4, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Draw())
+    play(s, 0, Roll())
+    assert s.attack is not None and s.attack.gained == ["horn"] and s.players[0].items == []
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("item", {"item": "horn"}, s, 0)
+    assert refusal.value.key == "farkle.error.item_drawn"
+    en = t(refusal.value.key, "en", item=t("farkle.item.horn", "en"))
+    es = t(refusal.value.key, "es", item=t("farkle.item.horn", "es"))
+    assert en.startswith("War Horn was drawn this turn") and "cannot be played" in en
+    assert es.startswith("Cuerno de guerra se robó en este turno") and "no se puede jugar" in es
+    # An item never drawn is still one you do not hold.
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("item", {"item": "potion"}, s, 0)
+    assert refusal.value.key == "farkle.error.no_item"
+
+
+def test_the_attacker_is_told_the_defender_must_answer_the_brawl_first() -> None:
+    # ana (#1) brawls beto (#2), then types /farkle tirar before beto has answered: "No es tu
+    # turno" during her own brawl; the refusal names who she waits for and what they must do.
+    from rules.farkle import GAME
+
+    s = new()
+    play(s, 0, Brawl(1))
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("roll", {}, s, 0)
+    assert refusal.value.key == "farkle.error.defender_first"
+    assert refusal.value.args_map["defender_seat"] == 1
+    en = t(refusal.value.key, "en", defender_seat="beto")
+    es = t(refusal.value.key, "es", defender_seat="beto")
+    assert en.startswith("beto must answer the brawl first") and "Fight!" in en
+    assert es.startswith("beto debe responder primero a la pelea") and "¡A pelear!" in es
+    # A seat with no part in the brawl is simply not the one to move.
+    with pytest.raises(RulesError) as refusal:
+        GAME.parse("roll", {}, s, 2)
+    assert refusal.value.key == "core.error.not_your_turn"
+
+
+def test_in_a_brawl_each_side_is_told_whose_roll_it_is() -> None:
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"), ([1, 2, 3, 4, 6], "blank"))
+    play(s, 0, Brawl(1))
+    play(s, 1, Fight())
+    with pytest.raises(RulesError) as refusal:  # the defender while ana rolls the attack
+        GAME.parse("keep", {"dice": "a"}, s, 1)
+    assert refusal.value.key == "farkle.error.attacker_rolling"
+    assert refusal.value.args_map["attacker_seat"] == 0
+    play(s, 0, Keep("a1"))
+    play(s, 0, Stop())
+    assert s.defence is not None and s.defence.seat == 1
+    with pytest.raises(RulesError) as refusal:  # ana while beto rolls his defence
+        GAME.parse("roll", {}, s, 0)
+    assert refusal.value.key == "farkle.error.defender_rolling"
+    for key in ("attacker_rolling", "defender_rolling"):
+        for lang in ("en", "es"):
+            text = t(f"farkle.error.{key}", lang, attacker_seat="ana", defender_seat="beto")
+            assert "{" not in text and ("ana" in text or "beto" in text)
+
+
+@pytest.mark.parametrize(
+    "typed", ["capa", "Capa", "capa de invisibilidad", "invisibilidad", "cloak"]
+)
+def test_the_brawl_defender_plays_the_cloak_by_its_spanish_name(typed: str) -> None:
+    # ana brawls beto (Spanish), who answers /farkle objeto objeto:capa: it was "No tienes ese
+    # objeto." while objeto:cloak worked. The service reads the typed name as the item first.
+    from bot.service.shown import canonical_args
+    from rules.farkle import GAME
+    from rules.farkle.actions import UseItem
+    from tests.farkle.support import give
+
+    s = new()
+    give(s, 1, "cloak")
+    play(s, 0, Brawl(1))
+    action = GAME.parse("item", canonical_args("farkle", {"item": typed}), s, 1)
+    assert action == UseItem("cloak")
+    play(s, 1, action)
+    assert s.action == "recruit" and s.defender == -1 and s.players[1].items == []
+
+
+def test_the_console_keeps_every_die_typed_after_dice() -> None:
+    # @alice /farkle keep dice:d e kept both dice (farkle.md said the console turns it into d).
+    from bot.console import _split, _words
+    from rules.farkle import GAME
+
+    s = new()
+    rig(s, ([2, 3, 4, 1, 5, 6], "blank"))
+    play(s, 0, Recruit())
+    words = _words("keep dice:d e")
+    args, rest = _split(words[1:])
+    assert words[0] == "keep" and args == {"dice": "d e"} and rest == []
+    action = GAME.parse("keep", args, s, 0)
+    assert action == Keep("d1 e5")
+    play(s, 0, action)
+    assert s.attack is not None and s.attack.aside == [1, 5] and s.attack.score == 150
+
+
+def _told(events: list[object], key: str, lang: str) -> str:
+    """The channel's line for the event ``key`` among ``events``, as a reader of ``lang`` reads it
+    (ana, beto and cata at seats 0, 1 and 2)."""
+    from bot.service.narrate import event_text
+    from bot.service.text import Name
+    from rules.core import Event
+
+    names = [Name("ana"), Name("beto"), Name("cata")]
+    found = [e for e in events if isinstance(e, Event) and e.key == key]
+    assert found, key
+    return event_text(found[0], names, lang).plain()
+
+
+def test_one_die_scoring_against_you_in_the_final_battle_takes_a_singular_verb() -> None:
+    # "a5 puntúan contra ana": one die, plural verb. Two dice keep the plural.
+    s = new(armies=[5000, 0, 0])
+    rig(s, ([5, 2, 3, 4, 6, 2], "blank"), ([1, 5, 3, 4, 6], "blank"))
+    events = play(s, 0, Enter())
+    assert _told(events, "farkle.event.keep_loss", "es").startswith("a5 puntúa contra ana:")
+    assert _told(events, "farkle.event.keep_loss", "en").startswith("a5 scores against ana:")
+    events = play(s, 0, Roll())
+    assert _told(events, "farkle.event.keep_loss", "es").startswith("a1 b5 puntúan contra ana:")
+    assert _told(events, "farkle.event.keep_loss", "en").startswith("a1 b5 score against ana:")
+
+
+def test_a_farkle_on_the_first_roll_does_not_lose_the_0_soldiers() -> None:
+    # ana Farkles her first Recruit roll: "pierde los 0 soldados" / "loses the 0 soldiers".
+    s = new()
+    rig(s, ([2, 3, 4, 6, 6, 2], "blank"))
+    play(s, 0, Recruit())
+    events = play(s, 0, AcceptFarkle())
+    es = _told(events, "farkle.event.farkle", "es")
+    en = _told(events, "farkle.event.farkle", "en")
+    assert es == "¡Farkle! ana aún no tenía soldados en esta ronda de tiradas que perder."
+    assert en == "Farkle! ana had no soldiers yet in this run to lose."
+    # With soldiers at stake the amount is told as before.
+    s = new()
+    rig(s, ([1, 2, 3, 4, 6, 6], "blank"), ([2, 3, 4, 6, 6], "blank"))
+    play(s, 0, Recruit())
+    play(s, 0, Keep("a1"))
+    play(s, 0, Roll())
+    events = play(s, 0, AcceptFarkle())
+    assert "pierde los 100 soldados" in _told(events, "farkle.event.farkle", "es")
+
+
+def test_zero_amounts_have_their_own_wording_in_both_languages() -> None:
+    # Every "<event>_no_<amount>" wording exists in both languages, names no number and fills
+    # every argument its event carries.
+    from i18n import catalogue
+
+    zeros = [k for k in catalogue("en") if k.startswith("farkle.event.") and "_no_" in k]
+    assert {k.rsplit(".", 1)[1] for k in zeros} >= {"farkle_no_lost", "amulet_no_lost"}
+    for key in zeros:
+        for lang in ("en", "es"):
+            assert key in catalogue(lang)
+            text = t(key, lang, seat="ana", target_seat="beto", item="X")
+            assert "{" not in text and "0" not in text, (key, lang, text)
+
+
+def test_the_defender_at_the_wrong_moment_is_told_to_answer_the_brawl() -> None:
+    # beto, asked to answer ana's brawl, typed /farkle pelea: "Ahora no: primero el defensor
+    # responde a la pelea" spoke of him as someone else. Only the defender is told this.
+    from rules.farkle import GAME
+
+    s = new()
+    play(s, 0, Brawl(1))
+    err = GAME.explain(s, 1, "brawl", {"target": "1"})
+    assert err.key == "farkle.error.not_now" and err.args_map["now_key"] == "farkle.now.respond"
+    en = t("farkle.error.not_now", "en", now=t("farkle.now.respond", "en"))
+    es = t("farkle.error.not_now", "es", now=t("farkle.now.respond", "es"))
+    assert (
+        en
+        == "Not now: first answer the brawl declared against you (Fight! or a Cloak of Invisibility)."
+    )
+    assert es.startswith("Ahora no: primero responde a la pelea declarada contra ti")
