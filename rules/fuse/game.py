@@ -414,6 +414,12 @@ class Fuse(Game[FuseState]):
 
     # ------------------------------------------------------------------ who acts
 
+    def is_news(self, event: Event) -> bool:
+        # FUSE hides nothing (every card and die is face up): its one private event echoes the
+        # reader's own pass, which a pass played by default makes no news of (play-test: the
+        # channel read "🔒 alice: something only you may see happened" at every autopilot pass).
+        return False
+
     def hand_size(self, state: FuseState) -> int:
         """Bomb cards in front of each player: 2, or 4 solo."""
         return 4 if state.seats == 1 else 2
