@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from bot.service import Service
+from rules.core import Event, Snapshot
+from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, HERE, Clock
 
 
@@ -34,3 +36,81 @@ async def test_players_on_autopilot_are_not_told_of_private_news_fuse_has_none(
             said += _said(await service.run_deadlines())
     assert "Round 3" in said, "the computer played several rounds for the absent players"
     assert "🔒" not in said and "only you may see" not in said
+
+
+def _closing(state: FuseState, before: Snapshot, seat: int, events: list[Event], lang: str) -> str:
+    """What the channel reads after ``seat``'s move ended the game: the closing message."""
+    from bot.service.compose import move_draft
+    from bot.service.table import Table
+    from rules.fuse import FUSE
+    from tests.test_phase_message import _fuse_row
+
+    after = FUSE.snapshot(state)
+    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
+    draft = move_draft(table, before, after, seat, events, lang, lang, by_default=False, draws=True)
+    return " ".join(f"{post.text} {post.narration}" for post in draft.public)
+
+
+def test_the_win_says_the_deck_and_centre_are_empty_and_the_score_adds_up() -> None:
+    """Play-test: "All bombs defused! The team wins with 78 points." and "Team score: 78
+    (bombs defused: 22; fuse cards: 6)" while the picture still showed cards 4-11 and 4-12 in
+    front of the players. By the rules (§5) the win is an empty deck and centre row; the bombs
+    in front score nothing. Here Ana defuses 1-07 (1 point) and takes the last centre card:
+    the team has defused 2-01 (2 points) before and met one fuse card; Ana keeps 2-06 and the
+    card she took, Bea her two cards, in front of them."""
+    from rules.fuse import FUSE
+    from rules.fuse.game import Claim, Place, Take
+    from tests.fuse.support import position
+
+    state = position(
+        2,
+        [["1-07", "2-06"], ["1-09", "2-03"]],
+        roll=["K4", "B2", "K1", "G3"],
+        placed={"1-07": ["R1", "B1", None]},
+        centre=["1-01"],
+        deck=[],
+        options={"mode": "relaxed"},
+    )
+    state.defused.append("2-01")
+    state.fuses.append("F-R")
+    for action in (Claim("K4"), Place("1-07", 3)):
+        state, _ = FUSE.apply(state, 0, action, 1_001.0)
+    before = FUSE.snapshot(state)
+    events = FUSE.resolve(state, 0, Take("1-01"), 1_002.0)
+    result = FUSE.result(state)
+    assert result is not None and result.winners == (0, 1)
+    assert result.scores[0] == 10 + 1 + 2 + 2  # the win, 1-07, 2-01, the fuse card
+    said = _closing(state, before, 0, events, "en")
+    assert "All bombs defused" not in said
+    assert "The deck and the centre row are empty: the team wins with 15 points." in said
+    assert (
+        "Team score: 15 = 10 for the win + 3 for 2 bombs defused + 2 for 1 fuse card (2 each)."
+        " 4 bombs still in front of the players score nothing." in said
+    )
+    dicho = _closing(state, before, 0, events, "es")
+    assert "El mazo y la fila central están vacíos: ¡el equipo gana con 15 puntos!" in dicho
+    assert (
+        "Puntuación del equipo: 15 = 10 por la victoria + 3 por 2 bombas desactivadas"
+        " + 2 por 1 carta detonadora (2 cada una). Quedan 4 bombas delante de los jugadores,"
+        " que no suman nada." in dicho
+    )
+
+
+def test_a_loss_shows_the_points_it_keeps_and_none_for_the_win() -> None:
+    """The bag runs dry or the rounds run out: the score line still adds up, without the 10."""
+    from rules.fuse import FUSE
+
+    state = FUSE.new_game(2, {"mode": "relaxed"}, seed=1)
+    state.defused += ["2-01", "1-07"]
+    state.fuses += ["F-R", "F-3"]
+    state.stage, state.outcome, state.reason = "over", "lost", "rounds"
+    result = FUSE.result(state)
+    assert result is not None and result.summary is not None
+    assert result.summary.key == "fuse.event.final_score_lost"
+    assert result.summary.args == {
+        "score": 7,
+        "bombs": 2,
+        "bomb_points": 3,
+        "fuses": 2,
+        "fuse_points": 4,
+    }
