@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.service import Service
 from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
-from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
 
 
 def _said(outgoing: object) -> str:
@@ -114,3 +114,20 @@ def test_a_loss_shows_the_points_it_keeps_and_none_for_the_win() -> None:
         "fuses": 2,
         "fuse_points": 4,
     }
+
+
+async def test_the_rules_name_the_dice_as_the_game_shows_them_in_each_language(
+    service: Service,
+) -> None:
+    """Play-test: `/partida reglas juego:fuse` said "R4 es un 4 rojo (R rojo, B azul, G verde,
+    Y amarillo, K negro)" while the Spanish game shows dice as "R1 N4 Am5 Az2 V5"."""
+    from i18n import catalogue
+
+    for actor, lang in ((ALICE, "en"), (CAROL, "es")):
+        reply = await service.rules(actor, HERE, "fuse")
+        assert reply.private is not None
+        rules = str(reply.private.text)
+        words = catalogue(lang)
+        codes = [f"{words[f'fuse.die.{c}1'][:-1]} {words[f'fuse.colour.{c}']}" for c in "RBGYK"]
+        assert f"({', '.join(codes)})" in rules, (lang, codes)
+    assert "(R rojo, Az azul, V verde, Am amarillo, N negro)" in rules
