@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.service import Service
+from bot.service.replies import Button, Reply
 from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
@@ -12,11 +13,14 @@ def _said(outgoing: object) -> str:
     return "\n".join(str(o.message.whole) for o in getattr(outgoing, "public", outgoing))
 
 
-async def _relaxed_game(service: Service) -> None:
+async def _relaxed_game(service: Service) -> Reply:
+    """A relaxed game of two, Alice and Bob, its first round drawn: the draw's reply."""
     assert (await service.new_game(ALICE, HERE, "fuse", {"mode": "relaxed"})).ok
     assert (await service.join(BOB, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
-    assert (await service.act(ALICE, HERE, "fuse", "draw", {})).ok
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    assert drawn.ok
+    return drawn
 
 
 async def test_players_on_autopilot_are_not_told_of_private_news_fuse_has_none(
@@ -131,3 +135,55 @@ async def test_the_rules_name_the_dice_as_the_game_shows_them_in_each_language(
         codes = [f"{words[f'fuse.die.{c}1'][:-1]} {words[f'fuse.colour.{c}']}" for c in "RBGYK"]
         assert f"({', '.join(codes)})" in rules, (lang, codes)
     assert "(R rojo, Az azul, V verde, Am amarillo, N negro)" in rules
+
+
+def _buttons(reply: object) -> list[Button]:
+    return [b for o in getattr(reply, "public", ()) for b in o.message.buttons]
+
+
+async def _both_hold_a_die(service: Service) -> list[Button]:
+    """A relaxed game of two: Alice claims a die she can use, then Bob; the table's buttons."""
+    shown = _buttons(await _relaxed_game(service))
+    for actor in (ALICE, BOB):
+        for button in [b for b in shown if "🎲" in b.label]:
+            reply = await service.press(actor, HERE, button.custom_id)
+            if reply.ok:
+                shown = _buttons(reply)
+                break
+        else:
+            raise AssertionError(f"{actor} could claim no die")
+    return shown
+
+
+async def test_with_both_players_holding_a_die_each_placement_says_whose_it_is(
+    service: Service,
+) -> None:
+    """Play-test: in relaxed mode with 2 players, once both held a die, the placement buttons
+    of both came together with no names ("1-01 · slot 2 … 3-10 · slot 1"); live mode marks
+    each holder's placements with their name, and so does relaxed mode now."""
+    shown = await _both_hold_a_die(service)
+    places = [b.label for b in shown if "· slot" in b.label]
+    assert any(label.startswith("Alice: ") for label in places)
+    assert any(label.startswith("Bob: ") for label in places)
+    assert all(label.startswith(("Alice: ", "Bob: ")) for label in places), places
+
+
+async def test_a_player_pressing_the_other_players_button_is_told_it_is_theirs(
+    service: Service,
+) -> None:
+    """Play-test: Alice pressed one of Bob's placements and read "“N” is not an answer to this
+    question"; the button is Bob's, and she is told so (nothing changes)."""
+    shown = await _both_hold_a_die(service)
+    bobs = next(b for b in shown if b.label.startswith("Bob: ") and "· slot" in b.label)
+    reply = await service.press(ALICE, HERE, bobs.custom_id)
+    assert not reply.ok and reply.private is not None and not reply.public
+    assert str(reply.private.text) == "⚠️ That button is Bob's."
+    carol_reply = await service.press(CAROL, HERE, bobs.custom_id)  # not seated: as before
+    assert not carol_reply.ok
+
+
+def test_the_other_players_button_is_named_in_spanish_too() -> None:
+    from bot.service.text import Name, phrase
+
+    said = phrase("lobby.error.others_button", "es", seats=Name("Beto"))
+    assert str(said) == "Ese botón es de Beto."

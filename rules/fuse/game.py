@@ -349,6 +349,7 @@ class Fuse(Game[FuseState]):
             "place",
             (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),
             button=True,
+            owned=True,  # your die on your card: with two holders, each button says whose
         ),
         Command("pass", button=True),
         Command("take", (Param("card", autocomplete=True),), button=True),
