@@ -187,3 +187,29 @@ def test_the_other_players_button_is_named_in_spanish_too() -> None:
 
     said = phrase("lobby.error.others_button", "es", seats=Name("Beto"))
     assert str(said) == "Ese botón es de Beto."
+
+
+def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
+    """The same press in Bad Bones, where the report's words came from: Ana's dragon asks
+    which way a skeleton flees, Bob's skeleton which cemetery it goes to. Bob's button pressed
+    by Ana is Bob's ("That button is Bob's."), not "“3” is not an answer to this question"."""
+    from bot.service import buttons as button_ids
+    from bot.service.compose import offered_buttons
+    from bot.service.moves import _owners
+    from bot.service.table import Table
+    from rules.badbones import GAME
+    from rules.badbones.state import TRAP
+    from tests.badbones.helpers import position, trap_phase
+    from tests.test_phase_message import _row
+
+    state = position("C5 dragon\nC4 S", "B1 N", "floors 2", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    pending = GAME.pending(state)
+    table = Table(_row("Ana", "Bob", "Chen", "Dora"), GAME, state)
+    offered = offered_buttons(table, sorted(pending), "en", pending)
+    bobs = next(b for b in offered if b.label == "Bob: 3")
+    anas = next(b for b in offered if b.label == "Ana: W")
+    assert _owners(table, 0, bobs.custom_id) == [1]
+    assert _owners(table, 1, anas.custom_id) == [0]
+    stale = button_ids.button_id(table.row.id, "another phase", "choose", {"answer": "3"})
+    assert stale is not None and _owners(table, 0, stale) == []
