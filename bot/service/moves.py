@@ -61,10 +61,39 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
         if button_ids.phase_hash(row.phase) != clicked.phase:
             raise Refusal("lobby.error.stale_button")
         with seat_names(table, tx.lang):
-            action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
+            try:
+                action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
+            except RulesError:
+                owners = _owners(table, seat, custom_id)
+                if owners:  # "Bob: 1-05 · slot 2" pressed by Alice: the move is Bob's
+                    raise RulesError("lobby.error.others_button", seats=owners) from None
+                raise
             return await resolve(tx, table, seat, action, place, by_default=False)
 
     return work
+
+
+def _owners(table: Table, seat: int, custom_id: str) -> list[int]:
+    """The other seats offered the button ``custom_id`` (one the presser cannot use), where
+    the buttons say whose they are (``compose.offered_buttons``): an owned command (FUSE's
+    placements and returns), or players asked different things (Bad Bones: Bob's "N" to his
+    dragon's question). Elsewhere the presser's own refusal says more."""
+    engine, row = table.engine, table.row
+    pending = engine.pending(table.state)
+    clicked = button_ids.parse(custom_id, None)
+    owned = {c.name for c in engine.commands if c.owned}
+    apart = len({p.kind for p in pending.values()}) > 1
+    if clicked is None or not (apart or clicked.command in owned):
+        return []
+    return [
+        other
+        for other in sorted(pending)
+        if other != seat
+        and any(
+            button_ids.button_id(row.id, row.phase, command, args) == custom_id
+            for command, args in engine.buttons(table.state, other)
+        )
+    ]
 
 
 def suggest(

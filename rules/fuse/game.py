@@ -349,6 +349,7 @@ class Fuse(Game[FuseState]):
             "place",
             (Param("card", autocomplete=True), Param("slot", "int", autocomplete=True)),
             button=True,
+            owned=True,  # your die on your card: with two holders, each button says whose
         ),
         Command("pass", button=True),
         Command("take", (Param("card", autocomplete=True),), button=True),
@@ -413,6 +414,12 @@ class Fuse(Game[FuseState]):
         )
 
     # ------------------------------------------------------------------ who acts
+
+    def is_news(self, event: Event) -> bool:
+        # FUSE hides nothing (every card and die is face up): its one private event echoes the
+        # reader's own pass, which a pass played by default makes no news of (play-test: the
+        # channel read "🔒 alice: something only you may see happened" at every autopilot pass).
+        return False
 
     def hand_size(self, state: FuseState) -> int:
         """Bomb cards in front of each player: 2, or 4 solo."""
@@ -1026,11 +1033,32 @@ class Fuse(Game[FuseState]):
         winners = tuple(range(state.seats)) if state.outcome == "won" else ()
         # The end itself was narrated by the last move's event (won / lost_*): the summary adds
         # how the score is made up, so the closing message does not say the same line twice.
-        summary = Event(
-            "fuse.event.final_score",
-            {"score": score, "bombs": len(state.defused), "fuses": len(state.fuses)},
-        )
-        return Result(winners, {s: score for s in range(state.seats)}, summary)
+        return Result(winners, {s: score for s in range(state.seats)}, self._score_summary(state))
+
+    def _score_summary(self, state: FuseState) -> Event:
+        """How the score is made up, each part with its points (rules §5), so that they add
+        up: the win (10), the time left (live wins), the defused bombs, the fuse cards. At a
+        win with bombs still in front of the players (the win needs only the deck and the
+        centre row empty), it says they score nothing: the picture shows them."""
+        bomb_points = sum(_bomb(c).points for c in state.defused)
+        args: dict[str, Any] = {
+            "score": self.score(state),
+            "bombs": len(state.defused),
+            "bomb_points": bomb_points,
+            "fuses": len(state.fuses),
+            "fuse_points": 2 * len(state.fuses),
+        }
+        if state.outcome != "won":
+            return Event("fuse.event.final_score_lost", args)
+        key = "fuse.event.final_score"
+        if state.clock_end is not None:  # live: a point per full 10 seconds left
+            key += "_time"
+            args.update(seconds=state.seconds_left, time_points=state.seconds_left // 10)
+        left = sum(1 for hand in state.hands for _ in hand)
+        if left:
+            key += "_left"
+            args["left"] = left
+        return Event(key, args)
 
     # ------------------------------------------------------------------ serialisation
 

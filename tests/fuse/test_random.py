@@ -24,7 +24,9 @@ def test_a_full_random_game_per_difficulty(difficulty: str, mode: str) -> None:
         assert result is not None and steps > 0
         assert events[-1].key.startswith(("fuse.event.won", "fuse.event.lost_"))
         # the closing message must not repeat the last event (the service shows both)
-        assert result.summary is not None and result.summary.key == "fuse.event.final_score"
+        assert result.summary is not None and result.summary.key.startswith(
+            "fuse.event.final_score"
+        )
         assert result.summary.args["score"] == result.scores[0]
         assert all_dice(final) == list(range(25))
 
