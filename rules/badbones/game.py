@@ -824,12 +824,15 @@ class BadBones(Game[BadBonesState]):
         asked = {s: phases.board_at_question(state, s) for s in sorted(state.questions)}
         for s, b in enumerate(state.boards):
             b = asked.get(s) or b  # a question's picture: the board at that moment
+            hero = square_name(b.hero) if b.hero >= 0 else ""
+            if state.stage == START and s == seat and s in state.subs:
+                hero = state.subs[s]["square"]  # your own hidden pick, on your board only
             boards.append(
                 {
                     "seat": s,
                     "left": (s - 1) % state.seats,
                     "right": (s + 1) % state.seats,
-                    "hero": square_name(b.hero) if b.hero >= 0 else "",
+                    "hero": hero,
                     "floors": b.floors,
                     "houses": b.houses,
                     "max_floors": 1 if state.solo else 4,
