@@ -663,11 +663,15 @@ class BadBones(Game[BadBonesState]):
         elif isinstance(action, Prefer):
             if action.choice not in CHOICES:
                 raise RulesError("badbones.error.bad_choice", choice=shown(action.choice))
-            if action.value not in preference_values(action.choice, state.seats):
+            values = preference_values(action.choice, state.seats, seat)
+            own = action.value == str(seat + 1) and state.seats > 1
+            if own and action.choice not in DIRECTION_CHOICES:
+                raise RulesError("badbones.error.prefer_own_seat", options=", ".join(values))
+            if action.value not in values:
                 raise RulesError(
                     "badbones.error.bad_preference",
                     value=shown(action.value),
-                    options=", ".join(preference_values(action.choice, state.seats)),
+                    options=", ".join(values),
                 )
         elif isinstance(action, Choose):
             question = state.questions.get(seat)
@@ -805,7 +809,7 @@ class BadBones(Game[BadBonesState]):
     ) -> list[str]:
         if command == "prefer" and param == "value":
             choice = str(args.get("choice", "top")).strip().lower()
-            return preference_values(choice if choice in CHOICES else "top", state.seats)
+            return preference_values(choice if choice in CHOICES else "top", state.seats, seat)
         if command == "weapon" and param == "target":
             return list(dict.fromkeys(t for t, _ in weapons.uses(state, seat)))
         if command == "place" and args.get("trap") and param != "trap":

@@ -97,3 +97,29 @@ async def test_your_own_pick_is_on_your_board_and_nobody_elses(
     await con.line(refused)
     assert "You have picked your tower already" in out.getvalue()
     assert engine.check(state, 0, Start("B4")) is None
+
+
+async def test_a_standing_target_is_a_rival_never_your_own_seat(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    """beto is seat 2: "to the rival you choose" offers him seats 1 and 3, as the live
+    question does, and says so in his language."""
+    con, out = console
+    for line in ("@ana /game new badbones", "@beto:es /game join", "@cora /game join"):
+        await con.line(line)
+    await con.line("@ana /game start")
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:2")
+    said = out.getvalue()[mark:]
+    assert "No puedes enviarte tus propios esqueletos: elige a un rival" in said
+    assert "A partir de ahora" not in said
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:7")
+    said = out.getvalue()[mark:]
+    assert "«7» no es posible aquí" in said and "1, 3." in said and "2" not in said
+    mark = len(out.getvalue())
+    await con.line("@ana /badbones prefer choice:catapult value:1")
+    assert "You cannot send your own skeletons to yourself" in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:3")
+    assert "A partir de ahora, salida por arriba: 3." in out.getvalue()[mark:]
