@@ -1320,7 +1320,9 @@ def _note_lines(
     if question:
         args = {
             "square": question.get("square", ""),
-            "options": ", ".join(question["options"]),
+            "answers": ", ".join(_pref_value(o, lang) for o in question["options"]),
+            "answer": _pref_value(question.get("default", ""), lang),
+            "direction": _pref_value(question.get("facing", ""), lang),
             "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
         }
         choice = question["choice"]
@@ -1365,7 +1367,11 @@ def _pref_lines(view: dict[str, Any], lang: str, room: int) -> list[str]:
 
 
 def _pref_value(value: object, lang: str) -> str:
-    """A standing preference as the player reads it: "ask"/"auto" translated, seats and
-    directions as they are."""
+    """A standing preference (or an answer) as the player reads it: "ask"/"auto" and the
+    directions as the catalogue names them in ``lang`` (badbones.pref_value, the names the
+    service shows the same values by), seats as they are."""
     text = str(value)
-    return t(f"badbones.pref_value.{text}", lang) if text in ("ask", "auto") else text
+    return t(f"badbones.pref_value.{text}", lang) if text in _PREF_NAMED else text
+
+
+_PREF_NAMED = ("ask", "auto", "N", "E", "S", "W")

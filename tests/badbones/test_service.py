@@ -123,3 +123,37 @@ async def test_a_standing_target_is_a_rival_never_your_own_seat(
     mark = len(out.getvalue())
     await con.line("@beto:es /badbones preferir eleccion:salida valor:3")
     assert "A partir de ahora, salida por arriba: 3." in out.getvalue()[mark:]
+
+
+async def test_a_spanish_player_reads_ways_and_ask_auto_in_spanish(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    """Play-test: `preferir eleccion:dragón valor:O` confirmed "dragón: W", and a refusal
+    listed "ask, auto, N, E, S, W". Ana reads Spanish everywhere, the English player English."""
+    con, out = console
+    for line in ("@ana:es /game new badbones", "@beto /game join", "@ana:es /game start"):
+        await con.line(line)
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:dragón valor:O")
+    assert "A partir de ahora, dragón: O." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:dragón valor:X")
+    assert "usa uno de preguntar, automático, N, E, S, O." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:catapulta valor:automático")
+    assert "A partir de ahora, catapulta: automático." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@beto /badbones prefer choice:dragon value:X")
+    assert "use one of ask, auto, N, E, S, W." in out.getvalue()[mark:]
+
+
+def test_the_private_board_names_the_preferred_way_in_the_readers_language() -> None:
+    from render.badbones import _pref_lines
+    from rules.badbones import GAME
+    from tests.badbones.helpers import position
+
+    state = position("prefs dragon=W catapult=auto", "")
+    view = GAME.view(state, 0)
+    assert "dragón: O" in " ".join(_pref_lines(view, "es", 2000))
+    assert "catapulta: automático" in " ".join(_pref_lines(view, "es", 2000))
+    assert "dragon: W" in " ".join(_pref_lines(view, "en", 2000))
