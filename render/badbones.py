@@ -842,11 +842,76 @@ def _draw_title(draw: Draw, view: dict[str, Any], names: list[str], lang: str, w
 MARKET_CELL = (150, 92)
 
 
-def extras_height(view: dict[str, Any], width: int) -> int:
+COOP_TILE, COOP_STEP, HOUSE_STEP = 40, 46, 50
+
+
+def _coop_layout(view: dict[str, Any], lang: str, width: int) -> tuple[int, int, int]:
+    """The cooperative strip: the capital on one line, the shared supply on the next (as many
+    lines as its tiles need), both after one column of labels. Returns (where the houses and
+    tiles start, tiles a line, lines of tiles)."""
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    labels = max(
+        text_width(scratch, t("badbones.render.capital", lang), 24, True),
+        text_width(scratch, t("badbones.render.pool", lang), 22, True),
+    )
+    x0 = 30 + labels + 16
+    per_line = max(1, (width - 30 - x0 + COOP_STEP - COOP_TILE) // COOP_STEP)
+    lines = max(1, -(-len(view.get("pool", [])) // per_line))
+    return x0, per_line, lines
+
+
+def _coop_height(view: dict[str, Any], lang: str, width: int) -> int:
+    """The cooperative panel's height (the capital's line, then the supply's lines)."""
+    _, _, lines = _coop_layout(view, lang, width)
+    return 12 + COOP_STEP + lines * COOP_STEP + 8
+
+
+Box = tuple[int, int, int, int]
+
+
+def coop_boxes(view: dict[str, Any], lang: str, width: int) -> dict[str, list[Box]]:
+    """Where the cooperative strip puts each thing (left, top, right, bottom from the strip's
+    top): "labels" (capital, shared supply), "houses", "tiles" and the "panel" around them."""
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    x0, per_line, lines = _coop_layout(view, lang, width)
+    capital, pool = 12, 12 + COOP_STEP
+    return {
+        "labels": [
+            (
+                30,
+                capital,
+                30 + text_width(scratch, t("badbones.render.capital", lang), 24, True),
+                capital + COOP_TILE,
+            ),
+            (
+                30,
+                pool,
+                30 + text_width(scratch, t("badbones.render.pool", lang), 22, True),
+                pool + COOP_TILE,
+            ),
+        ],
+        "houses": [
+            (x0 + k * HOUSE_STEP, capital, x0 + k * HOUSE_STEP + COOP_TILE, capital + COOP_TILE)
+            for k in range(int(view.get("capital_max", 0)))
+        ],
+        "tiles": [
+            (
+                x0 + (k % per_line) * COOP_STEP,
+                pool + (k // per_line) * COOP_STEP,
+                x0 + (k % per_line) * COOP_STEP + COOP_TILE,
+                pool + (k // per_line) * COOP_STEP + COOP_TILE,
+            )
+            for k in range(len(view.get("pool", [])))
+        ],
+        "panel": [(16, 0, width - 16, _coop_height(view, lang, width))],
+    }
+
+
+def extras_height(view: dict[str, Any], lang: str, width: int) -> int:
     """Height of the strips drawn between the title and the boards (capital, Market)."""
     height = 0
     if view.get("cooperative"):
-        height += 76
+        height += _coop_height(view, lang, width) + 10
     market = view.get("market")
     if market:
         cols = max(1, (width - 40) // MARKET_CELL[0])
@@ -865,30 +930,38 @@ def draw_extras(
     y: int,
 ) -> None:
     if view.get("cooperative"):
+        # The capital on one line, the shared supply on its own line(s) below (coop_boxes).
+        boxes = coop_boxes(view, lang, width)
+        left, top, right, bottom = boxes["panel"][0]
         draw.rounded_rectangle(
-            (16, y, width - 16, y + 66), radius=12, fill=PANEL, outline=ACCENT, width=2
+            (left, y + top, right, y + bottom), radius=12, fill=PANEL, outline=ACCENT, width=2
         )
-        label = t("badbones.render.capital", lang)
-        draw.text((30, y + 33), label, font=font(24, True), fill=TEXT, anchor="lm")
-        hx = 40 + text_width(draw, label, 24, True)
-        for k in range(int(view.get("capital_max", 0))):
-            draw_house(draw, hx + k * 50, y + 13, 40, k < int(view.get("capital", 0)))
-        pool = view.get("pool", [])
-        label = t("badbones.render.pool", lang)
-        px = width - 30 - len(pool) * 46
-        lw = text_width(draw, label, 22, True)
-        draw.text((px - 12, y + 33), label, font=font(22, True), fill=TEXT_DIM, anchor="rm")
-        if px - 12 - lw < hx + 50 * int(view.get("capital_max", 0)):
-            pass  # a long supply: the label may overlap nothing but the tiles' own row
-        for k, kind in enumerate(pool):
+        for (x, ty, _, _), key, size, ink in zip(
+            boxes["labels"],
+            ("badbones.render.capital", "badbones.render.pool"),
+            (24, 22),
+            (TEXT, TEXT_DIM),
+            strict=True,
+        ):
+            draw.text(
+                (x, y + ty + COOP_TILE // 2),
+                t(key, lang),
+                font=font(size, True),
+                fill=ink,
+                anchor="lm",
+            )
+        standing = int(view.get("capital", 0))
+        for k, (x, hy, _, _) in enumerate(boxes["houses"]):
+            draw_house(draw, x, y + hy, COOP_TILE, k < standing)
+        for kind, (x, ty, _, _) in zip(view.get("pool", []), boxes["tiles"], strict=True):
             paste_trap(
                 img,
                 {"trap": kind, "side": "intact", "orientation": "/", "stars": 0},
-                px + k * 46,
-                y + 13,
-                40,
+                x,
+                y + ty,
+                COOP_TILE,
             )
-        y += 76
+        y += bottom + 10
     market = view.get("market")
     if not market:
         return
@@ -1052,7 +1125,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     pw, ph = bw + 24, 74 + bh + 66 + 12
     gap, top = 16, 92
     width = cols * pw + (cols + 1) * gap
-    extra = extras_height(view, width)
+    extra = extras_height(view, lang, width)
     top += extra
     legend = _legend_items(view, lang)
     legend_h = _legend_height(legend, width)
@@ -1175,7 +1248,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     ]
     notes += [(line, True) for line in _pref_lines(view, lang, width - 40)]
     extra = max(124, 34 * len(notes) + 30)
-    top = 92 + extras_height(view, width)
+    top = 92 + extras_height(view, lang, width)
     legend = _legend_items(view, lang)
     legend_h = _legend_height(legend, width)
     img = canvas(width, top + ph + extra + legend_h, BACKGROUND)
@@ -1247,7 +1320,9 @@ def _note_lines(
     if question:
         args = {
             "square": question.get("square", ""),
-            "options": ", ".join(question["options"]),
+            "answers": ", ".join(_pref_value(o, lang) for o in question["options"]),
+            "answer": _pref_value(question.get("default", ""), lang),
+            "direction": _pref_value(question.get("facing", ""), lang),
             "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
         }
         choice = question["choice"]
@@ -1292,7 +1367,11 @@ def _pref_lines(view: dict[str, Any], lang: str, room: int) -> list[str]:
 
 
 def _pref_value(value: object, lang: str) -> str:
-    """A standing preference as the player reads it: "ask"/"auto" translated, seats and
-    directions as they are."""
+    """A standing preference (or an answer) as the player reads it: "ask"/"auto" and the
+    directions as the catalogue names them in ``lang`` (badbones.pref_value, the names the
+    service shows the same values by), seats as they are."""
     text = str(value)
-    return t(f"badbones.pref_value.{text}", lang) if text in ("ask", "auto") else text
+    return t(f"badbones.pref_value.{text}", lang) if text in _PREF_NAMED else text
+
+
+_PREF_NAMED = ("ask", "auto", "N", "E", "S", "W")

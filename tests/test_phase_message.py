@@ -276,3 +276,26 @@ async def test_when_the_fuse_clock_runs_out_the_bomb_goes_off_nobody_ran_out_of_
     draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=False)
     said = " ".join(f"{post.text} {post.narration}" for post in draft.public)
     assert "bomb went off" in said and "ran out of time" not in said
+
+
+def test_a_spanish_table_reads_the_dragons_ways_in_spanish() -> None:
+    """Play-test: "¿hacia dónde huye? N, E, W, S" while the buttons said "O". The question, its
+    default, the way the skeleton faces and the buttons all name west "O"."""
+    from bot.service.compose import move_draft
+    from rules.badbones.actions import Nothing
+
+    state = position("C2 dragon\nD2 W", "B3 S", stage=TRAP)  # walks west onto the dragon
+    state, _ = GAME.apply(state, 0, Nothing())
+    table = Table(_row("Ana", "Bob"), GAME, state)
+    before = GAME.snapshot(state)
+    events = GAME.resolve(state, 1, Nothing(), 0.0)
+    after = GAME.snapshot(state)
+    table.row.phase = after.phase
+    assert "W" in state.questions[0]["options"]
+    draft = move_draft(table, before, after, 1, events, "es", "es", by_default=False, draws=True)
+    (post,) = draft.public
+    said = str(post.text)
+    assert "(mirando al O)" in said, said
+    assert "¿hacia dónde huye? N, E, O" in said and ", W" not in said
+    labels = [b.label for b in offered_buttons(table, [0], "es", after.pending)]
+    assert "O" in labels and "W" not in labels

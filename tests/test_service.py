@@ -408,3 +408,12 @@ async def test_history_comes_in_pages(service: Service) -> None:
     assert second is not None and str(second.narration).count("•") == 2
     beyond = (await service.history(BOB, HERE, 9)).private
     assert beyond is not None and "Page 2 of 2" in beyond.text, "past the end: the last page"
+
+
+async def test_rules_with_no_game_named_say_which_games_there_are(service: Service) -> None:
+    """Play-test: `/game rules` alone answered "There is no game called “”."."""
+    said = private(await service.rules(ALICE, HERE, ""))
+    assert "“”" not in said and "Which game's rules?" in said
+    assert "Bad Bones (`badbones`)" in said and "Zombies vs Vampires (`zvv`)" in said
+    dicho = private(await service.rules(CAROL, HERE, ""))
+    assert "¿Las reglas de qué juego?" in dicho and "Zombis contra Vampiros (`zvv`)" in dicho

@@ -26,6 +26,8 @@ def test_spanish_names_of_directions_dice_and_items() -> None:
     assert show("farkle", "item", "loaded", "es") == "Dado cargado"
     assert show("farkle", "item", "loaded", "en") == "Loaded Die"
     assert show("badbones", "square", "B2", "es") == "B2", "a value without a name stays"
+    assert show("badbones", "answer", "N, E, W, S", "es") == "N, E, O, S", "a list, item by item"
+    assert show("badbones", "value", "ask, auto, 1, W", "es") == "preguntar, automático, 1, O"
 
 
 def test_what_either_language_types_becomes_the_canonical_value() -> None:

@@ -33,6 +33,16 @@ def general_help(lang: str) -> Text:
     )
 
 
+def which_rules(lang: str) -> Text:
+    """``/game rules`` with no game named: which games there are, and how to ask for one."""
+    games = join(
+        phrase("guide.rules.game", lang, name=phrase(f"{g}.name", lang), game=g)
+        for g in game_names()
+        if _has_catalogue(g)
+    )
+    return phrase("guide.rules.which", lang, games=games)
+
+
 def game_help(game: str, lang: str) -> Text:
     """``/help game:<game>``: the first commands of one game, then its rules (``/game rules``)."""
     engine = get_game(game)

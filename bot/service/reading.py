@@ -72,6 +72,10 @@ class Reading:
 
     async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
         lang = language_for(actor.locale)
+        if not str(game or "").strip():  # no game named: say which there are
+            async with self.sessions() as session:
+                lang = await self._language(session, actor)
+            return Reply(private=Message(guide.which_rules(lang)))
         try:
             engine = get_game(str(game))
         except RulesError as err:

@@ -7,9 +7,10 @@ shows those names in buttons and autocomplete (:func:`show`) and turns whatever 
 any language, back into the canonical value before the engine parses it (:func:`canonical`), so
 actions, logs and saved games never change with the language.
 
-A value is matched whole first (``Loaded Die``), then word by word (a ZvV wall ``G9 W`` is
-shown ``G9 O``): a word without a name is kept as it is. A single word of a name that names
-one value only is read as that value (``capa`` = ``Capa de invisibilidad`` = ``cloak``).
+A value is matched whole first (``Loaded Die``), then as a list (``N, E, W, S`` is shown
+``N, E, O, S``), then word by word (a ZvV wall ``G9 W`` is shown ``G9 O``): a word without a
+name is kept as it is. A single word of a name that names one value only is read as that
+value (``capa`` = ``Capa de invisibilidad`` = ``cloak``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def show(game: str, param: str, value: Any, lang: str) -> Any:
         return value
     if value in names:
         return names[value].get(lang, value)
+    if ", " in value:  # a list of values ("N, E, W, S"), each shown as it is named
+        return ", ".join(str(show(game, param, v, lang)) for v in value.split(", "))
     words = value.split(" ")
     if len(words) > 1 and any(w in names for w in words):
         return " ".join(names[w].get(lang, w) if w in names else w for w in words)

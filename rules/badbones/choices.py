@@ -35,11 +35,12 @@ ASK, AUTO = "ask", "auto"
 PREFERENCE_MODES = (ASK, AUTO)
 
 
-def preference_values(choice: str, seats: int) -> list[str]:
-    """Every value ``prefer <choice>`` accepts."""
+def preference_values(choice: str, seats: int, seat: int) -> list[str]:
+    """Every value ``prefer <choice>`` accepts from ``seat``: a target is a rival's seat ("to
+    the rival you choose"), never your own, as the live question offers only opponents."""
     if choice in DIRECTION_CHOICES:
         return [ASK, AUTO, *DIRS]
-    return [ASK, AUTO, *(str(s + 1) for s in range(seats))]
+    return [ASK, AUTO, *(str(s + 1) for s in range(seats) if s != seat)]
 
 
 def default_target(seat: int, seats: int, scores: list[int]) -> int:

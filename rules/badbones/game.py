@@ -419,13 +419,15 @@ class BadBones(Game[BadBonesState]):
     def _question_args(q: dict[str, Any]) -> dict[str, Any]:
         args: dict[str, Any] = {
             "square": q.get("square", ""),
-            "options": ", ".join(q["options"]),
-            "default": q["default"],
+            # Named as the parameter "answer" is, so a direction reads in the reader's
+            # language (bot/service/shown.py): "answers" the options, "answer" the default.
+            "answers": ", ".join(q["options"]),
+            "answer": q["default"],
         }
         if "seats" in q:
             args["seats"] = list(q["seats"])
         if "facing" in q:
-            args["facing"] = q["facing"]
+            args["direction"] = q["facing"]
         if "from" in q:
             symbol = q["model"].split(".")[0]
             args["symbol_key"] = f"badbones.symbol.{symbol}"
@@ -528,12 +530,9 @@ class BadBones(Game[BadBonesState]):
                     "badbones.event.preference",
                     {
                         "choice_key": f"badbones.choice.{action.choice}",
-                        # "ask"/"auto" as keys, so they read in the reader's language.
-                        **(
-                            {"value_key": f"badbones.pref_value.{action.value}"}
-                            if action.value in ("ask", "auto")
-                            else {"value": action.value}
-                        ),
+                        # Named as the parameter: ask/auto and directions read in the
+                        # reader's language (badbones.pref_value).
+                        "value": action.value,
                     },
                     to=seat,
                 )
@@ -663,11 +662,15 @@ class BadBones(Game[BadBonesState]):
         elif isinstance(action, Prefer):
             if action.choice not in CHOICES:
                 raise RulesError("badbones.error.bad_choice", choice=shown(action.choice))
-            if action.value not in preference_values(action.choice, state.seats):
+            values = preference_values(action.choice, state.seats, seat)
+            own = action.value == str(seat + 1) and state.seats > 1
+            if own and action.choice not in DIRECTION_CHOICES:
+                raise RulesError("badbones.error.prefer_own_seat", values=", ".join(values))
+            if action.value not in values:
                 raise RulesError(
                     "badbones.error.bad_preference",
                     value=shown(action.value),
-                    options=", ".join(preference_values(action.choice, state.seats)),
+                    values=", ".join(values),
                 )
         elif isinstance(action, Choose):
             question = state.questions.get(seat)
@@ -677,7 +680,7 @@ class BadBones(Game[BadBonesState]):
                 raise RulesError(
                     "badbones.error.bad_answer",
                     answer=shown(action.answer),
-                    options=", ".join(question["options"]),
+                    answers=", ".join(question["options"]),
                 )
         else:
             raise RulesError("core.error.bad_action")
@@ -805,7 +808,7 @@ class BadBones(Game[BadBonesState]):
     ) -> list[str]:
         if command == "prefer" and param == "value":
             choice = str(args.get("choice", "top")).strip().lower()
-            return preference_values(choice if choice in CHOICES else "top", state.seats)
+            return preference_values(choice if choice in CHOICES else "top", state.seats, seat)
         if command == "weapon" and param == "target":
             return list(dict.fromkeys(t for t, _ in weapons.uses(state, seat)))
         if command == "place" and args.get("trap") and param != "trap":
@@ -824,12 +827,15 @@ class BadBones(Game[BadBonesState]):
         asked = {s: phases.board_at_question(state, s) for s in sorted(state.questions)}
         for s, b in enumerate(state.boards):
             b = asked.get(s) or b  # a question's picture: the board at that moment
+            hero = square_name(b.hero) if b.hero >= 0 else ""
+            if state.stage == START and s == seat and s in state.subs:
+                hero = state.subs[s]["square"]  # your own hidden pick, on your board only
             boards.append(
                 {
                     "seat": s,
                     "left": (s - 1) % state.seats,
                     "right": (s + 1) % state.seats,
-                    "hero": square_name(b.hero) if b.hero >= 0 else "",
+                    "hero": hero,
                     "floors": b.floors,
                     "houses": b.houses,
                     "max_floors": 1 if state.solo else 4,

@@ -17,6 +17,7 @@ from rules.badbones.board import (
     PINK,
     YELLOW,
     parse_name,
+    parse_square,
     square_name,
 )
 from rules.badbones.choices import CHOICES
@@ -133,15 +134,20 @@ def setup(seats: int, options: dict[str, Any], seed: int) -> BadBonesState:
 
 
 def start_on(state: BadBonesState, seat: int, square: int) -> list[Event]:
-    """Cooperative setup: a hero starts on the tower its player picks; round 1 begins once
-    every hero stands on one."""
-    state.boards[seat].hero = square
-    state.subs[seat] = {"type": "start"}
-    events = [Event("badbones.event.hero_started", {"seat": seat, "square": square_name(square)})]
-    if len(state.subs) == state.seats:
-        state.subs = {}
-        state.stage = HERO
-        events.append(Event("badbones.event.round", {"round": 1}))
+    """Cooperative setup: a hero starts on the tower its player picks. The picks are hidden
+    submissions (D13, as phases 1 and 2): the hero stays where the view shows every hero
+    (B2) and nobody is told where it goes until the last player has picked; then every hero
+    goes to its tower, told in the order of the picks, and round 1 begins."""
+    state.subs[seat] = {"type": "start", "square": square_name(square)}
+    if len(state.subs) < state.seats:
+        return []
+    events = []
+    for s, sub in state.subs.items():  # the order of the picks (the narration's order)
+        state.boards[s].hero = parse_square(sub["square"])
+        events.append(Event("badbones.event.hero_started", {"seat": s, "square": sub["square"]}))
+    state.subs = {}
+    state.stage = HERO
+    events.append(Event("badbones.event.round", {"round": 1}))
     return events
 
 

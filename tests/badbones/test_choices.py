@@ -124,7 +124,7 @@ def test_the_dragon_asks_about_a_named_skeleton_and_says_its_default() -> None:
     )
     assert _asked(state, "es") == (
         "Tu dragón en C2 repele a un esqueleto (de los rosas) que llega desde C1 (mirando al S):"
-        " ¿hacia dónde huye? N, E, W, S (por defecto N)"
+        " ¿hacia dónde huye? N, E, O, S (por defecto N)"  # west is "O" in Spanish
     )
 
 

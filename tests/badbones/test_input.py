@@ -304,7 +304,10 @@ def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
     )
     _, events = GAME.apply(state, 0, Prefer("top", "ask"))
     (said,) = events
-    assert said.args["value_key"] == "badbones.pref_value.ask"
+    from bot.service.narrate import event_text
+
+    assert said.args["value"] == "ask", "canonical: shown in the reader's language"
+    assert str(event_text(said, [], "es")) == "A partir de ahora, salida por arriba: preguntar."
     err = refused(state, 0, "move", direction="quédate")
     assert err.args_map["direction"] == "quédate"
     assert refused(state, 0, "move", direction="🙂").args_map["direction"] == "?"

@@ -199,3 +199,37 @@ def test_the_red_symbol_is_an_open_triangle_pointing_up_not_an_arrowhead() -> No
     top, bottom = rows[0], rows[-1]
     assert sum(inked[top + 4]) < sum(inked[bottom - 4])  # narrow at the top: the apex is up
     assert not inked[45][50]  # open inside, above the dot: no filled arrowhead
+
+
+def test_the_cooperative_strip_shows_capital_and_shared_supply_apart() -> None:
+    """The play-tester's picture: "Capital" and "Shared supply" printed on top of each other
+    and the supply's walls over the capital's houses. Now every label, house and tile has its
+    own place inside the strip, for every table size, in both languages, public and private."""
+    import io
+
+    from PIL import Image
+
+    from render.badbones import coop_boxes, render_board, render_table
+    from rules.badbones.actions import Start
+
+    def overlap(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    for seats in range(2, 7):
+        state = GAME.new_game(seats, {"cooperative": True}, 3)
+        for s in range(seats):
+            state, _ = GAME.apply(state, s, Start("B2"))
+        assert len(state.pool) == 3 * seats + 1  # a full supply: the longest strip
+        for lang in ("en", "es"):
+            for view, png in (
+                (GAME.view(state, None), render_table(GAME.view(state, None), NAMES, lang)),
+                (GAME.view(state, 0), render_board(GAME.view(state, 0), NAMES, lang)),
+            ):
+                width = Image.open(io.BytesIO(png)).width
+                boxes = coop_boxes(view, lang, width)
+                things = boxes["labels"] + boxes["houses"] + boxes["tiles"]
+                assert len(boxes["houses"]) == seats and len(boxes["tiles"]) == len(state.pool)
+                (left, top, right, bottom) = boxes["panel"][0]
+                for k, a in enumerate(things):
+                    assert left < a[0] and a[2] < right and top < a[1] and a[3] < bottom, a
+                    assert not any(overlap(a, b) for b in things[k + 1 :]), (seats, lang, a)

@@ -1,0 +1,159 @@
+"""Bad Bones through the service, as the channel and each player read it in the console."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.console import Console, ConsoleClock
+from bot.service import Service
+
+
+@pytest.fixture
+async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
+    clock = ConsoleClock()
+    service = await Service.open(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
+    )
+    out = io.StringIO()
+    try:
+        yield Console(service, clock, tmp_path / "img", out), out
+    finally:
+        await service.close()
+
+
+def channel(text: str) -> str:
+    """What the channel reads: the public posts and edits, without private answers and
+    without the button labels (every tower is offered to everyone)."""
+    blocks, keep = [], False
+    for line in text.splitlines():
+        if line.startswith("["):
+            keep = not line.startswith("[→")
+        if keep and "buttons (/press N)" not in line:
+            blocks.append(line)
+    return "\n".join(blocks)
+
+
+async def test_the_towers_picked_stay_secret_until_every_hero_has_picked(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    con, out = console
+    for line in (
+        "@ana /game new badbones cooperative:true",
+        "@beto /game join",
+        "@cora /game join",
+        "@ana /game addbot",
+        "@ana /game start",  # the computer picks at once
+        "@beto /badbones start square:D4",
+        "@ana /badbones start square:B4",
+    ):
+        await con.line(line)
+    before = channel(out.getvalue())
+    assert "✅ 🤖 Normal 1 is ready." in before and "✅ beto is ready." in before
+    assert "starts on the tower" not in before, "nobody's pick is told before the last one"
+    assert "D4" not in before and "B4" not in before
+
+    mark = len(out.getvalue())
+    await con.line("@cora /badbones start square:D2")
+    after = channel(out.getvalue()[mark:])
+    for told in (
+        "🤖 Normal 1's hero starts on the tower B2.",
+        "beto's hero starts on the tower D4.",
+        "ana's hero starts on the tower B4.",
+        "cora's hero starts on the tower D2.",
+        "Round 1 begins.",
+    ):
+        assert told in after
+
+
+async def test_your_own_pick_is_on_your_board_and_nobody_elses(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    from bot.service.table import Table
+    from bot.store import repository as repo
+    from rules.badbones.actions import Start
+
+    con, out = console
+    for line in (
+        "@ana /game new badbones cooperative:true",
+        "@beto /game join",
+        "@ana /game start",
+        "@beto /badbones start square:D4",
+    ):
+        await con.line(line)
+    async with con.service.sessions() as session:
+        row = await repo.open_game(session, 1)
+        assert row is not None
+        table = Table.of(row)
+    engine, state = table.engine, table.state
+    assert engine.view(state, 1)["boards"][1]["hero"] == "D4"
+    assert engine.view(state, 1)["my_submission"] == {"type": "start", "square": "D4"}
+    assert engine.view(state, None)["boards"][1]["hero"] == "B2", "the public board: not yet"
+    assert engine.view(state, 0)["boards"][1]["hero"] == "B2"
+    refused = "@beto /badbones start square:B2"
+    await con.line(refused)
+    assert "You have picked your tower already" in out.getvalue()
+    assert engine.check(state, 0, Start("B4")) is None
+
+
+async def test_a_standing_target_is_a_rival_never_your_own_seat(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    """beto is seat 2: "to the rival you choose" offers him seats 1 and 3, as the live
+    question does, and says so in his language."""
+    con, out = console
+    for line in ("@ana /game new badbones", "@beto:es /game join", "@cora /game join"):
+        await con.line(line)
+    await con.line("@ana /game start")
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:2")
+    said = out.getvalue()[mark:]
+    assert "No puedes enviarte tus propios esqueletos: elige a un rival" in said
+    assert "A partir de ahora" not in said
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:7")
+    said = out.getvalue()[mark:]
+    assert "«7» no es posible aquí" in said and "1, 3." in said and "2" not in said
+    mark = len(out.getvalue())
+    await con.line("@ana /badbones prefer choice:catapult value:1")
+    assert "You cannot send your own skeletons to yourself" in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones preferir eleccion:salida valor:3")
+    assert "A partir de ahora, salida por arriba: 3." in out.getvalue()[mark:]
+
+
+async def test_a_spanish_player_reads_ways_and_ask_auto_in_spanish(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    """Play-test: `preferir eleccion:dragón valor:O` confirmed "dragón: W", and a refusal
+    listed "ask, auto, N, E, S, W". Ana reads Spanish everywhere, the English player English."""
+    con, out = console
+    for line in ("@ana:es /game new badbones", "@beto /game join", "@ana:es /game start"):
+        await con.line(line)
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:dragón valor:O")
+    assert "A partir de ahora, dragón: O." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:dragón valor:X")
+    assert "usa uno de preguntar, automático, N, E, S, O." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@ana:es /badbones preferir eleccion:catapulta valor:automático")
+    assert "A partir de ahora, catapulta: automático." in out.getvalue()[mark:]
+    mark = len(out.getvalue())
+    await con.line("@beto /badbones prefer choice:dragon value:X")
+    assert "use one of ask, auto, N, E, S, W." in out.getvalue()[mark:]
+
+
+def test_the_private_board_names_the_preferred_way_in_the_readers_language() -> None:
+    from render.badbones import _pref_lines
+    from rules.badbones import GAME
+    from tests.badbones.helpers import position
+
+    state = position("prefs dragon=W catapult=auto", "")
+    view = GAME.view(state, 0)
+    assert "dragón: O" in " ".join(_pref_lines(view, "es", 2000))
+    assert "catapulta: automático" in " ".join(_pref_lines(view, "es", 2000))
+    assert "dragon: W" in " ".join(_pref_lines(view, "en", 2000))
