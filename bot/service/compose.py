@@ -13,7 +13,7 @@ after their move, and a missed ping stalls the table until the reminder.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -372,8 +372,6 @@ def offered_buttons(
             engine.button_rank(state, pair[0][0], pair[0][1]),
         ),
     )
-    asked_apart = pending is not None and len({p.kind for p in pending.values()}) > 1
-    owned = {c.name for c in engine.commands if c.owned}
     names = table.names()
     known = catalogue(language_for(lang))
     out: list[Button] = []
@@ -387,12 +385,24 @@ def offered_buttons(
             if key in known
             else " ".join([command, *map(str, args.values())])
         )
-        if (asked_apart or (command in owned and len(seats) > 1)) and len(offered) == 1:
+        if says_whose(table, pending, command, len(seats)) and len(offered) == 1:
             label = str(
                 phrase("lobby.act.owned_button", lang, player=names[offered[0]], label=label)
             )
         out.append(Button(label[:80], custom_id))
     return tuple(out)
+
+
+def says_whose(
+    table: Table, pending: Mapping[int, Pending] | None, command: str, among: int
+) -> bool:
+    """Whether a button of ``command``, offered to one of ``among`` seats, names its player:
+    players asked different things at once (Bad Bones: one picks a cemetery, another a
+    direction) share one row of buttons, and so do several holders of an owned command (FUSE's
+    placements and returns). ``moves.press`` tells a presser whose such a button is."""
+    apart = pending is not None and len({p.kind for p in pending.values()}) > 1
+    owned = any(c.name == command and c.owned for c in table.engine.commands)
+    return apart or (owned and among > 1)
 
 
 def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, ...]:

@@ -75,15 +75,12 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
 
 def _owners(table: Table, seat: int, custom_id: str) -> list[int]:
     """The other seats offered the button ``custom_id`` (one the presser cannot use), where
-    the buttons say whose they are (``compose.offered_buttons``): an owned command (FUSE's
-    placements and returns), or players asked different things (Bad Bones: Bob's "N" to his
-    dragon's question). Elsewhere the presser's own refusal says more."""
+    the buttons say whose they are (``compose.says_whose``). Elsewhere the presser's own refusal
+    says more."""
     engine, row = table.engine, table.row
     pending = engine.pending(table.state)
     clicked = button_ids.parse(custom_id, None)
-    owned = {c.name for c in engine.commands if c.owned}
-    apart = len({p.kind for p in pending.values()}) > 1
-    if clicked is None or not (apart or clicked.command in owned):
+    if clicked is None or not compose.says_whose(table, pending, clicked.command, len(pending)):
         return []
     return [
         other
