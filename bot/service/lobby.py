@@ -102,12 +102,12 @@ def leave(actor: Actor, place: Place) -> Work:
             await _remove_from_lobby(tx, row, seat)
             if not row.seats or computer.only_computers(row):
                 close(row, CANCELLED)
-            elif rematch_complete(row):
+            if rematch_complete(row):
                 # The others had all asked for this rematch: it was waiting only for them.
                 draft = await start_as_host(tx, row, place)
-                draft.private = [phrase("lobby.leave.private", tx.lang)]
-                return draft
-            draft.public.append(_lobby(row, place))
+                draft.private = []
+            else:
+                draft.public.append(_lobby(row, place))
         else:
             if seat.left:
                 raise Refusal("lobby.error.not_seated")
