@@ -15,6 +15,7 @@ position alone. A game without a policy (the platform's test game) plays its pen
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from bot.service import compose, deadlines
 from bot.service.draft import Draft, Post
@@ -24,9 +25,11 @@ from bot.service.replies import Actor, Place
 from bot.service.table import Table, new_seat, require, seat_of, settings
 from bot.service.text import Name, Text, phrase
 from bot.service.transaction import Tx, Work
+from bot.store import repository as repo
 from bot.store.models import ACTIVE, LOBBY, GameRow, SeatRow
 from i18n import language_for
 from rules.core import Action, get_game
+from rules.core.actions import Withdraw
 from rules.core.policy import LEVELS, POLICY_MODULES, choose
 
 AUTOPILOT_LEVEL = "normal"  # an absent person's seat plays as well as the computer can
@@ -128,6 +131,25 @@ async def reclaim(tx: Tx, actor: Actor, place: Place) -> Post | None:
 # --------------------------------------------------------------------------- replacing
 
 
+async def withdraw_sealed(tx: Tx, table: Table, seat: int) -> bool:
+    """A seat that changes hands with a sealed choice in the current phase (made, not yet
+    revealed: Bad Bones' hidden submissions) loses it, so that nobody but the person who made it
+    ever sees it (docs/bots.md): the newcomer chooses afresh. The withdrawal is logged as a
+    step of the seat (``Withdraw``), so the log replays to the same game. Whether there was one
+    to take back."""
+    engine, state, row = table.engine, table.state, table.row
+    if not engine.sealed(state, seat):
+        return False
+    engine.play(state, seat, Withdraw(), tx.now)
+    seen = row.version
+    saved: dict[str, Any] = {"state": engine.dump(state), "updated_at": tx.now}
+    repo.show(row, saved)
+    writes = repo.Writes().save_game(row, seen, saved)
+    writes.append_action(row.id, seen, seat, Withdraw().to_json(), tx.now, True)
+    await repo.run(tx.session, writes)
+    return True
+
+
 def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
     """``/game replace player:<user> with:<user>``: a new person takes over a seat mid-game
     (the host or a channel manager). The seat keeps its number, its position and its history;
@@ -154,13 +176,21 @@ def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
             row.host_id = new.user_id
         row.updated_at = tx.now
         await tx.session.flush()
-        await deadlines.restart(tx, Table.of(row), seat.seat)
+        table = Table.of(row)
+        reset = await withdraw_sealed(tx, table, seat.seat)
+        await deadlines.restart(tx, table, seat.seat)
         new_name = Name(plain_name(new.display_name))
         draft = Draft()
         draft.say(phrase("bots.replace.private", tx.lang, player=old_name, new=new_name))
-        text = phrase(
-            "bots.replace.public", language_for(place.locale), player=old_name, new=new_name
-        )
+        public_lang = language_for(place.locale)
+        text = phrase("bots.replace.public", public_lang, player=old_name, new=new_name)
+        if reset:
+            text = Text.of(
+                text, " ", phrase("bots.replace.reset", public_lang, player=old_name, new=new_name)
+            )
+            edit = compose.readiness(table, table.engine.snapshot(table.state), public_lang)
+            if edit is not None:  # the phase message waits for the seat again
+                draft.public.append(edit)
         draft.public.append(Post(place.channel_id, text, mentions=(new.user_id,)))
         return draft
 

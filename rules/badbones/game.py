@@ -583,6 +583,16 @@ class BadBones(Game[BadBonesState]):
                 events += phases.start_resolution(state, LANDING)
         return events
 
+    def sealed(self, state: BadBonesState, seat: int) -> bool:
+        """Phases 1 and 2 and the cooperative tower picks are hidden submissions (D13): made and
+        not yet revealed while the stage lasts."""
+        return state.stage in (HERO, TRAP, START) and seat in state.subs
+
+    def withdraw(self, state: BadBonesState, seat: int) -> list[Event]:
+        """The seat owes its phase a submission again; nothing is said of the one forgotten."""
+        del state.subs[seat]
+        return []
+
     def check(self, state: BadBonesState, seat: int, action: Action) -> None:
         """Raise the specific ``RulesError`` if ``action`` is not legal for ``seat`` now."""
         if state.stage == OVER:

@@ -38,6 +38,16 @@ class Action:
         return data
 
 
+@dataclasses.dataclass(frozen=True)
+class Withdraw(Action):
+    """The service takes back a seat's sealed, unrevealed choice because another person now
+    plays the seat (``/game replace``): the newcomer chooses afresh and never sees it. No
+    command maps to it, so no player can send it; it is logged like any step, so replays stay
+    exact. Every game's codec knows it (:class:`rules.core.game.Game`)."""
+
+    kind: ClassVar[str] = "withdraw"
+
+
 def _jsonable(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_jsonable(v) for v in value]

@@ -34,7 +34,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
-from rules.core.actions import Action, ActionCodec
+from rules.core.actions import Action, ActionCodec, Withdraw
 from rules.core.errors import RulesError
 from rules.core.events import Event
 from rules.core.spec import (
@@ -61,7 +61,7 @@ class Game(ABC, Generic[S]):
     action_types: ClassVar[tuple[type[Action], ...]] = ()
 
     def __init__(self) -> None:
-        self.codec = ActionCodec(self.action_types)
+        self.codec = ActionCodec((*self.action_types, Withdraw))
 
     # ----------------------------------------------------------------- the engine API
 
@@ -90,6 +90,8 @@ class Game(ABC, Generic[S]):
 
     def play(self, state: S, seat: int, action: Action, now: float) -> list[Event]:
         """Validate and apply ``action`` in place (``state`` is a private copy)."""
+        if isinstance(action, Withdraw):
+            return self.take_back(state, seat)
         self.check(state, seat, action)
         return self.resolve(state, seat, action, now)
 
@@ -139,6 +141,22 @@ class Game(ABC, Generic[S]):
         Roll), which the service plays at once for the player when the game's options say so;
         ``None``: the seat decides. The service logs it like any move, so replays stay exact."""
         return None
+
+    def sealed(self, state: S, seat: int) -> bool:
+        """Whether ``seat`` holds a sealed choice now: made, not yet revealed, shown in that
+        seat's own view only (Bad Bones' hidden submissions). The default: a game with none."""
+        return False
+
+    def withdraw(self, state: S, seat: int) -> list[Event]:
+        """Forget ``seat``'s sealed choice, in place, as if it had never been made (it owes the
+        phase a choice again). Only called when :meth:`sealed` says there is one."""
+        raise NotImplementedError(f"{self.name} declares no sealed choices")
+
+    def take_back(self, state: S, seat: int) -> list[Event]:
+        """Play :class:`Withdraw`: refused when there is nothing sealed to take back."""
+        if not self.sealed(state, seat):
+            raise RulesError("core.error.nothing_sealed")
+        return self.withdraw(state, seat)
 
     def snapshot(self, state: S) -> Snapshot:
         """What the table is like now, for everything after a move (replies, pings, buttons,

@@ -30,6 +30,7 @@ import pytest
 from bot.service import Actor, Place, Reply, Service
 from bot.store import repository as repo
 from rules.core import Event, Game, get_game, public
+from rules.core.actions import Withdraw
 from tests.reliability.common import game_params, games, loop_service, production_logging
 from tests.reliability.driver import GameSpec, pick, seat_count, setup_games
 
@@ -114,6 +115,44 @@ def test_a_simultaneous_submission_is_invisible_until_the_phase_resolves(kind: s
                     assert other[3] == outcomes[0][3], f"{kind}: the phase token tells a secret"
     if compared == 0:
         pytest.skip(f"{kind} has no simultaneous phase with a choice (nothing to hide)")
+
+
+@pytest.mark.parametrize("kind", game_params())
+def test_a_sealed_submission_leaves_nothing_behind_when_its_seat_changes_hands(kind: str) -> None:
+    """``/game replace`` withdraws a seat's sealed choice (``Game.sealed``/``withdraw``), so
+    that the newcomer cannot read it. Wherever several seats are pending: a submission that the
+    seat's own view tells apart from another must be declared sealed, and withdrawing it must
+    give back the state from before it was made, to the last field."""
+    engine = get_game(kind)
+    compared = 0
+    for seats in seat_counts(engine):
+        for seed in range(GAMES):
+            for state in random_states(engine, seats, seed):
+                pending = engine.pending(state)
+                if len(pending) < 2:
+                    continue
+                seat = sorted(pending)[seed % len(pending)]
+                before = engine.copy(state)
+                if engine.sealed(before, seat):
+                    before, _ = engine.apply(before, seat, Withdraw())
+                own_views, sealed_here = set(), 0
+                for action in engine.legal_actions(before, seat)[:6]:
+                    after, _ = engine.apply(before, seat, action, 2_000_000.0)
+                    if engine.phase(after) != engine.phase(before) or engine.is_over(after):
+                        continue
+                    own_views.add(json.dumps(engine.view(after, seat), sort_keys=True))
+                    if not engine.sealed(after, seat):
+                        continue
+                    compared, sealed_here = compared + 1, sealed_here + 1
+                    withdrawn, events = engine.apply(after, seat, Withdraw())
+                    assert public(events) == [], f"{kind}: a withdrawal tells the table a secret"
+                    assert engine.dump(withdrawn) == engine.dump(before), (
+                        f"{kind}: {action} leaves a trace once withdrawn"
+                    )
+                if len(own_views) > 1:
+                    assert sealed_here, f"{kind}: a seat's view shows a choice not declared sealed"
+    if compared == 0:
+        pytest.skip(f"{kind} has no sealed choice (nothing to withdraw)")
 
 
 @pytest.mark.parametrize("kind", game_params())

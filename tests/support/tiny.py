@@ -83,6 +83,13 @@ class Tiny(Game[TinyState]):
             return [Take(), Pass()]
         return []
 
+    def sealed(self, state: TinyState, seat: int) -> bool:
+        return state.phase == "bid" and seat in state.bids
+
+    def withdraw(self, state: TinyState, seat: int) -> list[Event]:
+        del state.bids[seat]
+        return []
+
     def resolve(self, state: TinyState, seat: int, action: Action, now: float) -> list[Event]:
         if state.phase == "over":
             raise RulesError("core.error.game_over")

@@ -1,0 +1,154 @@
+"""A sealed choice (made, not yet revealed) is seen by nobody but the person who made it, also
+when the seat changes hands: ``/game replace`` withdraws it and the newcomer chooses afresh
+(docs/bots.md, "Taking a seat over"). Leaving and coming back, or the autopilot playing an
+absent player's seat, hands the seat to no other person, so the choice stands for them.
+
+Through the service on a real database, with Bad Bones: its phases 1 and 2 and its cooperative
+tower picks are hidden submissions (D13). The engine-level property over every game is in
+``tests/reliability/test_secrets.py``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service import Actor, Outgoing, Reply, Service
+from bot.service.table import Table
+from bot.store import repository as repo
+from bot.store.models import GameRow
+from rules.core import get_game
+from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+
+ERIN = Actor(5, "Erin")
+
+
+def said(outgoing: list[Outgoing]) -> str:
+    return "\n".join(str(o.message.whole) for o in outgoing)
+
+
+def private(reply: Reply) -> str:
+    assert reply.private is not None
+    return str(reply.private.text)
+
+
+async def game(service: Service) -> GameRow:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        return row
+
+
+async def seat_view(service: Service, seat: int) -> dict[str, Any]:
+    """What the seat's own board (``/game board``: its picture and its buttons) is drawn from."""
+    table = Table.of(await game(service))
+    return table.engine.view(table.state, seat)
+
+
+async def submit_any(
+    service: Service, actor: Actor, seat: int, skip: int = 0, *, last: bool = False
+) -> dict[str, Any]:
+    """The seat makes one of its legal hidden submissions (not the first ``skip``); returns
+    what its own view then says it saved (``last``: it completes the phase, which reveals it)."""
+    table = Table.of(await game(service))
+    engine = table.engine
+    choices = [
+        mapped
+        for action in engine.legal_actions(table.state, seat)
+        if (mapped := engine.to_command(action)) is not None and mapped[0] != "prefer"
+    ]
+    command, args = choices[skip % len(choices)]
+    reply = await service.act(actor, HERE, "badbones", command, dict(args))
+    assert reply.ok, private(reply)
+    saved = (await seat_view(service, seat))["my_submission"]
+    if last:
+        return {}
+    assert saved is not None, "the submission is sealed in the seat's own view"
+    return dict(saved)
+
+
+async def three_at_the_table(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.join(CAROL, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+
+
+async def replays_to_the_stored_game(service: Service) -> None:
+    row = await game(service)
+    assert await service.replay(row.id) == row.state, "the log replays to the same game"
+
+
+async def test_replacing_a_seat_withdraws_its_sealed_hero_move(service: Service) -> None:
+    await three_at_the_table(service)
+    bob_seat = 1
+    await submit_any(service, BOB, bob_seat)
+    replaced = await service.replace(ALICE, HERE, BOB.user_id, ERIN)
+    assert replaced.ok
+    channel = said(replaced.public)
+    assert "Erin takes over the seat of Bob" in channel
+    assert "it is withdrawn, and Erin chooses afresh" in channel
+    view = await seat_view(service, bob_seat)
+    assert view["my_submission"] is None, "Erin cannot read Bob's sealed move"
+    assert bob_seat in view["awaiting"], "the phase waits for Erin's own choice"
+    board = await service.board(ERIN, HERE)
+    assert "Saved" not in private(board)
+    await replays_to_the_stored_game(service)
+    # Erin chooses; putting Bob back does not bring his old choice back either.
+    erins = await submit_any(service, ERIN, bob_seat, skip=1)
+    again = await service.replace(ALICE, HERE, ERIN.user_id, BOB)
+    assert "chooses afresh" in said(again.public)
+    assert (await seat_view(service, bob_seat))["my_submission"] is None, erins
+    await replays_to_the_stored_game(service)
+
+
+async def test_the_channel_is_not_told_of_a_reset_when_nothing_was_sealed(
+    service: Service,
+) -> None:
+    await three_at_the_table(service)
+    replaced = await service.replace(MOD, HERE, BOB.user_id, ERIN)
+    assert replaced.ok
+    assert "afresh" not in said(replaced.public)
+    row = await game(service)
+    async with service.sessions() as session:
+        assert not await repo.action_log(session, row.id), "nothing logged"
+
+
+async def test_a_sealed_trap_is_withdrawn_when_a_seat_that_left_is_taken_over(
+    service: Service, clock: Clock
+) -> None:
+    """Phase 2 (traps). Bob places a trap, then leaves: the computer plays his seat, and his
+    choice stands for him (no person sees it). When Erin takes the seat over, it is withdrawn."""
+    await three_at_the_table(service)
+    for seat, who in enumerate((ALICE, BOB, CAROL)):  # phase 1: every hero moves
+        await submit_any(service, who, seat, last=seat == 2)
+    for _ in range(20):  # answer phase 3's questions, if any, by their deadlines
+        row = await game(service)
+        if Table.of(row).state.stage == "trap":
+            break
+        clock.now += 7 * 24 * 3600
+        await service.run_deadlines()
+    assert Table.of(await game(service)).state.stage == "trap"
+    trap = await submit_any(service, BOB, 1)
+    left = await service.leave(BOB, HERE)
+    assert left.ok and "afresh" not in said(left.public)
+    assert (await seat_view(service, 1))["my_submission"] == trap, "his choice stands for him"
+    replaced = await service.replace(ALICE, HERE, BOB.user_id, ERIN)
+    assert "Erin chooses afresh" in said(replaced.public)
+    view = await seat_view(service, 1)
+    assert view["my_submission"] is None
+    assert str(trap.get("square")) not in private(await service.board(ERIN, HERE))
+    await replays_to_the_stored_game(service)
+
+
+async def test_cooperative_tower_picks_are_withdrawn_for_the_newcomer(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "badbones", {"cooperative": True})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    engine = get_game("badbones")
+    state = Table.of(await game(service)).state
+    assert state.stage == "start", "the cooperative game begins with tower picks"
+    await submit_any(service, BOB, 1)
+    assert engine.sealed(Table.of(await game(service)).state, 1)
+    replaced = await service.replace(ALICE, HERE, BOB.user_id, ERIN)
+    assert "afresh" in said(replaced.public)
+    assert (await seat_view(service, 1))["my_submission"] is None
+    await replays_to_the_stored_game(service)
