@@ -299,3 +299,19 @@ def test_a_spanish_table_reads_the_dragons_ways_in_spanish() -> None:
     assert "¿hacia dónde huye? N, E, O" in said and ", W" not in said
     labels = [b.label for b in offered_buttons(table, [0], "es", after.pending)]
     assert "O" in labels and "W" not in labels
+
+
+def test_the_closing_message_names_two_winners_in_the_plural() -> None:
+    from bot.service.compose import phase_post
+    from rules.core.spec import Result, Snapshot
+
+    table = Table(_row("Alice", "Bob", "Chen"), GAME, GAME.new_game(3, {}, 1))
+    over = Snapshot("over", "over", "over", {}, True, Result((0, 1)))
+    alone = Snapshot("over", "over", "over", {}, True, Result((2,)))
+
+    def said(snap: Snapshot, lang: str) -> str:
+        return markdown(phase_post(table, snap, [], lang, draw=False).text)
+
+    assert "🏆 Winners: Alice, Bob" in said(over, "en")
+    assert "🏆 Winner: Chen" in said(alone, "en")
+    assert "🏆 Ganan: Alice, Bob" in said(over, "es")

@@ -94,9 +94,10 @@ def phase_post(
         result = snap.result
         if result is not None and result.summary is not None:
             told.extend(events_text([result.summary], names, lang))
-        winners = join(names[s] for s in (result.winners if result else ()))
+        won = result.winners if result else ()
+        winners = join(names[s] for s in won)
         head = (
-            phrase("lobby.over.winners", lang, winners=winners)
+            phrase("lobby.over.winners", lang, winners=winners, count=len(won))
             if winners
             else phrase("lobby.over.nobody", lang)
         )
