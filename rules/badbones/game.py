@@ -525,15 +525,20 @@ class BadBones(Game[BadBonesState]):
     def resolve(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
         if isinstance(action, Prefer):
             state.boards[seat].prefs[action.choice] = action.value
+            choice_key = f"badbones.choice.{action.choice}"
             events = [
+                # A rival's seat is confirmed with the player's name ("catapult: 1" said little).
                 Event(
+                    "badbones.event.preference_seat",
+                    {"choice_key": choice_key, "value_seat": int(action.value) - 1},
+                    to=seat,
+                )
+                if action.value.isdigit()
+                # Named as the parameter: ask/auto and directions read in the reader's
+                # language (badbones.pref_value).
+                else Event(
                     "badbones.event.preference",
-                    {
-                        "choice_key": f"badbones.choice.{action.choice}",
-                        # Named as the parameter: ask/auto and directions read in the
-                        # reader's language (badbones.pref_value).
-                        "value": action.value,
-                    },
+                    {"choice_key": choice_key, "value": action.value},
                     to=seat,
                 )
             ]
