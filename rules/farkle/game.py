@@ -448,7 +448,10 @@ class DragonFarkle(Game[FarkleState]):
     def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
         """The specific reason: build the action the command names and let ``check`` refuse it."""
         if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
-            return RulesError("farkle.error.no_target")
+            # The example is a wannabe this player may really name: never themself.
+            rivals = [t for t in range(state.seats) if t != seat]
+            fair = [t for t in rivals if not state.players[t].in_keep] or rivals
+            return RulesError("farkle.error.no_target", example=fair[0] + 1 if fair else 2)
         action = self._action_from_command(command, args)
         if action is None:
             if command in ("brawl", "scare"):  # a target that is not a number

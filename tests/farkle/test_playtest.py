@@ -498,3 +498,14 @@ def test_the_defender_at_the_wrong_moment_is_told_to_answer_the_brawl() -> None:
         == "Not now: first answer the brawl declared against you (Fight! or a Cloak of Invisibility)."
     )
     assert es.startswith("Ahora no: primero responde a la pelea declarada contra ti")
+
+
+def test_a_missing_target_is_asked_for_with_a_rival_as_the_example() -> None:
+    """Wannabe #2 who forgets the target is not told "e.g. target:2" (themself)."""
+    from rules.farkle import GAME
+
+    s = new()
+    err = GAME.explain(s, 1, "brawl", {})
+    assert err.key == "farkle.error.no_target" and err.args_map["example"] != 2
+    assert "target:1." in t(err.key, "en", **err.args_map)
+    assert GAME.explain(s, 0, "scare", {}).args_map["example"] == 2
