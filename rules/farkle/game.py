@@ -260,12 +260,17 @@ class DragonFarkle(Game[FarkleState]):
                 args: dict[str, Any] = {"score": defence.score}
                 if attack is not None:
                     args["attack"] = attack.score
+                if stage == "farkle":
+                    args["rescue_key"] = self._rescue(state, defence.seat)
                 default = self._default(state, defence, True)
                 return {defence.seat: Pending(stage, default, state.deadline, args)}
             roller = state.attack
             assert roller is not None
             default = self._default(state, roller, False)
-            return {roller.seat: Pending(stage, default, None, {"score": roller.score})}
+            args = {"score": roller.score}
+            if stage == "farkle":
+                args["rescue_key"] = self._rescue(state, roller.seat)
+            return {roller.seat: Pending(stage, default, None, args)}
         if stage == "over":
             return {}
         if stage == "discard":
@@ -291,6 +296,16 @@ class DragonFarkle(Game[FarkleState]):
             return {state.thief: Pending("pickpocket", _BONUS)}
         # battle, review
         return {state.turn: Pending(stage, _ROLL)}
+
+    def _rescue(self, state: FarkleState, seat: int) -> str:
+        """How a Farkle can be rescued now, as a catalogue key: by the companion (the Field
+        Medic, the Lucky Squire's re-roll), by a magic item, both or nothing, so the question
+        offers only what the player really has."""
+        legal = self.legal_actions(state, seat)
+        companion = any(isinstance(a, UseCompanion | Reroll) for a in legal)
+        item = any(isinstance(a, UseItem) for a in legal)
+        way = {(True, True): "both", (True, False): "companion", (False, True): "item"}
+        return f"farkle.rescue.{way.get((companion, item), 'none')}"
 
     def _default(self, state: FarkleState, r: Roller, defending: bool) -> Action:
         """The action taken for an absent roller. A recruiter or attacker banks at the first
