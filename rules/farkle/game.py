@@ -467,6 +467,10 @@ class DragonFarkle(Game[FarkleState]):
             rivals = [t for t in range(state.seats) if t != seat]
             fair = [t for t in rivals if not state.players[t].in_keep] or rivals
             return RulesError("farkle.error.no_target", example=fair[0] + 1 if fair else 2)
+        if command in ("discard", "item"):
+            missing = self._name_the_item(state, seat, command, str(args.get("item") or ""))
+            if missing is not None:
+                return missing
         action = self._action_from_command(command, args)
         if action is None:
             if command in ("brawl", "scare"):  # a target that is not a number
@@ -499,6 +503,22 @@ class DragonFarkle(Game[FarkleState]):
         elif seat == state.defender and state.defence is None and state.stage in _RUN_STAGES:
             return RulesError("farkle.error.attacker_rolling", attacker_seat=state.turn)
         return None
+
+    def _name_the_item(
+        self, state: FarkleState, seat: int, command: str, typed: str
+    ) -> RulesError | None:
+        """An item left out, or one the player does not hold: the items they may ``discard``
+        (or use, for ``item``) now, by name, rather than "you do not hold that item"."""
+        if 0 <= seat < state.seats and typed.strip() in state.players[seat].items:
+            return None
+        can = [
+            str(mapped[1]["item"])
+            for action in self.legal_actions(state, seat)
+            if (mapped := self.to_command(action)) is not None and mapped[0] == command
+        ]
+        if not can:
+            return None
+        return RulesError(f"farkle.error.name_item_{command}", items=", ".join(dict.fromkeys(can)))
 
     def _action_from_command(self, command: str, args: CommandArgs) -> Action | None:
         try:
