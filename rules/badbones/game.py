@@ -495,6 +495,12 @@ class BadBones(Game[BadBonesState]):
             return [Choose(o) for o in state.questions[seat]["options"]]
         return []
 
+    def button_rank(self, state: BadBonesState, command: str, args: CommandArgs) -> int:
+        """Hero moves in compass order (N, NE, E… clockwise) whoever's buttons come first, so
+        that a direction's button stays in its place from round to round."""
+        direction = str(args.get("direction", "")) if command == "move" else ""
+        return HERO_DIR_NAMES.index(direction) if direction in HERO_DIR_NAMES else 0
+
     def button_candidates(self, state: BadBonesState, seat: int) -> list[Action]:
         if state.stage == TRAP:
             # Placing and retrieving are typed (a square, a kind, a side): the one button is
