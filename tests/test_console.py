@@ -265,3 +265,30 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     again = io.StringIO()
     await run_console(url, tmp_path / "img", io.StringIO("@bob /game stats\n"), again)
     assert "bob: played 1, won 0" in again.getvalue()
+
+
+def test_the_console_keeps_info_logs_out_of_the_game(tmp_path: Path) -> None:
+    """`partida console` is a game on the terminal: no "level=INFO" line per command in it,
+    unless asked for (`--log-level INFO`)."""
+    import subprocess
+    import sys
+
+    script = "@alice /game new zvv\n@bob /game join\n"
+    env = {k: v for k, v in os.environ.items() if k != "LOG_LEVEL"}
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+
+    def play(*flags: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", *flags, "console", "--images", str(tmp_path)],
+            input=script,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout + done.stderr
+
+    quiet = play()
+    assert "You joined the game" in quiet and "level=INFO" not in quiet
+    assert "level=INFO" in play("--log-level", "INFO"), "asked for: there"
