@@ -292,3 +292,19 @@ def test_the_console_keeps_info_logs_out_of_the_game(tmp_path: Path) -> None:
     quiet = play()
     assert "You joined the game" in quiet and "level=INFO" not in quiet
     assert "level=INFO" in play("--log-level", "INFO"), "asked for: there"
+
+
+async def test_the_readmes_console_demo_plays_without_a_refusal(tmp_path: Path) -> None:
+    """The lines the README shows a newcomer (its "Try it without Discord" block) all work,
+    whoever the seed lets start."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Try it without Discord", 1)[1].split("```bash", 1)[1]
+    lines = [line for line in block.split("```", 1)[0].splitlines() if line.startswith("@")]
+    assert len(lines) >= 4
+    for attempt in range(3):
+        out = io.StringIO()
+        url = f"sqlite+aiosqlite:///{tmp_path / f'demo{attempt}.db'}"
+        code = await run_console(url, tmp_path / "img", io.StringIO("\n".join(lines)), out)
+        text = out.getvalue()
+        assert code == 0 and "⚠️" not in text, text
+        assert text.count("✅ Recorded.") == 2, text
