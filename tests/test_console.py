@@ -308,3 +308,29 @@ async def test_the_readmes_console_demo_plays_without_a_refusal(tmp_path: Path) 
         text = out.getvalue()
         assert code == 0 and "⚠️" not in text, text
         assert text.count("✅ Recorded.") == 2, text
+
+
+async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) -> None:
+    """`/ayuda`, `/help juego:`, option names with ñ and option values by their Spanish labels
+    work in the console as they do on Discord, and `/wait` takes a compound duration."""
+    script = "\n".join(
+        [
+            "@ana:es /ayuda juego:farkle",
+            "@ana:es /help juego:zvv",
+            "@ana:es /partida nueva juego:zvv tamaño:9",
+            "@ana:es /partida cancelar",
+            "@ana:es /fuse nueva dificultad:insano",
+            "/wait 22h30m",
+            "/wait 1d12h",
+        ]
+    )
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'es.db'}"
+    assert await run_console(url, tmp_path / "img", io.StringIO(script), out) == 0
+    text = out.getvalue()
+    assert "Unknown command group" not in text and "⚠️" not in text, text
+    assert "Todas las reglas: `/partida reglas juego:farkle`" in text, "/ayuda juego:farkle"
+    assert "Todas las reglas: `/partida reglas juego:zvv`" in text, "/help juego:zvv"
+    assert "Board size: 9" in text, "tamaño:9 is the size option"
+    assert "Difficulty: Insane" in text, "insano is the insane difficulty"
+    assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text
