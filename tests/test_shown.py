@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.service import Service
-from bot.service.shown import fold, _names, canonical, canonical_args, show, show_args
+from bot.service.shown import _names, canonical, canonical_args, fold, show, show_args
 from i18n import LANGUAGES, t
 from rules.core import get_game
 from rules.core.rng import Rng
