@@ -254,7 +254,7 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text
     assert "• #1 tiny.name" in text and "alice (+3.4), bob (−1.8)" in text, "the history"
     assert "[1] Replay #1" in text and "The whole game of tiny.name (game 1)" in text
-    assert "in pictures from the opening table to the end" in text, "not \"move by move\""
+    assert "in pictures from the opening table to the end" in text, 'not "move by move"'
     assert "Seats, in the new order: bob, alice" in text and "Waiting for: bob." in text
     assert "▶️ tiny.name has begun. 👥 bob, alice" in text, "both asked: the rematch began"
     # partida ratings rebuild: the same ratings from the stored games.

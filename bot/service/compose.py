@@ -167,6 +167,14 @@ def awaited_lines(
     ]
     if clocks:
         said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+    timers = [
+        seconds
+        for s, p in snap.pending.items()
+        if s not in skipped and (seconds := live.round_timer(table, p)) is not None
+    ]
+    if timers:  # FUSE live: a round's own short timer, counted from the round's start
+        due = table.row.phase_started_at + min(timers)
+        said.append(phrase("lobby.act.round_timer", lang, when=When(int(due))))
     return lines(said)
 
 

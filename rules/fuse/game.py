@@ -15,6 +15,7 @@ set by the deck (house rules D9, D14), so that a game always ends.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -430,6 +431,12 @@ class Fuse(Game[FuseState]):
         only the players still holding bombs once deck and centre are empty (D16)."""
         seats = self.players_in(state)
         return 1 if seats > 2 else 2 if seats == 2 else state.solo_dice
+
+    def announced_options(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """Live mode's round timer is named in the lobby, set or not: new players are handed
+        to the computer after a few silent rounds otherwise."""
+        live = options.get("mode", "live") == "live"
+        return ("round_timer",) if live and options.get("round_timer", ROUND_TIMER) else ()
 
     def players_in(self, state: FuseState) -> int:
         """How many players the round is dealt for. D16 (house, Insane's end): once deck and
