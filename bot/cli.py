@@ -49,9 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(settings: config.Config, argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(prog="partida", description="Board games by chat on Discord.")
-    parser.add_argument(
-        "--log-level", default=settings.log_level, type=str.upper, choices=config.LOG_LEVELS
-    )
+    parser.add_argument("--log-level", default=None, type=str.upper, choices=config.LOG_LEVELS)
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
     sync = sub.add_parser(
@@ -96,7 +94,7 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
 
     from bot.logs import setup_logging
 
-    setup_logging(args.log_level, settings.discord_token)
+    setup_logging(_log_level(args.log_level, args.command, settings), settings.discord_token)
     token = settings.discord_token
     if args.command in (None, "run"):
         if not token:
@@ -143,6 +141,17 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return run_doctor(os.environ.get("DISCORD_TOKEN", ""), database_url())
     parser.print_help()
     return USAGE
+
+
+def _log_level(asked: str | None, command: str | None, settings: config.Config) -> str:
+    """``--log-level``, else ``LOG_LEVEL``; but the console is a game on the terminal, and its
+    INFO lines (a line per command) would be mixed into the game: it logs warnings only unless
+    asked for more."""
+    if asked is not None:
+        return asked
+    if command == "console" and "LOG_LEVEL" not in os.environ:
+        return "WARNING"
+    return settings.log_level
 
 
 async def rebuild_ratings(url: str) -> int:

@@ -34,16 +34,19 @@ from bot.service import Actor, Message, Outgoing, Place, Reply, Service
 from bot.service.buttons import VIEW_GAME, game_of
 from bot.service.errors import DamagedDatabase
 from bot.service.replies import Slot
+from bot.service.shown import fold
 from bot.service.text import Channel, Text, When, plain_part
-from i18n import language_for, t
-from rules.core import get_game
+from i18n import has, language_for, t
+from rules.core import OptionSpec, get_game
 
 _LINE = re.compile(
     r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?(?:#(?P<thread>\d+))?\s+(?P<rest>.*)$"
 )
 THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_IDS + n
-_DURATION = re.compile(r"^(\d+)([smhd]?)$")
+_DURATION = re.compile(r"^(?:\d+[smhd]?)+$")  # 30s, 15m, 2h, 1d, and together: 22h30m, 1d12h
+_DURATION_PART = re.compile(r"(\d+)([smhd]?)")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
+_KEY = re.compile(r"[a-z0-9_\-áéíóúüñ]{1,32}")  # an option or parameter name, Spanish ones too
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 _LOBBY = (
     "new join leave start cancel kick addbot replace status board rules settings history language"
@@ -163,8 +166,9 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, self.last_select, words)
-        if group == "help":
+        if _lobby_named(group, ("help",)) == "help":  # /ayuda juego:farkle as well
             named, positional = _split(words)
+            named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
             return await svc.help(
                 actor, place, named.get("game", positional[0] if positional else None)
             )
@@ -283,17 +287,21 @@ class Console:
         return self.actor(typed.lstrip("@"), None).user_id
 
     async def wait(self, spec: str) -> None:
-        match = _DURATION.match(spec or "1m")
-        if match is None:
+        spec = spec or "1m"
+        if _DURATION.match(spec) is None:
             self.say("? " + t("lobby.console.wait_format", self.locale))
             return
-        unit = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[match[2]]
-        # Compared as text first: a number of thousands of digits is refused before int().
-        amount = int(match[1]) if len(match[1].lstrip("0")) <= 12 else None
-        if amount is None or amount * unit > MAX_WAIT_DAYS * 86400:
+        seconds = 0
+        for number, unit in _DURATION_PART.findall(spec):
+            # Compared as text first: a number of thousands of digits is refused before int().
+            if len(number.lstrip("0")) > 12:
+                seconds = MAX_WAIT_DAYS * 86400 + 1
+                break
+            seconds += int(number) * {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+        if seconds > MAX_WAIT_DAYS * 86400:
             self.say("? " + t("lobby.console.wait_too_long", self.locale, days=MAX_WAIT_DAYS))
             return
-        self.clock.offset += amount * unit
+        self.clock.offset += seconds
         self.say(f"(time passes: {spec})")
         await self.deadlines()
 
@@ -420,8 +428,25 @@ def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
         spec = next(
             (s for s in specs if key in (s.name, t(f"{game}.option_name.{s.name}", "es"))), None
         )
-        out[spec.name if spec else key] = value
+        if spec is None:
+            out[key] = value
+            continue
+        out[spec.name] = _option_value(game, spec, value)
     return out
+
+
+def _option_value(game: str, spec: OptionSpec, typed: Any) -> Any:
+    """A choice typed by its label in either language (``dificultad:insano``), as Discord
+    offers the labels and sends the value; anything else as typed (the service checks it)."""
+    if not spec.choices or not isinstance(typed, str):
+        return typed
+    wanted = fold(typed)
+    for value in spec.choices:
+        key = f"{game}.option_value.{spec.name}.{value}"
+        labels = [value] + ([t(key, lang) for lang in ("en", "es")] if has(key, "en") else [])
+        if wanted in {fold(label) for label in labels}:
+            return value
+    return typed
 
 
 def relative(delta: float) -> str:
@@ -473,9 +498,10 @@ def _split(words: list[str]) -> tuple[dict[str, Any], list[str]]:
     last: str | None = None
     for word in words:
         key, sep, value = word.partition(":")
-        if not (sep and key and re.fullmatch(r"[a-z0-9_-]{1,32}", key)):
+        # Option names are lower case, Spanish ones with accents and ñ (``tamaño:9``).
+        if not (sep and key and _KEY.fullmatch(key)):
             key, sep, value = word.partition("=")
-        if sep and key and re.fullmatch(r"[a-z0-9_-]{1,32}", key):
+        if sep and key and _KEY.fullmatch(key):
             named[key] = value
             last = key
         elif last is not None:

@@ -666,7 +666,7 @@ def draw_panel(
     pad = 12
     width = bw + 2 * pad
     head = 74
-    foot = 66
+    foot = panel_foot(view)
     height = head + bh + foot + pad
     winners = view.get("result", {}).get("winners", [])
     draw.rounded_rectangle(
@@ -713,24 +713,20 @@ def draw_panel(
     # footer: cemetery and supply
     fy = y + head + bh + 10
     cem = "☠ " + t("badbones.render.cemetery", lang, count=board["cemetery"])
-    if board.get("weapon"):  # room for the weapon's name: the cemetery as a bare count
-        cem = f"☠ {board['cemetery']}"
     draw.text((x + pad, fy + 24), cem, font=font(21, True), fill=TEXT, anchor="lm")
     # The supply sits right of the cemetery; a long supply (6 basic tiles, or the advanced
     # game's purchases) squeezes its tiles, then overlaps them, rather than run over the
     # cemetery's count ("Cemetery 0" was hidden under six tiles).
     supply_n = len(board["supply"])
     room = width - 2 * pad - text_width(draw, cem, 21, True) - 14
-    if board.get("weapon"):
-        room -= 90  # at least a few letters of the weapon's name
     tile, step = supply_layout(supply_n, room)
     sx = x + width - pad - (supply_n - 1) * step - tile
     if board.get("weapon"):
-        wx = x + pad + text_width(draw, cem, 21, True) + 14
+        # On a line of its own, in full: beside the supply it was cut ("two-handed s…").
         weapon = "⚔ " + t(f"badbones.weapon.{board['weapon']}", lang)
         draw.text(
-            (wx, fy + 24),
-            fit_text(draw, weapon, 21, max(40, sx - wx - 8), True),
+            (x + pad, fy + 24 + WEAPON_LINE),
+            fit_text(draw, weapon, 21, width - 2 * pad, True),
             font=font(21, True),
             fill=ACCENT,
             anchor="lm",
@@ -752,6 +748,15 @@ def draw_panel(
         draw.rectangle((x + 3, fy, x + width - 3, fy + 48), fill=INK)
         draw.text((x + width / 2, fy + 24), banner, font=font(30, True), fill=DANGER, anchor="mm")
     return width, height
+
+
+WEAPON_LINE = 34  # the weapon's own line under the cemetery and the supply
+
+
+def panel_foot(view: dict[str, Any]) -> int:
+    """The height of a panel's footer (cemetery and supply), with a line for the weapon's
+    name when any player holds one (every panel alike, so that the rows stay aligned)."""
+    return 66 + (WEAPON_LINE if any(b.get("weapon") for b in view["boards"]) else 0)
 
 
 def supply_layout(count: int, room: int) -> tuple[int, int]:
@@ -1122,7 +1127,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     rows = (n + cols - 1) // cols
     c = {1: 100, 2: 76}.get(n, 64)
     bw, bh = board_size(c)
-    pw, ph = bw + 24, 74 + bh + 66 + 12
+    pw, ph = bw + 24, 74 + bh + panel_foot(view) + 12
     gap, top = 16, 92
     width = cols * pw + (cols + 1) * gap
     extra = extras_height(view, lang, width)
@@ -1164,7 +1169,9 @@ def _legend_items(view: dict[str, Any], lang: str) -> list[LegendItem]:
     kinds |= {k for b in view["boards"] for k in b["supply"]}
     order = [*BASIC_TRAPS, *sorted(kinds - set(BASIC_TRAPS))]
     items += [(k, t(f"badbones.trap.{k}", lang)) for k in order if k in kinds or k in BASIC_TRAPS]
-    items.append(("supply", t("badbones.picture.supply", lang)))
+    # The cooperative team places from one shared supply, drawn above the boards.
+    supply = "supply_shared" if view.get("cooperative") else "supply"
+    items.append(("supply", t(f"badbones.picture.{supply}", lang)))
     return items
 
 
@@ -1236,7 +1243,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     board = boards[seat] if isinstance(seat, int) and 0 <= seat < len(boards) else boards[0]
     c = 120
     bw, bh = board_size(c)
-    pw, ph = bw + 24, 74 + bh + 66 + 12
+    pw, ph = bw + 24, 74 + bh + panel_foot(view) + 12
     width = pw + 40
     # Every note is wrapped, never cut ("…you can still ch…"); the picture grows.
     scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))

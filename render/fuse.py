@@ -326,27 +326,33 @@ def _flow(
     seat: int | None = None,
 ) -> int:
     """Lay cards out left to right, wrapping; returns the y below the last row."""
-    x, y, row_h = x0, y0, 0
-    for card in cards:
-        w, h = card_size(card, slot)
-        if x > x0 and x + w > x0 + max_w:
-            x, y, row_h = x0, y + row_h + 12, 0
-        draw_card(img, x, y, card, slot, seat)
-        x += w + 14
-        row_h = max(row_h, h)
-    return y + row_h
+    places, height = _places(cards, slot, max_w)
+    for card, (x, y) in zip(cards, places, strict=True):
+        draw_card(img, x0 + x, y0 + y, card, slot, seat)
+    return y0 + height
 
 
 def _flow_height(cards: list[dict[str, Any]], slot: int, max_w: int) -> int:
-    x, rows_h, row_h = 0, 0, 0
+    return _places(cards, slot, max_w)[1]
+
+
+def _places(
+    cards: list[dict[str, Any]], slot: int, max_w: int
+) -> tuple[list[tuple[int, int]], int]:
+    """Where each card goes (left to right, a new row when the next would pass ``max_w``) and
+    the rows' height: one layout for measuring and for drawing, so that the picture is as tall
+    as what it draws (a hand measured at one width and drawn at another wrapped its last card
+    under the centre row)."""
+    x, y, row_h = 0, 0, 0
+    places: list[tuple[int, int]] = []
     for card in cards:
         w, h = card_size(card, slot)
         if x > 0 and x + w > max_w:
-            rows_h += row_h + 12
-            x, row_h = 0, 0
+            x, y, row_h = 0, y + row_h + 12, 0
+        places.append((x, y))
         x += w + 14
         row_h = max(row_h, h)
-    return rows_h + row_h
+    return places, y + row_h
 
 
 # ---------------------------------------------------------------------------- the table
@@ -399,11 +405,12 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
 def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     players = view["players"]
     inner = WIDTH - 2 * MARGIN
+    hand_w = inner - 8  # a hand sits 4 px inside its panel on each side
     slot_p = 56 if len(players) <= 3 else 50
     slot_c = 44
     name_w = 0
     # heights first, then one canvas
-    player_heights = [max(_flow_height(p["cards"], slot_p, inner), 40) + 44 for p in players]
+    player_heights = [max(_flow_height(p["cards"], slot_p, hand_w), 40) + 44 for p in players]
     centre_h = _flow_height(view["centre"], slot_c, inner) + 44 if view["centre"] else 80
     height = 96 + 110 + sum(player_heights) + centre_h + 90
     if view["stage"] == "over":
@@ -474,7 +481,7 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
         if notes:
             d.text((MARGIN + name_w + 20, y + 9), " · ".join(notes), font=font(20), fill=TEXT_DIM)
         if p["cards"]:
-            _flow(img, MARGIN + 4, y + 40, inner - 8, p["cards"], slot_p, seat)
+            _flow(img, MARGIN + 4, y + 40, hand_w, p["cards"], slot_p, seat)
         else:
             d.text((MARGIN + 4, y + 44), t("fuse.label.empty", lang), font=font(20), fill=TEXT_DIM)
         y += ph

@@ -254,6 +254,7 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text
     assert "• #1 tiny.name" in text and "alice (+3.4), bob (−1.8)" in text, "the history"
     assert "[1] Replay #1" in text and "The whole game of tiny.name (game 1)" in text
+    assert "in pictures from the opening table to the end" in text, 'not "move by move"'
     assert "Seats, in the new order: bob, alice" in text and "Waiting for: bob." in text
     assert "▶️ tiny.name has begun. 👥 bob, alice" in text, "both asked: the rematch began"
     # partida ratings rebuild: the same ratings from the stored games.
@@ -265,3 +266,72 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     again = io.StringIO()
     await run_console(url, tmp_path / "img", io.StringIO("@bob /game stats\n"), again)
     assert "bob: played 1, won 0" in again.getvalue()
+
+
+def test_the_console_keeps_info_logs_out_of_the_game(tmp_path: Path) -> None:
+    """`partida console` is a game on the terminal: no "level=INFO" line per command in it,
+    unless asked for (`--log-level INFO`)."""
+    import subprocess
+    import sys
+
+    script = "@alice /game new zvv\n@bob /game join\n"
+    env = {k: v for k, v in os.environ.items() if k != "LOG_LEVEL"}
+    env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+
+    def play(*flags: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", *flags, "console", "--images", str(tmp_path)],
+            input=script,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout + done.stderr
+
+    quiet = play()
+    assert "You joined the game" in quiet and "level=INFO" not in quiet
+    assert "level=INFO" in play("--log-level", "INFO"), "asked for: there"
+
+
+async def test_the_readmes_console_demo_plays_without_a_refusal(tmp_path: Path) -> None:
+    """The lines the README shows a newcomer (its "Try it without Discord" block) all work,
+    whoever the seed lets start."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## Try it without Discord", 1)[1].split("```bash", 1)[1]
+    lines = [line for line in block.split("```", 1)[0].splitlines() if line.startswith("@")]
+    assert len(lines) >= 4
+    for attempt in range(3):
+        out = io.StringIO()
+        url = f"sqlite+aiosqlite:///{tmp_path / f'demo{attempt}.db'}"
+        code = await run_console(url, tmp_path / "img", io.StringIO("\n".join(lines)), out)
+        text = out.getvalue()
+        assert code == 0 and "⚠️" not in text, text
+        assert text.count("✅ Recorded.") == 2, text
+
+
+async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) -> None:
+    """`/ayuda`, `/help juego:`, option names with ñ and option values by their Spanish labels
+    work in the console as they do on Discord, and `/wait` takes a compound duration."""
+    script = "\n".join(
+        [
+            "@ana:es /ayuda juego:farkle",
+            "@ana:es /help juego:zvv",
+            "@ana:es /partida nueva juego:zvv tamaño:9",
+            "@ana:es /partida cancelar",
+            "@ana:es /fuse nueva dificultad:insano",
+            "/wait 22h30m",
+            "/wait 1d12h",
+        ]
+    )
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'es.db'}"
+    assert await run_console(url, tmp_path / "img", io.StringIO(script), out) == 0
+    text = out.getvalue()
+    assert "Unknown command group" not in text and "⚠️" not in text, text
+    assert "Todas las reglas: `/partida reglas juego:farkle`" in text, "/ayuda juego:farkle"
+    assert "Todas las reglas: `/partida reglas juego:zvv`" in text, "/help juego:zvv"
+    assert "Board size: 9" in text, "tamaño:9 is the size option"
+    assert "Difficulty: Insane" in text, "insano is the insane difficulty"
+    assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text

@@ -247,3 +247,30 @@ async def test_relaxed_rounds_post_once_and_their_moves_edit_that_post(
         assert all(o.message.mentions == () for o in reply.public), "an edit pings nobody"
         edited += 1
     assert edited >= 1, "Alice's claim and placement were moves within the round"
+
+
+async def test_the_round_timer_is_announced_in_the_lobby_and_counted_down_on_the_table(
+    service: Service, clock: Clock
+) -> None:
+    """New players learn of the 20 s round timer before they start (the lobby names it even
+    at its default) and see it run on the table message (a Discord relative time), in their
+    language; relaxed mode, which has no timer, does not mention it."""
+    opened = await _start(service)
+    lobby_text = " ".join(markdown(o.message.text) for o in opened)
+    assert "Seconds per round (then the computer plays): 20" in lobby_text
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    head = markdown(drawn.public[0].message.text)
+    due = int(clock.now) + 20
+    assert f"the computer plays for whoever has not chosen <t:{due}:R>" in head, head
+    clock.now += 2
+    claims = [b for b in drawn.public[0].message.buttons if ":claim:" in b.custom_id]
+    edited = (await service.press(ALICE, HERE, claims[0].custom_id, None)).public[0]
+    assert f"<t:{due}:R>" in markdown(edited.message.text), "the same round, the same time"
+    await service.cancel(ALICE, HERE)
+    relaxed = await _start(service, {"mode": "relaxed"})
+    assert "Seconds per round" not in " ".join(markdown(o.message.text) for o in relaxed)
+    es = Table.of((await _table(service)).row)  # type: ignore[union-attr]
+    from bot.service.options import summary
+
+    live_es = summary("fuse", {**es.row.options, "mode": "live"}, "es")
+    assert "Segundos por ronda (luego juega la computadora): 20" in live_es

@@ -299,3 +299,32 @@ def test_a_spanish_table_reads_the_dragons_ways_in_spanish() -> None:
     assert "¿hacia dónde huye? N, E, O" in said and ", W" not in said
     labels = [b.label for b in offered_buttons(table, [0], "es", after.pending)]
     assert "O" in labels and "W" not in labels
+
+
+def test_the_closing_message_names_two_winners_in_the_plural() -> None:
+    from bot.service.compose import phase_post
+    from rules.core.spec import Result, Snapshot
+
+    table = Table(_row("Alice", "Bob", "Chen"), GAME, GAME.new_game(3, {}, 1))
+    over = Snapshot("over", "over", "over", {}, True, Result((0, 1)))
+    alone = Snapshot("over", "over", "over", {}, True, Result((2,)))
+
+    def said(snap: Snapshot, lang: str) -> str:
+        return markdown(phase_post(table, snap, [], lang, draw=False).text)
+
+    assert "🏆 Winners: Alice, Bob" in said(over, "en")
+    assert "🏆 Winner: Chen" in said(alone, "en")
+    assert "🏆 Ganan: Alice, Bob" in said(over, "es")
+
+
+def test_hero_move_buttons_keep_compass_order_whoever_is_asked_first() -> None:
+    """Bob's hero cannot go north (top row), Chen's can: the shared row of buttons still reads
+    N, NE, E… clockwise, not Bob's directions first and Chen's "N" at the end, so a direction's
+    button stays in its place from round to round."""
+    state = position("hero C1", "hero C5")
+    table = Table(_row("Bob", "Chen"), GAME, state)
+    labels = [b.label for b in offered_buttons(table, [0, 1], "en", GAME.pending(state))]
+    compass = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    shown = [label for label in labels if label in compass]
+    assert shown == [d for d in compass if d in shown] and "N" in shown, labels
+    assert shown[0] == "N"

@@ -264,8 +264,9 @@ def test_spanish_calls_the_rating_valoracion_and_the_computer_la_computadora() -
     from i18n import catalogue
 
     es = catalogue("es")
-    assert who("cpu:normal", "", "es").plain() == "la computadora (Normal)"
-    assert who("cpu:easy", "", "es").plain() == "la computadora (Fácil)", "the level as seated"
+    # a name that heads a leaderboard line ("3. La computadora (Normal)"): a capital
+    assert who("cpu:normal", "", "es").plain() == "La computadora (Normal)"
+    assert who("cpu:easy", "", "es").plain() == "La computadora (Fácil)", "the level as seated"
     assert who("cpu:easy", "", "en").plain() == "Computer (Easy)"
     assert es["ratings.leaderboard.legend"].startswith("La valoración es μ − 3σ")
     assert es["ratings.changes"].startswith("Valoraciones:")

@@ -152,3 +152,30 @@ async def test_cooperative_tower_picks_are_withdrawn_for_the_newcomer(service: S
     assert "afresh" in said(replaced.public)
     assert (await seat_view(service, 1))["my_submission"] is None
     await replays_to_the_stored_game(service)
+
+
+async def test_a_choice_that_completes_the_phase_is_not_called_hidden(service: Service) -> None:
+    """Solo, or the last of the table to choose: the move resolves the phase at once, so its
+    player is not told "Hidden until everyone has chosen; you can still change it"."""
+    assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
+    assert (await service.start(ALICE, HERE)).ok
+    table = Table.of(await game(service))
+    command, args = next(
+        mapped
+        for action in table.engine.legal_actions(table.state, 0)
+        if (mapped := table.engine.to_command(action)) is not None and mapped[0] == "move"
+    )
+    solo = await service.act(ALICE, HERE, "badbones", command, dict(args))
+    assert solo.ok and "Hidden until everyone" not in private(solo)
+
+
+async def test_a_choice_that_others_still_wait_on_is_said_to_be_hidden(service: Service) -> None:
+    await three_at_the_table(service)
+    table = Table.of(await game(service))
+    command, args = next(
+        mapped
+        for action in table.engine.legal_actions(table.state, 0)
+        if (mapped := table.engine.to_command(action)) is not None and mapped[0] == "move"
+    )
+    first = await service.act(ALICE, HERE, "badbones", command, dict(args))
+    assert "Hidden until everyone has chosen" in private(first)

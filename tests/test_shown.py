@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot.service import Service
-from bot.service.shown import _fold, _names, canonical, canonical_args, show, show_args
+from bot.service.shown import _names, canonical, canonical_args, fold, show, show_args
 from i18n import LANGUAGES, t
 from rules.core import get_game
 from rules.core.rng import Rng
@@ -49,9 +49,9 @@ def test_every_item_is_typed_by_its_spanish_name_or_one_word_of_it_with_or_witho
 ):
     for item in ITEMS:
         spanish = t(f"farkle.item.{item}", "es")
-        plain = _fold(spanish)  # "Tónico curativo" -> "tonico curativo"
+        plain = fold(spanish)  # "Tónico curativo" -> "tonico curativo"
         first = spanish.split()[0]  # "Tónico", "Capa", "Mímico"
-        for typed in (spanish, plain, spanish.upper(), first, first.lower(), _fold(first)):
+        for typed in (spanish, plain, spanish.upper(), first, first.lower(), fold(first)):
             assert canonical("farkle", "item", typed) == item, (item, typed)
         assert canonical("farkle", "item", t(f"farkle.item.{item}", "en")) == item
     assert canonical("farkle", "item", "de") == "de", "a word many names share names none"
@@ -66,7 +66,7 @@ def test_no_two_values_share_a_name_in_any_language(game: str) -> None:
         owner: dict[str, str] = {}
         for value, names in _names(game, param).items():
             for name in {value, *names.values()}:
-                assert owner.setdefault(_fold(name), value) == value, (param, name)
+                assert owner.setdefault(fold(name), value) == value, (param, name)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -94,9 +94,10 @@ def phase_post(
         result = snap.result
         if result is not None and result.summary is not None:
             told.extend(events_text([result.summary], names, lang))
-        winners = join(names[s] for s in (result.winners if result else ()))
+        won = result.winners if result else ()
+        winners = join(names[s] for s in won)
         head = (
-            phrase("lobby.over.winners", lang, winners=winners)
+            phrase("lobby.over.winners", lang, winners=winners, count=len(won))
             if winners
             else phrase("lobby.over.nobody", lang)
         )
@@ -166,6 +167,14 @@ def awaited_lines(
     ]
     if clocks:
         said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
+    timers = [
+        seconds
+        for s, p in snap.pending.items()
+        if s not in skipped and (seconds := live.round_timer(table, p)) is not None
+    ]
+    if timers:  # FUSE live: a round's own short timer, counted from the round's start
+        due = table.row.phase_started_at + min(timers)
+        said.append(phrase("lobby.act.round_timer", lang, when=When(int(due))))
     return lines(said)
 
 
@@ -228,9 +237,14 @@ def move_draft(
     # engine narrates that; "X ran out of time" would blame the one seat whose default was played.
     game_clock = after.over and earlier is not None and earlier.deadline is not None
     blame = (by_default if timed_out is None else timed_out) and not game_clock
+    moved_on = after.phase != before.phase or after.over
     if not by_default:
         draft.say(phrase("lobby.act.recorded", lang))
-        draft.private.extend(events_text([e for e in events if e.to == seat], names, lang))
+        # The echo of one's own hidden submission ("Saved: … hidden until everyone has
+        # chosen") is untrue once this very move resolved the phase (the last to choose, or a
+        # solo game): the channel's message says what happened to it. News is kept.
+        echoes = [e for e in events if e.to == seat and (not moved_on or table.engine.is_news(e))]
+        draft.private.extend(events_text(echoes, names, lang))
     # Private news for anyone but the actor (an item drawn at the start of a turn) cannot go in
     # the actor's reply: the channel is told *that* there is news, never what it is, and
     # /game board shows it to its owner.
@@ -269,7 +283,7 @@ def move_draft(
             autoplayed=frozenset(autoplayed),
             acted=not by_default,
         )
-    if after.phase != before.phase or after.over:
+    if moved_on:
         draw = draws and (after.over or after.picture_key != before.picture_key)
         post = phase_post(
             table,

@@ -1,7 +1,8 @@
 """A game's options as a reader sees them: "Avanzado: sí · Jefes: sí".
 
 Only the options that differ from the game's defaults are named (the usual game says so in
-one word). Labels are ``<game>.option_label.<name>``, choice values ``<game>.option_value.<name>.<value>``
+one word), and those the game announces whatever their value (``Game.announced_options``: FUSE
+live's round timer). Labels are ``<game>.option_label.<name>``, choice values ``<game>.option_value.<name>.<value>``
 (the same labels as the slash command's choices), booleans ``core.yes``/``core.no``. A game
 without them in the catalogue (the test games) shows ``name=value``.
 """
@@ -18,11 +19,14 @@ SEPARATOR = " · "
 
 
 def summary(game: str, options: Mapping[str, Any], lang: str) -> str:
-    specs = get_game(game).option_specs
-    changed = [s for s in specs if s.name in options and options[s.name] != s.default]
-    if not changed:
+    engine = get_game(game)
+    specs = engine.option_specs
+    full = {s.name: options.get(s.name, s.default) for s in specs}
+    announced = engine.announced_options(full)
+    named = [s for s in specs if full[s.name] != s.default or s.name in announced]
+    if not named:
         return t("core.options.usual", lang)
-    return SEPARATOR.join(_one(game, spec, options[spec.name], lang) for spec in changed)
+    return SEPARATOR.join(_one(game, spec, full[spec.name], lang) for spec in named)
 
 
 def _one(game: str, spec: OptionSpec, value: Any, lang: str) -> str:

@@ -44,12 +44,12 @@ def canonical(game: str, param: str, typed: Any) -> Any:
     values = _reverse(game, param)
     if not values or not isinstance(typed, str):
         return typed
-    whole = values.get(_fold(typed))
+    whole = values.get(fold(typed))
     if whole is not None:
         return whole
     words = typed.split()
     if len(words) > 1:
-        return " ".join(values.get(_fold(w), w) for w in words)
+        return " ".join(values.get(fold(w), w) for w in words)
     return typed
 
 
@@ -112,10 +112,10 @@ def _reverse(game: str, param: str) -> dict[str, str]:
     out: dict[str, str] = {}
     owners: dict[str, set[str]] = {}
     for value, names in _names(game, param).items():
-        out.setdefault(_fold(value), value)
+        out.setdefault(fold(value), value)
         for name in names.values():
-            out.setdefault(_fold(name), value)
-            for word in _fold(name).split():
+            out.setdefault(fold(name), value)
+            for word in fold(name).split():
                 owners.setdefault(word, set()).add(value)
     # One word of a name is enough when it names one value only: "capa" for "Capa de
     # invisibilidad", "cuerno" for "Cuerno de guerra" (the English words are the values).
@@ -128,7 +128,7 @@ def _reverse(game: str, param: str) -> dict[str, str]:
 _WORD_MIN = 3  # shorter words ("de", "of") never name a value by themselves
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
     """Case, accents, underscores and spacing do not matter: "poción_de valor" = "Poción de Valor"."""
     plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     return " ".join(plain.replace("_", " ").casefold().split())

@@ -495,6 +495,12 @@ class BadBones(Game[BadBonesState]):
             return [Choose(o) for o in state.questions[seat]["options"]]
         return []
 
+    def button_rank(self, state: BadBonesState, command: str, args: CommandArgs) -> int:
+        """Hero moves in compass order (N, NE, E… clockwise) whoever's buttons come first, so
+        that a direction's button stays in its place from round to round."""
+        direction = str(args.get("direction", "")) if command == "move" else ""
+        return HERO_DIR_NAMES.index(direction) if direction in HERO_DIR_NAMES else 0
+
     def button_candidates(self, state: BadBonesState, seat: int) -> list[Action]:
         if state.stage == TRAP:
             # Placing and retrieving are typed (a square, a kind, a side): the one button is
@@ -525,15 +531,20 @@ class BadBones(Game[BadBonesState]):
     def resolve(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
         if isinstance(action, Prefer):
             state.boards[seat].prefs[action.choice] = action.value
+            choice_key = f"badbones.choice.{action.choice}"
             events = [
+                # A rival's seat is confirmed with the player's name ("catapult: 1" said little).
                 Event(
+                    "badbones.event.preference_seat",
+                    {"choice_key": choice_key, "value_seat": int(action.value) - 1},
+                    to=seat,
+                )
+                if action.value.isdigit()
+                # Named as the parameter: ask/auto and directions read in the reader's
+                # language (badbones.pref_value).
+                else Event(
                     "badbones.event.preference",
-                    {
-                        "choice_key": f"badbones.choice.{action.choice}",
-                        # Named as the parameter: ask/auto and directions read in the
-                        # reader's language (badbones.pref_value).
-                        "value": action.value,
-                    },
+                    {"choice_key": choice_key, "value": action.value},
                     to=seat,
                 )
             ]

@@ -189,6 +189,11 @@ class Game(ABC, Generic[S]):
             checked[spec.name] = _check_option(spec, value)
         return checked
 
+    def announced_options(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """Options the lobby names even at their default, because players must know them
+        before they start (FUSE live's round timer); the others are named only when changed."""
+        return ()
+
     def is_news(self, event: Event) -> bool:
         """Whether a private event tells its reader something new (an item drawn), rather
         than echo back the reader's own move ("you will move N"). The channel hears that a

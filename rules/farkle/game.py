@@ -260,12 +260,17 @@ class DragonFarkle(Game[FarkleState]):
                 args: dict[str, Any] = {"score": defence.score}
                 if attack is not None:
                     args["attack"] = attack.score
+                if stage == "farkle":
+                    args["rescue_key"] = self._rescue(state, defence.seat)
                 default = self._default(state, defence, True)
                 return {defence.seat: Pending(stage, default, state.deadline, args)}
             roller = state.attack
             assert roller is not None
             default = self._default(state, roller, False)
-            return {roller.seat: Pending(stage, default, None, {"score": roller.score})}
+            args = {"score": roller.score}
+            if stage == "farkle":
+                args["rescue_key"] = self._rescue(state, roller.seat)
+            return {roller.seat: Pending(stage, default, None, args)}
         if stage == "over":
             return {}
         if stage == "discard":
@@ -291,6 +296,16 @@ class DragonFarkle(Game[FarkleState]):
             return {state.thief: Pending("pickpocket", _BONUS)}
         # battle, review
         return {state.turn: Pending(stage, _ROLL)}
+
+    def _rescue(self, state: FarkleState, seat: int) -> str:
+        """How a Farkle can be rescued now, as a catalogue key: by the companion (the Field
+        Medic, the Lucky Squire's re-roll), by a magic item, both or nothing, so the question
+        offers only what the player really has."""
+        legal = self.legal_actions(state, seat)
+        companion = any(isinstance(a, UseCompanion | Reroll) for a in legal)
+        item = any(isinstance(a, UseItem) for a in legal)
+        way = {(True, True): "both", (True, False): "companion", (False, True): "item"}
+        return f"farkle.rescue.{way.get((companion, item), 'none')}"
 
     def _default(self, state: FarkleState, r: Roller, defending: bool) -> Action:
         """The action taken for an absent roller. A recruiter or attacker banks at the first
@@ -448,7 +463,14 @@ class DragonFarkle(Game[FarkleState]):
     def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
         """The specific reason: build the action the command names and let ``check`` refuse it."""
         if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
-            return RulesError("farkle.error.no_target")
+            # The example is a wannabe this player may really name: never themself.
+            rivals = [t for t in range(state.seats) if t != seat]
+            fair = [t for t in rivals if not state.players[t].in_keep] or rivals
+            return RulesError("farkle.error.no_target", example=fair[0] + 1 if fair else 2)
+        if command in ("discard", "item"):
+            missing = self._name_the_item(state, seat, command, str(args.get("item") or ""))
+            if missing is not None:
+                return missing
         action = self._action_from_command(command, args)
         if action is None:
             if command in ("brawl", "scare"):  # a target that is not a number
@@ -481,6 +503,22 @@ class DragonFarkle(Game[FarkleState]):
         elif seat == state.defender and state.defence is None and state.stage in _RUN_STAGES:
             return RulesError("farkle.error.attacker_rolling", attacker_seat=state.turn)
         return None
+
+    def _name_the_item(
+        self, state: FarkleState, seat: int, command: str, typed: str
+    ) -> RulesError | None:
+        """An item left out, or one the player does not hold: the items they may ``discard``
+        (or use, for ``item``) now, by name, rather than "you do not hold that item"."""
+        if 0 <= seat < state.seats and typed.strip() in state.players[seat].items:
+            return None
+        can = [
+            str(mapped[1]["item"])
+            for action in self.legal_actions(state, seat)
+            if (mapped := self.to_command(action)) is not None and mapped[0] == command
+        ]
+        if not can:
+            return None
+        return RulesError(f"farkle.error.name_item_{command}", items=", ".join(dict.fromkeys(can)))
 
     def _action_from_command(self, command: str, args: CommandArgs) -> Action | None:
         try:

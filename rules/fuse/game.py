@@ -15,6 +15,7 @@ set by the deck (house rules D9, D14), so that a game always ends.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -430,6 +431,12 @@ class Fuse(Game[FuseState]):
         only the players still holding bombs once deck and centre are empty (D16)."""
         seats = self.players_in(state)
         return 1 if seats > 2 else 2 if seats == 2 else state.solo_dice
+
+    def announced_options(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """Live mode's round timer is named in the lobby, set or not: new players are handed
+        to the computer after a few silent rounds otherwise."""
+        live = options.get("mode", "live") == "live"
+        return ("round_timer",) if live and options.get("round_timer", ROUND_TIMER) else ()
 
     def players_in(self, state: FuseState) -> int:
         """How many players the round is dealt for. D16 (house, Insane's end): once deck and
@@ -1252,7 +1259,8 @@ def _match_args(match: str) -> tuple[str, dict[str, Any]]:
 
 def _deal_hand(pool: list[str], solo: bool) -> list[str]:
     """Deal 2 cards (4 solo) from the top of ``pool``: a first card worth 3+ needs a second
-    worth 1 or 2; solo also, the 4 cards show at least 3 different values."""
+    worth 1 or 2, in each pair dealt (solo: cards 1–2 and 3–4, D21); solo also, the 4 cards
+    show at least 3 different values."""
     hand: list[str] = []
     want = 4 if solo else 2
     while len(hand) < want:
@@ -1267,9 +1275,10 @@ def _deal_hand(pool: list[str], solo: bool) -> list[str]:
 
 def _fits_hand(hand: list[str], card_id: str, want: int, solo: bool) -> bool:
     points = _bomb(card_id).points
-    # A first card worth 3+ needs a second worth 1 or 2, in solo too (23% of solo
-    # deals broke it while only the solo condition was checked).
-    if len(hand) == 1 and _bomb(hand[0]).points >= 3 and points > 2:
+    # The second card of a pair (cards 1–2, and solo's 3–4: D21) is worth 1 or 2 when the
+    # pair's first is worth 3+, in solo too (23% of solo deals broke it while only the solo
+    # condition was checked).
+    if len(hand) % 2 == 1 and _bomb(hand[-1]).points >= 3 and points > 2:
         return False
     if solo:
         values = {_bomb(c).points for c in hand} | {points}

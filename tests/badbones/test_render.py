@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.badbones import GAME
 from rules.badbones.actions import Move, Nothing, Place
 from rules.badbones.state import TRAP
@@ -233,3 +235,43 @@ def test_the_cooperative_strip_shows_capital_and_shared_supply_apart() -> None:
                 for k, a in enumerate(things):
                     assert left < a[0] and a[2] < right and top < a[1] and a[3] < bottom, a
                     assert not any(overlap(a, b) for b in things[k + 1 :]), (seats, lang, a)
+
+
+def test_every_weapon_name_is_drawn_whole_on_the_six_player_table(monkeypatch: Any) -> None:
+    """A board's weapon has a footer line of its own: "two-handed sword" (and the longest
+    Spanish names) read whole, not "two-handed s…", on the narrowest panels, beside full
+    supplies."""
+    import render.badbones as picture
+    from i18n import t
+    from rules.badbones.traps import WEAPONS
+
+    shortened: list[str] = []
+    real = picture.fit_text
+
+    def recording(draw: Any, text: str, *args: Any, **kwargs: Any) -> str:
+        out = real(draw, text, *args, **kwargs)
+        if out != text:
+            shortened.append(text)
+        return out
+
+    monkeypatch.setattr(picture, "fit_text", recording)
+    view = GAME.view(GAME.new_game(6, {"advanced": True}, 3), None)
+    names = sorted(WEAPONS)
+    for lang in ("en", "es"):
+        for start in range(0, len(names), 6):
+            for k, board in enumerate(view["boards"]):
+                board["weapon"] = names[(start + k) % len(names)]
+                board["supply"] = ["wall", "catapult", "dragon", "treasure", "spring", "bomb"]
+            picture.table_image(view, [f"Player{s}" for s in range(6)], lang)
+        weapons = {"⚔ " + t(f"badbones.weapon.{w}", lang) for w in names}
+        assert not weapons & set(shortened), weapons & set(shortened)
+
+
+def test_the_cooperative_legend_speaks_of_the_shared_supply() -> None:
+    from render.badbones import _legend_items
+
+    coop = GAME.view(GAME.new_game(3, {"cooperative": True}, 1), None)
+    said = " ".join(label for _, label in _legend_items(coop, "en"))
+    assert "shared supply" in said and "under each board" not in said
+    alone = GAME.view(GAME.new_game(3, {}, 1), None)
+    assert "under each board" in " ".join(label for _, label in _legend_items(alone, "en"))

@@ -187,3 +187,15 @@ async def test_a_spanish_reader_sees_no_english_in_the_tree(fake: FakeDiscord) -
                 if "es-ES" not in (choice.get("name_localizations") or {}):
                     missing.append(f"{where} choice {choice['value']}")
     assert not missing, missing
+
+
+async def test_leave_says_that_the_computer_plays_a_started_game_on(fake: FakeDiscord) -> None:
+    """``/game leave`` works mid-game too (the computer plays the seat): its description must
+    not say "before it starts", in any language."""
+    await async_sync_commands(fake.token, fake.guild_id)
+    [(_, payload)] = fake.sync_payloads
+    leave = _option(next(c for c in payload if c["name"] == "game"), "leave")
+    assert "computer plays your seat" in leave["description"]
+    assert "before it starts" not in leave["description"]
+    for locale in ("es-ES", "es-419"):
+        assert "la computadora juega tu puesto" in leave["description_localizations"][locale]

@@ -247,3 +247,37 @@ def test_draw_puts_the_item_face_down_until_the_turn_ends() -> None:
     play(s, 0, Roll())
     assert s.stage == "farkle"
     play(s, 0, AcceptFarkle())
+
+
+# ---------------------------------------------------------------- what a Farkle offers
+
+
+def _farkle_prompt(s, lang: str = "en") -> str:  # type: ignore[no-untyped-def]
+    from bot.service.compose import pending_text
+    from bot.service.text import Name
+
+    assert s.stage == "farkle"
+    [(seat, item)] = GAME.pending(s).items()
+    names = [Name(n) for n in ("Ana", "Bo", "Cy")]
+    return str(pending_text("farkle", item, names, lang))
+
+
+def test_a_farkle_nothing_can_rescue_offers_only_to_accept_it() -> None:
+    s = new()
+    s.players[0].companion = "skree"  # Skree cannot rescue a Farkle
+    rig(s, ([2, 3, 4, 6, 6, 2], "blank"))
+    play(s, 0, Recruit())
+    assert _farkle_prompt(s) == "Farkle! Accept it"
+    assert _farkle_prompt(s, "es") == "¡Farkle! Acéptalo"
+
+
+def test_a_farkle_offers_the_field_medic_and_the_item_that_can_rescue_it() -> None:
+    s = new()
+    s.players[0].companion = "medic"
+    give(s, 0, "potion")
+    rig(s, ([2, 3, 4, 6, 6, 2], "blank"))
+    play(s, 0, Recruit())
+    assert "rescue it with your companion or a magic item: /farkle item" in _farkle_prompt(s)
+    s = _recruit_with("potion", [2, 3, 4, 6, 6, 2], "blank")
+    s.players[0].companion = "skree"
+    assert _farkle_prompt(s).endswith("(or rescue it with a magic item: /farkle item)")

@@ -17,7 +17,7 @@ from rules.farkle.actions import (
     Roll,
     Stop,
 )
-from tests.farkle.support import new, play, rig, stack
+from tests.farkle.support import give, new, play, rig, stack
 
 
 def test_a_farkle_without_items_does_not_mention_zero_items() -> None:
@@ -498,3 +498,35 @@ def test_the_defender_at_the_wrong_moment_is_told_to_answer_the_brawl() -> None:
         == "Not now: first answer the brawl declared against you (Fight! or a Cloak of Invisibility)."
     )
     assert es.startswith("Ahora no: primero responde a la pelea declarada contra ti")
+
+
+def test_a_missing_target_is_asked_for_with_a_rival_as_the_example() -> None:
+    """Wannabe #2 who forgets the target is not told "e.g. target:2" (themself)."""
+    from rules.farkle import GAME
+
+    s = new()
+    err = GAME.explain(s, 1, "brawl", {})
+    assert err.key == "farkle.error.no_target" and err.args_map["example"] != 2
+    assert "target:1." in t(err.key, "en", **err.args_map)
+    assert GAME.explain(s, 0, "scare", {}).args_map["example"] == 2
+
+
+def test_discard_without_an_item_names_the_items_that_may_go() -> None:
+    """`/farkle discard` with no item (or one not held) lists what the player may discard, by
+    name, in their language, instead of "You do not hold that item"."""
+    from bot.service.compose import refusal
+    from rules.farkle import GAME
+
+    s = new()
+    give(s, 1, "repellent")
+    give(s, 1, "potion")
+    s.stage = "discard"
+    assert [type(a).__name__ for a in GAME.legal_actions(s, 1)] == ["Discard", "Discard"]
+    for typed in ({}, {"item": "zzz"}):
+        err = GAME.explain(s, 1, "discard", typed)
+        assert err.key == "farkle.error.name_item_discard"
+        said = str(refusal(err, "en"))
+        assert "Name the item to discard" in said and "Potion of Courage" in said, said
+    es = str(refusal(GAME.explain(s, 1, "discard", {}), "es"))
+    assert "Nombra el objeto que descartas" in es and "Poción de valor" in es, es
+    assert GAME.explain(s, 1, "discard", {"item": "potion"}).key != "farkle.error.name_item_discard"

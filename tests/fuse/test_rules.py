@@ -90,6 +90,17 @@ def test_a_solo_deal_pairs_a_high_first_card_with_a_low_one_too() -> None:
             assert len({card(c).points for c in hand}) >= 3
 
 
+def test_a_solo_deal_pairs_its_second_pair_the_same_way() -> None:
+    """D21: the rule applies to each pair dealt, cards 1–2 and cards 3–4."""
+    for seed in range(300):
+        for hard in (False, True):
+            hand = FUSE.new_game(1, {"hard": hard}, seed=seed).hands[0]
+            for first, second in (hand[:2], hand[2:]):
+                if card(first).points >= 3:
+                    assert card(second).points <= 2, (seed, hand)
+            assert len({card(c).points for c in hand}) >= 3
+
+
 def test_hard_cards_only_with_the_option() -> None:
     for seed in range(20):
         plain = FUSE.new_game(5, {"difficulty": "insane"}, seed=seed)
