@@ -208,3 +208,31 @@ def test_lengths_and_counts_are_the_schemas() -> None:
     for start, body in bodies.items():
         [problem] = _request("PATCH", "/webhooks/1/tok/messages/@original", body)
         assert problem.startswith(start), (start, problem)
+
+
+async def test_server_errors_and_pages_that_are_not_json_are_not_checked() -> None:
+    """Discord's schemas describe the API's answers; a 5xx or Cloudflare's HTML page in front
+    of it (faults a test may inject into the fake) is not one of them."""
+    from aiohttp import web
+    from aiohttp.test_utils import make_mocked_request
+
+    from tests.fakediscord.schema import middleware
+
+    unlike: list[str] = []
+    checked: set[tuple[str, str, int]] = set()
+    check = middleware([], unlike, checked)
+    url = "/api/v10/channels/1"
+    answers = {
+        "503": web.Response(status=503, body=b"{}", content_type="application/json"),
+        "page": web.Response(status=429, text="<html>banned</html>", content_type="text/html"),
+        "bad": web.Response(status=404, body=b'{"oops": 1}', content_type="application/json"),
+    }
+    for name, answer in answers.items():
+
+        async def handler(request: web.Request, answer: web.Response = answer) -> web.Response:
+            return answer
+
+        request = make_mocked_request("GET", url)
+        await check(request, handler)
+        assert (name == "bad") == bool(unlike), (name, unlike)
+    assert checked == {("GET", "/channels/{channel_id}", 404)}
