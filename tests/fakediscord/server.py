@@ -969,9 +969,7 @@ class FakeDiscord:
         if not self.threads_allowed:
             return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, _ = await self._read(request)
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            return self._refuse([f"thread name {name!r} must be 1–100 characters"])
+        name = str(body["name"])  # 1–100 characters: Discord's schema checked it
         thread_id = int(sent.message["id"])  # Discord gives the thread its message's id
         thread = p.thread_channel(thread_id, self.guild_id, channel_id, name)
         self.threads[thread_id] = thread

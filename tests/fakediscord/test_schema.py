@@ -236,3 +236,11 @@ async def test_server_errors_and_pages_that_are_not_json_are_not_checked() -> No
         await check(request, handler)
         assert (name == "bad") == bool(unlike), (name, unlike)
     assert checked == {("GET", "/channels/{channel_id}", 404)}
+
+
+def test_a_thread_name_is_1_to_100_characters() -> None:
+    path = "/channels/1/messages/2/threads"
+    assert _request("POST", path, {"name": "x" * 100, "auto_archive_duration": 1440}) == []
+    assert _request("POST", path, {"name": "x" * 101})
+    assert _request("POST", path, {"name": ""})
+    assert _request("POST", path, {"name": "game", "auto_archive_duration": 1000})
