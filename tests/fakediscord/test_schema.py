@@ -244,3 +244,25 @@ def test_a_thread_name_is_1_to_100_characters() -> None:
     assert _request("POST", path, {"name": "x" * 101})
     assert _request("POST", path, {"name": ""})
     assert _request("POST", path, {"name": "game", "auto_archive_duration": 1000})
+
+
+def test_rewrites_for_speed_keep_the_verdicts() -> None:
+    """A oneOf of constants is the enum it means; a oneOf becomes anyOf (which stops at the
+    first branch that fits) only where no value can fit two branches."""
+    from tests.fakediscord.schema import _enums, _exclusive
+
+    named = {"oneOf": [{"const": 1, "title": "A"}, {"const": 2, "title": "B"}]}
+    assert _enums(named) == {"enum": [1, 2]}
+    row = {"type": "object", "required": ["type"], "properties": {"type": {"enum": [1]}}}
+    button = {"type": "object", "required": ["type"], "properties": {"type": {"enum": [2]}}}
+    document = {"components": {"schemas": {"Row": row, "Button": button}}}
+    refs = [{"$ref": "#/components/schemas/Row"}, {"$ref": "#/components/schemas/Button"}]
+    cases = {
+        "kinds": ({"oneOf": refs}, "anyOf"),
+        "nullable": ({"oneOf": [{"type": "null"}, {"type": "integer"}]}, "anyOf"),
+        "overlap": ({"oneOf": [{"type": "integer"}, {"type": "number"}]}, "oneOf"),
+        "same kind": ({"oneOf": [refs[0], refs[0]]}, "oneOf"),
+        "null twice": ({"oneOf": [{"type": "null"}, {"type": ["string", "null"]}]}, "oneOf"),
+    }
+    for name, (schema, kept) in cases.items():
+        assert list(_exclusive(document, schema)) == [kept], name
