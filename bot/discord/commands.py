@@ -39,6 +39,9 @@ Work = Callable[[Actor, Place], Awaitable[Reply]]
 
 MAX_CHOICES = 25
 MAX_MINUTES = 14 * 24 * 60  # the service's longest deadline
+# Discord's integer options hold at most ±(2**53 - 1) (its schema's Int53Type): one bound beyond
+# it and Discord refuses the whole command upload (50035), leaving the server with no commands.
+MAX_INTEGER = 2**53 - 1
 
 
 @dataclass(frozen=True)
@@ -272,7 +275,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     numbered = Option(
         "game",
-        app_commands.Range[int, 1, 2**53],
+        app_commands.Range[int, 1, MAX_INTEGER],
         text("discord.param.replay_game"),
         "discord.param_name.game",
     )
@@ -430,8 +433,8 @@ def _option(game: str, spec: OptionSpec) -> Option:
     if spec.type == "bool":
         return Option(spec.name, bool, description, key, required=False)
     if spec.type == "int":
-        low = spec.min if spec.min is not None else -(2**53)
-        high = spec.max if spec.max is not None else 2**53
+        low = max(spec.min, -MAX_INTEGER) if spec.min is not None else -MAX_INTEGER
+        high = min(spec.max, MAX_INTEGER) if spec.max is not None else MAX_INTEGER
         return Option(
             spec.name, app_commands.Range[int, low, high], description, key, required=False
         )

@@ -35,6 +35,8 @@ def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
         "avatar": None,
         "bot": bot,
         "public_flags": 0,
+        "flags": 0,
+        "primary_guild": None,
     }
 
 
@@ -68,6 +70,7 @@ def text_channel(channel_id: int, guild_id: int, name: str) -> dict[str, Any]:
         "topic": None,
         "last_message_id": None,
         "rate_limit_per_user": 0,
+        "flags": 0,
     }
 
 
@@ -107,6 +110,7 @@ def thread_channel(
         "last_message_id": None,
         "rate_limit_per_user": 0,
         "message_count": 0,
+        "total_message_sent": 0,
         "member_count": 1,
         "flags": 0,
         "thread_metadata": {
@@ -201,15 +205,47 @@ def message(
         "mentions": [],
         "mention_roles": [],
         "attachments": attachments,
-        "embeds": payload.get("embeds") or [],
+        "embeds": embeds(payload.get("embeds") or []),
         "pinned": False,
         "type": 0,
         "flags": flags | int(payload.get("flags") or 0),
-        "components": payload.get("components") or [],
+        "components": components(payload.get("components") or []),
     }
     if guild_id is not None:
         out["guild_id"] = str(guild_id)
     return out
+
+
+def _present(node: Any) -> Any:
+    """``node`` without its null fields (Discord leaves them out of what it sends back)."""
+    if isinstance(node, dict):
+        return {k: _present(v) for k, v in node.items() if v is not None}
+    if isinstance(node, list):
+        return [_present(item) for item in node]
+    return node
+
+
+def components(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Components as a message carries them: each numbered (``id``, 1, 2, … in order where the
+    request gave none) and a select's ``min_values``/``max_values`` filled in."""
+    out: list[dict[str, Any]] = _present(rows)
+    counter = itertools.count(1)
+
+    def number(items: list[dict[str, Any]]) -> None:
+        for item in items:
+            item.setdefault("id", next(counter))
+            if item.get("type") == 3:
+                item.setdefault("min_values", 1)
+                item.setdefault("max_values", 1)
+            number(item.get("components") or [])
+
+    number(out)
+    return out
+
+
+def embeds(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Embeds as a message carries them: of type ``rich`` unless said otherwise."""
+    return [{"type": "rich", **_present(embed)} for embed in items]
 
 
 def attachment(filename: str, data: bytes, content_type: str | None) -> dict[str, Any]:
@@ -229,6 +265,7 @@ def dm_channel(channel_id: int, recipient: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": str(channel_id),
         "type": 1,
+        "flags": 0,
         "last_message_id": None,
         "recipients": [recipient],
     }

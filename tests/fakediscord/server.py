@@ -2,9 +2,12 @@
 
 It serves the REST routes the bot uses and the gateway (HELLO, IDENTIFY, READY, GUILD_CREATE,
 heartbeats), and lets a test act as users: send slash commands, autocomplete requests and
-component clicks, then read what the bot sent back. Every payload is checked against Discord's
-documented limits (:mod:`tests.fakediscord.limits`); a violation is answered with Discord's
-"Invalid Form Body" error and recorded, and :meth:`FakeDiscord.check` fails the test.
+component clicks, then read what the bot sent back. Every request body is checked against
+Discord's own request schema for its route (:mod:`tests.fakediscord.schema`, a subset of Discord's
+OpenAPI file) and against the documented limits the schema does not express
+(:mod:`tests.fakediscord.limits`); a violation is answered with Discord's "Invalid Form Body"
+error and recorded, and :meth:`FakeDiscord.check` fails the test, as it does when an answer of
+the fake is not what Discord's response schema says.
 
 Usage::
 
@@ -33,7 +36,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
-from tests.fakediscord import limits
+from tests.fakediscord import limits, schema
 from tests.fakediscord import payloads as p
 
 PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
@@ -175,6 +178,9 @@ class FakeDiscord:
         self.exchanges: dict[str, Exchange] = {}
         self.posted: list[Sent] = []
         self.violations: list[str] = []
+        # Answers of the fake that Discord's response schemas say Discord would not give.
+        self.unlike_discord: list[str] = []
+        self.schema_checked: set[tuple[str, str, int]] = set()  # (method, path, status)
         self.messages: dict[int, Sent] = {}
         self.edits: list[Sent] = []  # every edit of a channel message, in order
         # Every REST request the bot made after logging in: (method, route), e.g.
@@ -203,7 +209,11 @@ class FakeDiscord:
     async def start(self) -> None:
         # Discord takes 10 MiB files (limits.py checks them); aiohttp's own default is 1 MiB.
         app = web.Application(
-            middlewares=[self._track],
+            # Inside _track: Discord's schemas refuse bad bodies and check the fake's answers.
+            middlewares=[
+                self._track,
+                schema.middleware(self.violations, self.unlike_discord, self.schema_checked),
+            ],
             client_max_size=limits.MAX_ATTACHMENT * limits.MAX_ATTACHMENTS + 2**20,
         )
         app.router.add_get("/gw", self._gateway)
@@ -350,8 +360,9 @@ class FakeDiscord:
         return [s for s in self.messages.values() if s.channel_id in wanted and not s.ephemeral]
 
     def check(self) -> None:
-        """Fail on any limit violation, unanswered interaction, or "thinking…" left forever."""
-        problems = list(self.violations)
+        """Fail on any body Discord would refuse (schema or limit), any answer of the fake
+        unlike Discord's, an unanswered interaction, or "thinking…" left forever."""
+        problems = self.violations + [f"the fake answered {u}" for u in self.unlike_discord]
         for exchange in self.exchanges.values():
             if exchange.callback is None:
                 problems.append(
@@ -617,15 +628,14 @@ class FakeDiscord:
 
     def _refuse(self, problems: list[str]) -> web.Response:
         self.violations.extend(problems)
-        return self._json(
-            {"code": 50035, "message": "Invalid Form Body", "errors": {"_errors": problems}}, 400
-        )
+        errors = {"_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in problems]}
+        return self._json({"code": 50035, "message": "Invalid Form Body", "errors": errors}, 400)
 
     async def _me(self, request: web.Request) -> web.Response:
         # Logging in is this request: Discord answers 401 to a token it does not know.
         if request.headers.get("Authorization") != f"Bot {self.token}":
             return self._json({"code": 0, "message": "401: Unauthorized"}, 401)
-        return self._json(self.bot_user)
+        return self._json({**self.bot_user, "mfa_enabled": False, "locale": "en-US"})
 
     async def _application(self, request: web.Request) -> web.Response:
         return self._json(
@@ -642,6 +652,16 @@ class FakeDiscord:
                 "verify_key": "0" * 64,
                 "flags": 0,
                 "summary": "",
+                "type": None,
+                "flags_new": "0",
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": 1,
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": [],
             }
         )
 
@@ -668,9 +688,14 @@ class FakeDiscord:
             return self._refuse(problems)
         registered = []
         for command in body:
-            command = dict(command)
+            command = {k: v for k, v in command.items() if v is not None}  # as Discord stores it
             command.update(
                 id=str(p.snowflake()), application_id=str(self.application_id), version="1"
+            )
+            command.setdefault("type", 1)
+            permissions = command.get("default_member_permissions")
+            command["default_member_permissions"] = (
+                None if permissions is None else str(permissions)
             )
             if scope is not None:
                 command["guild_id"] = str(scope)
@@ -694,7 +719,7 @@ class FakeDiscord:
                 if key.startswith("files[") and isinstance(value, web.FileField):
                     files[value.filename] = (value.file.read(), value.content_type)
             return payload, files
-        if request.can_read_body:
+        if request.body_exists:  # not can_read_body: the schema check has read it already
             return await request.json(), {}
         return {}, {}
 
@@ -791,12 +816,13 @@ class FakeDiscord:
             "interaction": {
                 "id": str(exchange.id),
                 "type": exchange.type,
-                "response_message_id": sent.message["id"] if sent else None,
                 "response_message_loading": kind == 5,
                 "response_message_ephemeral": bool(flags & EPHEMERAL),
             }
         }
         if sent is not None:
+            response["interaction"]["response_message_id"] = sent.message["id"]
+        if sent is not None and kind in (4, 7):  # Discord's resource holds a message only then
             response["resource"] = {"type": kind, "message": sent.message}
         return self._json(response)
 
@@ -943,15 +969,13 @@ class FakeDiscord:
         if not self.threads_allowed:
             return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, _ = await self._read(request)
-        name = str(body.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            return self._refuse([f"thread name {name!r} must be 1–100 characters"])
+        name = str(body["name"])  # 1–100 characters: Discord's schema checked it
         thread_id = int(sent.message["id"])  # Discord gives the thread its message's id
         thread = p.thread_channel(thread_id, self.guild_id, channel_id, name)
         self.threads[thread_id] = thread
         self.channels[thread_id] = name
         await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
-        return self._json(thread)
+        return self._json(thread, 201)  # Discord answers a new thread with 201 Created
 
     async def _edit_channel(self, request: web.Request) -> web.Response:
         """PATCH /channels/{id}: here, archiving a thread (Manage Threads, or its creator)."""
@@ -1033,6 +1057,7 @@ def _edited(message: dict[str, Any], body: dict[str, Any], files: dict[str, Any]
     for key in ("content", "components", "embeds"):
         if key in body:
             out[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+    out["components"], out["embeds"] = p.components(out["components"]), p.embeds(out["embeds"])
     if "attachments" in body or files:
         out["attachments"] = [p.attachment(n, d, c) for n, (d, c) in files.items()]
     return out
