@@ -25,6 +25,7 @@ from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons
 from bot.service.errors import DamagedDatabase
 from bot.service.replies import Actor, Outgoing, Place, Reply
+from bot.store import outage
 from i18n import language_for
 
 log = logging.getLogger(__name__)
@@ -304,7 +305,11 @@ class PartidaBot(ext.AutoShardedBot):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                 reply = await task
             await send.answer(interaction, reply, actor.locale, self.outbox)
-        except Exception:
+        except Exception as error:
+            if outage.lost(error):  # a read-only command: the outage is logged once, not here
+                outage.database.failed(error)
+                await send.failure(interaction, "lobby.error.database", actor.locale)
+                return
             log.exception(
                 "%s failed (game %s, channel %s, user %s)",
                 what,
@@ -431,14 +436,18 @@ class PartidaBot(ext.AutoShardedBot):
                     await self.outbox.deliver(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
                 upcoming = await service.next_deadline()
+                outage.database.worked()  # the end of an outage, if this round ends it
             except asyncio.CancelledError:
                 raise
             except DamagedDatabase as damage:
                 # Retrying at once cannot help: say what to do, then look again rarely.
                 log.error("deadline loop stopped: %s", DamagedDatabase.ADVICE.format(error=damage))
                 damaged = True
-            except Exception:
-                log.exception("deadline loop failed; retrying")
+            except Exception as error:
+                if outage.lost(error):
+                    outage.database.failed(error)  # logged once; the next round tries again
+                else:
+                    log.exception("deadline loop failed; retrying")
             finally:
                 self.busy -= 1
             delay = DAMAGED_POLL if damaged else DEADLINE_POLL

@@ -48,6 +48,7 @@ from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
+from bot.store import outage
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -430,6 +431,11 @@ class Service(Reading):
                     # Bad input changes nothing: a return from autopilot rolls back with the rest.
                     return self._refused(refusal, lang)
                 except Exception as exc:
+                    if outage.lost(exc):
+                        # Not a bug: one warning for the whole outage (bot.store.outage).
+                        outage.database.failed(exc)
+                        log.info("%s game=%s outcome=unavailable", fields, game_id)
+                        return self._refused(Refusal("lobby.error.database"), lang)
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
                         # rolled back, the user hears that nothing changed, the log the trace.
@@ -450,6 +456,7 @@ class Service(Reading):
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
                 return self._refused(Refusal("lobby.error.busy"), lang)
+        outage.database.worked()
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )

@@ -20,11 +20,15 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 import yaml
+from sqlalchemy.engine import make_url
 
+from bot import config
 from bot.discord.client import STOP_GRACE
+from bot.store.database import database_url
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -156,9 +160,19 @@ def test_the_compose_file() -> None:
     assert "pg_isready" in " ".join(db["healthcheck"]["test"])
     url = bot["environment"]["DATABASE_URL"]
     env = db["environment"]
-    found = re.fullmatch(r"postgresql://(\w+):\$\{POSTGRES_PASSWORD[^}]*\}@db:5432/(\w+)", url)
+    found = re.fullmatch(r"postgresql://(\w+)@db:5432/(\w+)", url)
     assert found and found[1] == env["POSTGRES_USER"] and found[2] == env["POSTGRES_DB"]
     assert env["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD")
+    # The password goes apart from the URL, so that no character in it can break the URL.
+    assert bot["environment"]["DATABASE_PASSWORD"] == env["POSTGRES_PASSWORD"]
+    for password in ("p@ss", "a/b", "c#d", "e%41f", "g:h", "all@/#%:? "):
+        given = {
+            k: str(bot["environment"][k]).replace(env["POSTGRES_PASSWORD"], password)
+            for k in ("DATABASE_URL", "DATABASE_PASSWORD")  # compose's substitution
+        }
+        settings = config.from_env(given)
+        with patch.object(config, "current", return_value=settings):
+            assert make_url(database_url()).password == password
     assert bot["environment"]["DISCORD_TOKEN"].startswith("${DISCORD_TOKEN:?")
     assert any(v.endswith(":/var/lib/postgresql/data") for v in db["volumes"])
     assert set(compose["volumes"]) == {"pgdata"}

@@ -1,0 +1,99 @@
+"""A database outage while the bot runs: one WARNING when it begins, one when it ends, no
+traceback per command; every user in between hears, in their language, that the database is
+not available and nothing changed. And a server that is not up at start is waited for."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.service import Actor, Place, Service
+from bot.store import database, outage
+from i18n import t
+from tests.support.tiny import install
+
+HERE = Place(100, 1)
+
+
+async def test_an_outage_is_two_warnings_not_a_traceback_per_command(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The database's disk goes away (its folder moved, the pool's connections closed: every
+    new connection fails, as after an unmount or a server stop), 20 commands arrive, then it
+    comes back."""
+    install()
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    service = await Service.open(f"sqlite+aiosqlite:///{folder / 'p.db'}", render=False)
+    outage.database.worked()  # an earlier test's outage is not this one's
+    try:
+        await service.new_game(Actor(1, "Alice"), HERE, "tiny", {})
+        caplog.set_level(logging.INFO)
+        caplog.clear()
+        folder.rename(tmp_path / "elsewhere")
+        await service.engine.dispose()
+        replies = []
+        for user in range(20):
+            actor = Actor(10 + user, f"U{user}", locale="es" if user % 2 else "en")
+            replies.append(await service.join(actor, HERE))
+        (tmp_path / "elsewhere").rename(folder)
+        back = await service.join(Actor(2, "Bob"), HERE)
+    finally:
+        await service.close()
+    for user, reply in enumerate(replies):
+        lang = "es" if user % 2 else "en"
+        assert not reply.ok and reply.private is not None
+        assert t("lobby.error.database", lang) in str(reply.private.text)
+    assert back.ok
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage().split(" (")[0] for r in warnings] == [
+        "database unavailable",
+        "database available again after 0 s",
+    ], [r.getMessage() for r in warnings]
+    assert "20 commands could not be served" in warnings[1].getMessage()
+    assert not any(r.exc_info for r in caplog.records), "no traceback for an outage"
+    unavailable = [r for r in caplog.records if "outcome=unavailable" in r.getMessage()]
+    assert len(unavailable) == 20  # each command's own INFO line says what happened to it
+
+
+async def test_a_server_not_up_yet_is_tried_again_until_it_is(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Refused twice (PostgreSQL still starting), then up: the start goes on, having said once
+    that it waits."""
+    tries: list[str] = []
+
+    def upgrade_sync(url: str) -> None:
+        tries.append(url)
+        if len(tries) < 3:
+            raise ConnectionRefusedError(111, "Connect call failed ('127.0.0.1', 5432)")
+
+    async def write_probe(url: str) -> None:
+        return None
+
+    monkeypatch.setattr(database, "upgrade_sync", upgrade_sync)
+    monkeypatch.setattr(database, "write_probe", write_probe)
+    caplog.set_level(logging.WARNING)
+    await database.upgrade("postgresql+asyncpg://p:secret@127.0.0.1:5432/p", wait=30)
+    assert len(tries) == 3
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 1 and "waiting up to 30 s for the database" in said[0], said
+    assert "secret" not in said[0]
+
+
+async def test_a_wrong_password_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only a server that is not up is worth waiting for: a refused password is said at once."""
+    import asyncpg
+
+    tries: list[str] = []
+
+    def upgrade_sync(url: str) -> None:
+        tries.append(url)
+        raise asyncpg.InvalidPasswordError('password authentication failed for user "p"')
+
+    monkeypatch.setattr(database, "upgrade_sync", upgrade_sync)
+    with pytest.raises(database.SchemaError, match="refused user 'p'.*DATABASE_PASSWORD"):
+        await database.upgrade("postgresql+asyncpg://p:secret@127.0.0.1:5432/p", wait=30)
+    assert len(tries) == 1
