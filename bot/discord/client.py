@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
-from bot.discord import send
+from bot import config
+from bot.discord import health, send
 from bot.discord.commands import all_groups
 from bot.discord.host import GameService
 from bot.discord.items import GameItem
@@ -156,6 +157,7 @@ class PartidaBot(ext.AutoShardedBot):
         self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
         self.outbox = send.Outbox(self, self, edit_delay)
+        self.health: health.Health | None = None
         for group in all_groups(self):
             self.tree.add_command(group)
 
@@ -174,6 +176,16 @@ class PartidaBot(ext.AutoShardedBot):
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
+        settings = config.current()
+        if settings.health_port:  # /healthz and /metrics (bot/discord/health.py), off by default
+            self.health = await health.serve(
+                self,
+                lambda: getattr(self.service, "engine", None),
+                health.OutboxStats(self.outbox),
+                settings.health_host,
+                settings.health_port,
+                paused=lambda: len(self.outbox.blocked),
+            )
 
     async def drain(self, grace: float | None = None) -> None:
         """The first half of a clean stop (SIGTERM): take no new commands (they are answered
@@ -233,6 +245,9 @@ class PartidaBot(ext.AutoShardedBot):
         return await self.service.table_again(game_id, role)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
             self._deadline_task.cancel()

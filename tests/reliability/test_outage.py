@@ -97,3 +97,42 @@ async def test_a_wrong_password_is_not_waited_for(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(database.SchemaError, match="refused user 'p'.*DATABASE_PASSWORD"):
         await database.upgrade("postgresql+asyncpg://p:secret@127.0.0.1:5432/p", wait=30)
     assert len(tries) == 1
+
+
+async def test_what_counts_as_the_database_out_of_reach() -> None:
+    """A server that refuses the connection is an outage (as SQLAlchemy and asyncpg raise it);
+    a bug or a refused write conflict is not."""
+    import socket
+
+    from sqlalchemy import text
+    from sqlalchemy.exc import IntegrityError
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    engine = database.create_engine(f"postgresql+asyncpg://p:secret@127.0.0.1:{port}/p")
+    try:
+        with pytest.raises(Exception) as refused:
+            async with engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+    finally:
+        await engine.dispose()
+    assert outage.lost(refused.value)
+    assert not outage.lost(ValueError("a bug"))
+    assert not outage.lost(IntegrityError("INSERT", {}, Exception("duplicate key")))
+
+
+def test_a_database_that_does_not_exist_on_the_server(tmp_path: Path) -> None:
+    """The server answers, and refuses: one line naming the database and how to create it."""
+    import os
+
+    from sqlalchemy.engine import make_url
+
+    from tests.reliability.test_unusable_database import one_line, partida
+
+    url = os.environ.get("PARTIDA_TEST_PG_URL")
+    if not url:
+        pytest.skip("PARTIDA_TEST_PG_URL is not set (tests/reliability/start_postgres.sh)")
+    missing = make_url(url).set(database="partida_nowhere").render_as_string(hide_password=False)
+    run = partida(tmp_path, "migrate", url=missing)
+    one_line(run, 3, "database error:", "has no database 'partida_nowhere'", "createdb")
