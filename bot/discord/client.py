@@ -423,8 +423,11 @@ class PartidaBot(ext.AutoShardedBot):
             return await self.get_service().suggest(
                 actor_of(interaction), place, game, command, param, args, typed
             )
-        except Exception:
+        except Exception as error:
             # An autocomplete has no message to show; an empty list is the polite answer.
+            if outage.lost(error):
+                outage.database.failed(error)  # logged once for the whole outage
+                return []
             log.exception(
                 "autocomplete %s %s %s failed in channel %s", game, command, param, place.channel_id
             )

@@ -231,6 +231,8 @@ async def write_probe(url: str) -> None:
     instead of at every player's first move."""
     from sqlalchemy import text
 
+    if is_sqlite(url) and (make_url(url).database or ":memory:") == ":memory:":
+        return  # a new connection would be a new, empty database: nothing to learn
     engine = create_engine(url)
     try:
         async with engine.begin() as connection:

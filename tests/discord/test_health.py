@@ -98,13 +98,15 @@ async def test_healthz_and_metrics_answer_on_localhost(
 async def test_red_when_the_database_is_gone(
     bots: Bots, fake: FakeDiscord, port: int, tmp_path: Path
 ) -> None:
-    """The SQLite file's folder goes away (as a disk unmounted would) and the pool's
-    connections are closed: every new connection fails. Then it comes back."""
+    """The SQLite file goes away (as with a disk unmounted) and the pool's connections are
+    closed: every new connection fails. Then it comes back."""
     bot = await started(bots)
     assert bot.service is not None
+    # The file replaced by a folder, which SQLite cannot open (nothing else runs in between),
+    # and the pool's open connections closed.
     (tmp_path / "partida.db").rename(tmp_path / "gone.db")
+    (tmp_path / "partida.db").mkdir()
     await bot.service.engine.dispose()  # type: ignore[attr-defined]
-    (tmp_path / "partida.db").mkdir()  # not a database file: SQLite cannot open it
     status, body = await get(port, "/healthz")
     assert status == 503, body
     said = json.loads(body)
