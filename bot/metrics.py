@@ -10,11 +10,15 @@ name from the code, never a user's text.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
+from collections.abc import Callable, Coroutine
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from prometheus_client import Counter, Gauge, Histogram
 
+from bot.store import outage
 from rules.core import game_names
 
 COMMANDS = Counter(
@@ -79,3 +83,34 @@ def counted(command: str, outcome: str, started: float, key: str | None = None) 
 
 
 _KEY = re.compile(r"[a-z_]+(\.[a-z_0-9]+){1,4}")
+
+
+class _Answer(Protocol):
+    ok: bool
+
+
+P = ParamSpec("P")
+R = TypeVar("R", bound=_Answer)
+
+
+def read(
+    command: str,
+) -> Callable[[Callable[P, Coroutine[Any, Any, R]]], Callable[P, Coroutine[Any, Any, R]]]:
+    """Count a read-only command (those outside the service's loop): ``ok`` or ``refused`` as
+    its reply says, ``unavailable`` or ``error`` as it fails."""
+
+    def wrap(method: Callable[P, Coroutine[Any, Any, R]]) -> Callable[P, Coroutine[Any, Any, R]]:
+        @functools.wraps(method)
+        async def counted_method(*args: P.args, **kwargs: P.kwargs) -> R:
+            started = time.perf_counter()
+            try:
+                reply = await method(*args, **kwargs)
+            except Exception as error:
+                counted(command, "unavailable" if outage.lost(error) else "error", started)
+                raise
+            counted(command, "ok" if reply.ok else "refused", started)
+            return reply
+
+        return counted_method
+
+    return wrap

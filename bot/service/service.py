@@ -228,6 +228,7 @@ class Service(Reading):
             )
         return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
+    @metrics.read("language")
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
         choice = str(language).strip().lower()

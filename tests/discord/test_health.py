@@ -70,6 +70,7 @@ async def test_healthz_and_metrics_answer_on_localhost(
     await (await fake.slash(alice, "game new", game="tiny")).result()
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(bob, "game join")).result()  # refused: already joined
+    await (await fake.slash(alice, "game mine")).result()  # read-only, outside the loop
     await fake.idle()
     status, text = await get(port, "/metrics")
     assert status == 200 and before_status == 200
@@ -86,7 +87,8 @@ async def test_healthz_and_metrics_answer_on_localhost(
     assert grew("partida_commands_total", command="join", outcome="ok") == 1
     assert grew("partida_commands_total", command="join", outcome="refused") == 1
     assert grew("partida_refusals_total", key="lobby.error.already_joined") == 1
-    assert grew("partida_answer_seconds_count") == 3
+    assert grew("partida_commands_total", command="mine", outcome="ok") == 1
+    assert grew("partida_answer_seconds_count") == 4
     assert sample(text, "partida_games_open", game="tiny", status="lobby") == 1
     for name in ("partida_posts_waiting", "partida_posts_failed", "partida_render_queue"):
         assert sample(text, name) == 0
