@@ -14,6 +14,7 @@ systemd need not be running; Debian's ``systemd`` package, installed by .ci/run)
 from __future__ import annotations
 
 import configparser
+import ctypes
 import json
 import re
 import shutil
@@ -180,42 +181,104 @@ def test_the_compose_file() -> None:
     assert "DISCORD_TOKEN=" in example and "POSTGRES_PASSWORD=" in example
 
 
-# The unit's MemoryDenyWriteExecute=yes is, since Linux 6.3, also a prctl any process may set
-# on itself (and its children inherit): run the console that way, pictures drawn in the render
-# worker, to see that nothing the bot loads needs writable and executable memory.
-MDWE = """
-import ctypes, sys
-libc = ctypes.CDLL(None, use_errno=True)
-if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
-    sys.exit(99)
+# The bot under the unit's sandbox, as far as a process can put itself there: the kernel's W^X
+# rule that MemoryDenyWriteExecute=yes sets (a prctl since Linux 6.3, PR_SET_MDWE) and the
+# unit's SystemCallFilter= lines as a seccomp filter (libseccomp, the list of each group from
+# systemd-analyze), a refused call failing with EPERM as SystemCallErrorNumber= says. The
+# console plays and its render worker draws (children inherit both), so nothing the bot loads
+# needs writable and executable memory or a system call the unit refuses.
+SANDBOX = """
+import ctypes, os, sys
 if __name__ == "__main__":  # (the render worker imports this file again: "spawn")
+    allowed = os.environ.get("ALLOWED_SYSCALLS")
+    if allowed:
+        seccomp = ctypes.CDLL("libseccomp.so.2", use_errno=True)
+        seccomp.seccomp_init.restype = ctypes.c_void_p
+        seccomp.seccomp_init.argtypes = [ctypes.c_uint32]
+        seccomp.seccomp_rule_add.argtypes = [ctypes.c_void_p, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint]
+        seccomp.seccomp_syscall_resolve_name.argtypes = [ctypes.c_char_p]
+        seccomp.seccomp_load.argtypes = [ctypes.c_void_p]
+        context = seccomp.seccomp_init(0x00050000 | 1)  # SCMP_ACT_ERRNO(EPERM)
+        for name in allowed.split():
+            number = seccomp.seccomp_syscall_resolve_name(name.encode())
+            if number >= 0:
+                seccomp.seccomp_rule_add(context, 0x7FFF0000, number, 0)  # SCMP_ACT_ALLOW
+        if seccomp.seccomp_load(context) != 0:
+            sys.exit(98)
+    libc = ctypes.CDLL(None, use_errno=True)
+    if os.environ.get("MDWE") and libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, REFUSE_EXEC_GAIN
+        sys.exit(99)
     from bot.cli import main
     sys.argv = ["partida", "console"]
     sys.exit(main())
 """
 
 
-def test_the_bot_draws_without_writable_executable_memory(tmp_path: Path) -> None:
-    script = tmp_path / "mdwe.py"
-    script.write_text(MDWE)
-    lines = "@alice /game new zvv\n@bob /game join\n@alice /game start\n@alice /game board\n"
+def syscall_group(analyze: str, name: str, seen: set[str] | None = None) -> set[str]:
+    """The system calls of a systemd group (``@system-service``) or a call's own name."""
+    if not name.startswith("@"):
+        return {name}
+    seen = set() if seen is None else seen
+    listed = subprocess.run(
+        [analyze, "syscall-filter", name], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[1:]
+    calls: set[str] = set()
+    for item in (line.strip() for line in listed):
+        if item and not item.startswith("#") and item not in seen:
+            seen.add(item)
+            calls |= syscall_group(analyze, item, seen)
+    return calls
+
+
+def unit_syscalls(analyze: str) -> set[str]:
+    allowed: set[str] = set()
+    denied: set[str] = set()
+    for line in (DEPLOY / "partida.service").read_text().splitlines():
+        if line.startswith("SystemCallFilter="):
+            value = line.partition("=")[2]
+            into, value = (denied, value[1:]) if value.startswith("~") else (allowed, value)
+            for name in value.split():
+                into |= syscall_group(analyze, name)
+    return allowed - denied
+
+
+def test_the_bot_draws_inside_the_units_sandbox(tmp_path: Path) -> None:
     env = {
         "PATH": "/usr/bin:/bin",
         "PYTHONPATH": str(ROOT),
         "DATABASE_URL": f"sqlite:///{tmp_path / 'm.db'}",
         "RENDER_WORKERS": "1",
+        "MDWE": "1",
     }
-    run = subprocess.run(
-        [sys.executable, str(script)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-    )
-    if run.returncode == 99:
-        pytest.skip("this kernel has no PR_SET_MDWE (Linux 6.3 or newer)")
+    analyze = shutil.which("systemd-analyze")
+    try:
+        ctypes.CDLL("libseccomp.so.2")
+        seccomp = analyze is not None
+    except OSError:
+        seccomp = False
+    if seccomp and analyze is not None:
+        env["ALLOWED_SYSCALLS"] = " ".join(sorted(unit_syscalls(analyze)))
+    script = tmp_path / "sandbox.py"
+    script.write_text(SANDBOX)
+    lines = "@alice /game new zvv\n@bob /game join\n@alice /game start\n@alice /game board\n"
+
+    def play() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(script)],
+            input=lines,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+
+    run = play()
+    if run.returncode == 99:  # no W^X prctl on this kernel: the system calls alone
+        del env["MDWE"]
+        run = play()
+        if not seccomp:
+            pytest.skip("neither PR_SET_MDWE (Linux 6.3+) nor libseccomp with systemd-analyze")
     assert run.returncode == 0, run.stderr
     assert "worker died" not in run.stderr, run.stderr
     assert len(list((tmp_path / "images").glob("*.png"))) >= 2, run.stdout
