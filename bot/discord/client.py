@@ -321,7 +321,7 @@ class PartidaBot(ext.AutoShardedBot):
                 reply = await task
             await send.answer(interaction, reply, actor.locale, self.outbox)
         except Exception as error:
-            if outage.lost(error):  # a read-only command: the outage is logged once, not here
+            if outage.lost(error):  # the database out of reach: one WARNING per outage
                 outage.database.failed(error)
                 await send.failure(interaction, "lobby.error.database", actor.locale)
                 return

@@ -4,6 +4,7 @@ not available and nothing changed. And a server that is not up at start is waite
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -136,3 +137,83 @@ def test_a_database_that_does_not_exist_on_the_server(tmp_path: Path) -> None:
     missing = make_url(url).set(database="partida_nowhere").render_as_string(hide_password=False)
     run = partida(tmp_path, "migrate", url=missing)
     one_line(run, 3, "database error:", "has no database 'partida_nowhere'", "createdb")
+
+
+class Link:
+    """A TCP relay between the bot and PostgreSQL that can be cut (the server down, or the
+    network gone: open connections reset, new ones refused) and mended."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.server: asyncio.Server | None = None
+        self.port = 0
+        self.pipes: set[asyncio.StreamWriter] = set()
+
+    async def mend(self) -> None:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def cut(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        await self.server.wait_closed()
+        for writer in list(self.pipes):
+            writer.transport.abort()
+        self.pipes.clear()
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.target)
+        self.pipes |= {writer, up_writer}
+
+        async def pump(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                sink.transport.abort()
+
+        await asyncio.gather(pump(reader, up_writer), pump(up_reader, writer))
+
+
+async def test_a_postgresql_outage_is_two_warnings(caplog: pytest.LogCaptureFixture) -> None:
+    """The issue's case: PostgreSQL goes away under a running service (102 log records for 51
+    commands, tracebacks at ERROR); now two WARNINGs, and every command answered."""
+    from sqlalchemy.engine import make_url
+
+    from tests.reliability.pg import create_database, drop_database, pg_url
+
+    if pg_url() is None:
+        pytest.skip("PARTIDA_TEST_PG_URL is not set (tests/reliability/start_postgres.sh)")
+    install()
+    url = create_database()
+    real = make_url(url)
+    link = Link(real.host or "127.0.0.1", real.port or 5432)
+    await link.mend()
+    relayed = real.set(host="127.0.0.1", port=link.port).render_as_string(hide_password=False)
+    service = await Service.open(relayed, render=False)
+    outage.database.worked()
+    try:
+        await service.new_game(Actor(1, "Alice"), HERE, "tiny", {})
+        caplog.set_level(logging.INFO)
+        caplog.clear()
+        await link.cut()
+        replies = [await service.join(Actor(10 + n, f"U{n}"), HERE) for n in range(20)]
+        await link.mend()
+        back = await service.join(Actor(2, "Bob"), HERE)
+    finally:
+        await service.close()
+        await link.cut()
+        drop_database(url)
+    assert all(not r.ok for r in replies)
+    assert all(
+        t("lobby.error.database", "en") in str(r.private and r.private.text) for r in replies
+    )
+    assert back.ok
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 2, warnings
+    assert warnings[0].startswith("database unavailable")
+    assert warnings[1].startswith("database available again")
+    assert not any(r.exc_info for r in caplog.records)
