@@ -128,6 +128,8 @@ def transient(error: BaseException) -> bool:
             return each.errno == socket.EAI_AGAIN
         if isinstance(each, ConnectionError | TimeoutError) or _asyncpg(each, *_NOT_UP):
             return True
+        if isinstance(each, OSError) and "connect call failed" in str(each).lower():
+            return True  # asyncio's one error for every address of a host (IPv6 and IPv4)
     return False
 
 

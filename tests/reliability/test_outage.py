@@ -217,3 +217,33 @@ async def test_a_postgresql_outage_is_two_warnings(caplog: pytest.LogCaptureFixt
     assert warnings[0].startswith("database unavailable")
     assert warnings[1].startswith("database available again")
     assert not any(r.exc_info for r in caplog.records)
+
+
+def test_which_failures_at_start_are_waited_for() -> None:
+    """Waited for: a server not up yet. Said at once: what waiting cannot mend."""
+    import socket
+
+    import asyncpg
+
+    from bot.store.access import transient
+
+    refused_twice = OSError(
+        "Multiple exceptions: [Errno 111] Connect call failed ('::1', 5432, 0, 0), "
+        "[Errno 111] Connect call failed ('127.0.0.1', 5432)"
+    )
+    waited = [
+        ConnectionRefusedError(111, "Connect call failed"),
+        refused_twice,
+        TimeoutError(),
+        socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution"),
+        asyncpg.CannotConnectNowError("the database system is starting up"),
+        asyncpg.TooManyConnectionsError("sorry, too many clients already"),
+    ]
+    said = [
+        socket.gaierror(socket.EAI_NONAME, "Name or service not known"),
+        asyncpg.InvalidPasswordError("password authentication failed"),
+        asyncpg.InvalidCatalogNameError('database "p" does not exist'),
+        ValueError("a bug"),
+    ]
+    assert [transient(e) for e in waited] == [True] * len(waited)
+    assert [transient(e) for e in said] == [False] * len(said)
