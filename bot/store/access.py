@@ -65,6 +65,8 @@ def sqlite_access(path: Path) -> str | None:
                 pass
         except FileNotFoundError:
             continue
+        except IsADirectoryError:
+            return f"{each} is a folder, not a database file: fix the path in DATABASE_URL"
         except OSError as error:
             if error.errno not in (errno.EACCES, errno.EPERM):
                 return (

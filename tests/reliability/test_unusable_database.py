@@ -202,3 +202,9 @@ def test_doctor_says_the_database_can_be_written(tmp_path: Path, database: Path)
     run = partida(tmp_path, "doctor", url=url_of(database), DISCORD_TOKEN="")
     assert "ok    The database and its folder can be written as" in run.stdout, run.stdout
     assert "cannot be used" not in run.stdout
+
+
+def test_a_database_path_that_is_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "partida.db").mkdir()
+    run = partida(tmp_path, "migrate", url=url_of(tmp_path / "partida.db"))
+    one_line(run, 3, "database error:", "is a folder, not a database file")
