@@ -84,6 +84,14 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     sub.add_parser(
         "doctor", help="check the token, the database and the bot's permissions; say what to fix"
     )
+    dburl = sub.add_parser(
+        "dburl", help="print the database URL in use (password hidden), or for pg_dump and psql"
+    )
+    dburl.add_argument(
+        "--libpq",
+        action="store_true",
+        help="the postgresql:// form libpq tools take (pg_dump, psql), password included",
+    )
     ratings = sub.add_parser("ratings", help="the ratings (docs/ratings.md)")
     ratings.add_argument(
         "action",
@@ -135,6 +143,8 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return asyncio.run(rebuild_ratings(database_url()))
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
+    if args.command == "dburl":
+        return print_url(database_url(), libpq=args.libpq)
     if args.command == "doctor":
         from bot.doctor import run_doctor
 
@@ -163,6 +173,38 @@ async def rebuild_ratings(url: str) -> int:
     finally:
         await service.close()
     print(f"ratings rebuilt from {rated} finished games")
+    return 0
+
+
+def print_url(url: str, *, libpq: bool) -> int:
+    """The URL the bot uses (``DATABASE_URL`` with ``DATABASE_PASSWORD``, any form it accepts),
+    or with ``libpq`` the ``postgresql://`` URI that pg_dump, pg_restore and psql take: no
+    driver name, the password percent-encoded, asyncpg's ``ssl`` as libpq's ``sslmode``."""
+    from urllib.parse import quote, urlencode
+
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if not libpq:
+        print(parsed.render_as_string(hide_password=True))
+        return 0
+    if is_sqlite(url):
+        print(
+            "the database is SQLite, not PostgreSQL: back it up with partida backup",
+            file=sys.stderr,
+        )
+        return USAGE
+    user = quote(parsed.username or "", safe="")
+    if parsed.password is not None:
+        user += ":" + quote(str(parsed.password), safe="")
+    host = parsed.host or ""
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    where = f"{host}:{parsed.port}" if parsed.port else host
+    query = {("sslmode" if k == "ssl" else k): v for k, v in parsed.query.items()}
+    tail = "?" + urlencode(query, doseq=True) if query else ""
+    at = "@" if user else ""
+    print(f"postgresql://{user}{at}{where}/{quote(parsed.database or '', safe='')}{tail}")
     return 0
 
 

@@ -42,6 +42,13 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     sqlite_synchronous: str = "FULL"
+    # PostgreSQL's password, when not in DATABASE_URL: any characters, no URL-encoding needed.
+    database_password: str | None = None
+    # Seconds to wait at start for a database server that is not up yet (refused, starting).
+    database_wait: int = 60
+    # /healthz and /metrics (bot/discord/health.py): off unless a port is set.
+    health_port: int | None = None
+    health_host: str = "127.0.0.1"
 
 
 def _value(env: Mapping[str, str], name: str) -> str | None:
@@ -62,6 +69,10 @@ def _whole(env: Mapping[str, str], name: str, low: int) -> int | None:
     return number
 
 
+def _default(value: int | None, default: int) -> int:
+    return default if value is None else value
+
+
 def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default: str) -> str:
     value = _value(env, name)
     if value is None:
@@ -71,15 +82,31 @@ def _choice(env: Mapping[str, str], name: str, choices: tuple[str, ...], default
     return value.upper()
 
 
+# The URL schemes the bot can use (``bot.store.database.database_url`` picks the async driver).
+DATABASE_SCHEMES = (
+    "sqlite",
+    "sqlite+aiosqlite",
+    "postgresql",
+    "postgres",
+    "postgresql+asyncpg",
+    "postgresql+psycopg2",
+)
+
+
 def _database_url(env: Mapping[str, str]) -> str:
     value = _value(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
+    example = "e.g. sqlite:///partida.db or postgresql://user@host:5432/db"
     try:
-        make_url(value)
-    except ArgumentError:
+        url = make_url(value)
+        url.port  # noqa: B018  # parsed lazily: a port that is not a number fails here
+    except (ArgumentError, ValueError):
+        raise ConfigError("DATABASE_URL", f"is not a database URL ({example})") from None
+    if url.drivername not in DATABASE_SCHEMES:
         raise ConfigError(
             "DATABASE_URL",
-            "is not a database URL (e.g. sqlite:///partida.db or postgresql://user@host/db)",
-        ) from None
+            f"{url.drivername}:// is not a database Partida can use: SQLite or PostgreSQL "
+            f"({example})",
+        )
     return value
 
 
@@ -113,6 +140,7 @@ def from_env(env: Mapping[str, str]) -> Config:
     return Config(
         discord_token=_value(env, "DISCORD_TOKEN") or "",
         database_url=_database_url(env),
+        # Not stripped: a password may end with a space.
         db_pool_size=_whole(env, "DB_POOL_SIZE", 1) or 10,
         dev_guild_id=_whole(env, "DEV_GUILD_ID", 1),
         log_level=_choice(env, "LOG_LEVEL", LOG_LEVELS, "INFO"),
@@ -120,6 +148,10 @@ def from_env(env: Mapping[str, str]) -> Config:
         shard_count=count,
         shard_ids=ids,
         sqlite_synchronous=_choice(env, "SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS, "FULL"),
+        database_password=env.get("DATABASE_PASSWORD") or None,
+        database_wait=_default(_whole(env, "DATABASE_WAIT", 0), 60),
+        health_port=_whole(env, "HEALTH_PORT", 1),
+        health_host=_value(env, "HEALTH_HOST") or "127.0.0.1",
     )
 
 

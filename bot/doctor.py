@@ -3,7 +3,9 @@ sentences what to fix:
 
 - the token: its shape (a pasted ``Bot `` prefix, quotes, a client secret instead of the bot
   token), then that Discord accepts it (logging in, and connecting to the gateway);
-- the database: that it is reachable and its schema is at the newest revision;
+- the database: that it is reachable, that this user can write it (and, for SQLite, create
+  files in its folder: ``-wal`` and ``-shm``), that its files have their folder's owner, and
+  that its schema is at the newest revision;
 - every channel with an open game: that the bot can see it and has the permissions it needs
   there (:data:`NEEDED`).
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,6 +158,7 @@ async def check_database(url: str) -> tuple[list[Finding], list[OpenGame]]:
                         f"{', '.join(sorted(heads))}: run `partida migrate`.",
                     )
                 )
+            findings.extend(await _writable(url))
             rows = await connection.execute(
                 select(GameRow.id, GameRow.kind, GameRow.channel_id, GameRow.guild_id).where(
                     GameRow.open_channel_id.is_not(None)
@@ -173,6 +177,35 @@ async def check_database(url: str) -> tuple[list[Finding], list[OpenGame]]:
     finally:
         await engine.dispose()
     return findings, games
+
+
+async def _writable(url: str) -> list[Finding]:
+    """This user can write the database (and, for SQLite, create files in its folder), and the
+    files agree with their folder's owner."""
+    from bot.store import access
+    from bot.store.database import write_probe
+
+    me = access.user_name(os.geteuid())
+    if is_sqlite(url):
+        from sqlalchemy.engine import make_url
+
+        path = Path(make_url(url).database or "")
+        problem = access.sqlite_access(path) or access.mixed_owners(path)
+        if problem is not None:
+            return [Finding(False, f"The database cannot be used: {problem}.")]
+    try:
+        await write_probe(url)
+    except Exception as error:  # any driver's error: the sentence names it
+        said = access.describe(error, url) or f"{type(error).__name__}: {error}"
+        return [Finding(False, f"The database cannot be written: {said}.")]
+    where = " and its folder" if is_sqlite(url) else ""
+    return [
+        Finding(
+            True,
+            f"The database{where} can be written as {me} (run `partida doctor` as the bot's "
+            "user to check for that user).",
+        )
+    ]
 
 
 def _all_revisions(url: str) -> list[str]:

@@ -120,3 +120,6 @@ def setup_logging(level: str = "INFO", token: str | None = None) -> None:
     quiet = max(logging.WARNING, root.level)
     for name in ("aiosqlite", "asyncpg", "sqlalchemy"):
         logging.getLogger(name).setLevel(quiet)
+    # Alembic lists its autogenerate plug-ins at INFO at every start: noise before the one
+    # line that matters when the database cannot be used. Its migrations' lines stay.
+    logging.getLogger("alembic.runtime.plugins").setLevel(max(logging.WARNING, root.level))

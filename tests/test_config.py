@@ -44,6 +44,25 @@ def test_every_variable_is_read_and_typed() -> None:
     )
 
 
+def test_the_database_password_wait_and_health_settings() -> None:
+    settings = from_env(
+        {
+            "DATABASE_PASSWORD": " p@ss/w#rd ",
+            "DATABASE_WAIT": "0",
+            "HEALTH_PORT": "9108",
+            "HEALTH_HOST": "0.0.0.0",
+        }
+    )
+    assert settings.database_password == " p@ss/w#rd "  # verbatim: spaces may be part of it
+    assert settings.database_wait == 0  # 0: do not wait (not the default 60)
+    assert (settings.health_port, settings.health_host) == (9108, "0.0.0.0")
+    assert (Config().database_wait, Config().health_port, Config().health_host) == (
+        60,
+        None,
+        "127.0.0.1",
+    )
+
+
 def test_an_empty_value_counts_as_unset() -> None:
     assert from_env({"DEV_GUILD_ID": "", "RENDER_WORKERS": " ", "LOG_LEVEL": ""}) == Config()
 
@@ -63,6 +82,10 @@ def test_an_empty_value_counts_as_unset() -> None:
         ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "SHARD_IDS", "separated by commas"),
         ({"DATABASE_URL": "partida.db"}, "DATABASE_URL", "not a database URL"),
         ({"SQLITE_SYNCHRONOUS": "OFF"}, "SQLITE_SYNCHRONOUS", "FULL, EXTRA, NORMAL"),
+        ({"DATABASE_URL": "mysql://u@db/p"}, "DATABASE_URL", "SQLite or PostgreSQL"),
+        ({"DATABASE_URL": "postgresql://u@db:port/p"}, "DATABASE_URL", "not a database URL"),
+        ({"DATABASE_WAIT": "-1"}, "DATABASE_WAIT", "at least 0"),
+        ({"HEALTH_PORT": "0"}, "HEALTH_PORT", "at least 1"),
     ],
 )
 def test_a_bad_value_is_an_error_naming_the_variable(

@@ -17,7 +17,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
-from bot.discord import send
+from bot import config
+from bot.discord import health, send
 from bot.discord.commands import all_groups
 from bot.discord.host import GameService
 from bot.discord.items import GameItem
@@ -25,6 +26,7 @@ from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons
 from bot.service.errors import DamagedDatabase
 from bot.service.replies import Actor, Outgoing, Place, Reply
+from bot.store import outage
 from i18n import language_for
 
 log = logging.getLogger(__name__)
@@ -155,6 +157,7 @@ class PartidaBot(ext.AutoShardedBot):
         self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
         self.outbox = send.Outbox(self, self, edit_delay)
+        self.health: health.Health | None = None
         for group in all_groups(self):
             self.tree.add_command(group)
 
@@ -173,6 +176,16 @@ class PartidaBot(ext.AutoShardedBot):
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
+        settings = config.current()
+        if settings.health_port:  # /healthz and /metrics (bot/discord/health.py), off by default
+            self.health = await health.serve(
+                self,
+                lambda: getattr(self.service, "engine", None),
+                health.OutboxStats(self.outbox),
+                settings.health_host,
+                settings.health_port,
+                paused=lambda: len(self.outbox.blocked),
+            )
 
     async def drain(self, grace: float | None = None) -> None:
         """The first half of a clean stop (SIGTERM): take no new commands (they are answered
@@ -232,6 +245,9 @@ class PartidaBot(ext.AutoShardedBot):
         return await self.service.table_again(game_id, role)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
             self._deadline_task.cancel()
@@ -304,7 +320,11 @@ class PartidaBot(ext.AutoShardedBot):
                     await interaction.response.defer(ephemeral=True, thinking=True)
                 reply = await task
             await send.answer(interaction, reply, actor.locale, self.outbox)
-        except Exception:
+        except Exception as error:
+            if outage.lost(error):  # the database out of reach: one WARNING per outage
+                outage.database.failed(error)
+                await send.failure(interaction, "lobby.error.database", actor.locale)
+                return
             log.exception(
                 "%s failed (game %s, channel %s, user %s)",
                 what,
@@ -403,8 +423,11 @@ class PartidaBot(ext.AutoShardedBot):
             return await self.get_service().suggest(
                 actor_of(interaction), place, game, command, param, args, typed
             )
-        except Exception:
+        except Exception as error:
             # An autocomplete has no message to show; an empty list is the polite answer.
+            if outage.lost(error):
+                outage.database.failed(error)  # logged once for the whole outage
+                return []
             log.exception(
                 "autocomplete %s %s %s failed in channel %s", game, command, param, place.channel_id
             )
@@ -431,14 +454,18 @@ class PartidaBot(ext.AutoShardedBot):
                     await self.outbox.deliver(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
                 upcoming = await service.next_deadline()
+                outage.database.worked()  # the end of an outage, if this round ends it
             except asyncio.CancelledError:
                 raise
             except DamagedDatabase as damage:
                 # Retrying at once cannot help: say what to do, then look again rarely.
                 log.error("deadline loop stopped: %s", DamagedDatabase.ADVICE.format(error=damage))
                 damaged = True
-            except Exception:
-                log.exception("deadline loop failed; retrying")
+            except Exception as error:
+                if outage.lost(error):
+                    outage.database.failed(error)  # logged once; the next round tries again
+                else:
+                    log.exception("deadline loop failed; retrying")
             finally:
                 self.busy -= 1
             delay = DAMAGED_POLL if damaged else DEADLINE_POLL

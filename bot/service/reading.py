@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot import metrics
 from bot.service import compose, guide, history, moves, ratings, shown, standings
 from bot.service.errors import Refusal
 from bot.service.replies import Actor, Message, Place, Reply
@@ -70,6 +71,7 @@ class Reading:
         said = [(v, str(shown.show(game, param, v, lang))) for v in values]
         return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
 
+    @metrics.read("rules")
     async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
         lang = language_for(actor.locale)
         if not str(game or "").strip():  # no game named: say which there are
@@ -84,6 +86,7 @@ class Reading:
             lang = await self._language(session, actor)
         return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
 
+    @metrics.read("help")
     async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
         """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
         async with self.sessions() as session:
@@ -96,6 +99,7 @@ class Reading:
             return self._refused(err, lang)
         return Reply(private=Message(guide.game_help(str(game), lang)))
 
+    @metrics.read("mine")
     async def mine(self, actor: Actor, place: Place) -> Reply:
         """``/game mine``: the user's open games in this server, with links to their channels."""
         async with self.sessions() as session:
@@ -107,6 +111,7 @@ class Reading:
         """What the bot says once when it joins a server (in the server's language)."""
         return Message(guide.welcome(lang))
 
+    @metrics.read("history")
     async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
         """The channel's finished games, newest first, a page at a time (``history.PAGE``),
         each with a Replay button, and buttons to the pages around it."""
@@ -117,6 +122,7 @@ class Reading:
             )
         return Reply(private=Message(head, narration=said, buttons=found))
 
+    @metrics.read("leaderboard")
     async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
         """One page of a game's leaderboard on this server, with buttons to the others."""
         async with self.sessions() as session:
@@ -129,6 +135,7 @@ class Reading:
                 return self._refused(refusal, lang)
         return Reply(private=Message(text, buttons=pages))
 
+    @metrics.read("stats")
     async def stats(
         self, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
     ) -> Reply:

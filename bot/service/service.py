@@ -25,6 +25,7 @@ from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from bot import metrics
 from bot.service import (
     buttons,
     computer,
@@ -48,6 +49,7 @@ from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
+from bot.store import outage
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -226,6 +228,7 @@ class Service(Reading):
             )
         return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
+    @metrics.read("language")
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
         choice = str(language).strip().lower()
@@ -424,16 +427,25 @@ class Service(Reading):
                         paused_in = row.channel_id if row and pause.paused(row) else None
                     break
                 except ElsewhereError as elsewhere:
+                    metrics.counted(command, "refused", started, "lobby.thread.several")
                     return Reply(private=Message(elsewhere.text), ok=False)
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
+                    metrics.counted(command, "refused", started, refusal.key)
                     # Bad input changes nothing: a return from autopilot rolls back with the rest.
                     return self._refused(refusal, lang)
                 except Exception as exc:
+                    if outage.lost(exc):
+                        # Not a bug: one warning for the whole outage (bot.store.outage).
+                        outage.database.failed(exc)
+                        log.info("%s game=%s outcome=unavailable", fields, game_id)
+                        metrics.counted(command, "unavailable", started)
+                        return self._refused(Refusal("lobby.error.database"), lang)
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
                         # rolled back, the user hears that nothing changed, the log the trace.
                         log.exception("%s game=%s outcome=error", fields, game_id)
+                        metrics.counted(command, "error", started)
                         return self._refused(Refusal("lobby.error.internal"), lang)
                     # Another writer got there first (another process, or a concurrent "new"):
                     # start again from a fresh load; the engine sees the newer state.
@@ -449,12 +461,15 @@ class Service(Reading):
                     writer.release()  # after the commit or the rollback
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
+                metrics.counted(command, "busy", started)
                 return self._refused(Refusal("lobby.error.busy"), lang)
+        outage.database.worked()
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
         reply = await self._finish(draft)
         reply.paused = paused_in
+        metrics.counted(command, "ok", started)  # after the pictures: the answer is ready
         return reply
 
     async def _game_in_threads(
@@ -504,7 +519,8 @@ class Service(Reading):
         if not self._draws(job.kind):
             return None
         try:
-            data = await drawing.animate(job)
+            with metrics.RENDER_QUEUE.track_inprogress():
+                data = await drawing.animate(job)
         except Exception:
             # Like a picture: a replay that cannot be drawn must not lose the message.
             log.exception("replay of game %s failed", job.game_id)
@@ -520,7 +536,8 @@ class Service(Reading):
         if job is None or not self._draws(job.kind):
             return None
         try:
-            data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
+            with metrics.RENDER_QUEUE.track_inprogress():
+                data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
         except Exception:
             # A drawing bug must never lose the move or the message: send the text alone.
             log.exception("rendering failed for %s", job.kind)

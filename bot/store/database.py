@@ -21,12 +21,17 @@ def database_url(url: str | None = None) -> str:
     """The URL to use: the argument, else ``DATABASE_URL``, else ``partida.db`` here.
 
     Plain driver names are upgraded to their async drivers, so an admin can paste the usual
-    ``postgresql://…`` or ``sqlite:///…`` URL.
+    ``postgresql://…`` or ``sqlite:///…`` URL. ``DATABASE_PASSWORD``, when set, is the
+    password of the configured URL.
     """
-    raw = url or config.current().database_url
+    settings = config.current()
+    raw = url or settings.database_url
     parsed = make_url(raw)
     if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
         parsed = parsed.set(drivername="postgresql+asyncpg")
+    if parsed.get_backend_name() == "postgresql" and settings.database_password and not url:
+        # DATABASE_PASSWORD: set here, so it needs no URL-encoding (an @, /, # or % in it).
+        parsed = parsed.set(password=settings.database_password)
     elif parsed.drivername == "sqlite":
         parsed = parsed.set(drivername="sqlite+aiosqlite")
     return parsed.render_as_string(hide_password=False)
@@ -181,7 +186,56 @@ def _corrupt(error: exc.DBAPIError) -> bool:
     return "malformed" in text or "not a database" in text
 
 
-async def upgrade(url: str) -> None:
-    """Migrate the database to the newest revision (the bot does this at every start).
-    Alembic's env runs its own event loop, so it runs in a thread."""
-    await asyncio.to_thread(upgrade_sync, url)
+async def upgrade(url: str, *, wait: float | None = None) -> None:
+    """Migrate the database to the newest revision (the bot does this at every start), then
+    check that this process can write it. Alembic's env runs its own event loop, so it runs in
+    a thread.
+
+    A server that is not up yet is tried again for ``wait`` seconds (``DATABASE_WAIT``); any
+    database this process cannot use raises ``SchemaError`` with one sentence saying what to
+    do (``bot.store.access``), never a driver's traceback."""
+    from bot.store import access
+
+    if is_sqlite(url):
+        # Before SQLite makes a folder's worth of half-created files: ownership, modes, mounts.
+        path = make_url(url).database or ""
+        problem = access.sqlite_access(Path(path)) if path and path != ":memory:" else None
+        if problem is not None:
+            raise SchemaError(problem)
+    limit = config.current().database_wait if wait is None else wait
+    deadline = asyncio.get_running_loop().time() + limit
+    pause = 0.5
+    while True:
+        try:
+            await asyncio.to_thread(upgrade_sync, url)
+            await write_probe(url)
+            return
+        except SchemaError:
+            raise
+        except Exception as error:
+            sentence = access.describe(error, url)
+            if sentence is None:
+                raise  # not about reaching or writing the database: a bug, with its traceback
+            left = deadline - asyncio.get_running_loop().time()
+            if not access.transient(error) or left <= 0:
+                raise SchemaError(sentence) from error
+            if pause == 0.5:  # said once, not at every try
+                log.warning("waiting up to %.0f s for the database: %s", limit, sentence)
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, 5.0)
+
+
+async def write_probe(url: str) -> None:
+    """A write that changes nothing, committed: a read-only file, a folder where SQLite cannot
+    make its ``-wal``, a user without write rights or a read-only replica fail here, at start,
+    instead of at every player's first move."""
+    from sqlalchemy import text
+
+    if is_sqlite(url) and (make_url(url).database or ":memory:") == ":memory:":
+        return  # a new connection would be a new, empty database: nothing to learn
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+    finally:
+        await engine.dispose()
