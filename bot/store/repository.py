@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.store import sqlite_driver
+from bot.store import logs, sqlite_driver
 from bot.store.models import (
     FINISHED,
     OPEN_STATUSES,
@@ -247,10 +247,16 @@ async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> Non
 
 
 async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]:
-    result = await session.execute(
-        select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
-    )
-    return result.unique().scalars().all()
+    """A game's log in order, from its rows or, once it is closed, its compacted row."""
+    return await logs.read(session, game_id)
+
+
+async def compact_log(session: AsyncSession, game_id: int) -> None:
+    """Compact a closed game's log now, in the caller's transaction (``logs.compact``)."""
+    entries = [logs.entry(e) for e in await logs.moves(session, game_id)]
+    writes = Writes()
+    logs.compact(writes, game_id, entries)
+    await run_now(session, writes)
 
 
 async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, str], DeadlineRow]:
