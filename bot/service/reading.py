@@ -142,10 +142,10 @@ class Reading:
             text = await standings.stats(session, place.guild_id, player, name or "?", lang)
         return Reply(private=Message(text))
 
-    async def rebuild_ratings(self) -> int:
-        """Rate every finished game again, in order (``partida ratings rebuild``)."""
-        async with self.sessions() as session, session.begin():
-            return await ratings.rebuild(session)
+    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``), in short
+        transactions that let the bot's commands through (``ratings.rebuild``)."""
+        return await ratings.rebuild(self.sessions, step=step)
 
     async def replay(self, game_id: int) -> dict[str, Any] | None:
         """Rebuild a game's state from its seed and action log (crash checks, audits)."""

@@ -89,6 +89,8 @@ class GameRow(Base):
     )
 
     __mapper_args__ = {"version_id_col": version}
+    # The finished games in the order they ended, a page at a time (the ratings rebuild).
+    __table_args__ = (Index("ix_games_ended", "status", "updated_at", "id"),)
 
 
 class SeatRow(Base):

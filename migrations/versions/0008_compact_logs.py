@@ -1,4 +1,5 @@
-"""game_logs: a closed game's log compacted to one row, and the games closed before compacted
+"""game_logs: a closed game's log compacted to one row (the games closed before compacted),
+and ix_games_ended: the finished games in the order they ended, for the ratings rebuild
 
 Revision ID: 0008
 Revises: 0005
@@ -57,6 +58,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id"),
     )
+    op.create_index("ix_games_ended", "games", ["status", "updated_at", "id"])
     bind = op.get_bind()
     after = 0
     while True:
@@ -134,3 +136,4 @@ def downgrade() -> None:
         if entries:
             bind.execute(sa.insert(_actions), entries)
     op.drop_table("game_logs")
+    op.drop_index("ix_games_ended", table_name="games")
