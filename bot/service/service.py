@@ -17,7 +17,6 @@ import contextlib
 import logging
 import re
 import time
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -42,6 +41,7 @@ from bot.service import (
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
+from bot.service.memory import ChannelLocks
 from bot.service.reading import Reading, page_number
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale
@@ -75,9 +75,9 @@ class Service(Reading):
         # Seconds a computer-played seat waits before its move (the console plays at once).
         self.computer_delay = computer_delay
         self.render_images = render
-        # One lock per channel: commands for one game run one at a time in this process; the
-        # version column protects against other processes.
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # One lock per channel in use: commands for one game run one at a time in this
+        # process; the version column protects against other processes.
+        self.locks = ChannelLocks()
         self.writers = WriterQueue(engine)
 
     @classmethod
@@ -237,7 +237,7 @@ class Service(Reading):
         chosen = None if choice == "auto" else choice
         async with self.sessions() as session, session.begin():
             await repo.set_player_language(session, actor.user_id, chosen)
-        self._languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
+        self.languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
 
@@ -247,7 +247,7 @@ class Service(Reading):
         slot = outgoing.slot
         if slot is None:
             return
-        async with self._locks[outgoing.channel_id]:
+        async with self.locks[outgoing.channel_id]:
             writer = self.writers.writer()
             try:
                 async with self.writers.slots, self.sessions() as session, session.begin():
@@ -267,7 +267,7 @@ class Service(Reading):
         """The adapter opened thread ``thread_id`` from the game's lobby message in
         ``channel_id``: the game is played there from now on (commands in the thread act on
         it; the parent channel keeps the lobby message and hears the result)."""
-        async with self._locks[channel_id]:
+        async with self.locks[channel_id]:
             writer = self.writers.writer()
             try:
                 async with self.writers.slots, self.sessions() as session, session.begin():
@@ -391,7 +391,7 @@ class Service(Reading):
             f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
             f"user={actor.user_id if actor else '-'}"
         )
-        async with self._locks[place.channel_id]:
+        async with self.locks[place.channel_id]:
             for attempt in range(RETRIES):
                 writer = self.writers.writer()
                 try:
