@@ -86,6 +86,10 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     sub.add_parser(
         "doctor", help="check the token, the database and the bot's permissions; say what to fix"
     )
+    prune = sub.add_parser(
+        "prune", help="delete the games closed more than RETENTION_DAYS (or --days) days ago"
+    )
+    prune.add_argument("--days", type=int, default=settings.retention_days)
     ratings = sub.add_parser("ratings", help="the ratings (docs/ratings.md)")
     ratings.add_argument(
         "action",
@@ -135,6 +139,11 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(database_url()))
+    if args.command == "prune":
+        if args.days is None or args.days < 1:
+            print("prune needs --days N (N >= 1) or RETENTION_DAYS", file=sys.stderr)
+            return USAGE
+        return asyncio.run(prune_games(database_url(), args.days))
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
     if args.command == "doctor":
@@ -154,6 +163,18 @@ async def rebuild_ratings(url: str) -> int:
     finally:
         await service.close()
     print(f"ratings rebuilt from {rated} finished games")
+    return 0
+
+
+async def prune_games(url: str, days: int) -> int:
+    from bot.service import Service
+
+    service = await Service.open(url, render=False)
+    try:
+        pruned = await service.prune(days)
+    finally:
+        await service.close()
+    print(f"deleted {pruned} games closed more than {days} days ago")
     return 0
 
 

@@ -42,6 +42,7 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     sqlite_synchronous: str = "FULL"
+    retention_days: int | None = None  # None: keep every closed game (docs/operations.md)
 
 
 def _value(env: Mapping[str, str], name: str) -> str | None:
@@ -120,6 +121,7 @@ def from_env(env: Mapping[str, str]) -> Config:
         shard_count=count,
         shard_ids=ids,
         sqlite_synchronous=_choice(env, "SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS, "FULL"),
+        retention_days=_whole(env, "RETENTION_DAYS", 1),
     )
 
 

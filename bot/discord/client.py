@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands as ext
 
+from bot import config
 from bot.discord import send
 from bot.discord.commands import all_groups
 from bot.discord.host import GameService
@@ -38,6 +39,8 @@ DAMAGED_POLL = 600.0
 # How long a stop waits for the commands in flight before answering them itself: Docker sends
 # SIGKILL 10 s after SIGTERM unless told otherwise (systemd waits 90 s, Kubernetes 30 s).
 STOP_GRACE = 8.0
+# How often the closed games past RETENTION_DAYS are deleted (when it is set).
+RETENTION_EVERY = 3600.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -154,6 +157,7 @@ class PartidaBot(ext.AutoShardedBot):
         # The task running each command in flight, and who to answer if it must be cut short.
         self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
+        self._retention_task: asyncio.Task[None] | None = None
         self.outbox = send.Outbox(self, self, edit_delay)
         for group in all_groups(self):
             self.tree.add_command(group)
@@ -173,6 +177,9 @@ class PartidaBot(ext.AutoShardedBot):
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
+        days = config.current().retention_days
+        if days is not None:
+            self._retention_task = asyncio.create_task(self._retention(days), name="retention")
 
     async def drain(self, grace: float | None = None) -> None:
         """The first half of a clean stop (SIGTERM): take no new commands (they are answered
@@ -231,7 +238,20 @@ class PartidaBot(ext.AutoShardedBot):
             return []
         return await self.service.table_again(game_id, role)
 
+    async def _retention(self, days: int) -> None:
+        """``RETENTION_DAYS``: every hour, delete the closed games older than that."""
+        while True:
+            try:
+                pruned = await self.get_service().prune(days)
+                if pruned:
+                    log.info("retention: deleted %d games closed over %d days ago", pruned, days)
+            except Exception:
+                log.exception("retention: pruning failed; trying again in an hour")
+            await asyncio.sleep(RETENTION_EVERY)
+
     async def close(self) -> None:
+        if self._retention_task is not None:
+            self._retention_task.cancel()
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
             self._deadline_task.cancel()

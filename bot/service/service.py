@@ -57,6 +57,7 @@ from rules.core import CommandArgs, RulesError
 log = logging.getLogger("partida.service")
 
 RETRIES = 8
+PRUNE_BATCH = 100  # closed games deleted a transaction (RETENTION_DAYS)
 
 
 class Service(Reading):
@@ -279,6 +280,25 @@ class Service(Reading):
                     row.channel_id = row.open_channel_id = thread_id
             finally:
                 writer.release()
+
+    async def prune(self, days: int, batch: int = PRUNE_BATCH) -> int:
+        """Delete the closed games that ended more than ``days`` days ago (``RETENTION_DAYS``,
+        docs/operations.md), ``batch`` games a transaction, so that commands go through
+        between them. Returns how many."""
+        before = self.clock() - days * 86400.0
+        total = 0
+        while True:
+            writer = self.writers.writer()
+            try:
+                async with self.writers.slots, self.sessions() as session, session.begin():
+                    await writer.take()
+                    pruned = await repo.prune_closed(session, before, batch)
+            finally:
+                writer.release()
+            total += pruned
+            if pruned < batch:
+                return total
+            await asyncio.sleep(0)
 
     # ================================================================= paused tables
 

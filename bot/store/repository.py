@@ -16,6 +16,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from bot.store import logs, sqlite_driver
 from bot.store.models import (
+    CANCELLED,
     FINISHED,
     OPEN_STATUSES,
     ActionRow,
@@ -257,6 +258,27 @@ async def compact_log(session: AsyncSession, game_id: int) -> None:
     writes = Writes()
     logs.compact(writes, game_id, entries)
     await run_now(session, writes)
+
+
+async def prune_closed(session: AsyncSession, before: float, limit: int) -> int:
+    """Delete up to ``limit`` closed games (finished or cancelled) that ended before
+    ``before``, oldest first, with everything that hangs from them (seats, log, marks:
+    ``ON DELETE CASCADE``); returns how many. The ratings they moved stay as they are."""
+    ids = (
+        (
+            await session.execute(
+                select(GameRow.id)
+                .where(GameRow.status.in_((FINISHED, CANCELLED)), GameRow.updated_at < before)
+                .order_by(GameRow.updated_at, GameRow.id)
+                .limit(limit)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    if ids:
+        await session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
+    return len(ids)
 
 
 async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, str], DeadlineRow]:
