@@ -1,0 +1,40 @@
+"""``RETENTION_DAYS`` set: the bot deletes the games closed before it, from its start on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from sqlalchemy import func, select
+
+from bot.service import Place, Service
+from bot.store.models import GameRow
+from tests.conftest import ALICE, BOB, Clock
+from tests.discord.conftest import Bots
+from tests.test_ratings import play
+
+
+async def games(service: Service) -> list[int]:
+    async with service.sessions() as session:
+        return list((await session.execute(select(GameRow.channel_id))).scalars())
+
+
+async def test_the_bot_deletes_the_games_closed_before_the_retention(
+    bots: Bots, database: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = await Service.open(database, render=False, clock=clock)
+    await play(service, (ALICE, BOB), (3, 1), (False, False), place=Place(501, 10))
+    clock.now += 40 * 86400
+    await play(service, (ALICE, BOB), (1, 3), (False, False), place=Place(502, 10))
+    assert sorted(await games(service)) == [501, 502]
+    monkeypatch.setenv("RETENTION_DAYS", "30")
+    await bots.start()
+
+    async def pruned() -> None:
+        while await games(service) != [502]:
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(pruned(), 30)
+    async with service.sessions() as session:
+        assert (await session.execute(select(func.count()).select_from(GameRow))).scalar() == 1
+    await service.close()
