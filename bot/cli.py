@@ -86,6 +86,10 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     sub.add_parser(
         "doctor", help="check the token, the database and the bot's permissions; say what to fix"
     )
+    sub.add_parser(
+        "compact",
+        help="compact the logs of the games closed before 0008 now (the bot does it at start)",
+    )
     prune = sub.add_parser(
         "prune", help="delete the games closed more than RETENTION_DAYS (or --days) days ago"
     )
@@ -139,6 +143,8 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(database_url()))
+    if args.command == "compact":
+        return asyncio.run(compact_logs(database_url()))
     if args.command == "prune":
         if args.days is None or args.days < 1:
             print("prune needs --days N (N >= 1) or RETENTION_DAYS", file=sys.stderr)
@@ -163,6 +169,18 @@ async def rebuild_ratings(url: str) -> int:
     finally:
         await service.close()
     print(f"ratings rebuilt from {rated} finished games")
+    return 0
+
+
+async def compact_logs(url: str) -> int:
+    from bot.service import Service
+
+    service = await Service.open(url, render=False)
+    try:
+        compacted = await service.compact_closed()
+    finally:
+        await service.close()
+    print(f"compacted the logs of {compacted} closed games")
     return 0
 
 

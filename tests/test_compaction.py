@@ -3,6 +3,7 @@ exactly: the replay, the history's lengths and the log itself are what they were
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -138,14 +139,19 @@ async def test_a_game_cancelled_after_it_began_keeps_its_log_compacted(service: 
         ]
 
 
-def test_the_migration_compacts_the_games_closed_before_it(tmp_path: Path) -> None:
-    """A database at 0005 with a finished game, a cancelled one and one being played: the
-    upgrade compacts the closed ones' logs (the same entries) and leaves the open one's rows;
-    the downgrade puts every row back as it was."""
+async def test_the_games_closed_before_the_migration_are_compacted_after_it(
+    tmp_path: Path,
+) -> None:
+    """A database at 0005 with a finished game, a cancelled one and one being played: after the
+    upgrade their logs read as before; the bot's background step (``compact_closed``, here a
+    game a transaction) compacts the closed ones, the same entries, and leaves the open one's
+    rows; the downgrade puts every row back as it was."""
     path = tmp_path / "old.db"
-    config = alembic_config(f"sqlite+aiosqlite:///{path}")
-    command.upgrade(config, "0005")
-    state, log = finished_game("farkle")
+    url = f"sqlite+aiosqlite:///{path}"
+    config = alembic_config(url)
+    # (Alembic's env runs its own event loop: in a thread, as the bot runs it.)
+    await asyncio.to_thread(command.upgrade, config, "0005")
+    _, log = finished_game("farkle")
     db = sqlite3.connect(path)
     for game_id, status in ((1, "finished"), (2, "cancelled"), (3, "active")):
         db.execute(
@@ -165,19 +171,27 @@ def test_the_migration_compacts_the_games_closed_before_it(tmp_path: Path) -> No
     db.commit()
     before = db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall()
     db.close()
+    expected = [(e["seq"], e["seat"], e["action"], e["at"], e["by_default"]) for e in log]
 
-    command.upgrade(config, "head")
-    db = sqlite3.connect(path)
-    assert db.execute("SELECT DISTINCT game_id FROM actions").fetchall() == [(3,)]
-    packed = dict(db.execute("SELECT game_id, data FROM game_logs").fetchall())
-    assert sorted(packed) == [1, 2]
-    for data in packed.values():
-        assert entries(logs.unpack(1, data)) == [
-            (e["seq"], e["seat"], e["action"], e["at"], e["by_default"]) for e in log
-        ]
-    db.close()
+    await asyncio.to_thread(command.upgrade, config, "head")
+    service = await Service.open(url, render=False)
+    try:
+        async with service.sessions() as session:
+            for game_id in (1, 2, 3):
+                assert entries(await repo.action_log(session, game_id)) == expected
+        assert await service.compact_closed(batch=1) == 2
+        assert await service.compact_closed() == 0, "nothing left to do"
+        async with service.sessions() as session:
+            for game_id in (1, 2, 3):
+                assert entries(await repo.action_log(session, game_id)) == expected
+            kept = await session.execute(select(ActionRow.game_id).distinct())
+            assert list(kept.scalars()) == [3]
+            packed = await session.execute(select(GameLogRow.game_id).order_by(GameLogRow.game_id))
+            assert list(packed.scalars()) == [1, 2]
+    finally:
+        await service.close()
 
-    command.downgrade(config, "0005")
+    await asyncio.to_thread(command.downgrade, config, "0005")
     db = sqlite3.connect(path)
     assert db.execute("SELECT * FROM actions ORDER BY game_id, seq").fetchall() == before
     db.close()

@@ -157,7 +157,7 @@ class PartidaBot(ext.AutoShardedBot):
         # The task running each command in flight, and who to answer if it must be cut short.
         self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
-        self._retention_task: asyncio.Task[None] | None = None
+        self._upkeep_task: asyncio.Task[None] | None = None
         self.outbox = send.Outbox(self, self, edit_delay)
         for group in all_groups(self):
             self.tree.add_command(group)
@@ -178,8 +178,7 @@ class PartidaBot(ext.AutoShardedBot):
         self.add_dynamic_items(GameItem)
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
         days = config.current().retention_days
-        if days is not None:
-            self._retention_task = asyncio.create_task(self._retention(days), name="retention")
+        self._upkeep_task = asyncio.create_task(self._upkeep(days), name="partida-upkeep")
 
     async def drain(self, grace: float | None = None) -> None:
         """The first half of a clean stop (SIGTERM): take no new commands (they are answered
@@ -238,9 +237,17 @@ class PartidaBot(ext.AutoShardedBot):
             return []
         return await self.service.table_again(game_id, role)
 
-    async def _retention(self, days: int) -> None:
-        """``RETENTION_DAYS``: every hour, delete the closed games older than that."""
-        while True:
+    async def _upkeep(self, days: int | None) -> None:
+        """In the background: compact the logs of games closed before compaction existed
+        (once, after an upgrade), then, with ``RETENTION_DAYS``, delete every hour the games
+        closed longer ago than that."""
+        try:
+            compacted = await self.get_service().compact_closed()
+            if compacted:
+                log.info("compacted the logs of %d games closed before", compacted)
+        except Exception:
+            log.exception("compacting the logs of closed games failed; the next start retries")
+        while days is not None:
             try:
                 pruned = await self.get_service().prune(days)
                 if pruned:
@@ -250,8 +257,13 @@ class PartidaBot(ext.AutoShardedBot):
             await asyncio.sleep(RETENTION_EVERY)
 
     async def close(self) -> None:
-        if self._retention_task is not None:
-            self._retention_task.cancel()
+        if self._upkeep_task is not None:
+            self._upkeep_task.cancel()  # between two batches or in one, which rolls back
+            try:
+                await self._upkeep_task
+            except asyncio.CancelledError:
+                pass
+            self._upkeep_task = None
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
             self._deadline_task.cancel()

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -48,6 +48,7 @@ from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
+from bot.store import logs
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -58,6 +59,7 @@ log = logging.getLogger("partida.service")
 
 RETRIES = 8
 PRUNE_BATCH = 100  # closed games deleted a transaction (RETENTION_DAYS)
+COMPACT_BATCH = 200  # logs of games closed before compaction existed, compacted a transaction
 
 
 class Service(Reading):
@@ -281,22 +283,47 @@ class Service(Reading):
             finally:
                 writer.release()
 
+    # ================================================================= upkeep
+
     async def prune(self, days: int, batch: int = PRUNE_BATCH) -> int:
         """Delete the closed games that ended more than ``days`` days ago (``RETENTION_DAYS``,
-        docs/operations.md), ``batch`` games a transaction, so that commands go through
-        between them. Returns how many."""
+        docs/operations.md), ``batch`` games a transaction. Returns how many."""
         before = self.clock() - days * 86400.0
+        return await self._in_batches(lambda s: repo.prune_closed(s, before, batch), batch)
+
+    async def compact_closed(self, batch: int = COMPACT_BATCH) -> int:
+        """Compact the logs of the games closed before compaction existed (migration 0008;
+        docs/storage.md), ``batch`` games a transaction. Returns how many."""
+        after = 0
+
+        async def step(session: AsyncSession) -> int:
+            nonlocal after
+            done, after = await logs.compact_closed(session, after, batch)
+            return done
+
+        return await self._in_batches(step, batch)
+
+    async def _in_batches(self, step: Callable[[AsyncSession], Awaitable[int]], batch: int) -> int:
+        """Run ``step`` in one short transaction after another, each holding SQLite's writer
+        (so commands go through between them), until it does less than ``batch``; a conflict
+        with another process doing the same runs the step again. Returns the total."""
         total = 0
         while True:
-            writer = self.writers.writer()
-            try:
-                async with self.writers.slots, self.sessions() as session, session.begin():
-                    await writer.take()
-                    pruned = await repo.prune_closed(session, before, batch)
-            finally:
-                writer.release()
-            total += pruned
-            if pruned < batch:
+            for attempt in range(RETRIES):
+                writer = self.writers.writer()
+                try:
+                    async with self.writers.slots, self.sessions() as session, session.begin():
+                        await writer.take()
+                        done = await step(session)
+                    break
+                except Exception as exc:
+                    if not _retryable(exc) or attempt == RETRIES - 1:
+                        raise
+                    await asyncio.sleep(0.005 * (attempt + 1))
+                finally:
+                    writer.release()
+            total += done
+            if done < batch:
                 return total
             await asyncio.sleep(0)
 

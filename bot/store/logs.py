@@ -4,7 +4,8 @@ While a game is played its log is one ``actions`` row per move, appended by each
 (``repo.Writes.append_action``). When the game ends (finished, or cancelled after it began)
 the transaction that ends it reads those rows, writes them as one ``game_logs`` row and deletes
 them (``compact``): a crash leaves either the rows or the compacted log, never both nor
-neither. ``read`` gives back the same entries either way, so replays, the history, the ratings
+neither. Games closed before the compaction existed are compacted by the bot in the background,
+a batch a transaction (``compact_closed``). ``read`` gives back the same entries either way, so replays, the history, the ratings
 and their rebuild read a compacted game exactly as before.
 
 The entries are JSON, ``[seq, seat, action, at, by_default]`` each, compressed with zlib
@@ -24,7 +25,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.store.models import ActionRow, GameLogRow
+from bot.store.models import CANCELLED, FINISHED, ActionRow, GameLogRow, GameRow
 
 TABLE = cast(Table, GameLogRow.__table__)
 _ACTIONS = cast(Table, ActionRow.__table__)
@@ -124,3 +125,36 @@ async def lengths(
     ):
         out.setdefault(game, (count, first, last))
     return out
+
+
+async def compact_closed(session: AsyncSession, after: int, limit: int) -> tuple[int, int]:
+    """Compact the logs of up to ``limit`` closed games (finished or cancelled) whose log is
+    still rows, of ids above ``after`` (the games closed before compaction existed). Returns
+    how many, and the last id done (``after`` for the next batch)."""
+    ids = list(
+        (
+            await session.execute(
+                select(ActionRow.game_id)
+                .join(GameRow, GameRow.id == ActionRow.game_id)
+                .where(ActionRow.game_id > after, GameRow.status.in_((FINISHED, CANCELLED)))
+                .group_by(ActionRow.game_id)
+                .order_by(ActionRow.game_id)
+                .limit(limit)
+            )
+        ).scalars()
+    )
+    if not ids:
+        return 0, after
+    found: dict[int, list[dict[str, Any]]] = {}
+    columns = (_ACTIONS.c.seq, _ACTIONS.c.seat, _ACTIONS.c.action, _ACTIONS.c.at)
+    for game, seq, seat, action, at, by_default in await session.execute(
+        select(_ACTIONS.c.game_id, *columns, _ACTIONS.c.by_default)
+        .where(_ACTIONS.c.game_id.in_(ids))
+        .order_by(_ACTIONS.c.game_id, _ACTIONS.c.seq)
+    ):
+        found.setdefault(game, []).append(
+            {"seq": seq, "seat": seat, "action": action, "at": at, "by_default": by_default}
+        )
+    await session.execute(_ADD, [packed(game, entries) for game, entries in found.items()])
+    await session.execute(_ACTIONS.delete().where(_ACTIONS.c.game_id.in_(ids)))
+    return len(ids), ids[-1]

@@ -1,21 +1,22 @@
-"""game_logs: a closed game's log compacted to one row (the games closed before compacted),
-and ix_games_ended: the finished games in the order they ended, for the ratings rebuild
+"""game_logs (a closed game's log as one row) and ix_games_ended (games in the order they ended)
 
 Revision ID: 0008
 Revises: 0005
 Create Date: 2026-12-06 17:00:00
 
-The format is bot/store/logs.py's, written out here so that this revision keeps making the
-same rows whatever that module becomes: zlib (level 9) of the JSON list of
-``[seq, seat, action, at, by_default]``. Games finished or cancelled before this revision are
-compacted by it, a page of games at a time, in its one transaction.
+Games closed before this revision keep their ``actions`` rows, read as before, until the bot
+compacts them in the background, a few at a time (``Service.compact_closed``): compacting them
+here would hold the start for minutes on a large database (163 s for 100,000 games), in one
+transaction that a restart would undo. The downgrade writes the compacted logs back as rows;
+the format is bot/store/logs.py's, written out here so that this revision keeps reading the
+same rows whatever that module becomes: zlib of the JSON list of
+``[seq, seat, action, at, by_default]``.
 """
 
 from __future__ import annotations
 
 import json
 import zlib
-from typing import Any
 
 import sqlalchemy as sa
 from alembic import op
@@ -26,7 +27,6 @@ branch_labels = None
 depends_on = None
 
 PAGE = 500
-_games = sa.table("games", sa.column("id", sa.Integer), sa.column("status", sa.String))
 _actions = sa.table(
     "actions",
     sa.column("game_id", sa.Integer),
@@ -44,7 +44,6 @@ _logs = sa.table(
     sa.column("last_at", sa.Float),
     sa.column("data", sa.LargeBinary),
 )
-CLOSED = ("finished", "cancelled")
 
 
 def upgrade() -> None:
@@ -59,51 +58,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id"),
     )
     op.create_index("ix_games_ended", "games", ["status", "updated_at", "id"])
-    bind = op.get_bind()
-    after = 0
-    while True:
-        ids = [
-            row[0]
-            for row in bind.execute(
-                sa.select(_games.c.id)
-                .where(_games.c.status.in_(CLOSED), _games.c.id > after)
-                .order_by(_games.c.id)
-                .limit(PAGE)
-            )
-        ]
-        if not ids:
-            break
-        after = ids[-1]
-        logs: dict[int, list[list[Any]]] = {}
-        for game, seq, seat, action, at, by_default in bind.execute(
-            sa.select(
-                _actions.c.game_id,
-                _actions.c.seq,
-                _actions.c.seat,
-                _actions.c.action,
-                _actions.c.at,
-                _actions.c.by_default,
-            )
-            .where(_actions.c.game_id.in_(ids))
-            .order_by(_actions.c.game_id, _actions.c.seq)
-        ):
-            logs.setdefault(game, []).append([seq, seat, action, at, 1 if by_default else 0])
-        if not logs:
-            continue
-        bind.execute(
-            sa.insert(_logs),
-            [
-                {
-                    "game_id": game,
-                    "moves": len(entries),
-                    "first_at": min(e[3] for e in entries),
-                    "last_at": max(e[3] for e in entries),
-                    "data": zlib.compress(json.dumps(entries, separators=(",", ":")).encode(), 9),
-                }
-                for game, entries in logs.items()
-            ],
-        )
-        bind.execute(sa.delete(_actions).where(_actions.c.game_id.in_(list(logs))))
 
 
 def downgrade() -> None:
