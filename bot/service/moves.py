@@ -199,10 +199,6 @@ async def resolve(
     ]
     if after.over:
         logs.compact(writes, row.id, earlier + logged)
-    else:
-        for e in logged:
-            writes.append_action(row.id, e["seq"], e["seat"], e["action"], now, e["by_default"])
-    if after.over:
         writes.clear_deadlines(row.id)
         if row.parent_channel_id is not None:
             # The thread stays open a while for the last words, then is archived.
@@ -219,6 +215,8 @@ async def resolve(
             made = await replays.job(tx.session, row, public_lang, last)
             _after_closing(draft, replays.post(row, made, public_lang))
     else:
+        for e in logged:
+            writes.append_action(row.id, e["seq"], e["seat"], e["action"], now, e["by_default"])
         await deadlines.plan(
             tx,
             writes,
