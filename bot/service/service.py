@@ -289,32 +289,40 @@ class Service(Reading):
         """Delete the closed games that ended more than ``days`` days ago (``RETENTION_DAYS``,
         docs/operations.md), ``batch`` games a transaction. Returns how many."""
         before = self.clock() - days * 86400.0
-        return await self._in_batches(lambda s: repo.prune_closed(s, before, batch), batch)
 
-    async def compact_closed(self, batch: int = COMPACT_BATCH) -> int:
-        """Compact the logs of the games closed before compaction existed (migration 0008;
-        docs/storage.md), ``batch`` games a transaction. Returns how many."""
-        after = 0
-
-        async def step(session: AsyncSession) -> int:
-            nonlocal after
-            done, after = await logs.compact_closed(session, after, batch)
-            return done
+        async def step(session: AsyncSession, cursor: int) -> tuple[int, int, int]:
+            pruned = await repo.prune_closed(session, before, batch)
+            return pruned, pruned, cursor
 
         return await self._in_batches(step, batch)
 
-    async def _in_batches(self, step: Callable[[AsyncSession], Awaitable[int]], batch: int) -> int:
+    async def compact_closed(self, batch: int = COMPACT_BATCH) -> int:
+        """Compact the logs of the games closed before compaction existed (migration 0008;
+        docs/storage.md), looking at ``batch`` games a transaction. Returns how many."""
+
+        async def step(session: AsyncSession, after: int) -> tuple[int, int, int]:
+            return await logs.compact_closed(session, after, batch)
+
+        return await self._in_batches(step, batch)
+
+    async def _in_batches(
+        self,
+        step: Callable[[AsyncSession, int], Awaitable[tuple[int, int, int]]],
+        batch: int,
+    ) -> int:
         """Run ``step`` in one short transaction after another, each holding SQLite's writer
-        (so commands go through between them), until it does less than ``batch``; a conflict
-        with another process doing the same runs the step again. Returns the total."""
-        total = 0
+        (so commands go through between them), until it looks at less than ``batch`` rows. A
+        step takes the cursor its last committed run returned and returns (rows looked at,
+        rows done, the next cursor); a conflict with another process doing the same runs it
+        again from the same cursor. Returns the rows done."""
+        cursor, total = 0, 0
         while True:
             for attempt in range(RETRIES):
                 writer = self.writers.writer()
                 try:
                     async with self.writers.slots, self.sessions() as session, session.begin():
                         await writer.take()
-                        done = await step(session)
+                        looked, done, after = await step(session, cursor)
                     break
                 except Exception as exc:
                     if not _retryable(exc) or attempt == RETRIES - 1:
@@ -322,8 +330,8 @@ class Service(Reading):
                     await asyncio.sleep(0.005 * (attempt + 1))
                 finally:
                     writer.release()
-            total += done
-            if done < batch:
+            cursor, total = after, total + done
+            if looked < batch:
                 return total
             await asyncio.sleep(0)
 

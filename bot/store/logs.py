@@ -127,24 +127,23 @@ async def lengths(
     return out
 
 
-async def compact_closed(session: AsyncSession, after: int, limit: int) -> tuple[int, int]:
-    """Compact the logs of up to ``limit`` closed games (finished or cancelled) whose log is
-    still rows, of ids above ``after`` (the games closed before compaction existed). Returns
-    how many, and the last id done (``after`` for the next batch)."""
+async def compact_closed(session: AsyncSession, after: int, limit: int) -> tuple[int, int, int]:
+    """Look at the next ``limit`` closed games (finished or cancelled) of ids above ``after``,
+    in id order, and compact the logs of those still kept as rows (the games closed before
+    compaction existed). Returns (games looked at, logs compacted, the last id looked at: the
+    next batch's ``after``). Through the primary key, so a whole run reads each game once."""
     ids = list(
         (
             await session.execute(
-                select(ActionRow.game_id)
-                .join(GameRow, GameRow.id == ActionRow.game_id)
-                .where(ActionRow.game_id > after, GameRow.status.in_((FINISHED, CANCELLED)))
-                .group_by(ActionRow.game_id)
-                .order_by(ActionRow.game_id)
+                select(GameRow.id)
+                .where(GameRow.id > after, GameRow.status.in_((FINISHED, CANCELLED)))
+                .order_by(GameRow.id)
                 .limit(limit)
             )
         ).scalars()
     )
     if not ids:
-        return 0, after
+        return 0, 0, after
     found: dict[int, list[dict[str, Any]]] = {}
     columns = (_ACTIONS.c.seq, _ACTIONS.c.seat, _ACTIONS.c.action, _ACTIONS.c.at)
     for game, seq, seat, action, at, by_default in await session.execute(
@@ -155,6 +154,7 @@ async def compact_closed(session: AsyncSession, after: int, limit: int) -> tuple
         found.setdefault(game, []).append(
             {"seq": seq, "seat": seat, "action": action, "at": at, "by_default": by_default}
         )
-    await session.execute(_ADD, [packed(game, entries) for game, entries in found.items()])
-    await session.execute(_ACTIONS.delete().where(_ACTIONS.c.game_id.in_(ids)))
-    return len(ids), ids[-1]
+    if found:
+        await session.execute(_ADD, [packed(game, entries) for game, entries in found.items()])
+        await session.execute(_ACTIONS.delete().where(_ACTIONS.c.game_id.in_(list(found))))
+    return len(ids), len(found), ids[-1]
