@@ -1,12 +1,25 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest)."""
+fuse, zvv, replay, bots, rest, rebuild, storage, memory)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest")
+ALL = (
+    "service",
+    "load",
+    "badbones",
+    "farkle",
+    "fuse",
+    "zvv",
+    "replay",
+    "bots",
+    "rest",
+    "rebuild",
+    "storage",
+    "memory",
+)
 
 
 def main(argv: list[str]) -> int:

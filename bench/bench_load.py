@@ -34,12 +34,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from bot.service import Actor, Place, Reply, Service
 from bot.service.moves import MAX_AUTOMATIC
-from bot.store.models import ACTIVE, ActionRow, GameRow, SeatRow
+from bot.store.models import ACTIVE, GameRow, SeatRow
 from rules.core import Game, game_names, get_game
 
 GAMES = int(os.environ.get("BENCH_LOAD_GAMES", "1000"))
@@ -225,16 +225,14 @@ async def restart(
 
 async def lost_moves(service: Service, run: Run) -> int:
     """Acknowledged submissions missing from the log (more in the log would be a double)."""
+    from bot.store import repository as repo
+
+    logged: dict[int, int] = {}
     async with service.sessions() as session:
-        logged = dict(
-            (
-                await session.execute(
-                    select(ActionRow.game_id, func.count())
-                    .where(ActionRow.by_default.is_(False))
-                    .group_by(ActionRow.game_id)
-                )
-            ).all()
-        )
+        for game_id in run.acked:  # each game's log, wherever it is kept (a finished game's is
+            # compacted to one row: bot/store/logs.py)
+            log = await repo.action_log(session, game_id)
+            logged[game_id] = sum(not entry.by_default for entry in log)
     return sum(abs(count - logged.get(game_id, 0)) for game_id, count in run.acked.items())
 
 

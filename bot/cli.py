@@ -92,6 +92,14 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         action="store_true",
         help="the postgresql:// form libpq tools take (pg_dump, psql), password included",
     )
+    sub.add_parser(
+        "compact",
+        help="compact the logs of the games closed before 0008 now (the bot does it at start)",
+    )
+    prune = sub.add_parser(
+        "prune", help="delete the games closed more than RETENTION_DAYS (or --days) days ago"
+    )
+    prune.add_argument("--days", type=int, default=settings.retention_days)
     ratings = sub.add_parser("ratings", help="the ratings (docs/ratings.md)")
     ratings.add_argument(
         "action",
@@ -141,6 +149,13 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return 0
     if args.command == "ratings":
         return asyncio.run(rebuild_ratings(database_url()))
+    if args.command == "compact":
+        return asyncio.run(compact_logs(database_url()))
+    if args.command == "prune":
+        if args.days is None or args.days < 1:
+            print("prune needs --days N (N >= 1) or RETENTION_DAYS", file=sys.stderr)
+            return USAGE
+        return asyncio.run(prune_games(database_url(), args.days))
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
     if args.command == "dburl":
@@ -205,6 +220,30 @@ def print_url(url: str, *, libpq: bool) -> int:
     tail = "?" + urlencode(query, doseq=True) if query else ""
     at = "@" if user else ""
     print(f"postgresql://{user}{at}{where}/{quote(parsed.database or '', safe='')}{tail}")
+    return 0
+
+
+async def compact_logs(url: str) -> int:
+    from bot.service import Service
+
+    service = await Service.open(url, render=False)
+    try:
+        compacted = await service.compact_closed()
+    finally:
+        await service.close()
+    print(f"compacted the logs of {compacted} closed games")
+    return 0
+
+
+async def prune_games(url: str, days: int) -> int:
+    from bot.service import Service
+
+    service = await Service.open(url, render=False)
+    try:
+        pruned = await service.prune(days)
+    finally:
+        await service.close()
+    print(f"deleted {pruned} games closed more than {days} days ago")
     return 0
 
 

@@ -49,6 +49,7 @@ class Config:
     # /healthz and /metrics (bot/discord/health.py): off unless a port is set.
     health_port: int | None = None
     health_host: str = "127.0.0.1"
+    retention_days: int | None = None  # None: keep every closed game (docs/operations.md)
 
 
 def _value(env: Mapping[str, str], name: str) -> str | None:
@@ -152,6 +153,7 @@ def from_env(env: Mapping[str, str]) -> Config:
         database_wait=_default(_whole(env, "DATABASE_WAIT", 0), 60),
         health_port=_whole(env, "HEALTH_PORT", 1),
         health_host=_value(env, "HEALTH_HOST") or "127.0.0.1",
+        retention_days=_whole(env, "RETENTION_DAYS", 1),
     )
 
 

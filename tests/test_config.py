@@ -22,6 +22,7 @@ def test_nothing_set_is_the_documented_defaults() -> None:
         shard_count=None,
         shard_ids=None,
         sqlite_synchronous="FULL",
+        retention_days=None,
     )
 
 
@@ -37,10 +38,11 @@ def test_every_variable_is_read_and_typed() -> None:
             "SHARD_COUNT": "4",
             "SHARD_IDS": "2, 3",
             "SQLITE_SYNCHRONOUS": "normal",
+            "RETENTION_DAYS": "365",
         }
     )
     assert settings == Config(
-        "abc.def.ghi", "postgresql://u@db/partida", 4, 1234, "DEBUG", 0, 4, (2, 3), "NORMAL"
+        "abc.def.ghi", "postgresql://u@db/partida", 4, 1234, "DEBUG", 0, 4, (2, 3), "NORMAL", 365
     )
 
 
@@ -86,6 +88,8 @@ def test_an_empty_value_counts_as_unset() -> None:
         ({"DATABASE_URL": "postgresql://u@db:port/p"}, "DATABASE_URL", "not a database URL"),
         ({"DATABASE_WAIT": "-1"}, "DATABASE_WAIT", "at least 0"),
         ({"HEALTH_PORT": "0"}, "HEALTH_PORT", "at least 1"),
+        ({"RETENTION_DAYS": "0"}, "RETENTION_DAYS", "at least 1"),
+        ({"RETENTION_DAYS": "a year"}, "RETENTION_DAYS", "whole number"),
     ],
 )
 def test_a_bad_value_is_an_error_naming_the_variable(

@@ -40,6 +40,8 @@ DAMAGED_POLL = 600.0
 # How long a stop waits for the commands in flight before answering them itself: Docker sends
 # SIGKILL 10 s after SIGTERM unless told otherwise (systemd waits 90 s, Kubernetes 30 s).
 STOP_GRACE = 8.0
+# How often the closed games past RETENTION_DAYS are deleted (when it is set).
+RETENTION_EVERY = 3600.0
 
 
 def actor_of(interaction: discord.Interaction[Any]) -> Actor:
@@ -156,6 +158,7 @@ class PartidaBot(ext.AutoShardedBot):
         # The task running each command in flight, and who to answer if it must be cut short.
         self._in_flight: dict[asyncio.Task[Any], tuple[discord.Interaction[Any], str]] = {}
         self._deadline_task: asyncio.Task[None] | None = None
+        self._upkeep_task: asyncio.Task[None] | None = None
         self.outbox = send.Outbox(self, self, edit_delay)
         self.health: health.Health | None = None
         for group in all_groups(self):
@@ -186,6 +189,8 @@ class PartidaBot(ext.AutoShardedBot):
                 settings.health_port,
                 paused=lambda: len(self.outbox.blocked),
             )
+        days = config.current().retention_days
+        self._upkeep_task = asyncio.create_task(self._upkeep(days), name="partida-upkeep")
 
     async def drain(self, grace: float | None = None) -> None:
         """The first half of a clean stop (SIGTERM): take no new commands (they are answered
@@ -244,10 +249,36 @@ class PartidaBot(ext.AutoShardedBot):
             return []
         return await self.service.table_again(game_id, role)
 
+    async def _upkeep(self, days: int | None) -> None:
+        """In the background: compact the logs of games closed before compaction existed
+        (once, after an upgrade), then, with ``RETENTION_DAYS``, delete every hour the games
+        closed longer ago than that."""
+        try:
+            compacted = await self.get_service().compact_closed()
+            if compacted:
+                log.info("compacted the logs of %d games closed before", compacted)
+        except Exception:
+            log.exception("compacting the logs of closed games failed; the next start retries")
+        while days is not None:
+            try:
+                pruned = await self.get_service().prune(days)
+                if pruned:
+                    log.info("retention: deleted %d games closed over %d days ago", pruned, days)
+            except Exception:
+                log.exception("retention: pruning failed; trying again in an hour")
+            await asyncio.sleep(RETENTION_EVERY)
+
     async def close(self) -> None:
         if self.health is not None:
             await self.health.stop()
             self.health = None
+        if self._upkeep_task is not None:
+            self._upkeep_task.cancel()  # between two batches or in one, which rolls back
+            try:
+                await self._upkeep_task
+            except asyncio.CancelledError:
+                pass
+            self._upkeep_task = None
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
         if self._deadline_task is not None:
             self._deadline_task.cancel()

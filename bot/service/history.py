@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service import buttons as button_ids
@@ -16,9 +15,10 @@ from bot.service.replies import Button
 from bot.service.standings import number
 from bot.service.table import seat_names
 from bot.service.text import Text, When, join, lines, phrase
+from bot.store import logs
 from bot.store import ratings as rated
 from bot.store import repository as repo
-from bot.store.models import ActionRow, GameRow
+from bot.store.models import GameRow
 
 # Finished games a page: a page of six-player tables with the longest names stays one message
 # (the names escape to twice their length on Discord), and five Replay buttons fill one row.
@@ -39,14 +39,7 @@ async def page(
     shown = min(max(1, wanted), pages)
     rows = await repo.finished_games(session, channel_id, limit=PAGE, offset=(shown - 1) * PAGE)
     ids = [r.id for r in rows]
-    lengths = {
-        game: (count, first, last)
-        for game, count, first, last in await session.execute(
-            select(ActionRow.game_id, func.count(), func.min(ActionRow.at), func.max(ActionRow.at))
-            .where(ActionRow.game_id.in_(ids))
-            .group_by(ActionRow.game_id)
-        )
-    }
+    lengths = await logs.lengths(session, ids)
     changes = await rated.changes_of(session, ids)
     head = phrase("lobby.history.title", lang)
     if pages > 1:

@@ -203,6 +203,8 @@ def cancel(actor: Actor, place: Place) -> Work:
         row.updated_at = tx.now
         await repo.clear_deadlines(tx.session, row.id)
         await tx.session.flush()
+        if not was_lobby:  # a game cancelled once begun keeps its log compacted, as one ended
+            await repo.compact_log(tx.session, row.id)
         draft = Draft()
         draft.say(phrase("lobby.cancel.private", tx.lang))
         public_lang = language_for(place.locale)

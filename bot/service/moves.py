@@ -29,6 +29,7 @@ from bot.service.table import (
 )
 from bot.service.text import lines
 from bot.service.transaction import Tx, Work
+from bot.store import logs
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from i18n import language_for
@@ -187,11 +188,17 @@ async def resolve(
         saved["messages"] = draft.messages
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # All of them together: on SQLite, one crossing to the connection's thread.
+    # A game that ends keeps its log as one compacted row (bot/store/logs.py), written in the
+    # transaction that ends it; the moves before this one are read before taking the writer.
+    earlier = [logs.entry(e) for e in await logs.moves(tx.session, row.id)] if after.over else []
     await tx.writer.take()
     writes = repo.Writes().save_game(row, seen, saved, entries=len(steps))
-    for number, (who, done, chosen_by_default) in enumerate(steps):
-        writes.append_action(row.id, seen + number, who, done.to_json(), now, chosen_by_default)
+    logged: list[dict[str, Any]] = [
+        {"seq": seen + n, "seat": who, "action": done.to_json(), "at": now, "by_default": d}
+        for n, (who, done, d) in enumerate(steps)
+    ]
     if after.over:
+        logs.compact(writes, row.id, earlier + logged)
         writes.clear_deadlines(row.id)
         if row.parent_channel_id is not None:
             # The thread stays open a while for the last words, then is archived.
@@ -208,6 +215,8 @@ async def resolve(
             made = await replays.job(tx.session, row, public_lang, last)
             _after_closing(draft, replays.post(row, made, public_lang))
     else:
+        for e in logged:
+            writes.append_action(row.id, e["seq"], e["seat"], e["action"], now, e["by_default"])
         await deadlines.plan(
             tx,
             writes,

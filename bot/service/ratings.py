@@ -18,11 +18,12 @@ The number shown is openskill's ordinal, ``mu - 3 sigma`` (docs/ratings.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service.narrate import plain_name
 from bot.service.table import computer_plays
@@ -166,14 +167,37 @@ async def record(
     """Rate a game that has just ended: read the standings (locked on PostgreSQL), add their
     new values and the game's mark to ``writes`` (run by the caller, with the result), and
     return what changed. Nothing for a game that does not count."""
-    seats = seated(row, result)
-    if not counts(row, seats):
+    players = rated_players(row, result)
+    if players is None:
         return []
     guild = row.guild_id or NO_GUILD
+    known = {r.player: _known(r) for r in await store.load(session, guild, row.kind, players)}
+    changes, rows = plan(row, result, known, now)
+    store.save(writes, rows, set(known))
+    store.mark(writes, row.id, changes, now)
+    return changes
+
+
+def rated_players(row: GameRow, result: dict[str, Any]) -> list[str] | None:
+    """Whose ratings a finished game moves (its seats', then the game's own virtual player),
+    or None when it does not count."""
+    seats = seated(row, result)
+    if not counts(row, seats):
+        return None
     versus = opponent(row.kind, row.options, len(row.seats))
-    keys = [s.player for s in seats] + ([versus] if versus else [])
-    known = {r.player: r for r in await store.load(session, guild, row.kind, keys)}
-    current = {p: Standing(r.mu, r.sigma) for p, r in known.items()}
+    return [s.player for s in seats] + ([versus] if versus else [])
+
+
+def plan(
+    row: GameRow, result: dict[str, Any], known: dict[str, dict[str, Any]], now: float
+) -> tuple[list[Change], list[dict[str, Any]]]:
+    """What a counted game does to the ratings, from the standings ``known`` of its players
+    (rating rows as dicts; a player missing has none yet): the changes, and each player's
+    whole new rating row. The one computation, for a game ending and for the rebuild."""
+    seats = seated(row, result)
+    guild = row.guild_id or NO_GUILD
+    versus = opponent(row.kind, row.options, len(row.seats))
+    current = {p: Standing(k["mu"], k["sigma"]) for p, k in known.items()}
     new = rate(seats, versus, current)
     changes = [
         Change(s.seat, s.player, s.name, current.get(s.player, NEW), new[s.player]) for s in seats
@@ -181,7 +205,7 @@ async def record(
     rows: list[dict[str, Any]] = []
     for seat in seats:
         was = known.get(seat.player)
-        best = [b for b in (was.best_score if was else None, seat.score) if b is not None]
+        best = [b for b in (was["best_score"] if was else None, seat.score) if b is not None]
         rows.append(
             _values(
                 guild,
@@ -200,9 +224,17 @@ async def record(
         lost = not any(s.won for s in seats)
         rows.append(_values(guild, row.kind, versus, versus, new[versus], was, lost, None, now))
         changes.append(Change(None, versus, versus, current.get(versus, NEW), new[versus]))
-    store.save(writes, rows, set(known))
-    store.mark(writes, row.id, changes, now)
-    return changes
+    return changes, rows
+
+
+def _known(row: RatingRow) -> dict[str, Any]:
+    return {
+        "mu": row.mu,
+        "sigma": row.sigma,
+        "games": row.games,
+        "wins": row.wins,
+        "best_score": row.best_score,
+    }
 
 
 def _values(
@@ -211,7 +243,7 @@ def _values(
     player: str,
     name: str,
     standing: Standing,
-    was: RatingRow | None,
+    was: dict[str, Any] | None,
     won: bool,
     best: int | None,
     now: float,
@@ -223,22 +255,132 @@ def _values(
         "name": name[:100],
         "mu": standing.mu,
         "sigma": standing.sigma,
-        "games": (was.games if was else 0) + 1,
-        "wins": (was.wins if was else 0) + (1 if won else 0),
+        "games": (was["games"] if was else 0) + 1,
+        "wins": (was["wins"] if was else 0) + (1 if won else 0),
         "best_score": best,
         "updated_at": now,
     }
 
 
-async def rebuild(session: Any) -> int:
-    """Rate every finished game again from scratch, in the order they ended (``partida ratings
-    rebuild``: after the migration that added ratings, or to repair them). Returns how many
-    games counted. One transaction: the caller commits."""
-    await store.clear(session)
+# ---------------------------------------------------------------- partida ratings rebuild
+
+PAGE = 500  # finished games read at a time
+BATCH = 1000  # rating rows written in one transaction
+
+Step = Callable[[str], Awaitable[None]]
+
+
+class Book:
+    """The standings as the rebuild computes them, in memory: one rating row (a dict) per
+    server, game and player. Its size is the number of ratings, never the number of games."""
+
+    def __init__(self) -> None:
+        self.rows: dict[tuple[int, str], dict[str, dict[str, Any]]] = {}
+
+    def rate(self, row: GameRow) -> dict[str, Any] | None:
+        """Rate a finished game on the book; its ``rated_games`` row, or None (not counted)."""
+        result = row.result or {}
+        players = rated_players(row, result)
+        if players is None:
+            return None
+        table = self.rows.setdefault((row.guild_id or NO_GUILD, row.kind), {})
+        known = {p: table[p] for p in players if p in table}
+        changes, rows = plan(row, result, known, row.updated_at)
+        for values in rows:
+            table[values["player"]] = values
+        return store.marked(row.id, changes, row.updated_at)
+
+    def has(self, key: tuple[int, str, str]) -> bool:
+        return key[2] in self.rows.get((key[0], key[1]), {})
+
+    def all(self) -> Iterator[dict[str, Any]]:
+        for table in self.rows.values():
+            yield from table.values()
+
+
+async def rebuild(
+    sessions: Callable[[], AsyncSession],
+    *,
+    page: int = PAGE,
+    batch: int = BATCH,
+    step: Step | None = None,
+) -> int:
+    """Rate every finished game again from scratch, in the order they ended (``partida
+    ratings rebuild``: after the migration that added ratings, or to repair them), with the
+    numbers a game gives when it ends (``plan``). Returns how many games counted.
+
+    Never one long transaction, so no table waits on it (docs/ratings.md):
+
+    1. the finished games, ``page`` at a time in the order they ended, are rated on a
+       :class:`Book` in memory; each page's ``rated_games`` rows are replaced in a short
+       transaction;
+    2. ratings no game gives any more are deleted, and the book's rows are written, ``batch``
+       rows a transaction;
+    3. one short transaction holds the ratings (``store.hold``), rates the games that ended
+       since step 1 read past them, and writes their marks and players' rows.
+
+    A game that ends meanwhile rates from whatever its players' rows say then, and step 3
+    rates it again from the book, so the result is the rebuild's over every game, in order.
+    ``step`` (tests) is awaited between the transactions, with the step's name."""
+    book = Book()
     rated = 0
-    for row in await store.finished_in_order(session):
-        writes = repo.Writes()
-        if await record(session, writes, row, row.result or {}, row.updated_at):
-            rated += 1
-        await repo.run(session, writes)
+    after: tuple[float, int] | None = None
+    while True:
+        async with sessions() as session:
+            games = await store.finished_after(session, after, page)
+            marks = [m for m in (book.rate(g) for g in games) if m is not None]
+            ids = [g.id for g in games]
+            if games:
+                after = (games[-1].updated_at, games[-1].id)
+            session.expunge_all()
+        if not ids:
+            break
+        rated += len(marks)
+        async with sessions() as session, session.begin():
+            await store.replace_marks(session, ids, marks)
+        if step is not None:
+            await step("games")
+
+    key: tuple[int, str, str] | None = None
+    while True:
+        async with sessions() as session:
+            keys = await store.keys_after(session, key, batch)
+        if not keys:
+            break
+        key = keys[-1]
+        gone = [k for k in keys if not book.has(k)]
+        if gone:
+            async with sessions() as session, session.begin():
+                await store.forget(session, gone)
+    chunk: list[dict[str, Any]] = []
+    for values in book.all():
+        chunk.append(values)
+        if len(chunk) >= batch:
+            await _put(sessions, chunk, step)
+            chunk = []
+    await _put(sessions, chunk, step)
+
+    async with sessions() as session, session.begin():
+        await store.hold(session)
+        late = await store.finished_after(session, after, None)
+        marks = [m for m in (book.rate(g) for g in late) if m is not None]
+        rated += len(marks)
+        await store.replace_marks(session, [g.id for g in late], marks)
+        touched: dict[tuple[int, str, str], dict[str, Any]] = {}
+        for game in late:
+            table = book.rows.get((game.guild_id or NO_GUILD, game.kind), {})
+            for player in rated_players(game, game.result or {}) or []:
+                touched[(game.guild_id or NO_GUILD, game.kind, player)] = table[player]
+        await store.put(session, list(touched.values()))
     return rated
+
+
+async def _put(
+    sessions: Callable[[], AsyncSession], rows: list[dict[str, Any]], step: Step | None
+) -> None:
+    if not rows:
+        return
+    async with sessions() as session, session.begin():
+        await store.put(session, rows)
+    if step is not None:
+        await step("ratings")

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from bot import metrics
 from bot.service import compose, guide, history, moves, ratings, shown, standings
 from bot.service.errors import Refusal
+from bot.service.memory import RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
 from bot.service.text import phrase
 from bot.store import repository as repo
@@ -34,15 +35,16 @@ class Reading:
         self.clock = clock
         # Users' chosen languages (None: follow the Discord client), with when each was read:
         # a command then needs no extra query. The choice made through this process is kept at
-        # once; one made through another process shows here within LANGUAGE_TTL seconds.
-        self._languages: dict[int, tuple[str | None, float]] = {}
+        # once; one made through another process shows here within LANGUAGE_TTL seconds. The
+        # most recently seen users only (bot/service/memory.py).
+        self.languages = RecentLanguages()
 
     async def _language(self, session: AsyncSession, actor: Actor) -> str:
         now = self.clock()
-        chosen, read_at = self._languages.get(actor.user_id, (None, -LANGUAGE_TTL))
+        chosen, read_at = self.languages.get(actor.user_id) or (None, -LANGUAGE_TTL)
         if now - read_at >= LANGUAGE_TTL:
             chosen = await repo.player_language(session, actor.user_id)
-            self._languages[actor.user_id] = (chosen, now)
+            self.languages[actor.user_id] = (chosen, now)
         return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
     def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
@@ -149,10 +151,10 @@ class Reading:
             text = await standings.stats(session, place.guild_id, player, name or "?", lang)
         return Reply(private=Message(text))
 
-    async def rebuild_ratings(self) -> int:
-        """Rate every finished game again, in order (``partida ratings rebuild``)."""
-        async with self.sessions() as session, session.begin():
-            return await ratings.rebuild(session)
+    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``), in short
+        transactions that let the bot's commands through (``ratings.rebuild``)."""
+        return await ratings.rebuild(self.sessions, step=step)
 
     async def replay(self, game_id: int) -> dict[str, Any] | None:
         """Rebuild a game's state from its seed and action log (crash checks, audits)."""

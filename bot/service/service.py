@@ -17,8 +17,7 @@ import contextlib
 import logging
 import re
 import time
-from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -43,13 +42,14 @@ from bot.service import (
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
+from bot.service.memory import ChannelLocks
 from bot.service.reading import Reading, page_number
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
-from bot.store import outage
+from bot.store import logs, outage
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -59,6 +59,8 @@ from rules.core import CommandArgs, RulesError
 log = logging.getLogger("partida.service")
 
 RETRIES = 8
+PRUNE_BATCH = 100  # closed games deleted a transaction (RETENTION_DAYS)
+COMPACT_BATCH = 200  # logs of games closed before compaction existed, compacted a transaction
 
 
 class Service(Reading):
@@ -77,9 +79,9 @@ class Service(Reading):
         # Seconds a computer-played seat waits before its move (the console plays at once).
         self.computer_delay = computer_delay
         self.render_images = render
-        # One lock per channel: commands for one game run one at a time in this process; the
-        # version column protects against other processes.
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # One lock per channel in use: commands for one game run one at a time in this
+        # process; the version column protects against other processes.
+        self.locks = ChannelLocks()
         self.writers = WriterQueue(engine)
 
     @classmethod
@@ -240,7 +242,7 @@ class Service(Reading):
         chosen = None if choice == "auto" else choice
         async with self.sessions() as session, session.begin():
             await repo.set_player_language(session, actor.user_id, chosen)
-        self._languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
+        self.languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
 
@@ -250,7 +252,7 @@ class Service(Reading):
         slot = outgoing.slot
         if slot is None:
             return
-        async with self._locks[outgoing.channel_id]:
+        async with self.locks[outgoing.channel_id]:
             writer = self.writers.writer()
             try:
                 async with self.writers.slots, self.sessions() as session, session.begin():
@@ -270,7 +272,7 @@ class Service(Reading):
         """The adapter opened thread ``thread_id`` from the game's lobby message in
         ``channel_id``: the game is played there from now on (commands in the thread act on
         it; the parent channel keeps the lobby message and hears the result)."""
-        async with self._locks[channel_id]:
+        async with self.locks[channel_id]:
             writer = self.writers.writer()
             try:
                 async with self.writers.slots, self.sessions() as session, session.begin():
@@ -282,6 +284,58 @@ class Service(Reading):
                     row.channel_id = row.open_channel_id = thread_id
             finally:
                 writer.release()
+
+    # ================================================================= upkeep
+
+    async def prune(self, days: int, batch: int = PRUNE_BATCH) -> int:
+        """Delete the closed games that ended more than ``days`` days ago (``RETENTION_DAYS``,
+        docs/operations.md), ``batch`` games a transaction. Returns how many."""
+        before = self.clock() - days * 86400.0
+
+        async def step(session: AsyncSession, cursor: int) -> tuple[int, int, int]:
+            pruned = await repo.prune_closed(session, before, batch)
+            return pruned, pruned, cursor
+
+        return await self._in_batches(step, batch)
+
+    async def compact_closed(self, batch: int = COMPACT_BATCH) -> int:
+        """Compact the logs of the games closed before compaction existed (migration 0008;
+        docs/storage.md), looking at ``batch`` games a transaction. Returns how many."""
+
+        async def step(session: AsyncSession, after: int) -> tuple[int, int, int]:
+            return await logs.compact_closed(session, after, batch)
+
+        return await self._in_batches(step, batch)
+
+    async def _in_batches(
+        self,
+        step: Callable[[AsyncSession, int], Awaitable[tuple[int, int, int]]],
+        batch: int,
+    ) -> int:
+        """Run ``step`` in one short transaction after another, each holding SQLite's writer
+        (so commands go through between them), until it looks at less than ``batch`` rows. A
+        step takes the cursor its last committed run returned and returns (rows looked at,
+        rows done, the next cursor); a conflict with another process doing the same runs it
+        again from the same cursor. Returns the rows done."""
+        cursor, total = 0, 0
+        while True:
+            for attempt in range(RETRIES):
+                writer = self.writers.writer()
+                try:
+                    async with self.writers.slots, self.sessions() as session, session.begin():
+                        await writer.take()
+                        looked, done, after = await step(session, cursor)
+                    break
+                except Exception as exc:
+                    if not _retryable(exc) or attempt == RETRIES - 1:
+                        raise
+                    await asyncio.sleep(0.005 * (attempt + 1))
+                finally:
+                    writer.release()
+            cursor, total = after, total + done
+            if looked < batch:
+                return total
+            await asyncio.sleep(0)
 
     # ================================================================= paused tables
 
@@ -394,7 +448,7 @@ class Service(Reading):
             f"command={_log_safe(command)} channel={place.channel_id} guild={place.guild_id} "
             f"user={actor.user_id if actor else '-'}"
         )
-        async with self._locks[place.channel_id]:
+        async with self.locks[place.channel_id]:
             for attempt in range(RETRIES):
                 writer = self.writers.writer()
                 try:

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     UniqueConstraint,
 )
@@ -88,6 +89,8 @@ class GameRow(Base):
     )
 
     __mapper_args__ = {"version_id_col": version}
+    # The finished games in the order they ended, a page at a time (the ratings rebuild).
+    __table_args__ = (Index("ix_games_ended", "status", "updated_at", "id"),)
 
 
 class SeatRow(Base):
@@ -134,6 +137,23 @@ class ActionRow(Base):
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     at: Mapped[float] = mapped_column(Float)
     by_default: Mapped[bool] = mapped_column(default=False)
+
+
+class GameLogRow(Base):
+    """A closed game's action log, compacted (``bot/store/logs.py``): one row per game instead
+    of one per move, the entries as zlib-compressed JSON. Written when the game ends, in the
+    transaction that ends it, and its ``actions`` rows deleted in the same one; ``moves``,
+    ``first_at`` and ``last_at`` answer the history without opening ``data``."""
+
+    __tablename__ = "game_logs"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    moves: Mapped[int] = mapped_column(Integer)
+    first_at: Mapped[float] = mapped_column(Float)
+    last_at: Mapped[float] = mapped_column(Float)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class DeadlineRow(Base):

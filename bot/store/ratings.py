@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, select
+from sqlalchemy import Table, bindparam, false, func, select, text, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only
 
 from bot.store.models import FINISHED, GameRow, RatedGameRow, RatingRow
 from bot.store.repository import Writes
@@ -64,6 +65,11 @@ def save(writes: Writes, rows: list[dict[str, Any]], known: set[str]) -> None:
 
 def mark(writes: Writes, game_id: int, changes: Sequence[Any], now: float) -> None:
     """Record that ``game_id`` moved the ratings, with each seat's before and after."""
+    writes.steps.append((_MARK, [marked(game_id, changes, now)], None))
+
+
+def marked(game_id: int, changes: Sequence[Any], now: float) -> dict[str, Any]:
+    """The ``rated_games`` row of a game that moved the ratings."""
     recorded = {
         str(c.seat if c.seat is not None else "game"): {
             "player": c.player,
@@ -72,7 +78,7 @@ def mark(writes: Writes, game_id: int, changes: Sequence[Any], now: float) -> No
         }
         for c in changes
     }
-    writes.steps.append((_MARK, [{"game_id": game_id, "changes": recorded, "rated_at": now}], None))
+    return {"game_id": game_id, "changes": recorded, "rated_at": now}
 
 
 async def leaderboard(
@@ -120,15 +126,107 @@ async def changes_of(session: AsyncSession, game_ids: Sequence[int]) -> dict[int
     return {r.game_id: r.changes for r in result.scalars()}
 
 
-async def clear(session: AsyncSession) -> None:
-    await session.execute(delete(RatedGameRow))
-    await session.execute(delete(RatingRow))
+# ---------------------------------------------------------------- the rebuild's reads and writes
+# ``partida ratings rebuild`` (bot/service/ratings.py) reads the finished games a page at a time
+# in the order they ended, and writes in short transactions, so that the bot's own writes go
+# through between them (on SQLite, its one writer).
+
+_ENDED = (GameRow.updated_at, GameRow.id)
 
 
-async def finished_in_order(session: AsyncSession) -> Sequence[GameRow]:
-    result = await session.execute(
+async def finished_after(
+    session: AsyncSession, after: tuple[float, int] | None, limit: int | None
+) -> Sequence[GameRow]:
+    """Finished games with a result, in the order they ended (``updated_at``, then ``id``),
+    after the game ``after`` names (its end and id), ``limit`` of them (None: all). Only what
+    rating a game needs is loaded (no state), through the index ``ix_games_ended``."""
+    query = (
         select(GameRow)
+        .options(
+            load_only(
+                GameRow.id,
+                GameRow.kind,
+                GameRow.guild_id,
+                GameRow.options,
+                GameRow.result,
+                GameRow.updated_at,
+            )
+        )
         .where(GameRow.status == FINISHED, GameRow.result.is_not(None))
-        .order_by(GameRow.updated_at, GameRow.id)
+        .order_by(*_ENDED)
     )
-    return result.unique().scalars().all()
+    if after is not None:
+        query = query.where(tuple_(*_ENDED) > tuple_(*after))
+    if limit is not None:
+        query = query.limit(limit)
+    return (await session.execute(query)).unique().scalars().all()
+
+
+async def replace_marks(
+    session: AsyncSession, game_ids: Sequence[int], marks: Sequence[dict[str, Any]]
+) -> None:
+    """The ``rated_games`` rows of ``game_ids`` become ``marks`` (a game without one did not
+    count)."""
+    if game_ids:
+        await session.execute(_RATED.delete().where(_RATED.c.game_id.in_(game_ids)))
+    if marks:
+        await session.execute(_MARK, list(marks))
+
+
+async def put(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+    """Write whole rating rows, each an insert or, when the player has one, its update (one
+    ``INSERT … ON CONFLICT DO UPDATE``)."""
+    if not rows:
+        return
+    dialect = (await session.connection()).dialect.name
+    upsert: Any
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert
+    statement = upsert(_RATINGS)
+    kept = [c.name for c in _RATINGS.columns if c.name not in _KEY]
+    await session.execute(
+        statement.on_conflict_do_update(
+            index_elements=list(_KEY), set_={name: statement.excluded[name] for name in kept}
+        ),
+        list(rows),
+    )
+
+
+async def keys_after(
+    session: AsyncSession, after: tuple[int, str, str] | None, limit: int
+) -> list[tuple[int, str, str]]:
+    """The keys of the stored ratings, in key order, after ``after``."""
+    query = select(*(_RATINGS.c[k] for k in _KEY)).order_by(*(_RATINGS.c[k] for k in _KEY))
+    if after is not None:
+        query = query.where(tuple_(*(_RATINGS.c[k] for k in _KEY)) > tuple_(*after))
+    rows = await session.execute(query.limit(limit))
+    return [(int(g), str(k), str(p)) for g, k, p in rows]
+
+
+_FORGET = _RATINGS.delete().where(
+    _RATINGS.c.guild_id == bindparam("_guild"),
+    _RATINGS.c.kind == bindparam("_kind"),
+    _RATINGS.c.player == bindparam("_player"),
+)
+
+
+async def forget(session: AsyncSession, keys: Sequence[tuple[int, str, str]]) -> None:
+    """Delete these ratings (ones no finished game gives any more)."""
+    if keys:
+        await session.execute(
+            _FORGET, [{"_guild": g, "_kind": k, "_player": p} for g, k, p in keys]
+        )
+
+
+async def hold(session: AsyncSession) -> None:
+    """Take the ratings for the rest of the transaction, before reading the games that ended
+    meanwhile: on SQLite its one writer (an empty delete takes it), on PostgreSQL the table in
+    EXCLUSIVE mode, which waits for a game ending now (its rows are locked ``FOR UPDATE``) and
+    makes the next wait for us. A game ends either before (and is read) or after (and rates
+    from what the rebuild wrote)."""
+    if (await session.connection()).dialect.name == "postgresql":
+        await session.execute(text("LOCK TABLE ratings IN EXCLUSIVE MODE"))
+    else:
+        await session.execute(_RATINGS.delete().where(false()))

@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.store import sqlite_driver
+from bot.store import logs, sqlite_driver
 from bot.store.models import (
+    CANCELLED,
     FINISHED,
     OPEN_STATUSES,
     ActionRow,
@@ -247,10 +248,37 @@ async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> Non
 
 
 async def action_log(session: AsyncSession, game_id: int) -> Sequence[ActionRow]:
-    result = await session.execute(
-        select(ActionRow).where(ActionRow.game_id == game_id).order_by(ActionRow.seq)
+    """A game's log in order, from its rows or, once it is closed, its compacted row."""
+    return await logs.read(session, game_id)
+
+
+async def compact_log(session: AsyncSession, game_id: int) -> None:
+    """Compact a closed game's log now, in the caller's transaction (``logs.compact``)."""
+    entries = [logs.entry(e) for e in await logs.moves(session, game_id)]
+    writes = Writes()
+    logs.compact(writes, game_id, entries)
+    await run_now(session, writes)
+
+
+async def prune_closed(session: AsyncSession, before: float, limit: int) -> int:
+    """Delete up to ``limit`` closed games (finished or cancelled) that ended before
+    ``before``, oldest first, with everything that hangs from them (seats, log, marks:
+    ``ON DELETE CASCADE``); returns how many. The ratings they moved stay as they are."""
+    ids = (
+        (
+            await session.execute(
+                select(GameRow.id)
+                .where(GameRow.status.in_((FINISHED, CANCELLED)), GameRow.updated_at < before)
+                .order_by(GameRow.updated_at, GameRow.id)
+                .limit(limit)
+            )
+        )
+        .scalars()
+        .all()
     )
-    return result.unique().scalars().all()
+    if ids:
+        await session.execute(delete(GameRow).where(GameRow.id.in_(ids)))
+    return len(ids)
 
 
 async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, str], DeadlineRow]:

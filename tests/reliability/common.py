@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from bot.service import Reply, Service
 from bot.store import repository as repo
-from bot.store.models import ActionRow, DeadlineRow
+from bot.store.models import DeadlineRow
 from i18n import catalogue
 from rules.core import get_game
 from tests.reliability.driver import all_games
@@ -72,11 +72,7 @@ async def snapshot(service: Service, game_id: int) -> tuple[Any, ...]:
     async with service.sessions() as session:
         row = await repo.game_by_id(session, game_id)
         assert row is not None
-        log = (
-            (await session.execute(select(ActionRow.seq).where(ActionRow.game_id == game_id)))
-            .scalars()
-            .all()
-        )
+        log = [entry.seq for entry in await repo.action_log(session, game_id)]
         deadlines = (
             await session.execute(
                 select(DeadlineRow.seat, DeadlineRow.kind, DeadlineRow.due_at).where(

@@ -169,7 +169,7 @@ async def _console_totals(url: str) -> tuple[int, int, int]:
     every game's state is checked against its replay."""
     from sqlalchemy import select
 
-    from bot.store.models import ActionRow, GameRow
+    from bot.store.models import GameRow
 
     # Opened as the next start would open it: a kill during start-up may have left the later
     # migrations undone (each one is atomic), and that start completes them.
@@ -177,11 +177,13 @@ async def _console_totals(url: str) -> tuple[int, int, int]:
     try:
         async with service.sessions() as session:
             games = (await session.execute(select(GameRow))).unique().scalars().all()
-            by_hand = (
-                (await session.execute(select(ActionRow).where(ActionRow.by_default.is_(False))))
-                .scalars()
-                .all()
-            )
+            # Every game's log, wherever it is kept (a finished game's is compacted).
+            by_hand = [
+                entry
+                for game in games
+                for entry in await repo.action_log(session, game.id)
+                if not entry.by_default
+            ]
         for game in games:
             if game.status != "lobby" and game.state is not None:
                 assert await service.replay(game.id) == game.state, f"game {game.id} != replay"

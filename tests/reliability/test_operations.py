@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Actor, Place, Service
+from bot.store import logs
 from rules.core import get_game
 from tests.reliability.common import production_logging
 from tests.reliability.driver import GameSpec, actor_for, all_games, pick, seat_count, setup_games
@@ -64,12 +65,21 @@ def check_copy(path: Path) -> int:
                 "SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)
             ).fetchone()[0]
             replay = engine.new_game(seats, json.loads(options), seed)
-            for seat, action, at in connection.execute(
-                "SELECT seat, action, at FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-            ):
-                replay, _ = engine.apply(
-                    replay, seat, engine.action_from_json(json.loads(action)), at
+            log = [
+                (seat, json.loads(action), at)
+                for seat, action, at in connection.execute(
+                    "SELECT seat, action, at FROM actions WHERE game_id = ? ORDER BY seq",
+                    (game_id,),
                 )
+            ]
+            packed = connection.execute(
+                "SELECT data FROM game_logs WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if packed is not None:  # a closed game's log, compacted (bot/store/logs.py)
+                assert not log, f"{kind} {game_id}: its log both as rows and compacted"
+                log = [(e.seat, e.action, e.at) for e in logs.unpack(game_id, packed[0])]
+            for seat, action, at in log:
+                replay, _ = engine.apply(replay, seat, engine.action_from_json(action), at)
             assert engine.dump(replay) == json.loads(state), f"{kind} {game_id}: torn copy"
         return len(games)
     finally:
