@@ -9,7 +9,6 @@ they walk, in their symbol's colour and shape, with a count when several stand t
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
@@ -23,6 +22,7 @@ from render.common import (
     PANEL,
     TEXT,
     TEXT_DIM,
+    FixedPalette,
     canvas,
     fit_text,
     font,
@@ -1068,40 +1068,28 @@ def card_lines(draw: Draw, name: str, room: int, most: int) -> tuple[list[str], 
 
 # ----------------------------------------------------------------------------- encoding
 
-_PALETTE: list[Image.Image] = []
+
+def _sample() -> Image.Image:
+    """A table showing every kind of thing we draw: the palette's sample."""
+    from rules.badbones import GAME
+    from rules.badbones.position import game_from_text
+
+    texts = []
+    for k, symbol in enumerate(SYMBOLS):
+        squares = [f"{col}{k + 1}" for col in "ABDE"]
+        items = [f"{sq} {symbol}.top:{d}" for sq, d in zip(squares, DIRS, strict=True)]
+        texts.append("\n".join(items) + f"\nforest {symbol}.left {symbol}.right")
+    texts[0] += "\nC1 wall/\nC2 wall\\~\nB3 catapult\nD3 catapult~\nC4 dragon\nC5 treasure"
+    texts[1] += "\nC1 dragon~\nhero B3\nfloors 0\nhouses 2"
+    texts.append("hero A1")
+    view = GAME.view(game_from_text(*texts), None)
+    view["result"] = {"winners": [2], "scores": {}, "outcome": "scored"}
+    return table_image(view, ["Ab", "Cd", "Ef", "Gh", "Ij", "Kl"], "en")
 
 
-def _palette() -> Image.Image:
-    """One fixed 256-colour palette, learnt once from a table showing every kind of thing we
-    draw. Mapping a picture onto a fixed palette is ~4× faster than an adaptive quantization per
-    picture (the 6-player table's time was mostly ``quantize``), and the tables are flat colour,
-    so nothing visible is lost."""
-    if not _PALETTE:
-        from rules.badbones import GAME
-        from rules.badbones.position import game_from_text
-
-        texts = []
-        for k, symbol in enumerate(SYMBOLS):
-            squares = [f"{col}{k + 1}" for col in "ABDE"]
-            items = [f"{sq} {symbol}.top:{d}" for sq, d in zip(squares, DIRS, strict=True)]
-            texts.append("\n".join(items) + f"\nforest {symbol}.left {symbol}.right")
-        texts[0] += "\nC1 wall/\nC2 wall\\~\nB3 catapult\nD3 catapult~\nC4 dragon\nC5 treasure"
-        texts[1] += "\nC1 dragon~\nhero B3\nfloors 0\nhouses 2"
-        texts.append("hero A1")
-        view = GAME.view(game_from_text(*texts), None)
-        view["result"] = {"winners": [2], "scores": {}, "outcome": "scored"}
-        image = table_image(view, ["Ab", "Cd", "Ef", "Gh", "Ij", "Kl"], "en")
-        _PALETTE.append(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
-    return _PALETTE[0]
-
-
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of a picture mapped onto the fixed palette."""
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        buffer, "PNG", compress_level=3
-    )
-    return buffer.getvalue()
+# One fixed palette, learnt from the sample alone (the 6-player table's time was mostly an
+# adaptive ``quantize`` before; render/common.py, FixedPalette).
+PALETTE = FixedPalette(_sample)
 
 
 # ----------------------------------------------------------------------------- entry points
@@ -1109,7 +1097,7 @@ def encode(image: Image.Image) -> bytes:
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """Every player's board, in seat order, with round and phase (from the public view)."""
-    return encode(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -1286,7 +1274,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             anchor="lm",
         )
     _draw_legend(img, draw, legend, 20, top + ph + extra, width - 40)
-    return encode(img)
+    return PALETTE.encode(img)
 
 
 def _note_lines(

@@ -25,9 +25,9 @@ from render.common import (
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
     wrap,
 )
 from rules.farkle import scoring
@@ -520,7 +520,7 @@ def _draw(
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture, from the public view."""
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -597,7 +597,11 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             d.text((MARGIN + 44, yy), line, font=font(20), fill=TEXT)
             yy += 26
         yy += 10
-    return to_png(img)
+    return PALETTE.encode(img)
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("farkle")
 
 
 __all__ = ["render_board", "render_table"]

@@ -25,9 +25,9 @@ from render.common import (
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
 )
 
 Colour = tuple[int, int, int]
@@ -383,7 +383,7 @@ def _draw_fuse_bar(d: ImageDraw.ImageDraw, x: int, y: int, w: int, view: dict[st
 
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -393,7 +393,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """FUSE hides nothing at the table: a seat's board is the table picture."""
-    return to_png(_table(view, names, lang))
+    return PALETTE.encode(_table(view, names, lang))
 
 
 def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -529,3 +529,7 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
             anchor="mm",
         )
     return img
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("fuse")

@@ -31,9 +31,9 @@ from render.common import (
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
 )
 from rules.zvv.board import board
 
@@ -580,7 +580,7 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture after a turn, from the public view."""
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -591,4 +591,8 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """One player's picture: the same board (nothing is hidden), their own box starred."""
     you = view.get("you")
-    return to_png(_draw(view, names, lang, int(you) if isinstance(you, int) else None))
+    return PALETTE.encode(_draw(view, names, lang, int(you) if isinstance(you, int) else None))
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("zvv")
