@@ -482,7 +482,7 @@ class Service(Reading):
                 narration=post.narration,
                 image=await self._animate(post.replay)
                 if post.replay
-                else await self._draw(post.picture),
+                else await self._draw(post.picture, post.channel_id),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
@@ -516,11 +516,15 @@ class Service(Reading):
         without a renderer (the test game), whose table is never even looked at for one."""
         return self.render_images and drawing.drawable(kind)
 
-    async def _draw(self, job: RenderJob | None) -> Image | None:
+    async def _draw(self, job: RenderJob | None, table: int | None = None) -> Image | None:
+        """``table``: the channel a public picture is posted in (a newer picture of it, asked
+        for while this one waits, is drawn instead: ``drawing.draw``)."""
         if job is None or not self._draws(job.kind):
             return None
         try:
-            data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
+            data = await drawing.draw(
+                job.kind, job.view, job.names, job.lang, job.private, table=table
+            )
         except Exception:
             # A drawing bug must never lose the move or the message: send the text alone.
             log.exception("rendering failed for %s", job.kind)
