@@ -1,12 +1,12 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest)."""
+fuse, zvv, replay, bots, rest, render)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest", "render")
 
 
 def main(argv: list[str]) -> int:

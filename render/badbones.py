@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import t
 from render.common import (
@@ -22,6 +22,7 @@ from render.common import (
     PANEL,
     TEXT,
     TEXT_DIM,
+    Draw,
     FixedPalette,
     canvas,
     fit_text,
@@ -32,7 +33,6 @@ from render.common import (
 )
 
 Colour = tuple[int, int, int]
-Draw = ImageDraw.ImageDraw
 
 SYMBOL_COLOURS: dict[str, Colour] = {
     "pink": (236, 100, 180),
@@ -415,7 +415,7 @@ def _sprite(key: tuple[Any, ...], w: int, h: int, paint: Any) -> Image.Image:
     sprite = _SPRITES.get(key)
     if sprite is None:
         sprite = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        paint(ImageDraw.Draw(sprite))
+        paint(Draw(sprite))
         if len(_SPRITES) > 4000:
             _SPRITES.clear()
         _SPRITES[key] = sprite
@@ -460,7 +460,7 @@ def _background(c: int, arrows: tuple[tuple[str, str], ...], coop: bool = False)
         return _SPRITES[key]
     w, h = board_size(c)
     img = canvas(w, h, PANEL)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
     gx, gy = label + forest, label + forest
     size = 5 * c
@@ -745,7 +745,7 @@ def draw_panel(
         )
     if board["eliminated"]:
         overlay = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-        od = ImageDraw.Draw(overlay)
+        od = Draw(overlay)
         od.rectangle((0, head, width, height), fill=(0, 0, 0, 120))
         img.paste(overlay, (x, y), overlay)
         banner = t("badbones.render.eliminated", lang)
@@ -849,7 +849,7 @@ def _coop_layout(view: dict[str, Any], lang: str, width: int) -> tuple[int, int,
     """The cooperative strip: the capital on one line, the shared supply on the next (as many
     lines as its tiles need), both after one column of labels. Returns (where the houses and
     tiles start, tiles a line, lines of tiles)."""
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     labels = max(
         text_width(scratch, t("badbones.render.capital", lang), 24, True),
         text_width(scratch, t("badbones.render.pool", lang), 22, True),
@@ -872,7 +872,7 @@ Box = tuple[int, int, int, int]
 def coop_boxes(view: dict[str, Any], lang: str, width: int) -> dict[str, list[Box]]:
     """Where the cooperative strip puts each thing (left, top, right, bottom from the strip's
     top): "labels" (capital, shared supply), "houses", "tiles" and the "panel" around them."""
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     x0, per_line, lines = _coop_layout(view, lang, width)
     capital, pool = 12, 12 + COOP_STEP
     return {
@@ -1119,7 +1119,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     legend_h = _legend_height(legend, width)
     height = top + rows * ph + rows * gap + legend_h
     img = canvas(width, height, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
     for k, board in enumerate(boards):
@@ -1183,7 +1183,7 @@ def _legend_icon(what: str) -> int:
 
 
 def _legend_height(items: list[LegendItem], width: int) -> int:
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     layout = _legend_layout(scratch, items, width - 32)
     lines = 1 + max((line + len(parts) - 1 for _, line, _, parts in layout), default=0)
     return 16 + lines * LEGEND_LINE
@@ -1227,7 +1227,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     pw, ph = bw + 24, 74 + bh + 66 + 12
     width = pw + 40
     # Every note is wrapped, never cut ("…you can still ch…"); the picture grows.
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     mine = view.get("my_submission") or {}
     notes = [
         (part, False)
@@ -1240,7 +1240,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     legend = _legend_items(view, lang)
     legend_h = _legend_height(legend, width)
     img = canvas(width, top + ph + extra + legend_h, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
     if mine.get("type") == "place":
@@ -1344,7 +1344,7 @@ def _pref_lines(view: dict[str, Any], lang: str, room: int) -> list[str]:
         f"{t('badbones.choice.' + k, lang)}: {_pref_value(prefs[k], lang)}"
         for k in relevant_prefs(view)
     ]
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    draw = Draw(Image.new("RGB", (1, 1)))
     lines: list[str] = []
     for part in parts:
         if lines and text_width(draw, lines[-1] + " · " + part, 22) <= room:

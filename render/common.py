@@ -14,7 +14,7 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -64,6 +64,55 @@ def font(size: int, bold: bool = False) -> Font:
 
 def canvas(width: int, height: int, colour: tuple[int, int, int] = BACKGROUND) -> Image.Image:
     return Image.new("RGB", (width, height), colour)
+
+
+class Draw(ImageDraw.ImageDraw):
+    """``ImageDraw.Draw`` whose one-line texts are drawn from a cache of their rendered masks.
+
+    FreeType's rendering was half of a table's drawing, and a game's pictures repeat the same
+    texts (labels, names, numbers) picture after picture. A cached mask is placed exactly where
+    ``text`` would place its own, so the pixels are the same (tests/test_picture_look.py);
+    anything else (several lines, a stroke, a fractional position) is drawn as usual."""
+
+    def text(  # type: ignore[override]
+        self,
+        xy: tuple[float, float],
+        text: Any,
+        fill: Any = None,
+        font: Any = None,
+        anchor: str | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        simple = (
+            not args
+            and not kwargs
+            and fill is not None
+            and isinstance(font, ImageFont.FreeTypeFont)
+            and isinstance(text, str)
+            and "\n" not in text
+            and all(isinstance(c, int) for c in xy)
+        )
+        if not simple or self.fontmode != "L":
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
+            return
+        mask, dx, dy = _text_mask(font, text, anchor)
+        self.bitmap((int(xy[0]) + dx, int(xy[1]) + dy), mask, fill=fill)
+
+
+_PAD = 4  # room around a text's box, so no part of a glyph is ever cut from its mask
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(
+    font: ImageFont.FreeTypeFont, text: str, anchor: str | None
+) -> tuple[Image.Image, int, int]:
+    """A text's coverage mask, and where its corner sits from the point it is drawn at."""
+    left, top, right, bottom = (int(v) for v in font.getbbox(text, anchor=anchor))
+    size = (right - left + 2 * _PAD, bottom - top + 2 * _PAD)
+    mask = Image.new("L", (max(1, size[0]), max(1, size[1])), 0)
+    ImageDraw.Draw(mask).text((_PAD - left, _PAD - top), text, fill=255, font=font, anchor=anchor)
+    return mask, left - _PAD, top - _PAD
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool = False) -> int:

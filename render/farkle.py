@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import number, t
 from render.common import (
@@ -22,6 +22,7 @@ from render.common import (
     TEXT,
     TEXT_DIM,
     WHITE,
+    Draw,
     canvas,
     fit_text,
     font,
@@ -42,7 +43,6 @@ RALLY_BLUE = (40, 110, 210)
 KEEP_STONE = (120, 110, 100)
 CARD_BACK = (96, 60, 150)
 
-Draw = ImageDraw.ImageDraw
 
 # Pip positions on a die of unit size (fractions of the die's side).
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -505,7 +505,7 @@ def _draw(
     roll_h = 190 * len(_runs(view)[0])
     height = 96 + 16 + ROW_H * seats + (roll_h + 22 if roll_h else 0) + 50 + extra + 10
     img = canvas(WIDTH, height)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     y = _header(d, view, names, lang, 0) + 16
     for seat in range(seats):
         y = _player_row(d, view, names, lang, seat, y)
@@ -532,7 +532,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """One wannabe's picture: the table, their own magic items with their texts, and what
     every companion at the table does (house texts, public)."""
-    probe = ImageDraw.Draw(canvas(10, 10))
+    probe = Draw(canvas(10, 10))
     text_w = WIDTH - 2 * MARGIN - 80
     items: list[tuple[str, list[str], bool]] = []
     mine = [(i, False) for i in view.get("my_items", [])]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import t
 from render.common import (
@@ -28,6 +28,7 @@ from render.common import (
     TEXT,
     TEXT_DIM,
     WHITE,
+    Draw,
     canvas,
     fit_text,
     font,
@@ -37,7 +38,6 @@ from render.common import (
 )
 from rules.zvv.board import board
 
-Draw = ImageDraw.ImageDraw
 RGB = tuple[int, int, int]
 
 WIDTH = 1040
@@ -543,7 +543,7 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
     grid = _Grid(size, 0)
     height = grid.bottom + EDGE + _panel_height(int(view["seats"])) + 10
     img = canvas(WIDTH, height, BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_board(d, view, grid)
     walls = [list(w) for w in view.get("wall_segments", [])]
     recent = view.get("current") or view.get("last") or []

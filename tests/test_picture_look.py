@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import render
 from render import common
@@ -128,3 +128,18 @@ def test_pictures_of_every_game_are_written_for_a_look(
         phone = picture.resize((400, round(picture.height * 400 / picture.width)))
         phone.save(folder / f"{kind}-phone.png")
         assert 0 < len(data) <= 400_000
+
+
+@pytest.mark.parametrize("kind", (*GAMES, "badbones"))
+def test_cached_texts_draw_the_same_pixels(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """render/common.py's Draw places a cached text mask exactly where ImageDraw would draw
+    the text: every pixel of every table is the same as with Pillow's own drawing."""
+    module: Any = importlib.import_module(f"render.{kind}")
+    seats = get_game(kind).max_seats
+    shown = common.sample_views(kind, seats, seed=41, count=3)
+    cached = [render.table_image(kind, view, NAMES[:seats], "es") for view in shown]
+    again = [render.table_image(kind, view, NAMES[:seats], "es") for view in shown]
+    monkeypatch.setattr(module, "Draw", ImageDraw.Draw)
+    plain = [render.table_image(kind, view, NAMES[:seats], "es") for view in shown]
+    for a, b, c in zip(cached, again, plain, strict=True):
+        assert a.tobytes() == b.tobytes() == c.tobytes()
