@@ -42,6 +42,7 @@ from bot.service import (
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
+from bot.service.fairuse import LOOK, REPLAY, Replaying, Replays
 from bot.service.reading import Reading, page_number
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale
@@ -79,6 +80,7 @@ class Service(Reading):
         # version column protects against other processes.
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.writers = WriterQueue(engine)
+        self.replays_now = Replays(clock)  # one replay drawn at a time per server
 
     @classmethod
     async def open(
@@ -172,14 +174,55 @@ class Service(Reading):
         return await self._run(actor, there, work, "rematch", here_only=True)
 
     async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
-        """``/game replay``: post a game of this server as one animated picture."""
+        """``/game replay``: post a game of this server as one animated picture. A server
+        draws one at a time: a request meanwhile, or for a game posted lately, is answered
+        with that replay (``fairuse.Replays``)."""
+        guild = place.guild_id if place.guild_id is not None else -place.channel_id
+        wanted = replays.game_number(game_id)
+        if (busy := self._replay_elsewhere(guild, wanted)) is not None:
+            async with self.sessions() as session:
+                lang = await self._language(session, actor)
+            text, replay = busy
+            return Reply(
+                private=Message(
+                    phrase(text, lang, id=replay.game_id, channel=Channel(replay.channel_id, "#"))
+                ),
+                ok=False,
+            )
+        if refused := await self._over_budget(REPLAY, actor, place, count=False):
+            return refused
         lang = language_for(place.locale)
-        return await self._run(actor, place, replays.command(place, game_id, lang), "replay")
+        self.replays_now.start(guild, wanted or 0, place.channel_id)
+        posted = False
+        try:
+            reply = await self._run(actor, place, replays.command(place, game_id, lang), "replay")
+            posted = reply.ok
+            if posted:
+                self.fair_use.use(REPLAY, actor.user_id, place.guild_id)
+            return reply
+        finally:
+            self.replays_now.finish(guild, posted)
+
+    def _replay_elsewhere(self, guild: int, wanted: int | None) -> tuple[str, Replaying] | None:
+        """The catalogue key and the replay that answers a request for ``wanted`` instead of a
+        new drawing: the one this server is drawing, or the same game posted lately."""
+        drawing_now = self.replays_now.drawing(guild)
+        if drawing_now is not None:
+            same = drawing_now.game_id == wanted
+            return ("fairuse.replay.drawing" if same else "fairuse.replay.one_at_a_time"), (
+                drawing_now
+            )
+        posted = self.replays_now.posted(guild, wanted) if wanted is not None else None
+        if posted is not None:
+            return "fairuse.replay.posted", posted
+        return None
 
     async def status(self, actor: Actor, place: Place) -> Reply:
         return await self._run(actor, place, lobby.status(), "status")
 
     async def board(self, actor: Actor, place: Place) -> Reply:
+        if refused := await self._over_budget(LOOK, actor, place):
+            return refused
         return await self._run(actor, place, lobby.board(actor), "board")
 
     async def act(
