@@ -1,12 +1,24 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest, render)."""
+fuse, zvv, replay, bots, rest, render, fairuse)."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest", "render")
+ALL = (
+    "service",
+    "load",
+    "badbones",
+    "farkle",
+    "fuse",
+    "zvv",
+    "replay",
+    "bots",
+    "rest",
+    "render",
+    "fairuse",
+)
 
 
 def main(argv: list[str]) -> int:

@@ -218,12 +218,15 @@ class Service(Reading):
         return None
 
     async def status(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.status(), "status")
+        # Read-only (as is the board): never SQLite's one writer, unless a player back from
+        # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
+        # queue every table's moves behind it.
+        return await self._run(actor, place, lobby.status(), "status", write_late=True)
 
     async def board(self, actor: Actor, place: Place) -> Reply:
         if refused := await self._over_budget(LOOK, actor, place):
             return refused
-        return await self._run(actor, place, lobby.board(actor), "board")
+        return await self._run(actor, place, lobby.board(actor), "board", write_late=True)
 
     async def act(
         self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs
