@@ -6,12 +6,15 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.service import drawing
+from bot.service import Service, drawing
 from bot.service.drawing import BULK, TABLE, RenderQueue
+from bot.store import repository as repo
+from tests.conftest import ALICE, BOB, HERE, Clock
 
 
 class Gate:
@@ -154,3 +157,32 @@ def test_the_bulk_worker_runs_at_the_lowest_priority(monkeypatch: pytest.MonkeyP
     finally:
         pool.shutdown(wait=True)
         monkeypatch.setattr(drawing, "_bulk_pool", None)
+
+
+async def test_the_service_names_the_game_of_a_table_picture_and_never_of_a_board(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the queue merges: a game's table pictures, keyed by the game (a rematch in the same
+    channel is another game), and never a seat's board."""
+    asked: list[tuple[bool, int | None]] = []
+
+    async def fake_draw(
+        kind: str, view: object, names: list[str], lang: str, private: bool, *, table: int | None
+    ) -> bytes:
+        asked.append((private, table))
+        return b"\x89PNG"
+
+    monkeypatch.setattr(drawing, "draw", fake_draw)
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'q.db'}", clock=clock)
+    try:
+        await service.new_game(ALICE, HERE, "zvv", {})
+        await service.join(BOB, HERE)
+        await service.start(ALICE, HERE)
+        async with service.sessions() as session:
+            row = await repo.open_game(session, HERE.channel_id)
+            assert row is not None
+        await service.board(ALICE, HERE)
+    finally:
+        await service.close()
+    assert (False, row.id) in asked and (True, None) in asked
+    assert all(table is None for private, table in asked if private)

@@ -174,9 +174,9 @@ async def draw(
     table: int | None = None,
 ) -> bytes:
     """PNG bytes of a view. Raises what the renderer raises (``ModuleNotFoundError`` for a game
-    without a renderer). ``table``: the channel whose public picture this is: a newer picture
-    of the same table, asked for while this one still waits, is drawn instead and returned to
-    both."""
+    without a renderer). ``table``: the game whose public table this is: a newer picture of
+    the same table, asked for while this one still waits, is drawn instead and returned to
+    both (never another game's, such as the rematch in the same channel)."""
     key = None if private or table is None else table
     return await queue().submit(TABLE, key, _draw, kind, view, names, lang, private)
 

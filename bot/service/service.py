@@ -528,7 +528,7 @@ class Service(Reading):
                 narration=post.narration,
                 image=await self._animate(post.replay)
                 if post.replay
-                else await self._draw(post.picture, post.channel_id),
+                else await self._draw(post.picture),
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
@@ -562,14 +562,14 @@ class Service(Reading):
         without a renderer (the test game), whose table is never even looked at for one."""
         return self.render_images and drawing.drawable(kind)
 
-    async def _draw(self, job: RenderJob | None, table: int | None = None) -> Image | None:
-        """``table``: the channel a public picture is posted in (a newer picture of it, asked
-        for while this one waits, is drawn instead: ``drawing.draw``)."""
+    async def _draw(self, job: RenderJob | None) -> Image | None:
         if job is None or not self._draws(job.kind):
             return None
         try:
+            # A game's table picture names its game: a newer picture of the same table, asked
+            # for while this one waits, is drawn instead (``drawing.draw``).
             data = await drawing.draw(
-                job.kind, job.view, job.names, job.lang, job.private, table=table
+                job.kind, job.view, job.names, job.lang, job.private, table=job.game_id
             )
         except Exception:
             # A drawing bug must never lose the move or the message: send the text alone.
