@@ -103,7 +103,7 @@ class Draw(ImageDraw.ImageDraw):
 _PAD = 4  # room around a text's box, so no part of a glyph is ever cut from its mask
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _text_mask(
     font: ImageFont.FreeTypeFont, text: str, anchor: str | None
 ) -> tuple[Image.Image, int, int]:
@@ -234,12 +234,15 @@ def sample_views(kind: str, seats: int, seed: int, count: int) -> list[dict[str,
     state = game.new_game(seats, {}, seed)
     views = [game.view(state, None)]
     now = 1_800_000_000.0
+    step = 0
     while not game.is_over(state):
         pending = sorted(game.pending(state))
         seat = rng.choice(pending)
         game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)
         now += 1.0
-        views.append(game.view(state, None))
+        step += 1
+        if step % 8 == 0 or game.is_over(state):  # a view of every move would cost more
+            views.append(game.view(state, None))
     if len(views) <= count:
         return views
     if count < 2:
