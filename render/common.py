@@ -234,14 +234,14 @@ def sample_views(kind: str, seats: int, seed: int, count: int) -> list[dict[str,
     state = game.new_game(seats, {}, seed)
     views = [game.view(state, None)]
     now = 1_800_000_000.0
-    step = 0
+    moves = 0
     while not game.is_over(state):
         pending = sorted(game.pending(state))
         seat = rng.choice(pending)
         game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)
         now += 1.0
-        step += 1
-        if step % 8 == 0 or game.is_over(state):  # a view of every move would cost more
+        moves += 1
+        if moves % 8 == 0 or game.is_over(state):  # a view of every move would cost more
             views.append(game.view(state, None))
     if len(views) <= count:
         return views
