@@ -185,7 +185,12 @@ class Service(Reading):
             text, replay = busy
             return Reply(
                 private=Message(
-                    phrase(text, lang, id=replay.game_id, channel=Channel(replay.channel_id, "#"))
+                    phrase(
+                        text,
+                        lang,
+                        id=replay.game_id,
+                        channel=Channel(replay.channel_id, str(replay.channel_id)),
+                    )
                 ),
                 ok=False,
             )
