@@ -152,3 +152,19 @@ def test_forgotten_users_do_not_stay_in_memory() -> None:
     assert len(window) == 0
     window.use(1, 11.0)
     assert window.wait(1, 12.0) == 0 and len(window) == 1
+
+
+async def test_a_game_in_progress_is_drawn_again_when_asked_again(
+    limited: Service, clock: Clock
+) -> None:
+    """Only a finished game's replay is final: one in progress has moved on since."""
+    limited.fair_use = FairUse(clock)
+    await limited.new_game(ALICE, HERE, "zvv", {})
+    await limited.join(BOB, HERE)
+    await limited.start(ALICE, HERE)
+    async with limited.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+    first = await limited.replay_game(BOB, HERE, row.id)
+    again = await limited.replay_game(BOB, HERE, row.id)
+    assert first.ok and again.ok and len(again.public) == 1

@@ -4,8 +4,8 @@ A replay draws a whole game (seconds of a worker's CPU); a board draws a picture
 or leaderboard page reads a channel's or a server's games. Each has a budget per user and per
 server over a sliding window (:data:`BUDGETS`): a command over either is refused with "try
 again in N s" and changes nothing. A replay counts once drawn (a mistyped number costs nothing). On top of that a server draws one replay at a time
-(:class:`Replays`): a second request meanwhile, or the same game again soon after, is answered
-with the replay already being posted or posted. docs/admin.md says what an admin sees.
+(:class:`Replays`): a second request meanwhile, or the same finished game again soon after, is
+answered with the replay already being posted or posted. docs/admin.md says what an admin sees.
 
 The clock is the service's (tests pass one they move by hand). Memory stays bounded: a key
 whose window has passed is dropped.
@@ -161,7 +161,8 @@ class Replays:
         self._drawing[guild_id] = Replaying(game_id, channel_id, self.clock())
 
     def finish(self, guild_id: int, posted: bool) -> None:
-        """The server's replay is drawn (``posted``: and its message goes out)."""
+        """The server's replay is drawn (``posted``: and its message goes out, of a game that
+        has ended, so that a request for it soon after is answered with this one)."""
         replay = self._drawing.pop(guild_id, None)
         if replay is not None and posted:
             replay.at = self.clock()

@@ -16,7 +16,7 @@ from bot.service.table import plain_names
 from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import LOBBY, ChannelRow, GameRow
+from bot.store.models import FINISHED, LOBBY, ChannelRow, GameRow
 
 
 async def job(
@@ -63,8 +63,9 @@ def game_number(game_id: Any) -> int | None:
         return None
 
 
-def command(place: Place, game_id: Any, lang: str) -> Work:
-    """``/game replay game:<id>``: a game of this server, started (a lobby has no moves)."""
+def command(place: Place, game_id: Any, lang: str, ended: list[bool] | None = None) -> Work:
+    """``/game replay game:<id>``: a game of this server, started (a lobby has no moves).
+    ``ended`` hears whether the game replayed had ended (its replay will not change)."""
 
     async def work(tx: Tx) -> Draft:
         wanted = game_number(game_id)
@@ -75,6 +76,8 @@ def command(place: Place, game_id: Any, lang: str) -> Work:
             raise Refusal("replay.error.unknown", id=wanted)
         if row.status == LOBBY or row.state is None:  # a lobby, open or cancelled: no moves
             raise Refusal("replay.error.not_started", id=wanted)
+        if ended is not None:
+            ended.append(row.status == FINISHED)
         draft = Draft()
         draft.say(phrase("replay.private", tx.lang, id=wanted))
         draft.public.append(post(row, await job(tx.session, row, lang), lang, place.channel_id))

@@ -175,8 +175,8 @@ class Service(Reading):
 
     async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
         """``/game replay``: post a game of this server as one animated picture. A server
-        draws one at a time: a request meanwhile, or for a game posted lately, is answered
-        with that replay (``fairuse.Replays``)."""
+        draws one at a time: a request meanwhile, or for a finished game posted lately, is
+        answered with that replay (``fairuse.Replays``)."""
         guild = place.guild_id if place.guild_id is not None else -place.channel_id
         wanted = replays.game_number(game_id)
         if (busy := self._replay_elsewhere(guild, wanted)) is not None:
@@ -199,14 +199,17 @@ class Service(Reading):
         lang = language_for(place.locale)
         self.replays_now.start(guild, wanted or 0, place.channel_id)
         posted = False
+        ended: list[bool] = []
         try:
-            reply = await self._run(actor, place, replays.command(place, game_id, lang), "replay")
+            work = replays.command(place, game_id, lang, ended)
+            reply = await self._run(actor, place, work, "replay")
             posted = reply.ok
             if posted:
                 self.fair_use.use(REPLAY, actor.user_id, place.guild_id)
             return reply
         finally:
-            self.replays_now.finish(guild, posted)
+            # A finished game's replay never changes: asked again soon, the posted one answers.
+            self.replays_now.finish(guild, posted and all(ended))
 
     def _replay_elsewhere(self, guild: int, wanted: int | None) -> tuple[str, Replaying] | None:
         """The catalogue key and the replay that answers a request for ``wanted`` instead of a

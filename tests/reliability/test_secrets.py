@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, Place, Reply, Service
+from bot.service.fairuse import REPLAY, Budget, FairUse, Limit
 from bot.store import repository as repo
 from rules.core import Event, Game, get_game, public
 from tests.reliability.common import game_params, games, loop_service, production_logging
@@ -169,6 +170,9 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
+        # A replay after every move: more than fair use lets one user ask (not what is tested).
+        endless = Limit(10**9, 1.0)
+        service.fair_use = FairUse(service.clock, {REPLAY: Budget(endless, endless)})
         channel = 10
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
@@ -338,6 +342,9 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
+        # A replay after every move: more than fair use lets one user ask (not what is tested).
+        endless = Limit(10**9, 1.0)
+        service.fair_use = FairUse(service.clock, {REPLAY: Budget(endless, endless)})
         channel = 10
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
