@@ -87,7 +87,7 @@ class FairUse:
         self, clock: Callable[[], float], budgets: dict[str, Budget] | None = None
     ) -> None:
         self.clock = clock
-        self.budgets = dict(BUDGETS if budgets is None else budgets)
+        self.budgets = {**BUDGETS, **(budgets or {})}  # a kind not given keeps its default
         self._users = {kind: Window(b.user) for kind, b in self.budgets.items()}
         self._servers = {kind: Window(b.server) for kind, b in self.budgets.items()}
         self._checks = 0
