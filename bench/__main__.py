@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest, rebuild, storage, memory)."""
+fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ ALL = (
     "rebuild",
     "storage",
     "memory",
+    "render",
+    "fairuse",
 )
 
 

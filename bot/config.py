@@ -38,7 +38,7 @@ class Config:
     db_pool_size: int = 10  # PostgreSQL connections kept open per process
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    render_workers: int | None = None  # None: one process if there is a spare core, else 0
+    render_workers: int | None = None  # None: one process per core (0 on a one-core machine)
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     sqlite_synchronous: str = "FULL"

@@ -9,11 +9,10 @@ they walk, in their symbol's colour and shape, with a count when several stand t
 
 from __future__ import annotations
 
-import io
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import t
 from render.common import (
@@ -23,6 +22,8 @@ from render.common import (
     PANEL,
     TEXT,
     TEXT_DIM,
+    Draw,
+    FixedPalette,
     canvas,
     fit_text,
     font,
@@ -32,7 +33,6 @@ from render.common import (
 )
 
 Colour = tuple[int, int, int]
-Draw = ImageDraw.ImageDraw
 
 SYMBOL_COLOURS: dict[str, Colour] = {
     "pink": (236, 100, 180),
@@ -415,7 +415,7 @@ def _sprite(key: tuple[Any, ...], w: int, h: int, paint: Any) -> Image.Image:
     sprite = _SPRITES.get(key)
     if sprite is None:
         sprite = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        paint(ImageDraw.Draw(sprite))
+        paint(Draw(sprite))
         if len(_SPRITES) > 4000:
             _SPRITES.clear()
         _SPRITES[key] = sprite
@@ -460,7 +460,7 @@ def _background(c: int, arrows: tuple[tuple[str, str], ...], coop: bool = False)
         return _SPRITES[key]
     w, h = board_size(c)
     img = canvas(w, h, PANEL)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     label, forest, village = int(c * 0.36), int(c * 0.62), int(c * 0.62)
     gx, gy = label + forest, label + forest
     size = 5 * c
@@ -741,7 +741,7 @@ def draw_panel(
         )
     if board["eliminated"]:
         overlay = Image.new("RGBA", (width, height), (0, 0, 0, 0))
-        od = ImageDraw.Draw(overlay)
+        od = Draw(overlay)
         od.rectangle((0, head, width, height), fill=(0, 0, 0, 120))
         img.paste(overlay, (x, y), overlay)
         banner = t("badbones.render.eliminated", lang)
@@ -854,7 +854,7 @@ def _coop_layout(view: dict[str, Any], lang: str, width: int) -> tuple[int, int,
     """The cooperative strip: the capital on one line, the shared supply on the next (as many
     lines as its tiles need), both after one column of labels. Returns (where the houses and
     tiles start, tiles a line, lines of tiles)."""
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     labels = max(
         text_width(scratch, t("badbones.render.capital", lang), 24, True),
         text_width(scratch, t("badbones.render.pool", lang), 22, True),
@@ -877,7 +877,7 @@ Box = tuple[int, int, int, int]
 def coop_boxes(view: dict[str, Any], lang: str, width: int) -> dict[str, list[Box]]:
     """Where the cooperative strip puts each thing (left, top, right, bottom from the strip's
     top): "labels" (capital, shared supply), "houses", "tiles" and the "panel" around them."""
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     x0, per_line, lines = _coop_layout(view, lang, width)
     capital, pool = 12, 12 + COOP_STEP
     return {
@@ -1073,40 +1073,28 @@ def card_lines(draw: Draw, name: str, room: int, most: int) -> tuple[list[str], 
 
 # ----------------------------------------------------------------------------- encoding
 
-_PALETTE: list[Image.Image] = []
+
+def _sample() -> Image.Image:
+    """A table showing every kind of thing we draw: the palette's sample."""
+    from rules.badbones import GAME
+    from rules.badbones.position import game_from_text
+
+    texts = []
+    for k, symbol in enumerate(SYMBOLS):
+        squares = [f"{col}{k + 1}" for col in "ABDE"]
+        items = [f"{sq} {symbol}.top:{d}" for sq, d in zip(squares, DIRS, strict=True)]
+        texts.append("\n".join(items) + f"\nforest {symbol}.left {symbol}.right")
+    texts[0] += "\nC1 wall/\nC2 wall\\~\nB3 catapult\nD3 catapult~\nC4 dragon\nC5 treasure"
+    texts[1] += "\nC1 dragon~\nhero B3\nfloors 0\nhouses 2"
+    texts.append("hero A1")
+    view = GAME.view(game_from_text(*texts), None)
+    view["result"] = {"winners": [2], "scores": {}, "outcome": "scored"}
+    return table_image(view, ["Ab", "Cd", "Ef", "Gh", "Ij", "Kl"], "en")
 
 
-def _palette() -> Image.Image:
-    """One fixed 256-colour palette, learnt once from a table showing every kind of thing we
-    draw. Mapping a picture onto a fixed palette is ~4× faster than an adaptive quantization per
-    picture (the 6-player table's time was mostly ``quantize``), and the tables are flat colour,
-    so nothing visible is lost."""
-    if not _PALETTE:
-        from rules.badbones import GAME
-        from rules.badbones.position import game_from_text
-
-        texts = []
-        for k, symbol in enumerate(SYMBOLS):
-            squares = [f"{col}{k + 1}" for col in "ABDE"]
-            items = [f"{sq} {symbol}.top:{d}" for sq, d in zip(squares, DIRS, strict=True)]
-            texts.append("\n".join(items) + f"\nforest {symbol}.left {symbol}.right")
-        texts[0] += "\nC1 wall/\nC2 wall\\~\nB3 catapult\nD3 catapult~\nC4 dragon\nC5 treasure"
-        texts[1] += "\nC1 dragon~\nhero B3\nfloors 0\nhouses 2"
-        texts.append("hero A1")
-        view = GAME.view(game_from_text(*texts), None)
-        view["result"] = {"winners": [2], "scores": {}, "outcome": "scored"}
-        image = table_image(view, ["Ab", "Cd", "Ef", "Gh", "Ij", "Kl"], "en")
-        _PALETTE.append(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
-    return _PALETTE[0]
-
-
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of a picture mapped onto the fixed palette."""
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(
-        buffer, "PNG", compress_level=3
-    )
-    return buffer.getvalue()
+# One fixed palette, learnt from the sample alone (the 6-player table's time was mostly an
+# adaptive ``quantize`` before; render/common.py, FixedPalette).
+PALETTE = FixedPalette(_sample)
 
 
 # ----------------------------------------------------------------------------- entry points
@@ -1114,7 +1102,7 @@ def encode(image: Image.Image) -> bytes:
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """Every player's board, in seat order, with round and phase (from the public view)."""
-    return encode(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -1136,7 +1124,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
     legend_h = _legend_height(legend, width)
     height = top + rows * ph + rows * gap + legend_h
     img = canvas(width, height, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
     for k, board in enumerate(boards):
@@ -1202,7 +1190,7 @@ def _legend_icon(what: str) -> int:
 
 
 def _legend_height(items: list[LegendItem], width: int) -> int:
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     layout = _legend_layout(scratch, items, width - 32)
     lines = 1 + max((line + len(parts) - 1 for _, line, _, parts in layout), default=0)
     return 16 + lines * LEGEND_LINE
@@ -1246,7 +1234,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     pw, ph = bw + 24, 74 + bh + panel_foot(view) + 12
     width = pw + 40
     # Every note is wrapped, never cut ("…you can still ch…"); the picture grows.
-    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    scratch = Draw(Image.new("RGB", (1, 1)))
     mine = view.get("my_submission") or {}
     notes = [
         (part, False)
@@ -1259,7 +1247,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     legend = _legend_items(view, lang)
     legend_h = _legend_height(legend, width)
     img = canvas(width, top + ph + extra + legend_h, BACKGROUND)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     _draw_title(draw, view, names, lang, width)
     draw_extras(img, draw, view, names, lang, width, 92)
     if mine.get("type") == "place":
@@ -1293,7 +1281,7 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             anchor="lm",
         )
     _draw_legend(img, draw, legend, 20, top + ph + extra, width - 40)
-    return encode(img)
+    return PALETTE.encode(img)
 
 
 def _note_lines(
@@ -1363,7 +1351,7 @@ def _pref_lines(view: dict[str, Any], lang: str, room: int) -> list[str]:
         f"{t('badbones.choice.' + k, lang)}: {_pref_value(prefs[k], lang)}"
         for k in relevant_prefs(view)
     ]
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    draw = Draw(Image.new("RGB", (1, 1)))
     lines: list[str] = []
     for part in parts:
         if lines and text_width(draw, lines[-1] + " · " + part, 22) <= room:

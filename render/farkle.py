@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import number, t
 from render.common import (
@@ -22,12 +22,13 @@ from render.common import (
     TEXT,
     TEXT_DIM,
     WHITE,
+    Draw,
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
     wrap,
 )
 from rules.farkle import scoring
@@ -42,7 +43,6 @@ RALLY_BLUE = (40, 110, 210)
 KEEP_STONE = (120, 110, 100)
 CARD_BACK = (96, 60, 150)
 
-Draw = ImageDraw.ImageDraw
 
 # Pip positions on a die of unit size (fractions of the die's side).
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -505,7 +505,7 @@ def _draw(
     roll_h = 190 * len(_runs(view)[0])
     height = 96 + 16 + ROW_H * seats + (roll_h + 22 if roll_h else 0) + 50 + extra + 10
     img = canvas(WIDTH, height)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     y = _header(d, view, names, lang, 0) + 16
     for seat in range(seats):
         y = _player_row(d, view, names, lang, seat, y)
@@ -520,7 +520,7 @@ def _draw(
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture, from the public view."""
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -532,7 +532,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """One wannabe's picture: the table, their own magic items with their texts, and what
     every companion at the table does (house texts, public)."""
-    probe = ImageDraw.Draw(canvas(10, 10))
+    probe = Draw(canvas(10, 10))
     text_w = WIDTH - 2 * MARGIN - 80
     items: list[tuple[str, list[str], bool]] = []
     mine = [(i, False) for i in view.get("my_items", [])]
@@ -597,7 +597,11 @@ def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
             d.text((MARGIN + 44, yy), line, font=font(20), fill=TEXT)
             yy += 26
         yy += 10
-    return to_png(img)
+    return PALETTE.encode(img)
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("farkle")
 
 
 __all__ = ["render_board", "render_table"]

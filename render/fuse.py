@@ -22,12 +22,13 @@ from render.common import (
     PANEL,
     TEXT,
     TEXT_DIM,
+    Draw,
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
 )
 
 Colour = tuple[int, int, int]
@@ -76,7 +77,7 @@ def _draw_split(
 ) -> None:
     """Two colours cut along the diagonal (top-left / bottom-right), like the printed split."""
     x0, y0, x1, y1 = box
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.polygon([(x0, y0), (x1, y0), (x0, y1)], fill=first)
     d.polygon([(x1, y0), (x1, y1), (x0, y1)], fill=second)
 
@@ -89,7 +90,7 @@ def _alt_fill(alt: dict[str, Any], mark: str) -> Colour:
 def _draw_rainbow(img: Image.Image, box: tuple[int, int, int, int]) -> None:
     x0, y0, x1, y1 = box
     mx, my = (x0 + x1) // 2, (y0 + y1) // 2
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     quads = [(x0, y0, mx, my), (mx, y0, x1, my), (x0, my, mx, y1), (mx, my, x1, y1)]
     for q, c in zip(quads, RAINBOW, strict=True):
         d.rectangle(q, fill=DIE_COLOURS[c])
@@ -98,7 +99,7 @@ def _draw_rainbow(img: Image.Image, box: tuple[int, int, int, int]) -> None:
 def _draw_socket(img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any]) -> None:
     """An empty slot: a dashed well with the slot's icon inside, smaller, so it never looks like
     a die placed there (an empty "red 5" slot and a placed red 5 looked the same)."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.rectangle((x, y, x + size - 1, y + size - 1), fill=SOCKET)
     dash, width = max(4, size // 8), 2
     for k in range(0, size, dash * 2):
@@ -116,7 +117,7 @@ def _hatch(img: Image.Image, box: tuple[int, int, int, int], colour: Colour) -> 
     one a slot still to fill (an empty black 6 and a placed black 6 looked alike).
     On black the stripes are grey, so a black slot still reads as black, not as the card."""
     x0, y0, x1, y1 = box
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     w, h = x1 - x0, y1 - y0
     pitch = max(8, w // 5)
     for k in range(-h, w, pitch):
@@ -130,7 +131,7 @@ def _draw_icon(
     img: Image.Image, x: int, y: int, size: int, slot: dict[str, Any], empty: bool = False
 ) -> None:
     """One slot's icon in a ``size`` square at (x, y); ``empty``: striped (a slot to fill)."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     box = (x, y, x + size - 1, y + size - 1)
     mark = slot["mark"]
     alts = slot["alts"]
@@ -181,7 +182,7 @@ def draw_die(
     img: Image.Image, x: int, y: int, size: int, token: str, outline: Colour | None = None
 ) -> None:
     """A die: a rounded square of its colour showing its number."""
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     colour = token[0]
     fill = DIE_COLOURS[colour]
     edge = outline or ((200, 200, 200) if colour == "K" else (255, 255, 255))
@@ -239,7 +240,7 @@ def draw_card(
 ) -> tuple[int, int]:
     """Draw a bomb card (with its dice if the view has them); returns its size."""
     w, h = card_size(card, slot)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     edge = seat_colour(seat) if seat is not None else CARD_EDGE
     d.rounded_rectangle((x, y, x + w, y + h), radius=12, fill=CARD_BG, outline=edge, width=3)
     # header: card id on the left, points in a badge on the right (like the printed hexagon)
@@ -389,7 +390,7 @@ def _draw_fuse_bar(d: ImageDraw.ImageDraw, x: int, y: int, w: int, view: dict[st
 
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -399,7 +400,7 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """FUSE hides nothing at the table: a seat's board is the table picture."""
-    return to_png(_table(view, names, lang))
+    return PALETTE.encode(_table(view, names, lang))
 
 
 def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -416,7 +417,7 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
     if view["stage"] == "over":
         height += 80
     img = canvas(WIDTH, height)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
 
     # header: title, round, difficulty; the clock on the right
     d.rectangle((0, 0, WIDTH, 84), fill=(16, 30, 24))
@@ -536,3 +537,7 @@ def _table(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
             anchor="mm",
         )
     return img
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("fuse")

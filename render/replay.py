@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import t
 from render import table_image
-from render.common import ACCENT, PANEL, TEXT, canvas, fit_text, font
+from render.common import ACCENT, PANEL, TEXT, Draw, canvas, fit_text, font
 from rules.core import get_game
 
 # One stored action: (seat, action as JSON, the service's clock when it was applied).
@@ -249,7 +249,7 @@ def _frame(
     # Tables of one game differ in height (a panel grows): each frame is centred across and
     # sits under the band, on the felt.
     out.paste(table, ((size[0] - table.width) // 2, _BAND))
-    draw = ImageDraw.Draw(out)
+    draw = Draw(out)
     draw.rectangle((0, 0, size[0], _BAND - 1), fill=PANEL)
     text = fit_text(draw, caption(shot, lang), _CAPTION_SIZE, size[0] - 24, bold=True)
     draw.text(

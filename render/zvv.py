@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from i18n import t
 from render.common import (
@@ -28,16 +28,16 @@ from render.common import (
     TEXT,
     TEXT_DIM,
     WHITE,
+    Draw,
     canvas,
     fit_text,
     font,
+    game_palette,
     seat_colour,
     text_width,
-    to_png,
 )
 from rules.zvv.board import board
 
-Draw = ImageDraw.ImageDraw
 RGB = tuple[int, int, int]
 
 WIDTH = 1040
@@ -543,7 +543,7 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
     grid = _Grid(size, 0)
     height = grid.bottom + EDGE + _panel_height(int(view["seats"])) + 10
     img = canvas(WIDTH, height, BACKGROUND)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_board(d, view, grid)
     walls = [list(w) for w in view.get("wall_segments", [])]
     recent = view.get("current") or view.get("last") or []
@@ -580,7 +580,7 @@ def _draw(view: dict[str, Any], names: list[str], lang: str, you: int | None) ->
 
 def render_table(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """The channel's picture after a turn, from the public view."""
-    return to_png(table_image(view, names, lang))
+    return PALETTE.encode(table_image(view, names, lang))
 
 
 def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Image:
@@ -591,4 +591,8 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 def render_board(view: dict[str, Any], names: list[str], lang: str) -> bytes:
     """One player's picture: the same board (nothing is hidden), their own box starred."""
     you = view.get("you")
-    return to_png(_draw(view, names, lang, int(you) if isinstance(you, int) else None))
+    return PALETTE.encode(_draw(view, names, lang, int(you) if isinstance(you, int) else None))
+
+
+# Every picture of the game is mapped onto one palette (render/common.py, FixedPalette).
+PALETTE = game_palette("zvv")

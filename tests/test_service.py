@@ -330,7 +330,7 @@ async def test_pictures_get_names_as_typed_and_messages_get_them_escaped(
     seen: list[list[str]] = []
 
     async def fake_draw(
-        kind: str, view: object, names: list[str], lang: str, private: bool
+        kind: str, view: object, names: list[str], lang: str, private: bool, **_: object
     ) -> bytes:
         seen.append(names)
         return b"\x89PNG"

@@ -56,7 +56,9 @@ def refusal(error: Refusal | RulesError, lang: str) -> Text:
 def picture(table: Table, lang: str) -> RenderJob:
     """The channel's picture of the table: the public view only."""
     view = table.engine.view(table.state, None)
-    return RenderJob(table.kind, view, table.plain_names(), lang, private=False)
+    return RenderJob(
+        table.kind, view, table.plain_names(), lang, private=False, game_id=table.row.id
+    )
 
 
 def pending_text(kind: str, item: Pending, names: Sequence[Name], lang: str) -> Text:

@@ -20,6 +20,7 @@ class RenderJob:
     names: list[str]
     lang: str
     private: bool
+    game_id: int | None = None  # whose table: a newer picture of it may stand for this one
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,15 @@
-"""Drawing table images off the event loop: in a worker process when there is a spare core.
+"""Drawing table images off the event loop: in worker processes, table pictures first.
 
 Pillow's drawing holds the GIL, so drawing in a thread still stalls the event loop (and every
-other game's commands) for the ~15–40 ms an image takes. A separate process draws on the other
-core while the bot goes on serving commands. ``RENDER_WORKERS`` sets how many processes
-(default: one if the machine has more than one core, else 0 = draw in a thread).
+other game's commands) for the ~10–30 ms an image takes. Separate processes draw on the other
+cores while the bot goes on serving commands. ``RENDER_WORKERS`` sets how many processes draw
+table pictures (default: one per core the bot may use; 0 = draw in a thread).
+
+Every picture waits in one :class:`RenderQueue`, table pictures (a move's picture, a seat's
+board) ahead of bulk drawing (a replay: seconds of drawing). Bulk drawing has its own worker,
+at the lowest CPU priority (``nice`` 19), so a replay takes only the CPU the tables leave. A
+table's picture that is still waiting when a newer one of the same table arrives is not drawn:
+both messages get the newer picture, so a table that is behind draws only its newest state.
 
 A worker dies with the bot, however the bot ends (SIGKILL included): on Linux the kernel sends it
 SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread ends it
@@ -15,6 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
@@ -22,9 +31,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot import config
@@ -32,37 +42,70 @@ from render import has_renderer
 
 log = logging.getLogger("partida.render")
 
-_pool: ProcessPoolExecutor | None = None
+_pool: ProcessPoolExecutor | None = None  # table pictures
+_bulk_pool: ProcessPoolExecutor | None = None  # replays, at the lowest CPU priority
+
+TABLE = 0  # a table's picture after a move, a seat's board: drawn first
+BULK = 1  # a replay: drawn when no table picture waits, in its own low-priority worker
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def workers() -> int:
     configured = config.current().render_workers
     if configured is not None:
         return configured
-    return 1 if (os.cpu_count() or 1) > 1 else 0
+    # One per core: drawing is most of a move's CPU. A one-core machine draws in a thread
+    # (a process there would only add the cost of sending the picture back).
+    count = cores()
+    return count if count > 1 else 0
+
+
+def _spawn(count: int, nice: int) -> ProcessPoolExecutor:
+    # "spawn", never fork: the bot has threads (aiosqlite, discord.py) that a fork would
+    # copy in an undefined state.
+    pool = ProcessPoolExecutor(
+        max_workers=count,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=die_with_parent,
+        initargs=(os.getpid(), nice),
+    )
+    atexit.register(pool.shutdown, wait=False, cancel_futures=True)
+    return pool
 
 
 def _get_pool() -> ProcessPoolExecutor | None:
     global _pool
     if _pool is None and workers() > 0:
-        # "spawn", never fork: the bot has threads (aiosqlite, discord.py) that a fork would
-        # copy in an undefined state.
-        _pool = ProcessPoolExecutor(
-            max_workers=workers(),
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
-        atexit.register(_pool.shutdown, wait=False, cancel_futures=True)
+        _pool = _spawn(workers(), 0)
     return _pool
+
+
+def _get_bulk_pool() -> ProcessPoolExecutor | None:
+    global _bulk_pool
+    if _bulk_pool is None and workers() > 0:
+        _bulk_pool = _spawn(1, BULK_NICE)
+    return _bulk_pool
+
+
+# The bulk worker's niceness: under contention Linux gives it ~1.5 % of a core against a
+# table worker's share, so a replay never slows a table's picture noticeably.
+BULK_NICE = 19
 
 
 def shutdown() -> None:
     """Stop the render workers and wait for them (a clean stop of the bot or the console)."""
-    global _pool
-    pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=True, cancel_futures=True)
+    global _pool, _bulk_pool
+    pools, _pool, _bulk_pool = (_pool, _bulk_pool), None, None
+    for pool in pools:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 # How often a worker looks whether its parent is still there (where the kernel cannot tell it).
@@ -70,9 +113,13 @@ WATCHDOG_PERIOD = 0.5
 PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent(parent: int) -> None:
+def die_with_parent(parent: int, nice: int = 0) -> None:
     """The worker's initializer. A spawned worker holds both ends of its task queue, so the
-    parent's death closes nothing it waits on: left alone it would wait for work forever."""
+    parent's death closes nothing it waits on: left alone it would wait for work forever.
+    ``nice``: how much lower the worker's CPU priority is (the bulk worker's)."""
+    if nice:
+        with contextlib.suppress(OSError):
+            os.nice(nice)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -111,22 +158,132 @@ def _animate(job: Any) -> bytes:
 
 
 async def animate(job: Any) -> bytes:
-    """A whole game as an animated WebP (``bot.service.draft.ReplayJob``), in the render
-    worker like a picture: it draws up to 24 tables (1–5 s of CPU), never on the event loop."""
-    return await _off_loop(_animate, job)
+    """A whole game as an animated WebP (``bot.service.draft.ReplayJob``), in the bulk worker:
+    it draws up to 24 tables (1–5 s of CPU), never on the event loop, never before a table's
+    picture that waits."""
+    return await queue().submit(BULK, None, _animate, job)
 
 
 async def draw(
-    kind: str, view: dict[str, Any], names: list[str], lang: str, private: bool
+    kind: str,
+    view: dict[str, Any],
+    names: list[str],
+    lang: str,
+    private: bool,
+    *,
+    table: int | None = None,
 ) -> bytes:
     """PNG bytes of a view. Raises what the renderer raises (``ModuleNotFoundError`` for a game
-    without a renderer)."""
-    return await _off_loop(_draw, kind, view, names, lang, private)
+    without a renderer). ``table``: the game whose public table this is: a newer picture of
+    the same table, asked for while this one still waits, is drawn instead and returned to
+    both (never another game's, such as the rematch in the same channel)."""
+    key = None if private or table is None else table
+    return await queue().submit(TABLE, key, _draw, kind, view, names, lang, private)
 
 
-async def _off_loop(function: Callable[..., bytes], *args: Any) -> bytes:
-    global _pool
-    pool = _get_pool()
+@dataclass(order=True)
+class Job:
+    """A picture waiting for a worker: ordered by priority, then by arrival."""
+
+    priority: int
+    number: int
+    function: Callable[..., bytes] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    key: Hashable | None = field(compare=False, default=None)
+    waiters: list[asyncio.Future[bytes]] = field(compare=False, default_factory=list)
+    dropped: bool = field(compare=False, default=False)
+
+
+Runner = Callable[[int, Callable[..., bytes], tuple[Any, ...]], Awaitable[bytes]]
+
+
+class RenderQueue:
+    """The pictures waiting to be drawn, and the workers drawing them.
+
+    ``lanes`` maps each priority to the lane that draws it, and ``slots`` says how many jobs
+    each lane draws at once (its workers). Lanes may be shared: then a waiting table picture
+    is taken before any waiting bulk job, whatever their order of arrival. ``run`` draws one
+    job of a lane (in its worker pool, or a thread)."""
+
+    def __init__(self, lanes: dict[int, str], slots: dict[str, int], run: Runner) -> None:
+        self._lanes = lanes
+        self._slots = slots
+        self._busy = dict.fromkeys(slots, 0)
+        self._run = run
+        self._waiting: dict[str, list[Job]] = {lane: [] for lane in slots}
+        self._newest: dict[Hashable, Job] = {}  # the waiting picture of each table
+        self._numbers = itertools.count()
+
+    def waiting(self) -> list[Job]:
+        """The jobs not started yet, in the order they will start (per lane, lanes in turn)."""
+        return [job for lane in self._waiting.values() for job in sorted(lane) if not job.dropped]
+
+    def busy(self) -> int:
+        return sum(self._busy.values())
+
+    async def submit(
+        self, priority: int, key: Hashable | None, function: Callable[..., bytes], *args: Any
+    ) -> bytes:
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        job = Job(priority, next(self._numbers), function, args, key, [future])
+        older = self._newest.get(key) if key is not None else None
+        if older is not None and not older.dropped:
+            # The table is behind: its older picture is not drawn, its message gets this one.
+            older.dropped = True
+            job.waiters[:0] = older.waiters
+        if key is not None:
+            self._newest[key] = job
+        heapq.heappush(self._waiting[self._lanes[priority]], job)
+        self._pump()
+        return await future
+
+    def _pump(self) -> None:
+        for lane, heap in self._waiting.items():
+            while heap and self._busy[lane] < self._slots[lane]:
+                job = heapq.heappop(heap)
+                if job.dropped:
+                    continue
+                if job.key is not None and self._newest.get(job.key) is job:
+                    del self._newest[job.key]
+                self._busy[lane] += 1
+                asyncio.get_running_loop().create_task(self._start(lane, job))
+
+    async def _start(self, lane: str, job: Job) -> None:
+        try:
+            result = await self._run(job.priority, job.function, job.args)
+        except BaseException as exc:  # the renderer's error is each waiter's
+            for waiter in job.waiters:
+                if not waiter.done():
+                    waiter.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+        else:
+            for waiter in job.waiters:
+                if not waiter.done():
+                    waiter.set_result(result)
+        finally:
+            self._busy[lane] -= 1
+            self._pump()
+
+
+_queue: tuple[asyncio.AbstractEventLoop, RenderQueue] | None = None
+
+
+def queue() -> RenderQueue:
+    """The running loop's render queue: table pictures on ``workers()`` slots, replays on one.
+    (One loop in the bot; a test's new loop gets a new queue, not one whose jobs died with
+    the old loop.)"""
+    global _queue
+    loop = asyncio.get_running_loop()
+    if _queue is None or _queue[0] is not loop:
+        lanes = {TABLE: "table", BULK: "bulk"}
+        _queue = (loop, RenderQueue(lanes, {"table": max(1, workers()), "bulk": 1}, _off_loop))
+    return _queue[1]
+
+
+async def _off_loop(priority: int, function: Callable[..., bytes], args: tuple[Any, ...]) -> bytes:
+    global _pool, _bulk_pool
+    pool = _get_bulk_pool() if priority == BULK else _get_pool()
     if pool is not None:
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, function, *args)
@@ -134,5 +291,8 @@ async def _off_loop(function: Callable[..., bytes], *args: Any) -> bytes:
             # The worker died (killed, out of memory): start a new one next time, draw this
             # image here so the message still goes out with its picture.
             log.warning("render worker died; drawing in a thread")
-            _pool = None
+            if priority == BULK:
+                _bulk_pool = None
+            else:
+                _pool = None
     return await asyncio.to_thread(function, *args)

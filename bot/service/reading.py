@@ -6,6 +6,7 @@ what both kinds of command read: the sessions, the clock and the users' chosen l
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from bot import metrics
 from bot.service import compose, guide, history, moves, ratings, shown, standings
 from bot.service.errors import Refusal
+from bot.service.fairuse import LOOK, FairUse
 from bot.service.memory import RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
 from bot.service.text import phrase
@@ -27,6 +29,8 @@ from rules.core import CommandArgs, RulesError, get_game
 # choice made through another process shows (one made through this one shows at once).
 LANGUAGE_TTL = 60.0
 
+log = logging.getLogger("partida.service")
+
 
 class Reading:
     def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
@@ -38,6 +42,8 @@ class Reading:
         # once; one made through another process shows here within LANGUAGE_TTL seconds. The
         # most recently seen users only (bot/service/memory.py).
         self.languages = RecentLanguages()
+        # How often each user and server may ask for what costs the most (bot.service.fairuse).
+        self.fair_use = FairUse(clock)
 
     async def _language(self, session: AsyncSession, actor: Actor) -> str:
         now = self.clock()
@@ -49,6 +55,31 @@ class Reading:
 
     def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
         return Reply(private=Message(compose.refusal(error, lang)), ok=False)
+
+    async def _over_budget(
+        self, kind: str, actor: Actor, place: Place, count: bool = True
+    ) -> Reply | None:
+        """The refusal of a costly command (``fairuse.REPLAY``, ``fairuse.LOOK``) when the user
+        or the server has used its budget, with the seconds to wait; None when it may run (and
+        then, with ``count``, the use is counted). Checked first, so a refused command reads
+        and changes nothing."""
+        if count:
+            wait = self.fair_use.take(kind, actor.user_id, place.guild_id)
+        else:
+            wait = self.fair_use.wait(kind, actor.user_id, place.guild_id)
+        if not wait:
+            return None
+        log.info(
+            "command=%s channel=%s guild=%s user=%s outcome=limited wait=%d",
+            kind,
+            place.channel_id,
+            place.guild_id,
+            actor.user_id,
+            wait,
+        )
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        return self._refused(Refusal("fairuse.wait", seconds=wait), lang)
 
     async def suggest(
         self,
@@ -117,6 +148,8 @@ class Reading:
     async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
         """The channel's finished games, newest first, a page at a time (``history.PAGE``),
         each with a Replay button, and buttons to the pages around it."""
+        if refused := await self._over_budget(LOOK, actor, place):
+            return refused
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             head, said, found = await history.page(
@@ -127,6 +160,8 @@ class Reading:
     @metrics.read("leaderboard")
     async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
         """One page of a game's leaderboard on this server, with buttons to the others."""
+        if refused := await self._over_budget(LOOK, actor, place):
+            return refused
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             try:

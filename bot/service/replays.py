@@ -16,7 +16,7 @@ from bot.service.table import plain_names
 from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import LOBBY, ChannelRow, GameRow
+from bot.store.models import FINISHED, LOBBY, ChannelRow, GameRow
 
 
 async def job(
@@ -55,19 +55,29 @@ def post(row: GameRow, replay: ReplayJob, lang: str, channel_id: int | None = No
     return Post(row.channel_id if channel_id is None else channel_id, text, replay=replay)
 
 
-def command(place: Place, game_id: Any, lang: str) -> Work:
-    """``/game replay game:<id>``: a game of this server, started (a lobby has no moves)."""
+def game_number(game_id: Any) -> int | None:
+    """The game a user named (``12`` or ``#12``), or None for anything else."""
+    try:
+        return int(str(game_id).strip().lstrip("#"))
+    except ValueError:
+        return None
+
+
+def command(place: Place, game_id: Any, lang: str, ended: list[bool] | None = None) -> Work:
+    """``/game replay game:<id>``: a game of this server, started (a lobby has no moves).
+    ``ended`` hears whether the game replayed had ended (its replay will not change)."""
 
     async def work(tx: Tx) -> Draft:
-        try:
-            wanted = int(str(game_id).lstrip("#"))
-        except ValueError:
-            raise Refusal("replay.error.unknown", id=str(game_id)[:20]) from None
+        wanted = game_number(game_id)
+        if wanted is None:
+            raise Refusal("replay.error.unknown", id=str(game_id)[:20])
         row = await repo.game_by_id(tx.session, wanted) if 0 < wanted < 2**62 else None
         if row is None or row.guild_id != place.guild_id:
             raise Refusal("replay.error.unknown", id=wanted)
         if row.status == LOBBY or row.state is None:  # a lobby, open or cancelled: no moves
             raise Refusal("replay.error.not_started", id=wanted)
+        if ended is not None:
+            ended.append(row.status == FINISHED)
         draft = Draft()
         draft.say(phrase("replay.private", tx.lang, id=wanted))
         draft.public.append(post(row, await job(tx.session, row, lang), lang, place.channel_id))

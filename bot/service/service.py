@@ -42,6 +42,7 @@ from bot.service import (
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
+from bot.service.fairuse import LOOK, REPLAY, Replaying, Replays
 from bot.service.memory import ChannelLocks
 from bot.service.reading import Reading, page_number
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
@@ -83,6 +84,7 @@ class Service(Reading):
         # process; the version column protects against other processes.
         self.locks = ChannelLocks()
         self.writers = WriterQueue(engine)
+        self.replays_now = Replays(clock)  # one replay drawn at a time per server
 
     @classmethod
     async def open(
@@ -176,15 +178,67 @@ class Service(Reading):
         return await self._run(actor, there, work, "rematch", here_only=True)
 
     async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
-        """``/game replay``: post a game of this server as one animated picture."""
+        """``/game replay``: post a game of this server as one animated picture. A server
+        draws one at a time: a request meanwhile, or for a finished game posted lately, is
+        answered with that replay (``fairuse.Replays``)."""
+        guild = place.guild_id if place.guild_id is not None else -place.channel_id
+        wanted = replays.game_number(game_id)
+        if (busy := self._replay_elsewhere(guild, wanted)) is not None:
+            async with self.sessions() as session:
+                lang = await self._language(session, actor)
+            text, replay = busy
+            return Reply(
+                private=Message(
+                    phrase(
+                        text,
+                        lang,
+                        id=replay.game_id,
+                        channel=Channel(replay.channel_id, str(replay.channel_id)),
+                    )
+                ),
+                ok=False,
+            )
+        if refused := await self._over_budget(REPLAY, actor, place, count=False):
+            return refused
         lang = language_for(place.locale)
-        return await self._run(actor, place, replays.command(place, game_id, lang), "replay")
+        self.replays_now.start(guild, wanted or 0, place.channel_id)
+        posted = False
+        ended: list[bool] = []
+        try:
+            work = replays.command(place, game_id, lang, ended)
+            reply = await self._run(actor, place, work, "replay")
+            posted = reply.ok
+            if posted:
+                self.fair_use.use(REPLAY, actor.user_id, place.guild_id)
+            return reply
+        finally:
+            # A finished game's replay never changes: asked again soon, the posted one answers.
+            self.replays_now.finish(guild, posted and all(ended))
+
+    def _replay_elsewhere(self, guild: int, wanted: int | None) -> tuple[str, Replaying] | None:
+        """The catalogue key and the replay that answers a request for ``wanted`` instead of a
+        new drawing: the one this server is drawing, or the same game posted lately."""
+        drawing_now = self.replays_now.drawing(guild)
+        if drawing_now is not None:
+            same = drawing_now.game_id == wanted
+            return ("fairuse.replay.drawing" if same else "fairuse.replay.one_at_a_time"), (
+                drawing_now
+            )
+        posted = self.replays_now.posted(guild, wanted) if wanted is not None else None
+        if posted is not None:
+            return "fairuse.replay.posted", posted
+        return None
 
     async def status(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.status(), "status")
+        # Read-only (as is the board): never SQLite's one writer, unless a player back from
+        # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
+        # queue every table's moves behind it.
+        return await self._run(actor, place, lobby.status(), "status", write_late=True)
 
     async def board(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.board(actor), "board")
+        if refused := await self._over_budget(LOOK, actor, place):
+            return refused
+        return await self._run(actor, place, lobby.board(actor), "board", write_late=True)
 
     async def act(
         self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs
@@ -590,8 +644,12 @@ class Service(Reading):
         if job is None or not self._draws(job.kind):
             return None
         try:
+            # A game's table picture names its game: a newer picture of the same table, asked
+            # for while this one waits, is drawn instead (``drawing.draw``).
             with metrics.RENDER_QUEUE.track_inprogress():
-                data = await drawing.draw(job.kind, job.view, job.names, job.lang, job.private)
+                data = await drawing.draw(
+                    job.kind, job.view, job.names, job.lang, job.private, table=job.game_id
+                )
         except Exception:
             # A drawing bug must never lose the move or the message: send the text alone.
             log.exception("rendering failed for %s", job.kind)

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, Place, Reply, Service
+from bot.service.fairuse import LOOK, REPLAY, Budget, FairUse, Limit
 from bot.store import repository as repo
 from rules.core import Event, Game, get_game, public
 from rules.core.actions import Withdraw
@@ -38,6 +39,9 @@ GAMES = 6
 MAX_STEPS = 150
 SAMPLE_EVERY = 3
 SERVICE_STEPS = 40
+# The tests ask for a board and a replay after every move: more than fair use lets one user
+# (not what they test).
+UNLIMITED = {kind: Budget(Limit(10**9, 1.0), Limit(10**9, 1.0)) for kind in (LOOK, REPLAY)}
 
 
 def leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], Any]]:
@@ -208,6 +212,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
+        service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
@@ -377,6 +382,7 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
             return await original(draft)
 
         service._finish = finish  # type: ignore[method-assign]
+        service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
