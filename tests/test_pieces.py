@@ -153,10 +153,10 @@ def test_a_select_of_pieces_describes_each_option_and_discord_shows_it(
     table = Table(row, engine, engine.setup(1, {}, 1))
     [select] = offered_selects(table, [0], "es")
     assert [v for v, _ in select.options] == ["a", "b", "c"]
-    loaded = catalogue("es")["farkle.item_text.loaded"]
-    assert select.descriptions == (loaded, catalogue("es")["farkle.item_text.potion"], "")
+    loaded, potion = (catalogue("es")[f"farkle.item_text.{k}"] for k in ("loaded", "potion"))
+    assert select.descriptions == (loaded, potion, "")
     menu = _select(select)
-    assert [o.description for o in menu.options] == [loaded, menu.options[1].description, None]
+    assert [o.description for o in menu.options] == [loaded, potion, None]
     # A select of no pieces (the plain test game's dice) carries no descriptions.
     plain = Cards()
     monkeypatch.setitem(games._games, plain.name, plain)
