@@ -54,6 +54,7 @@ _LOBBY = (
 ).split()
 _LOBBY_PARAMS = (
     "game",
+    "topic",
     "player",
     "deadline",
     "reminder",
@@ -210,9 +211,12 @@ class Console:
                 return await svc.replace(
                     actor, place, self.user_id(old), self.actor(new.lstrip("@"), None)
                 )
-            if sub == "rules":
+            if sub == "rules":  # /game rules game:badbones topic:traps (or: badbones traps)
                 return await svc.rules(
-                    actor, place, named.get("game", positional[0] if positional else "")
+                    actor,
+                    place,
+                    named.get("game", positional[0] if positional else ""),
+                    named.get("topic", positional[1] if len(positional) > 1 else None),
                 )
             if sub == "settings":
                 replay = named.get("replay")

@@ -1141,7 +1141,9 @@ def table_image(view: dict[str, Any], names: list[str], lang: str) -> Image.Imag
 LEGEND_TILE = 40
 LEGEND_LINE = 50
 LEGEND_FONT = 25  # ~9 px on a phone's 400-px preview of the six-player table
-LegendItem = tuple[str, str]  # (what to draw: a trap kind, "ready", "awaiting", "supply"), label
+# (what to draw: a trap kind, "ready", "awaiting", "supply", CHIEF + a chief's kind), label
+LegendItem = tuple[str, str]
+CHIEF = "chief:"
 BASIC_TRAPS = ("wall", "catapult", "dragon", "treasure")
 
 
@@ -1160,6 +1162,15 @@ def _legend_items(view: dict[str, Any], lang: str) -> list[LegendItem]:
     # The cooperative team places from one shared supply, drawn above the boards.
     supply = "supply_shared" if view.get("cooperative") else "supply"
     items.append(("supply", t(f"badbones.picture.{supply}", lang)))
+    # The signs of the skeleton chiefs on the table (on a board or waiting in a forest), named:
+    # a sign alone says nothing to a new player.
+    chiefs = {
+        s["chief"]
+        for b in view["boards"]
+        for s in [*b["skeletons"], *b["forest"]]
+        if s.get("chief")
+    }
+    items += [(CHIEF + k, t(f"badbones.chief.{k}", lang)) for k in CHIEF_GLYPHS if k in chiefs]
     return items
 
 
@@ -1202,7 +1213,20 @@ def _draw_legend(
     for dx, line, what, lines in _legend_layout(draw, items, room):
         lx = x + dx
         ly = y + line * LEGEND_LINE
-        if what not in ("ready", "awaiting"):
+        if what.startswith(CHIEF):  # the chief's token, as the boards show it
+            size = LEGEND_TILE * 0.95
+            paste_skeleton(
+                img,
+                "",
+                "N",
+                lx + LEGEND_TILE / 2,
+                ly + LEGEND_TILE / 2,
+                size,
+                1,
+                what[len(CHIEF) :],
+            )
+            lx += LEGEND_TILE + 8
+        elif what not in ("ready", "awaiting"):
             kind = "wall" if what == "supply" else what
             paste_trap(
                 img,

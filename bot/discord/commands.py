@@ -24,10 +24,10 @@ from discord.app_commands import Choice, locale_str
 
 from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
-from bot.service import shown
+from bot.service import pieces, shown
 from bot.service.computer import MAX_MISSES
 from bot.service.replies import Actor, Place, Reply
-from i18n import LANGUAGES, has
+from i18n import LANGUAGES, has, language_for
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
 from rules.core.policy import LEVELS
 
@@ -162,12 +162,20 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     simple("board", lambda a, p: service().board(a, p), slow=True)
 
     async def rules(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        game = values["game"]
+        game, topic = values["game"], values.get("topic")
         await bot.run_command(
-            interaction, lambda a, p: service().rules(a, p, game), what="game rules"
+            interaction, lambda a, p: service().rules(a, p, game, topic), what="game rules"
         )
 
-    group.add_command(_lobby_command("rules", (game_option(),), rules))
+    topic = Option(
+        "topic",
+        str,
+        text("discord.param.topic"),
+        "discord.param_name.topic",
+        required=False,
+        complete=_topics,
+    )
+    group.add_command(_lobby_command("rules", (game_option(), topic), rules))
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
@@ -359,6 +367,22 @@ def _lobby_command(
     )
 
 
+async def _topics(interaction: discord.Interaction[Any], current: str) -> list[Choice[Any]]:
+    """``/game rules topic:``: the chosen game's topics (every game's before one is chosen), in
+    the reader's language; the service takes a topic typed in any language too."""
+    lang = language_for(str(interaction.locale))
+    chosen = getattr(interaction.namespace, "game", None)
+    games = [chosen] if chosen in game_names() else game_names()
+    typed = str(current or "").strip().lower()
+    out: list[Choice[Any]] = []
+    for game in games:
+        for topic in pieces.topics(game):
+            label = pieces.topic_name(game, topic, lang)
+            if typed in label.lower() or typed in topic:
+                out.append(Choice(name=label[:100], value=topic))
+    return out[:MAX_CHOICES]
+
+
 def game_option(required: bool = True) -> Option:
     """``game:<choice>``: every registered game, by its display name."""
     games = tuple(Choice(name=text(f"{g}.name"), value=g) for g in game_names()[:MAX_CHOICES])
@@ -535,7 +559,9 @@ def _completer(bot: CommandHost, game: str, command: Command, param: Param) -> C
                 except ValueError:
                     continue
             else:
-                out.append(Choice(name=value[:100], value=value[:100]))
+                # A piece is offered as "Name — what it does"; its value stays the name.
+                label = getattr(value, "label", value)
+                out.append(Choice(name=label[:100], value=value[:100]))
         return out
 
     return complete

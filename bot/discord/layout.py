@@ -158,9 +158,14 @@ def _button(button: Button) -> discord.ui.Button[Any]:
 
 
 def _select(select: Select) -> discord.ui.Select[Any]:
+    details = select.descriptions
     options = [
-        discord.SelectOption(label=label[:100], value=value[:100])
-        for value, label in select.options[:MAX_SELECT_OPTIONS]
+        discord.SelectOption(
+            label=label[:100],
+            value=value[:100],
+            description=(details[i][:100] or None) if i < len(details) else None,
+        )
+        for i, (value, label) in enumerate(select.options[:MAX_SELECT_OPTIONS])
     ]
     count = len(options)
     return discord.ui.Select(

@@ -18,14 +18,14 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import live
+from bot.service import live, pieces
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
 from bot.service.narrate import events_text, fill_args
 from bot.service.options import summary as option_summary
 from bot.service.replies import Button, Select, Slot, ThreadPlan
-from bot.service.shown import show_args
+from bot.service.shown import show, show_args
 from bot.service.table import (
     Table,
     automatic_steps,
@@ -434,10 +434,25 @@ def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, 
                     tokens.setdefault(token, None)
         if not tokens:
             continue
-        options = tuple((tok, tok) for tok in list(tokens)[:25])
+        options = tuple(
+            (tok, str(show(row.kind, command.select, tok, lang))) for tok in list(tokens)[:25]
+        )
         placeholder = str(phrase(f"{row.kind}.command.{command.name}", lang))[:150]
         select_id = button_ids.select_id(row.id, row.phase, command.name, command.select)
-        return (Select(placeholder, select_id, options, 1, len(options)),)
+        # A token that names a piece says what it does under its label.
+        details = tuple(
+            pieces.detail(row.kind, command.name, command.select, tok, lang) for tok, _ in options
+        )
+        return (
+            Select(
+                placeholder,
+                select_id,
+                options,
+                1,
+                len(options),
+                details if any(details) else (),
+            ),
+        )
     return ()
 
 

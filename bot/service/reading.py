@@ -14,12 +14,12 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot import metrics
-from bot.service import compose, guide, history, moves, ratings, shown, standings
+from bot.service import compose, guide, history, moves, pieces, ratings, shown, standings
 from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, FairUse
 from bot.service.memory import RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
-from bot.service.text import phrase
+from bot.service.text import lines, phrase
 from bot.store import repository as repo
 from bot.store.models import LOBBY
 from i18n import LANGUAGES, language_for
@@ -91,7 +91,9 @@ class Reading:
         args: CommandArgs,
         typed: str = "",
     ) -> list[str]:
-        """Autocomplete values (at most 25) from the actor's legal actions. Read-only."""
+        """Autocomplete values (at most 25) from the actor's legal actions. Read-only. A value
+        that names a piece is a :class:`~bot.service.pieces.Offered`: its label says what the
+        piece does ("Barricade — …"), the value submitted stays the name."""
         async with self.sessions() as session:
             row = await repo.open_game(session, place.channel_id)
             if row is None:  # typed in the channel: its one game in a thread, if one
@@ -102,10 +104,17 @@ class Reading:
         # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
         needle = str(typed or "").strip().upper()
         said = [(v, str(shown.show(game, param, v, lang))) for v in values]
-        return [name for v, name in said if needle in v.upper() or needle in name.upper()][:25]
+        offered: list[str] = [
+            pieces.offered(game, command, param, v, name, lang)
+            for v, name in said
+            if needle in v.upper() or needle in name.upper()
+        ]
+        return offered[:25]
 
     @metrics.read("rules")
-    async def rules(self, actor: Actor, place: Place, game: str) -> Reply:
+    async def rules(self, actor: Actor, place: Place, game: str, topic: str | None = None) -> Reply:
+        """``/game rules game:<g>``: the game's rules, ending with the topics it describes
+        piece by piece; with ``topic:``, that topic's pieces, each in one line."""
         lang = language_for(actor.locale)
         if not str(game or "").strip():  # no game named: say which there are
             async with self.sessions() as session:
@@ -117,7 +126,15 @@ class Reading:
             return self._refused(err, lang)
         async with self.sessions() as session:
             lang = await self._language(session, actor)
-        return Reply(private=Message(phrase(engine.rules_text_key(), lang)))
+        if str(topic or "").strip():
+            try:
+                head, said = pieces.topic_text(engine.name, str(topic).strip(), lang)
+            except Refusal as refusal:
+                return self._refused(refusal, lang)
+            return Reply(private=Message(head, narration=said))
+        text = phrase(engine.rules_text_key(), lang)
+        more = pieces.topics_line(engine.name, lang)
+        return Reply(private=Message(text if more is None else lines([text, more])))
 
     @metrics.read("help")
     async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:

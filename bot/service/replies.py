@@ -53,6 +53,9 @@ class Select:
     options: tuple[tuple[str, str], ...]  # (value, label)
     min_values: int = 1
     max_values: int = 1
+    # What each option's piece does, in the options' order ("" for none; Discord shows at most
+    # 100 characters under the label): ``bot.service.pieces.detail``.
+    descriptions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

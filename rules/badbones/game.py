@@ -56,7 +56,15 @@ from rules.badbones.state import (
     skeleton_order,
     token_order,
 )
-from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS, WEAPONS, Trap, price
+from rules.badbones.traps import (
+    COLOURS,
+    ORIENTATIONS,
+    TRAPS,
+    WEAPONS,
+    Trap,
+    market_stock,
+    price,
+)
 from rules.core import (
     Action,
     Command,
@@ -66,6 +74,7 @@ from rules.core import (
     OptionSpec,
     Param,
     Pending,
+    Piece,
     Result,
     RulesError,
 )
@@ -259,7 +268,7 @@ class BadBones(Game[BadBonesState]):
         Command(
             "place",
             (
-                Param("trap", autocomplete=True, names="badbones.trap"),
+                Param("trap", autocomplete=True, names="badbones.trap", pieces="traps"),
                 Param("square", autocomplete=True),
                 Param(
                     "orientation",
@@ -279,15 +288,39 @@ class BadBones(Game[BadBonesState]):
             ),
         ),
         Command("choose", (Param("answer", autocomplete=True, names="badbones.dir"),), button=True),
-        Command("buy", (Param("item", autocomplete=True),)),
+        Command("buy", (Param("item", autocomplete=True, pieces="market"),)),
         Command("pass", button=True),
         Command(
             "weapon",
-            (Param("target", autocomplete=True), Param("to", required=False, autocomplete=True)),
+            (
+                Param("target", autocomplete=True),
+                # The crossbow's "to" may name a chief's kind: described where it is chosen.
+                Param("to", required=False, autocomplete=True, pieces="chiefs"),
+            ),
         ),
         Command("skip", button=True),
         Command("start", (Param("square", autocomplete=True),), button=True),
     )
+
+    def pieces(self) -> dict[str, tuple[Piece, ...]]:
+        def trap(kind: str, cost: int | None = None) -> Piece:
+            return Piece(kind, f"badbones.trap.{kind}", f"badbones.trap_text.{kind}", cost)
+
+        def weapon(kind: str, cost: int | None = None) -> Piece:
+            return Piece(kind, f"badbones.weapon.{kind}", f"badbones.weapon_text.{kind}", cost)
+
+        # What the Market sells at its largest table (traps by the table, then weapons).
+        sold = market_stock(self.max_seats)
+        return {
+            "traps": tuple(trap(k) for k in TRAPS),
+            "weapons": tuple(weapon(k) for k in WEAPONS),
+            "chiefs": tuple(
+                Piece(k, f"badbones.chief.{k}", f"badbones.chief_text.{k}") for k in CHIEF_KINDS
+            ),
+            "market": tuple(
+                weapon(k, price(k)) if k in WEAPONS else trap(k, price(k)) for k in sold
+            ),
+        }
 
     def is_news(self, event: Event) -> bool:
         # Bad Bones deals nothing hidden: every private event echoes its reader's own

@@ -6,7 +6,16 @@ from rules.core.events import Event, public, visible_to
 from rules.core.game import Game
 from rules.core.registry import game_names, get_game, register
 from rules.core.rng import Rng
-from rules.core.spec import Command, CommandArgs, OptionSpec, Param, Pending, Result, Snapshot
+from rules.core.spec import (
+    Command,
+    CommandArgs,
+    OptionSpec,
+    Param,
+    Pending,
+    Piece,
+    Result,
+    Snapshot,
+)
 
 __all__ = [
     "Action",
@@ -18,6 +27,7 @@ __all__ = [
     "OptionSpec",
     "Param",
     "Pending",
+    "Piece",
     "Result",
     "Rng",
     "Snapshot",

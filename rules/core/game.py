@@ -42,6 +42,7 @@ from rules.core.spec import (
     CommandArgs,
     OptionSpec,
     Pending,
+    Piece,
     Result,
     Snapshot,
     command_key,
@@ -281,6 +282,11 @@ class Game(ABC, Generic[S]):
     def rules_text_key(self) -> str:
         """Catalogue key of the ``/game rules`` help for this game."""
         return f"{self.name}.rules"
+
+    def pieces(self) -> dict[str, tuple[Piece, ...]]:
+        """The game's pieces by topic (``traps``, ``items``…), in the order ``/game rules
+        topic:`` lists them; every one has a one-line description in the catalogue."""
+        return {}
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:

@@ -84,7 +84,9 @@ class Param:
     from the state (the adapter derives them from ``legal_actions`` through ``to_command``).
     ``names``: the catalogue section whose entries name the values in each language (default
     ``<game>.choice.<name>``): the bot shows them and accepts them as typed, while actions and
-    saved games keep the canonical values.
+    saved games keep the canonical values. ``pieces``: the topic of ``Game.pieces`` its values
+    are pieces of (Bad Bones' ``trap``: ``traps``), so the bot says what each one does where it
+    is chosen.
     """
 
     name: str
@@ -93,6 +95,19 @@ class Param:
     choices: tuple[str, ...] = ()
     autocomplete: bool = False
     names: str = ""
+    pieces: str = ""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece of a game that players choose or meet (a trap, an item, a die face), for the
+    bot to describe: ``value`` as commands take it, and the catalogue keys of its name and its
+    one-line description. ``cost``: a price to show with it (Bad Bones' Market)."""
+
+    value: str
+    name: str
+    text: str
+    cost: int | None = None
 
 
 @dataclass(frozen=True)

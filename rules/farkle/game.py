@@ -19,6 +19,7 @@ from rules.core import (
     OptionSpec,
     Param,
     Pending,
+    Piece,
     Result,
     Rng,
     RulesError,
@@ -43,7 +44,7 @@ from rules.farkle.actions import (
     UseCompanion,
     UseItem,
 )
-from rules.farkle.cards import COMPANIONS, CURSED, ITEMS, PLAYABLE
+from rules.farkle.cards import COMPANIONS, CURSED, ITEM_COPIES, ITEMS, PLAYABLE
 from rules.farkle.state import (
     DIE_LETTERS,
     EVENT_FACES,
@@ -180,15 +181,27 @@ class DragonFarkle(Game[FarkleState]):
         Command(
             "item",
             (
-                Param("item", autocomplete=True, names="farkle.item"),
+                Param("item", autocomplete=True, names="farkle.item", pieces="items"),
                 Param("die", required=False, autocomplete=True),
             ),
         ),
         Command("fight", button=True),
         Command("bonus", button=True),
         Command("farkle", button=True),
-        Command("discard", (Param("item", autocomplete=True, names="farkle.item"),)),
+        Command(
+            "discard", (Param("item", autocomplete=True, names="farkle.item", pieces="items"),)
+        ),
     )
+
+    def pieces(self) -> dict[str, tuple[Piece, ...]]:
+        return {
+            "items": tuple(
+                Piece(k, f"farkle.item.{k}", f"farkle.item_text.{k}") for k in ITEM_COPIES
+            ),
+            "companions": tuple(
+                Piece(k, f"farkle.companion.{k}", f"farkle.companion_text.{k}") for k in COMPANIONS
+            ),
+        }
 
     # ================================================================== setup
 

@@ -634,5 +634,45 @@ def house_deck() -> Deck:
     return Deck(bombs, fuses)
 
 
+def slot_kind(slot: Slot) -> str:
+    """What kind of icon a slot is, as ``/game rules topic:cards`` explains it."""
+    marks = {"#|*": "either", "#*": "identical", "*": "colour_compared", "#": "number_compared"}
+    if slot.mark in marks:
+        return marks[slot.mark]
+    if slot.mark == "?":
+        return "any"
+    if len(slot.alts) > 1:
+        return "split"
+    colour, number = slot.alts[0]
+    if colour is not None and number is not None:
+        return "colour_number"
+    return "colour" if colour is not None else "number"
+
+
+def card_kinds(deck: Deck) -> tuple[str, ...]:
+    """Every kind of thing a card of ``deck`` shows: its slots' icons, the relations printed
+    between them, its shapes (stack, pyramid), its levels, and the fuse cards' two kinds; in
+    that order, each once. Derived from the deck, so an edited deck's new kinds are asked a
+    description too (``tests/test_pieces.py``)."""
+    found: dict[str, None] = {}
+    cards = sorted(deck.bombs.values(), key=lambda c: (c.hard, c.level, c.id))
+    for card in cards:
+        for slot in card.slots:
+            found.setdefault(slot_kind(slot), None)
+    for card in cards:
+        for relation in card.relations:
+            found.setdefault(relation.kind, None)
+    for card in cards:
+        for part in card.parts:
+            if part.layout != "row":
+                found.setdefault(part.layout, None)
+    for card in cards:
+        found.setdefault("hard" if card.hard else f"level{card.level}", None)
+    for fuse in deck.fuses:
+        colour, _ = fuse_target(fuse)
+        found.setdefault("fuse_colour" if colour is not None else "fuse_number", None)
+    return tuple(found)
+
+
 def is_fuse(card_id: str) -> bool:
     return card_id.startswith("F-")

@@ -28,6 +28,7 @@ from rules.core import (
     OptionSpec,
     Param,
     Pending,
+    Piece,
     Result,
     Rng,
     RulesError,
@@ -37,6 +38,7 @@ from rules.fuse.cards import (
     EMPTY,
     BombCard,
     Slot,
+    card_kinds,
     die_name,
     fuse_target,
     house_deck,
@@ -361,6 +363,14 @@ class Fuse(Game[FuseState]):
             owned=True,
         ),
     )
+
+    def pieces(self) -> dict[str, tuple[Piece, ...]]:
+        # The kinds the deck in play is made of (slots, relations, shapes, levels, fuse cards).
+        return {
+            "cards": tuple(
+                Piece(k, f"fuse.card.{k}", f"fuse.card_text.{k}") for k in card_kinds(house_deck())
+            )
+        }
 
     # ------------------------------------------------------------------ setup
 

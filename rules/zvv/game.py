@@ -26,6 +26,7 @@ from rules.core import (
     OptionSpec,
     Param,
     Pending,
+    Piece,
     Result,
     Rng,
     RulesError,
@@ -165,6 +166,9 @@ class ZombiesVsVampires(Game[ZvvState]):
         Command("pass", button=True),
         Command("reroll", button=True),
     )
+
+    def pieces(self) -> dict[str, tuple[Piece, ...]]:
+        return {"faces": tuple(Piece(f, f"zvv.face.{f}", f"zvv.face_text.{f}") for f in FACES)}
 
     # ----------------------------------------------------------------- set-up and options
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 from rules.badbones import GAME
@@ -275,3 +276,40 @@ def test_the_cooperative_legend_speaks_of_the_shared_supply() -> None:
     assert "shared supply" in said and "under each board" not in said
     alone = GAME.view(GAME.new_game(3, {}, 1), None)
     assert "under each board" in " ".join(label for _, label in _legend_items(alone, "en"))
+
+
+def test_the_legend_names_the_chiefs_signs_on_the_table() -> None:
+    """A chief on a board or waiting in a forest puts its sign and name in the picture's key;
+    a table without chiefs shows none (and nothing orange in the key)."""
+    from PIL import Image
+
+    from render.badbones import CHIEF, CHIEF_ORANGE, _legend_height, _legend_items, render_table
+
+    state = position(
+        "E4 S@saboteur N\nforest red.top@necromancer",
+        "C5 S@nice",
+        options={"advanced": True, "chiefs": True},
+    )
+    view = GAME.view(state, None)
+    chiefs = [(w, label) for w, label in _legend_items(view, "es") if w.startswith(CHIEF)]
+    assert chiefs == [
+        (CHIEF + "necromancer", "jefe nigromante"),
+        (CHIEF + "nice", "jefe amable"),
+        (CHIEF + "saboteur", "jefe saboteador"),
+    ]
+    plain = GAME.view(position("E4 S", "", options={"chiefs": True}), None)
+    assert not [w for w, _ in _legend_items(plain, "en") if w.startswith(CHIEF)]
+
+    def orange_in_key(view: dict[str, Any]) -> int:
+        img = Image.open(io.BytesIO(render_table(view, NAMES[:2], "en"))).convert("RGB")
+        key = _legend_height(_legend_items(view, "en"), img.width)
+        data = img.crop((0, img.height - key, img.width, img.height)).tobytes()
+        # (the picture's palette shifts colours a little: count the pixels near the orange)
+        return sum(
+            1
+            for px in zip(data[0::3], data[1::3], data[2::3], strict=True)
+            if all(abs(a - b) < 40 for a, b in zip(px, CHIEF_ORANGE, strict=True))
+        )
+
+    assert orange_in_key(view) > 1000, "the chiefs' tokens are drawn in the key"
+    assert orange_in_key(plain) < 100, "no chief, no token"
