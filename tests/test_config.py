@@ -42,7 +42,16 @@ def test_every_variable_is_read_and_typed() -> None:
         }
     )
     assert settings == Config(
-        "abc.def.ghi", "postgresql://u@db/partida", 4, 1234, "DEBUG", 0, 4, (2, 3), "NORMAL", 365
+        "abc.def.ghi",
+        "postgresql://u@db/partida",
+        4,
+        1234,
+        "DEBUG",
+        0,
+        4,
+        (2, 3),
+        "NORMAL",
+        retention_days=365,
     )
 
 
