@@ -87,6 +87,14 @@ class RateLimits:
         self.global_window = Window(GLOBAL_LIMIT, GLOBAL_PER)
         self.limited: list[tuple[str, str]] = []  # (bucket, major) of every 429 the fake gave
 
+    def holding(self, margin: float) -> bool:
+        """Whether a full bucket may be holding a client back (discord.py waits for its reset
+        without a request in flight): until ``margin`` after the reset."""
+        now = time.monotonic()
+        return any(
+            w.used >= w.limit and now < w.opened + w.per + margin for w in self.buckets.values()
+        )
+
     @staticmethod
     def bucket(method: str, route: str) -> str:
         """A stable opaque hash per route, as Discord's ``X-RateLimit-Bucket``."""

@@ -527,6 +527,8 @@ class FakeDiscord:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             quiet_now = self._inflight == 0 and time.monotonic() - self._last_request >= quiet
+            # A full bucket: discord.py may be waiting for its reset to send (nothing in flight).
+            quiet_now = quiet_now and not self.ratelimits.holding(quiet)
             if quiet_now and not any(check() for check in self.busy_checks):
                 return
             await asyncio.sleep(quiet / 4)
