@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any
 
 from aiohttp import web
 
@@ -70,8 +71,9 @@ def template(canonical: str, match_info: dict[str, str]) -> str:
     return path
 
 
-class Request(NamedTuple):
-    """One REST request the fake answered."""
+@dataclass(frozen=True)
+class Request:
+    """One REST request the fake answered; unpacks as (method, route, path, status, time)."""
 
     method: str
     route: str  # discord.py's template, e.g. "/channels/{channel_id}/messages"
@@ -80,6 +82,9 @@ class Request(NamedTuple):
     time: float  # time.monotonic() when it was answered
     channel_id: int | None = None
     injected: bool = False  # answered (or delayed) by an injected fault
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.method, self.route, self.path, self.status, self.time))
 
 
 @dataclass

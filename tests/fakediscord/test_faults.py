@@ -340,3 +340,10 @@ async def test_gateway_delay_holds_every_dispatch(fake: FakeDiscord, probe: Prob
     assert exchange.delivered_at is not None
     assert exchange.delivered_at - exchange.sent_at >= 0.5
     assert exchange.callback_at is not None and exchange.callback_at - exchange.sent_at >= 0.5
+
+
+async def test_requests_unpack_as_the_contract_says(fake: FakeDiscord, probe: Probe) -> None:
+    await post(probe, fake.channel_id)
+    method, route, path, status, _ = fake.requests[-1]
+    assert (method, route, status) == ("POST", POST, 200)
+    assert path == f"/api/v10/channels/{fake.channel_id}/messages"
