@@ -1,16 +1,17 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest)."""
+fuse, zvv, replay, bots, rest, faults); options such as ``--quick`` are left to the benchmarks."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest", "faults")
 
 
 def main(argv: list[str]) -> int:
-    for name in argv or ALL:
+    names = [a for a in argv if not a.startswith("-")]
+    for name in names or ALL:
         try:
             module = importlib.import_module(f"bench.bench_{name}")
         except ModuleNotFoundError as exc:

@@ -5,6 +5,10 @@ heartbeats), and lets a test act as users: send slash commands, autocomplete req
 component clicks, then read what the bot sent back. Every payload is checked against Discord's
 documented limits (:mod:`tests.fakediscord.limits`); a violation is answered with Discord's
 "Invalid Form Body" error and recorded, and :meth:`FakeDiscord.check` fails the test.
+It keeps Discord's rules under load (:mod:`tests.fakediscord.ratelimits`: buckets, 429s; the
+3 s interaction window; auto-archive; ``enforce_nonce``; gateway RESUME in
+:mod:`tests.fakediscord.gateway`), and a test can make it fail as Discord fails
+(:mod:`tests.fakediscord.faults`: 5xx, 429s, latency, gateway drops, deleted channels).
 
 Usage::
 
