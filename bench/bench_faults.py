@@ -40,6 +40,7 @@ import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -107,6 +108,12 @@ class Figures:
     host_told: int = 0  # direct messages to hosts (a deleted thread should make one)
     other_delay: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # The same counts by the fault that was on when they happened ("calm": none).
+    by_fault: dict[str, Counter[str]] = field(default_factory=dict)
+
+    def count(self, fault: str, name: str) -> None:
+        setattr(self, name, getattr(self, name) + 1)
+        self.by_fault.setdefault(fault, Counter())[name] += 1
 
     def add(self, other: Figures) -> None:
         for name in (
@@ -116,6 +123,8 @@ class Figures:
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.other_delay = max(self.other_delay, other.other_delay)
         self.notes += other.notes
+        for fault, counts in other.by_fault.items():
+            self.by_fault.setdefault(fault, Counter()).update(counts)
 
 
 @dataclass
@@ -142,6 +151,8 @@ class Table:
         self.where = 0
         self.game_id = 0
         self.phases: dict[str, bool] = {}  # phase token → its message reached the channel
+        self.phase_fault: dict[str, str] = {}  # phase token → the fault on when it began
+        self.fault = "calm"  # the fault on now (set by the scenario)
         self.figures = Figures()
 
     async def open(self, channel_id: int, options: dict[str, Any]) -> None:
@@ -225,24 +236,25 @@ class Table:
         await self.fake.idle(quiet=0.1, timeout=120)
 
     def judge(self, outcome: Outcome, player: Player) -> None:
-        fig, exchange = self.figures, outcome.exchange
-        fig.moves += 1
+        exchange = outcome.exchange
+        count = partial(self.figures.count, self.fault)
+        count("moves")
         texts = [m.text for m in exchange.messages]
         told_error = any(ERROR_MARK in t for t in texts)
         told_retry = any(TRY_AGAIN in t.lower() for t in texts)
         if exchange.refused is not None:
-            fig.refused += 1
+            count("refused")
         if exchange.failed:
-            fig.failed += 1
+            count("failed")
             if outcome.applied:
-                fig.behind_failure += 1
+                count("behind_failure")
         elif exchange.answer is not None and not told_error and not told_retry:
-            fig.acked += 1
+            count("acked")
             player.last = exchange.answer
             if not outcome.applied:
-                fig.lost += 1
+                count("lost")
         if outcome.applied and told_retry:
-            fig.try_again += 1
+            count("try_again")
 
     async def table_seen(self, grace: float = GRACE) -> bool:
         """Whether the current phase's message is in the channel (waiting up to ``grace``, as
@@ -257,13 +269,16 @@ class Table:
             delivered = record.get("phase") == row.phase and message is not None
             if delivered or time.monotonic() >= end:
                 self.phases[row.phase] = self.phases.get(row.phase, False) or delivered
+                self.phase_fault.setdefault(row.phase, self.fault)
                 return delivered
             await asyncio.sleep(0.2)
 
     def close(self) -> Figures:
         fig = self.figures
         fig.phases = len(self.phases)
-        fig.undelivered = sum(not ok for ok in self.phases.values())
+        for phase, delivered in self.phases.items():
+            if not delivered:
+                fig.count(self.phase_fault[phase], "undelivered")
         return fig
 
 
@@ -314,6 +329,10 @@ async def faulty_game(game: str, folder: Path) -> Figures:
                     await deleted(table, clock)
                     ended = "its thread deleted"
                     break
+                if fault is not None:
+                    table.fault = fault
+                elif not latency_left and all(f.spent for f in fake.faults):
+                    table.fault = "calm"
                 outcome = await table.move(before=before)
                 if outcome is None:
                     break
@@ -357,12 +376,29 @@ def _drop(fake: FakeDiscord, *, resume: bool, down: float) -> Callable[[], Await
 async def deleted(table: Table, clock: Clock) -> None:
     """The game's thread is deleted: a player tries a move, then a deadline passes."""
     fake = table.fake
+    table.fault = "delete"
     await fake.delete_channel(table.where)
     await table.move()
     clock.now += 3 * DAY
     table.bot.wake_deadlines()
     await asyncio.sleep(1.0)
     await fake.idle(timeout=120)
+
+
+async def deadline_passes(table: Table, clock: Clock) -> float:
+    """Seconds from a deadline passing to the table's next phase message in the channel."""
+    row = await table.row()
+    phase = row.phase if row is not None else ""
+    clock.now += 3 * DAY
+    table.bot.wake_deadlines()
+    start = time.monotonic()
+    while time.monotonic() - start < SHARED_429:
+        row = await table.row()
+        if row is None or row.status != ACTIVE or row.phase != phase:
+            break
+        await asyncio.sleep(0.05)
+    await table.table_seen(grace=SHARED_429)
+    return time.monotonic() - start
 
 
 async def shared_429(folder: Path) -> Figures:
@@ -379,9 +415,11 @@ async def shared_429(folder: Path) -> Figures:
             await stalled.open(fake.channel_id, {})
             await other.open(second, {})
             baseline = [o.seconds for o in [await other.move() for _ in range(4)] if o]
+            baseline.append(await deadline_passes(other, clock))
             fault = fake.inject(
                 Fault(channel_id=stalled.where, status=429, retry_after=SHARED_429, scope="shared")
             )
+            stalled.fault, other.fault = "shared_429", "other_channel"
             for _ in range(6):  # until one of its requests meets the 429
                 if fault.hits:
                     break
@@ -393,13 +431,9 @@ async def shared_429(folder: Path) -> Figures:
                 if outcome is not None:
                     during.append(outcome.seconds)
                 if len(during) == 3:  # and a deadline in both channels
-                    clock.now += 3 * DAY
-                    bot.wake_deadlines()
-                    start = time.monotonic()
-                    await other.table_seen(grace=SHARED_429)
-                    during.append(time.monotonic() - start)
+                    during.append(await deadline_passes(other, clock))
             fig = other.close()
-            fig.moves += stalled.figures.moves
+            fig.add(stalled.close())
             base = statistics.median(baseline) if baseline else 0.0
             fig.other_delay = max([d - base for d in during], default=0.0)
             fig.notes.append(
@@ -423,6 +457,9 @@ async def run() -> None:
     per_1000 = 1000 * total.invalid / max(1, total.moves)
     for note in total.notes:
         print(f"  {note}")
+    names = "moves failed refused behind_failure try_again lost undelivered".split()
+    for fault, counts in total.by_fault.items():
+        print(f"  {fault:14s}" + ", ".join(f"{n} {counts[n]}" for n in names if counts[n]))
     print(
         f"moves tried {total.moves} (acknowledged {total.acked}, failed {total.failed}, "
         f"refused by Discord {total.refused}); phases {total.phases}"
