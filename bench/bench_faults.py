@@ -12,8 +12,9 @@ typed otherwise; tests/fakediscord/table.py) in a thread, and at fixed moves the
 - the thread archived (typed commands are refused until a moderator reopens it);
 - for Farkle, the thread deleted mid-game (a player tries a move, then a deadline passes).
 
-Then two games in two channels: one channel's requests get a 60 s shared 429 while the other
-channel's game goes on (moves and a deadline), timed against the same before the 429.
+Then two games in two channels: one channel's posts get a 60 s shared 429 while the other
+channel's game goes on (moves a little over a second apart, and a deadline), timed against the
+same before the 429.
 
 Printed: moves tried; acknowledged moves lost (the player saw "Recorded" or the table's
 answer, and the move is not in the game's log); moves applied while their player saw "This
@@ -30,6 +31,7 @@ by its own rules, not the 429s the benchmark injects) per 1,000 moves. Targets (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -67,6 +69,7 @@ MAX_MOVES = 18 if QUICK else 30
 GRACE = 3.0 if QUICK else 5.0  # how long a player waits for the table before acting anyway
 SHARED_429 = 20.0 if QUICK else 60.0
 LATENCY = 3.5
+PACE = 1.2  # seconds between the other channel's moves during the 429
 DAY = 86_400.0
 # The move (attempt) at which each fault begins, per game.
 SCHEDULE = {
@@ -153,6 +156,9 @@ class Table:
         self.phases: dict[str, bool] = {}  # phase token → its message reached the channel
         self.phase_fault: dict[str, str] = {}  # phase token → the fault on when it began
         self.fault = "calm"  # the fault on now (set by the scenario)
+        # Wait for the whole bot to go quiet after each move; False: only for this table's
+        # answer and table (another channel's stalled request must not count here).
+        self.wait_idle = True
         self.figures = Figures()
 
     async def open(self, channel_id: int, options: dict[str, Any]) -> None:
@@ -233,7 +239,8 @@ class Table:
             if exchange.answer is not None or (exchange.failed and (reached or lost)):
                 break
             await asyncio.sleep(0.05)
-        await self.fake.idle(quiet=0.1, timeout=120)
+        if self.wait_idle:
+            await self.fake.idle(quiet=0.1, timeout=120)
 
     def judge(self, outcome: Outcome, player: Player) -> None:
         exchange = outcome.exchange
@@ -385,6 +392,20 @@ async def deleted(table: Table, clock: Clock) -> None:
     await fake.idle(timeout=120)
 
 
+async def paced(table: Table) -> Outcome | None:
+    """A move, after a pause that keeps the channel under its own rate limit (5 posts in 5 s):
+    what is timed is the other channel's stall, not this one's pace."""
+    await asyncio.sleep(PACE)
+    return await table.move()
+
+
+async def first_due(table: Table) -> float:
+    """When the table's earliest deadline falls due (on the bot's clock)."""
+    async with table.service.sessions() as session:
+        deadlines = await repo.deadlines_of(session, table.game_id)
+    return min((d.due_at for d in deadlines.values()), default=float("inf"))
+
+
 async def deadline_passes(table: Table, clock: Clock) -> float:
     """Seconds from a deadline passing to the table's next phase message in the channel."""
     row = await table.row()
@@ -414,24 +435,43 @@ async def shared_429(folder: Path) -> Figures:
         try:
             await stalled.open(fake.channel_id, {})
             await other.open(second, {})
-            baseline = [o.seconds for o in [await other.move() for _ in range(4)] if o]
+            baseline = [o.seconds for o in [await paced(other) for _ in range(4)] if o]
             baseline.append(await deadline_passes(other, clock))
+            # Every post in that channel is refused for SHARED_429 seconds (each 429 saying
+            # retry after the whole of it), then the limit is lifted.
             fault = fake.inject(
-                Fault(channel_id=stalled.where, status=429, retry_after=SHARED_429, scope="shared")
+                Fault(
+                    "POST",
+                    POST,
+                    stalled.where,
+                    status=429,
+                    retry_after=SHARED_429,
+                    scope="shared",
+                    times=None,
+                )
             )
             stalled.fault, other.fault = "shared_429", "other_channel"
+            stalled.wait_idle = other.wait_idle = False
             for _ in range(6):  # until one of its requests meets the 429
                 if fault.hits:
                     break
                 await stalled.move()
             began = time.monotonic()
+            lift = asyncio.get_running_loop().call_later(SHARED_429, fake.faults.remove, fault)
             during: list[float] = []
             while time.monotonic() - began < SHARED_429 - 5 and await other.active():
-                outcome = await other.move()
+                outcome = await paced(other)
                 if outcome is not None:
                     during.append(outcome.seconds)
-                if len(during) == 3:  # and a deadline in both channels
+                if len(during) == 3:
+                    # The stalled channel's deadline falls due (its post meets the 429), then
+                    # this channel's: how long until this one's table moves on?
+                    clock.now = max(clock.now, await first_due(stalled) + 1)
+                    bot.wake_deadlines()
+                    await asyncio.sleep(1.0)
                     during.append(await deadline_passes(other, clock))
+            lift.cancel()
+            fake.clear_faults()
             fig = other.close()
             fig.add(stalled.close())
             base = statistics.median(baseline) if baseline else 0.0
@@ -442,7 +482,9 @@ async def shared_429(folder: Path) -> Figures:
             )
             return fig
         finally:
-            await fake.idle(timeout=SHARED_429 + 30)
+            # The stalled channel's requests may still be waiting out their 429: no need.
+            with contextlib.suppress(TimeoutError):
+                await fake.idle(timeout=5)
             await bot.close()
 
 
