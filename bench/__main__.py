@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse)."""
+fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse, faults); options such as ``--quick`` are left to the benchmarks."""
 
 from __future__ import annotations
 
@@ -21,11 +21,13 @@ ALL = (
     "memory",
     "render",
     "fairuse",
+    "faults",
 )
 
 
 def main(argv: list[str]) -> int:
-    for name in argv or ALL:
+    names = [a for a in argv if not a.startswith("-")]
+    for name in names or ALL:
         try:
             module = importlib.import_module(f"bench.bench_{name}")
         except ModuleNotFoundError as exc:

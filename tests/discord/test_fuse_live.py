@@ -4,6 +4,7 @@ buttons on it, its picture replaced when a new round is drawn."""
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import pytest
 
@@ -54,7 +55,10 @@ async def _play_one(fake: FakeDiscord, player: FakeUser, table_id: int) -> bool:
 async def test_live_rounds_edit_one_table_message_with_its_buttons_and_picture(
     fake: FakeDiscord, bots: Bots, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(lobby.secrets, "randbits", lambda bits: 3)  # one deal, every run
+    # One deal, every run: the lobby's seed alone. (Patching ``secrets.randbits`` itself would
+    # give every discord.py message the same nonce, and Discord, with ``enforce_nonce``,
+    # answers a repeated nonce with the earlier message instead of posting.)
+    monkeypatch.setattr(lobby, "secrets", SimpleNamespace(randbits=lambda bits: 3))
     await bots.start(render=True)
     ana, bea = fake.add_user(601, "Ana"), fake.add_user(602, "Bea")
     await (await fake.slash(ana, "fuse new")).result()
