@@ -122,7 +122,10 @@ async def test_a_standing_target_is_a_rival_never_your_own_seat(
     assert "You cannot send your own skeletons to yourself" in out.getvalue()[mark:]
     mark = len(out.getvalue())
     await con.line("@beto:es /badbones preferir eleccion:salida valor:3")
-    assert "A partir de ahora, tu salida por arriba envía los esqueletos a cora." in out.getvalue()[mark:]
+    assert (
+        "A partir de ahora, tu salida por arriba envía los esqueletos a cora."
+        in out.getvalue()[mark:]
+    )
 
 
 async def test_a_spanish_player_reads_ways_and_ask_auto_in_spanish(
