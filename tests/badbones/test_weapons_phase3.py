@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.service.compose import pending_text
+from bot.service.text import Name
 from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Skip, Weapon
@@ -47,6 +49,9 @@ def test_the_question_names_the_weapon_the_hero_and_the_kills() -> None:
     assert pending.args["square"] == "B2" and pending.args["count"] == 3
     assert pending.args["targets"] == "C2"  # the skeleton still to move: there now
     assert set(GAME.legal_actions(state, 0)) == {Weapon("C2"), Skip()}
+    names = [Name("Ana"), Name("Beto")]
+    assert "usa tu ballesta ahora" in str(pending_text("badbones", pending, names, "es"))
+    assert "use your crossbow now" in str(pending_text("badbones", pending, names, "en"))
     for lang in ("en", "es"):
         assert "badbones.pending.choose_weapon" in catalogue(lang)
         assert "badbones.event.weapon_chosen" in catalogue(lang)
@@ -180,3 +185,13 @@ def test_the_answer_replays_exactly_and_survives_a_save() -> None:
         s, _ = GAME.apply(s, 1, Choose("3"))
         ends.append(GAME.dump(s))
     assert ends[0] == ends[1] and floors(GAME.load(ends[0])) == 4
+
+
+def test_your_own_board_says_the_weapon_question_in_your_language() -> None:
+    from render.badbones import _note_lines, render_board
+
+    state = asked("crossbow")
+    view = GAME.view(state, 0)
+    said = " ".join(_note_lines(view, {}, ["Ana", "Beto"], "es"))
+    assert "usa tu ballesta ahora" in said and "C2" in said
+    assert render_board(view, ["Ana", "Beto"], "en")[:4] == b"\x89PNG"
