@@ -195,3 +195,26 @@ def test_your_own_board_says_the_weapon_question_in_your_language() -> None:
     said = " ".join(_note_lines(view, {}, ["Ana", "Beto"], "es"))
     assert "usa tu ballesta ahora" in said and "C2" in said
     assert render_board(view, ["Ana", "Beto"], "en")[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    "weapon",
+    ["crossbow", "icewand", "deathwand", "teleport", "sword", "battleaxe", "morningstar", "rapier"],
+)
+def test_every_use_offered_at_the_question_keeps_every_token_and_ends_the_phase(
+    weapon: str,
+) -> None:
+    extra = "C2 S*2\nA1 S\nA3 E\nC1 red.top:S\nD2 W"
+    start = position(f"weapon {weapon}\nhero B2\nB1 S*3\n{extra}", "", "", **_at_trap())
+    start, _ = trap_phase(start)
+    assert start.questions[0]["choice"] == "weapon"
+    uses = [a for a in GAME.legal_actions(start, 0) if isinstance(a, Weapon)]
+    assert uses
+    for use in [*uses, Skip()]:
+        state, _ = GAME.apply(start, 0, use)
+        while state.stage == SKELETONS:  # a use may raise another question (a top exit)
+            seat, pending = min(GAME.pending(state).items())
+            assert seat == 0 and pending.kind != "choose_weapon", use  # no other 3+ group
+            state, _ = GAME.apply(state, seat, pending.default)
+        assert state.stage == HERO, use
+        token_counts(state)
