@@ -479,9 +479,9 @@ class BadBones(Game[BadBonesState]):
             if seat not in market.buyers(state):
                 return []
             return [*(Buy(item) for item in market.affordable(state, seat)), Pass()]
+        if state.stage == WEAPON and seat not in state.weapons:
+            return []
         if state.stage == WEAPON or self._weapon_question(state, seat):
-            if not self._weapon_question(state, seat) and seat not in state.weapons:
-                return []
             return [*(Weapon(t, to) for t, to in self._weapon_uses(state, seat)), Skip()]
         if state.stage == TRAP:
             actions: list[Action] = []

@@ -10,10 +10,10 @@ deterministic, so the replay reaches the same question and takes the answer). No
 committed until every board has resolved without a question.
 
 Order inside a board is canonical (D5: it changes no outcome): skeletons on the board by square,
-then the forest's newcomers. Those still to move (``unmoved``) stand on the board too: a weapon
-triggered during the phase (D20, :mod:`rules.badbones.weapons`) acts on them as well. Skeletons move as *units*: one token, or (skeleton chiefs) a chief
+then the forest's newcomers. Skeletons move as *units*: one token, or (skeleton chiefs) a chief
 instructor with everything that stood on its square, all facing its way; every effect applies to
-the unit as a whole.
+the unit as a whole. Those still to move (``unmoved``) stand on the board too: a weapon
+triggered during the phase (D20, :mod:`rules.badbones.weapons`) acts on them as well.
 """
 
 from __future__ import annotations
