@@ -218,3 +218,18 @@ def test_every_use_offered_at_the_question_keeps_every_token_and_ends_the_phase(
             state, _ = GAME.apply(state, seat, pending.default)
         assert state.stage == HERO, use
         token_counts(state)
+
+
+def test_newcomers_entering_at_one_entry_trigger_it_before_the_next_newcomer() -> None:
+    """Three pink top-forest newcomers enter at A1, onto the hero: one group. E5's skeleton
+    has moved to E4 by then; the green left-forest one, entering A1 the other way, comes after
+    the answer (and falls to the hero too: a kill of another group)."""
+    board = "weapon crossbow\nhero A1\nE5 N\nforest pink.top pink.top pink.top green.left"
+    state = position(board, "", **_at_trap())
+    state, _ = trap_phase(state)
+    question = state.questions[0]
+    assert question["choice"] == "weapon" and question["kills"] == 3
+    assert question["options"] == ["E4", "skip"]
+    state, events = GAME.apply(state, 0, Weapon("E4"))
+    killed = next(e for e in events if e.key == "badbones.event.hero_killed")
+    assert killed.args["count"] == 4 and where(state, 0) == {}
