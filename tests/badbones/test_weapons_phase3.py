@@ -233,3 +233,16 @@ def test_newcomers_entering_at_one_entry_trigger_it_before_the_next_newcomer() -
     state, events = GAME.apply(state, 0, Weapon("E4"))
     killed = next(e for e in events if e.key == "badbones.event.hero_killed")
     assert killed.args["count"] == 4 and where(state, 0) == {}
+
+
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_a_computer_seat_answers_the_weapon_question_legally(level: str) -> None:
+    from rules.core.policy import choose
+
+    state = asked("crossbow")
+    action = choose(GAME, state, 0, level)
+    assert action in GAME.legal_actions(state, 0)
+    if level == "normal":  # it plays the phase out: the shot saves a floor
+        assert action == Weapon("C2")
+    state, _ = GAME.apply(state, 0, action)
+    assert state.stage == HERO
