@@ -1347,6 +1347,11 @@ def _note_lines(
         choice = question["choice"]
         if choice == "top" and view.get("cooperative"):
             choice = "top_coop"
+        if choice == "weapon":  # D20: answered by the weapon command, its targets listed
+            targets = (o.partition(" ")[0] for o in question["options"] if o != "skip")
+            args["targets"] = ", ".join(dict.fromkeys(targets))
+            args["weapon"] = t(f"badbones.weapon.{question['weapon']}", lang)
+            args["count"] = question["kills"]
         lines.append(t(f"badbones.pending.choose_{choice}", lang, **args))
     return lines
 

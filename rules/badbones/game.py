@@ -431,7 +431,9 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             return {
                 s: Pending(
-                    self._question_kind(state, q), Choose(q["default"]), args=self._question_args(q)
+                    self._question_kind(state, q),
+                    Skip() if q["choice"] == "weapon" else Choose(q["default"]),
+                    args=self._question_args(q),
                 )
                 for s, q in sorted(state.questions.items())
             }
@@ -450,6 +452,15 @@ class BadBones(Game[BadBonesState]):
 
     @staticmethod
     def _question_args(q: dict[str, Any]) -> dict[str, Any]:
+        if q["choice"] == "weapon":
+            # Answered by ``weapon target:… to:…`` (or ``skip``): the targets it may take now.
+            targets = [weapons.from_answer(o)[0] for o in q["options"] if o != weapons.SKIP]
+            return {
+                "square": q["square"],
+                "count": q["kills"],
+                "weapon_key": f"badbones.weapon.{q['weapon']}",
+                "targets": ", ".join(dict.fromkeys(targets)),
+            }
         args: dict[str, Any] = {
             "square": q.get("square", ""),
             # Named as the parameter "answer" is, so a direction reads in the reader's
@@ -501,10 +512,10 @@ class BadBones(Game[BadBonesState]):
             if seat not in market.buyers(state):
                 return []
             return [*(Buy(item) for item in market.affordable(state, seat)), Pass()]
-        if state.stage == WEAPON:
-            if seat not in state.weapons:
-                return []
-            return [*(Weapon(t, to) for t, to in weapons.uses(state, seat)), Skip()]
+        if state.stage == WEAPON and seat not in state.weapons:
+            return []
+        if state.stage == WEAPON or self._weapon_question(state, seat):
+            return [*(Weapon(t, to) for t, to in self._weapon_uses(state, seat)), Skip()]
         if state.stage == TRAP:
             actions: list[Action] = []
             occupied = {s.square for s in board.skeletons}
@@ -540,6 +551,22 @@ class BadBones(Game[BadBonesState]):
             # "nothing".
             return [Nothing()]
         return self.legal_actions(state, seat)
+
+    @staticmethod
+    def _weapon_question(state: BadBonesState, seat: int) -> dict[str, Any] | None:
+        """``seat``'s open phase-3 weapon question (D20), if it has one."""
+        question = state.questions.get(seat)
+        if state.stage == SKELETONS and question is not None and question["choice"] == "weapon":
+            return question
+        return None
+
+    def _weapon_uses(self, state: BadBonesState, seat: int) -> list[weapons.Use]:
+        """The uses ``seat``'s weapon may make now: those its phase-3 question offers (the
+        moment it triggered), or phase 1's."""
+        question = self._weapon_question(state, seat)
+        if question is None:
+            return weapons.uses(state, seat)
+        return [weapons.from_answer(o) for o in question["options"] if o != weapons.SKIP]
 
     @staticmethod
     def _retrievable(trap: Trap) -> bool:
@@ -601,11 +628,18 @@ class BadBones(Game[BadBonesState]):
             return market.buy(state, seat, action.item)
         if isinstance(action, Pass):
             return market.pass_(state, seat)
+        if isinstance(action, Weapon | Skip) and state.stage == SKELETONS:
+            # D20: the answer to the weapon question; the channel reads the use when the
+            # phase resolves.
+            if isinstance(action, Weapon):
+                chosen = weapons.answer(action.target, action.to)
+                said = Event("badbones.event.weapon_chosen", {"answer": chosen}, to=seat)
+            else:
+                chosen = weapons.SKIP
+                said = Event("badbones.event.weapon_kept", {}, to=seat)
+            return [said, *phases.answer(state, seat, chosen)]
         if isinstance(action, Weapon):
-            return [
-                *weapons.use(state, seat, action.target, action.to),
-                *phases.weapon_done(state, seat),
-            ]
+            return phases.use_weapon(state, seat, action.target, action.to)
         if isinstance(action, Skip):
             return [
                 Event("badbones.event.weapon_skipped", {"seat": seat}),
@@ -708,11 +742,13 @@ class BadBones(Game[BadBonesState]):
             if seat not in market.buyers(state):
                 raise RulesError("badbones.error.not_your_market_turn")
         elif isinstance(action, Weapon | Skip):
-            self._need_stage(state, WEAPON)
+            if self._weapon_question(state, seat) is None:
+                self._need_stage(state, WEAPON)
+                if seat not in state.weapons or not board.weapon:
+                    raise RulesError("badbones.error.no_weapon_now")
             if isinstance(action, Weapon):
-                weapons.check(state, seat, action.target, action.to)
-            elif seat not in state.weapons:
-                raise RulesError("badbones.error.no_weapon_now")
+                legal = self._weapon_uses(state, seat)
+                weapons.check(board.weapon, legal, action.target, action.to)
         elif isinstance(action, Prefer):
             if action.choice not in CHOICES:
                 raise RulesError("badbones.error.bad_choice", choice=shown(action.choice))
@@ -730,6 +766,11 @@ class BadBones(Game[BadBonesState]):
             question = state.questions.get(seat)
             if state.stage not in (LANDING, SKELETONS) or question is None:
                 raise RulesError("badbones.error.no_question")
+            if question["choice"] == "weapon":
+                raise RulesError(
+                    "badbones.error.answer_with_weapon",
+                    weapon_key=f"badbones.weapon.{question['weapon']}",
+                )
             if action.answer not in question["options"]:
                 raise RulesError(
                     "badbones.error.bad_answer",
@@ -864,7 +905,7 @@ class BadBones(Game[BadBonesState]):
             choice = str(args.get("choice", "top")).strip().lower()
             return preference_values(choice if choice in CHOICES else "top", state.seats, seat)
         if command == "weapon" and param == "target":
-            return list(dict.fromkeys(t for t, _ in weapons.uses(state, seat)))
+            return list(dict.fromkeys(t for t, _ in self._weapon_uses(state, seat)))
         if command == "place" and args.get("trap") and param != "trap":
             # "muro", "dragón"… narrow the squares like their English names do.
             try:

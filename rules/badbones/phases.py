@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.badbones import weapons
 from rules.badbones.board import (
     BASIC,
     BLUE,
@@ -21,7 +22,7 @@ from rules.badbones.board import (
     square_name,
 )
 from rules.badbones.choices import CHOICES
-from rules.badbones.hero import WEAPON_KILLS, hero_strike, hero_target, heroes
+from rules.badbones.hero import WEAPON_KILLS, hero_target, heroes
 from rules.badbones.market import open_market
 from rules.badbones.scoring import FLOOR_POINTS, HOUSE_POINTS, final_scores, score, winners
 from rules.badbones.skeletons import NeedChoice, Resolver, deliver, moment, resolver_for
@@ -43,7 +44,6 @@ from rules.badbones.state import (
     chief_token,
 )
 from rules.badbones.traps import BASIC_TRAPS, ORIENTATIONS, basic_supply
-from rules.badbones.weapons import uses
 from rules.core import Event, Rng, RulesError
 
 NEW_SKELETONS = 3
@@ -161,18 +161,24 @@ def scores_now(state: BadBonesState) -> list[int]:
 def resolve_heroes(state: BadBonesState) -> list[Event]:
     events = []
     state.weapons = {}
+    scores = scores_now(state)
     for seat in heroes(state):
         board = state.boards[seat]
         target = hero_target(board, state.subs[seat]["direction"])
         assert target is not None
-        killed, more = hero_strike(state, seat, target)
+        r = resolver_for(state, seat, board, scores)
+        killed = r.hero_enters(target)
+        deliver(state, r)
         events.append(
             Event(
                 "badbones.event.hero_moved",
                 {"seat": seat, "square": square_name(target), "killed": killed},
             )
         )
-        events += more
+        if r.hero_died:
+            events.append(Event("badbones.event.hero_died", {"seat": seat}))
+        if board.weapon and board.hero >= 0 and killed >= WEAPON_KILLS:
+            state.weapons[seat] = WeaponDue(r.hero_kills[:], HERO)
     state.subs = {}
     return events + weapons_or(state, TRAP)
 
@@ -188,9 +194,10 @@ def maybe_resolve_heroes(state: BadBonesState) -> list[Event]:
 
 
 def weapons_or(state: BadBonesState, then: str) -> list[Event]:
-    """Owners whose hero killed 3+ at once may use their weapon before ``then`` (only when it
-    has something to act on: no prompt for a crossbow on an empty board)."""
-    state.weapons = {s: w for s, w in state.weapons.items() if uses(state, s)}
+    """Owners whose hero killed 3+ at once in phase 1 may use their weapon before ``then``
+    (only when it has something to act on: no prompt for a crossbow on an empty board). Phase
+    3's weapons act during the phase (D20: ``Resolver._weapon``)."""
+    state.weapons = {s: w for s, w in state.weapons.items() if weapons.uses(state, s)}
     if state.weapons:
         state.stage = WEAPON
         state.after_weapons = then
@@ -198,6 +205,28 @@ def weapons_or(state: BadBonesState, then: str) -> list[Event]:
             Event("badbones.event.weapon_ready", {"seats": sorted(state.weapons)}),
         ]
     return proceed(state, then)
+
+
+def use_weapon(state: BadBonesState, seat: int, target: str, to: str) -> list[Event]:
+    """Phase 1's weapon stage: ``seat`` uses its weapon (already checked), through a resolver
+    of its board as phase 3 does (:func:`weapons.strike`)."""
+    board = state.boards[seat]
+    weapon = board.weapon
+    killed = state.weapons[seat].killed
+    r = resolver_for(state, seat, board, scores_now(state))
+    # Phase 1's kills went to the bag when the hero struck; phase 3's are held by the resolver
+    # until the phase is delivered. Held here the same way, the death wand can send them on.
+    for token in killed:
+        state.from_bag(token)
+    r.to_bag.extend(killed)
+    weapons.strike(r, target, to, killed)
+    deliver(state, r)
+    events = [weapons.used(seat, weapon, target, to)]
+    if weapon == "sword":
+        events.append(Event("badbones.event.hero_killed", {"seat": seat, "count": r.killed}))
+        if r.hero_died:
+            events.append(Event("badbones.event.hero_died", {"seat": seat}))
+    return events + weapon_done(state, seat)
 
 
 def proceed(state: BadBonesState, then: str) -> list[Event]:
@@ -358,11 +387,6 @@ def commit(state: BadBonesState) -> list[Event]:
                 state.pool.append(retrieved[seat])
     for seat, r in enumerate(resolvers):
         events.extend(board_events(seat, r))
-        if stage == SKELETONS:
-            state.weapons.pop(seat, None)
-            board = state.boards[seat]
-            if board.weapon and board.hero >= 0 and r.max_kill >= WEAPON_KILLS:
-                state.weapons[seat] = WeaponDue(r.weapon_kills[:], SKELETONS)
         deliver(state, r)
     if state.capital != capital:
         events.append(
@@ -386,6 +410,7 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.dragon_landed", {"seat": seat, "count": r.landed}))
     if r.killed:
         events.append(Event("badbones.event.hero_killed", {"seat": seat, "count": r.killed}))
+    events.extend(r.weapon_events)  # D20: what the weapon did, in the middle of the phase
     if r.hero_died:
         events.append(Event("badbones.event.hero_died", {"seat": seat}))
     for (to, way), count in sorted(r.sent.items()):
@@ -446,7 +471,7 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
             if state.capital <= 0:
                 events.append(Event("badbones.event.capital_fallen", {}))
             return events + finish(state, "lost")
-        return events + weapons_or(state, "arrivals")
+        return events + arrivals(state)
     eliminated = [s for s, b in enumerate(state.boards) if b.eliminated]
     for seat in eliminated:
         events.append(Event("badbones.event.eliminated", {"seat": seat}))
@@ -470,11 +495,11 @@ def end_of_skeleton_phase(state: BadBonesState) -> list[Event]:
             return events + finish(state, "won")
     if state.round >= MAX_ROUNDS:
         return events + finish(state, "scored")
-    return events + weapons_or(state, "arrivals")
+    return events + arrivals(state)
 
 
 def arrivals(state: BadBonesState) -> list[Event]:
-    """Phase 4 and the next round (after any weapon uses of phase 3)."""
+    """Phase 4 and the next round."""
     rounds = int(state.options.get("solo_rounds", 10))
     heroic = bool(state.options.get("heroic", False))
     events = new_skeletons(state, none_new=state.solo and heroic and state.round >= rounds)

@@ -12,13 +12,15 @@ committed until every board has resolved without a question.
 Order inside a board is canonical (D5: it changes no outcome): skeletons on the board by square,
 then the forest's newcomers. Skeletons move as *units*: one token, or (skeleton chiefs) a chief
 instructor with everything that stood on its square, all facing its way; every effect applies to
-the unit as a whole.
+the unit as a whole. Those still to move (``unmoved``) stand on the board too: a weapon
+triggered during the phase (D20, :mod:`rules.badbones.weapons`) acts on them as well.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from rules.badbones import weapons
 from rules.badbones.board import (
     DIRS,
     EXIT_LEFT,
@@ -36,6 +38,7 @@ from rules.badbones.choices import (
     default_target,
     repel_options,
 )
+from rules.badbones.hero import WEAPON_KILLS
 from rules.badbones.state import (
     BadBonesState,
     Board,
@@ -45,6 +48,7 @@ from rules.badbones.state import (
     token_order,
 )
 from rules.badbones.traps import TRAPS, WHITE, Trap, after_trigger, reflect
+from rules.core import Event
 
 FOREST_ORIGIN = -1  # a move that started in a forest
 NO_ORIGIN = -2  # a move with no square to stay on (fleeing a landing dragon)
@@ -96,13 +100,13 @@ class Resolver:
         # narration counters
         self.killed = 0
         self.hero_kills: list[Token] = []  # what the hero killed this phase that went to the bag
-        self.max_kill = 0  # most skeletons the hero killed at once (weapons)
-        # Skeletons that move together (one square, one direction: a stack) reach the hero at
-        # once: kills are counted per group.
+        # Skeletons that move together (one square, one direction: a stack; or the newcomers of
+        # one entry) reach the hero at once: kills are counted per group (weapons, D20).
         self.group: tuple[int, int] = (-9, 0)
         self.group_kills: dict[tuple[int, int], int] = {}
         self.group_bagged: dict[tuple[int, int], list[Token]] = {}
-        self.weapon_kills: list[Token] = []  # what the largest group killed went to the bag
+        self.armed: set[tuple[int, int]] = set()  # groups that triggered the weapon
+        self.weapon_events: list[Event] = []  # what the weapon did this phase, for the channel
         self.floors_lost = 0
         self.floors_rebuilt = 0
         self.houses_lost = 0
@@ -116,7 +120,7 @@ class Resolver:
         self.treasures = [sq for sq, t in board.traps.items() if t.kind == "treasure"]
         # Where everything stands while a question waits (``moment``): what has not moved yet,
         # and the unit in mid-move (square, tokens, facing) on the trap that asks.
-        self.unmoved: list[Skeleton] = []
+        self.unmoved: list[Skeleton] = []  # phase 3: still to move, in D5's order
         self.unmoved_forest: list[Token] = []
         self.moving: tuple[int, list[Token], int] | None = None
 
@@ -381,11 +385,48 @@ class Resolver:
         self.group_kills[self.group] = n
         before = len(self.hero_kills)
         self.kill(unit)
-        bagged = self.group_bagged.setdefault(self.group, [])
-        bagged.extend(self.hero_kills[before:])
-        if n > self.max_kill:
-            self.max_kill = n
-            self.weapon_kills = bagged
+        self.group_bagged.setdefault(self.group, []).extend(self.hero_kills[before:])
+
+    def hero_enters(self, square: int) -> int:
+        """The hero steps onto ``square`` (phase 1, or the two-handed sword) and destroys every
+        skeleton there, moved or still to move: returns how many. These kills belong to no
+        group (a weapon never chains)."""
+        board = self.board
+        board.hero = square
+        here = [s for s in [*board.skeletons, *self.unmoved] if s.square == square]
+        board.skeletons = [s for s in board.skeletons if s.square != square]
+        self.unmoved = [s for s in self.unmoved if s.square != square]
+        self.killed += len(here)
+        self.kill([s.token for s in here])
+        return len(here)
+
+    def _weapon(self) -> None:
+        """D20: the weapon triggers as soon as the group that just moved has made its third (or
+        later) kill, and is chosen and applied now, before the rest of the board moves."""
+        board = self.board
+        group = self.group
+        if not board.weapon or board.hero < 0 or group in self.armed:
+            return
+        kills = self.group_kills.get(group, 0)
+        if kills < WEAPON_KILLS:
+            return
+        self.armed.add(group)
+        legal = weapons.uses_on(board, self.layout, self.seats, self.seat, self.unmoved)
+        if not legal:
+            return  # nothing to act on at this moment: nothing to ask
+        self.moving = None  # the picture of the question: the unit that struck is gone
+        choice = self._choose(
+            "weapon",
+            [*(weapons.answer(t, to) for t, to in legal), weapons.SKIP],
+            weapons.SKIP,
+            {"weapon": board.weapon, "square": square_name(board.hero), "kills": kills},
+        )
+        if choice == weapons.SKIP:
+            self.weapon_events.append(Event("badbones.event.weapon_skipped", {"seat": self.seat}))
+            return
+        target, to = weapons.from_answer(choice)
+        weapons.strike(self, target, to, list(self.group_bagged.get(group, [])))
+        self.weapon_events.append(weapons.used(self.seat, board.weapon, target, to))
 
     def kill(self, unit: list[Token]) -> None:
         """Tokens the hero destroyed (also a weapon's hero moves): spectral chiefs to the
@@ -452,57 +493,63 @@ class Resolver:
     # ----------------------------------------------------------------- phases
 
     def skeleton_phase(self) -> None:
-        """Phase 3: every skeleton not yet moved this round advances, then the forest's."""
+        """Phase 3: every skeleton not yet moved this round advances, then the forest's. A unit
+        moves at a time, the next one taken from what is still to move (a weapon may have
+        changed it, D20)."""
         board = self.board
         step = self.layout.step
-        movers = sorted(
+        self.unmoved = sorted(
             (s for s in board.skeletons if not (s.rested or s.frozen)), key=skeleton_order
         )
-        board.skeletons = [s for s in board.skeletons if s.rested or s.frozen]
+        # What stays this phase (moved already this round, or frozen) is marked rested: it
+        # wakes at the end of the phase. One the ice wand freezes later, after it has moved,
+        # is not rested and stays frozen through the next phase.
+        board.skeletons = [
+            Skeleton(s.square, s.token, s.facing, True, s.frozen)
+            for s in board.skeletons
+            if s.rested or s.frozen
+        ]
         forest = sorted(board.forest, key=token_order)
         board.forest = []
         # Before moving, every skeleton shows the round's colour: white in odd rounds.
         colour_now = WHITE if self.round % 2 else "black"
         self.unmoved_forest = list(forest)
-        i = 0
-        while i < len(movers):
-            square = movers[i].square
-            j = i
-            while j < len(movers) and movers[j].square == square:
-                j += 1
-            here = movers[i:j]
-            self.unmoved, self.moving = movers[i:], None
-            i = j
+        while self.unmoved:
+            square = self.unmoved[0].square
+            here = [s for s in self.unmoved if s.square == square]
+            self.moving = None
             trap = board.traps.get(square)
             if trap is not None and trap.kind == "labyrinth" and trap.orientation != colour_now:
                 # Lost in the labyrinth: they flip over in place.
+                self.unmoved = [s for s in self.unmoved if s.square != square]
                 board.skeletons.extend(Skeleton(s.square, s.token, s.facing, True) for s in here)
                 self._saboteur([s.token for s in here], square)
                 continue
-            units = self._units(square, here)
-            for k, (unit, facing) in enumerate(units):
-                self.unmoved = _standing(square, units[k + 1 :]) + movers[j:]
-                self.group = (square, facing)
-                self.move(unit, step[square][facing], facing, square, facing)
-        self.unmoved = []
+            unit, facing = self._units(square, here)[0]
+            for s in unit:
+                self.unmoved.remove(s)
+            self.group = (square, facing)
+            self.move([s.token for s in unit], step[square][facing], facing, square, facing)
+            self._weapon()
         for k, token in enumerate(forest):
             self.unmoved_forest = forest[k + 1 :]
             entry, d = self.layout.entries[token.model]
             self.group = (-1 - entry, d)
             self.move([token], entry, d)
+            self._weapon()
         self.unmoved_forest = []
         board.skeletons = [
-            Skeleton(s.square, s.token, s.facing) if s.rested or s.frozen else s
-            for s in board.skeletons
+            Skeleton(s.square, s.token, s.facing) if s.rested else s for s in board.skeletons
         ]
         self.after_phase()
         self._steal_treasures()
 
-    def _units(self, square: int, here: list[Skeleton]) -> list[tuple[list[Token], int]]:
-        """The skeletons of one square as units: a chief instructor leads them all."""
+    def _units(self, square: int, here: list[Skeleton]) -> list[tuple[list[Skeleton], int]]:
+        """The skeletons of one square as units (leader first) and the way each moves: a chief
+        instructor leads them all."""
         leaders = [s for s in here if s.token.kind == "instructor"]
         if not leaders:
-            return [([s.token], s.facing) for s in here]
+            return [([s], s.facing) for s in here]
         facings = sorted({s.facing for s in leaders})
         leader = leaders[0]
         if len(facings) > 1:
@@ -516,7 +563,7 @@ class Resolver:
             leader = next(s for s in leaders if DIRS[s.facing] == answer)
         rest = list(here)
         rest.remove(leader)
-        return [([leader.token] + [s.token for s in rest], leader.facing)]
+        return [([leader, *rest], leader.facing)]
 
     def place(self, kind: str, square: int, orientation: str) -> None:
         """Phase 2: put a tile from the supply on the board (already validated; the supply
@@ -541,7 +588,10 @@ class Resolver:
             board.traps[square] = Trap(kind, 1, orientation)
             self._saboteur(tokens, square)
             self.unmoved = sorted(here, key=skeleton_order)
-            units = self._units(square, self.unmoved)
+            units = [
+                ([s.token for s in unit], facing)
+                for unit, facing in self._units(square, self.unmoved)
+            ]
             for k, (unit, facing) in enumerate(units):
                 self.unmoved, self.moving = (
                     _standing(square, units[k + 1 :]),

@@ -229,7 +229,7 @@ LANDING = "landing"  # phase 2 resolving: the dragon's landing may ask its owner
 SKELETONS = "skeletons"  # phase 3 resolving: owners may be asked (D5)
 MARKET = "market"  # advanced: the Market before round 1
 START = "start"  # cooperative: each hero picks the tower it starts on
-WEAPON = "weapon"  # advanced: owners whose hero killed 3+ at once may use their weapon
+WEAPON = "weapon"  # advanced: owners whose hero killed 3+ at once in phase 1 may use their weapon
 OVER = "over"
 
 
@@ -290,6 +290,13 @@ class BadBonesState:
             self.chiefs.append(token.chief)
         else:
             self.bag[token.model] += 1
+
+    def from_bag(self, token: Token) -> None:
+        """A token that went to the bag is taken back out (the death wand sends it on)."""
+        if token.chief:
+            self.chiefs.remove(token.chief)
+        else:
+            self.bag[token.model] -= 1
 
     def copy(self) -> BadBonesState:
         return BadBonesState(

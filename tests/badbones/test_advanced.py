@@ -14,7 +14,7 @@ from rules.badbones import GAME
 from rules.badbones.actions import Buy, Move, Nothing, Pass, Place, Retrieve, Skip, Weapon
 from rules.badbones.board import PINK, TOP, model_of, parse_name
 from rules.badbones.market import turn_seat
-from rules.badbones.state import HERO, MARKET, TRAP, WEAPON, BadBonesState, Token
+from rules.badbones.state import HERO, MARKET, SKELETONS, TRAP, WEAPON, BadBonesState, Token
 from rules.badbones.traps import TRAPS, WEAPONS, Trap, market_stock
 from rules.core import Action, RulesError
 from tests.badbones.helpers import keys, position, token_counts, trap_phase, where
@@ -388,9 +388,10 @@ def test_weapon_bad_input() -> None:
 
 
 def test_weapon_triggers_in_the_skeleton_phase_too() -> None:
+    # A1 moves first (D5's order, by square) to A2; then B1's three walk onto the hero.
     state = position("weapon rapier\nhero B2\nB1 S*3\nA1 S", "", stage=TRAP, options=ADV)
     state, _ = trap_phase(state)
-    assert state.stage == WEAPON and 0 in state.weapons
+    assert state.stage == SKELETONS and state.questions[0]["choice"] == "weapon"
     state, _ = GAME.apply(state, 0, Weapon("A2", "E"))
     assert state.stage == HERO and state.round == 2
     assert where(state, 0) == {"A2": ["E"]}

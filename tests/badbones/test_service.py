@@ -160,3 +160,43 @@ def test_the_private_board_names_the_preferred_way_in_the_readers_language() -> 
     assert "dragón: O" in " ".join(_pref_lines(view, "es", 2000))
     assert "catapulta: automático" in " ".join(_pref_lines(view, "es", 2000))
     assert "dragon: W" in " ".join(_pref_lines(view, "en", 2000))
+
+
+async def test_a_phase_3_weapon_question_reaches_its_owner_and_the_answer_replays(
+    console: tuple[Console, io.StringIO], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """D20: ana's hero on B2 kills B1's three at once in phase 3; her crossbow is asked for
+    there, while C2's skeleton has not yet walked into her tower. The channel names the weapon
+    and the command; her answer shoots it; the log replays to the stored game."""
+    from bot.store import repository as repo
+    from rules.badbones import GAME
+    from rules.badbones.state import TRAP
+    from tests.badbones.helpers import position
+
+    def at_the_traps(seats: int, options: dict[str, object], seed: int) -> object:
+        text = "weapon crossbow\nhero B2\nB1 S*3\nC2 S"
+        return position(text, "", stage=TRAP, options={"advanced": True})
+
+    monkeypatch.setattr(GAME, "setup", at_the_traps)
+    con, out = console
+    for line in ("@ana /game new badbones", "@beto:es /game join", "@ana /game start"):
+        await con.line(line)
+    await con.line("@ana /badbones nothing")
+    mark = len(out.getvalue())
+    await con.line("@beto:es /badbones nada")
+    asked = channel(out.getvalue()[mark:])
+    assert (
+        "Your hero on B2 has just destroyed 3 skeletons at once: use your crossbow now, before"
+        " the other skeletons move (`/badbones weapon target:…`: C2), or skip" in asked
+    )
+    mark = len(out.getvalue())
+    await con.line("@ana /badbones weapon target:c2")
+    said = out.getvalue()[mark:]
+    assert "✅" in said.splitlines()[0]  # told to ana only: her answer is taken
+    assert "ana's crossbow shoots a skeleton on C2." in channel(said)
+    assert "tower" not in channel(said).lower(), "C2's skeleton never reached the tower"
+    async with con.service.sessions() as session:
+        row = await repo.open_game(session, 1)
+        assert row is not None and row.state is not None
+        assert row.state["boards"][0]["floors"] == 4
+        assert await con.service.replay(row.id) == row.state
