@@ -172,6 +172,8 @@ class PartidaBot(ext.AutoShardedBot):
 
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
+        # Every command records what it owes the channels; the outbox settles it once sent.
+        self.service.owes = True
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
 
     async def drain(self, grace: float | None = None) -> None:
@@ -230,6 +232,27 @@ class PartidaBot(ext.AutoShardedBot):
         if self.service is None:
             return []
         return await self.service.table_again(game_id, role)
+
+    async def gone(self, channel_id: int) -> tuple[int | None, int | None]:
+        """The channel or thread was deleted: its game pauses (the host, the first time, and
+        the channel where the game can go on)."""
+        if self.service is None:
+            return None, None
+        return await self.service.gone(channel_id)
+
+    async def owed(self) -> list[Outgoing]:
+        """What earlier runs recorded as owed to channels and never sent."""
+        if self.service is None:
+            return []
+        return await self.service.owed()
+
+    async def delivered(self, ids: tuple[int, ...]) -> None:
+        if self.service is not None:
+            await self.service.delivered(ids)
+
+    async def attempted(self, ids: tuple[int, ...], next_try_at: float) -> None:
+        if self.service is not None:
+            await self.service.attempted(ids, next_try_at)
 
     async def close(self) -> None:
         await self.outbox.flush()  # readiness edits still waiting go out before we leave
@@ -419,6 +442,10 @@ class PartidaBot(ext.AutoShardedBot):
     async def _deadlines(self) -> None:
         """Apply due defaults and send reminders; sleep until the next deadline (or a command)."""
         await self.wait_until_ready()
+        try:
+            await self.outbox.start()  # what earlier runs left owed goes out first
+        except Exception:
+            log.exception("could not read the posts owed from before the start")
         while not self.is_closed() and not self.draining:
             self._wake.clear()
             upcoming: float | None = None
@@ -428,7 +455,7 @@ class PartidaBot(ext.AutoShardedBot):
                 service = self.get_service()
                 planned = time.monotonic()
                 for outgoing in await service.run_deadlines():
-                    await self.outbox.deliver(outgoing, since=planned)
+                    self.outbox.enqueue(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
                 upcoming = await service.next_deadline()
             except asyncio.CancelledError:

@@ -33,6 +33,7 @@ from bot.service import (
     history,
     lobby,
     moves,
+    owed,
     pause,
     rematch,
     replays,
@@ -48,6 +49,7 @@ from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
+from bot.store import deliveries
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -79,6 +81,10 @@ class Service(Reading):
         # version column protects against other processes.
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.writers = WriterQueue(engine)
+        # Record what each command owes its channels in its transaction (the ``deliveries``
+        # table), for an adapter that settles them once sent: the Discord bot turns it on
+        # (``bot.discord.send.Outbox``); the console prints at once and owes nothing.
+        self.owes = False
 
     @classmethod
     async def open(
@@ -292,6 +298,14 @@ class Service(Reading):
         await self._run(None, Place(channel_id), work, "pause", here_only=True)
         return told[0] if told else None
 
+    async def gone(self, channel_id: int) -> tuple[int | None, int | None]:
+        """The channel or thread is gone (Discord: Unknown Channel): its game is paused, and
+        moved back to the channel its thread hung from when it can (``bot.service.pause``).
+        Returns the host's id the first time (``None`` after), and where the game goes on."""
+        told: list[tuple[int, int | None]] = []
+        await self._run(None, Place(channel_id), pause.gone(told), "gone", here_only=True)
+        return told[0] if told else (None, None)
+
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
         """Posting works again in this channel: its game's deadlines come back, later by as
         long as the pause lasted. Returns the host's id (``None``: nothing was paused) and
@@ -310,6 +324,49 @@ class Service(Reading):
             return []
         reply = await self._run(None, Place(row.channel_id), pause.again(game_id, role), "again")
         return reply.public
+
+    # ================================================================= deliveries
+
+    async def owed(self) -> list[Outgoing]:
+        """Every post still owed to a channel (recorded by a command, never settled: the bot
+        stopped, or Discord kept refusing), oldest first, rebuilt as the service planned it
+        (pictures drawn again from their render jobs)."""
+        async with self.sessions() as session:
+            rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session)]
+        out: list[Outgoing] = []
+        for row_id, nonce, body in rows:
+            try:
+                post = owed.load(body)
+            except (KeyError, TypeError, ValueError):
+                log.exception("delivery %s cannot be read; dropped", row_id)
+                await self.delivered([row_id])
+                continue
+            out.extend((await self._finish(Draft(public=[post]), [(row_id, nonce)])).public)
+        return out
+
+    async def delivered(self, ids: tuple[int, ...] | list[int]) -> None:
+        """Discord took these deliveries (or they are moot): they are owed no more."""
+        if ids:
+            await self._write(lambda session: deliveries.settle(session, list(ids)))
+
+    async def attempted(self, ids: tuple[int, ...] | list[int], next_try_at: float) -> None:
+        """A delivery failed and is tried again at ``next_try_at``."""
+        if ids:
+            await self._write(lambda session: deliveries.attempted(session, list(ids), next_try_at))
+
+    async def waiting(self) -> tuple[int, float | None]:
+        """How many deliveries are owed, and when the oldest was recorded (health checks)."""
+        async with self.sessions() as session:
+            return await deliveries.waiting(session)
+
+    async def _write(self, change: Callable[[AsyncSession], Any]) -> None:
+        writer = self.writers.writer()
+        try:
+            async with self.writers.slots, self.sessions() as session, session.begin():
+                await writer.take()
+                await change(session)
+        finally:
+            writer.release()
 
     # ================================================================= deadlines
 
@@ -420,6 +477,7 @@ class Service(Reading):
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
+                        owing = await self._owe(tx, draft.public)
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
                     break
@@ -453,9 +511,26 @@ class Service(Reading):
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
-        reply = await self._finish(draft)
+        reply = await self._finish(draft, owing)
         reply.paused = paused_in
         return reply
+
+    async def _owe(self, tx: Tx, posts: list[Post]) -> list[tuple[int, str]]:
+        """Record ``posts`` as owed to their channels, in the command's transaction: a post
+        Discord refuses, or that a stop cuts off, is sent later (``docs/discord.md``)."""
+        if not self.owes or not posts:
+            return []
+        await tx.writer.take()
+        row = tx.row
+        version = None
+        if row is not None:
+            await tx.session.flush()  # the version this command saves
+            version = row.version
+        owed_rows = [(p.channel_id, owed.kind_of(p), owed.dump(p)) for p in posts]
+        game_id = next((p.slot.game_id for p in posts if p.slot is not None), None)
+        if game_id is None and row is not None:
+            game_id = row.id
+        return await deliveries.owe(tx.session, game_id, version, owed_rows, tx.now)
 
     async def _game_in_threads(
         self, session: AsyncSession, place: Place, lang: str
@@ -468,15 +543,17 @@ class Service(Reading):
         links = join(Channel(g.channel_id, str(phrase(f"{g.kind}.name", lang))) for g in games)
         raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
 
-    async def _finish(self, draft: Draft) -> Reply:
-        """After commit: draw the images (off the event loop) and build the messages."""
+    async def _finish(self, draft: Draft, owing: list[tuple[int, str]] | None = None) -> Reply:
+        """After commit: draw the images (off the event loop) and build the messages
+        (``owing``: each public post's delivery row and nonce, when recorded)."""
         private_image = await self._draw(draft.private_image)
         reply = Reply(ok=draft.ok, ack_by_edit=draft.ack_by_edit)
         if draft.private or private_image or draft.private_buttons:
             reply.private = Message(
                 lines(draft.private), image=private_image, buttons=draft.private_buttons
             )
-        for post in draft.public:
+        for index, post in enumerate(draft.public):
+            delivery, nonce = owing[index] if owing else (None, None)
             message = Message(
                 post.text,
                 narration=post.narration,
@@ -496,6 +573,8 @@ class Service(Reading):
                     post.edit_of,
                     thread=post.thread,
                     archive=post.archive,
+                    delivery=(delivery,) if delivery is not None else (),
+                    nonce=nonce,
                 )
             )
         return reply
