@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import discord
@@ -240,11 +240,11 @@ class PartidaBot(ext.AutoShardedBot):
             return None, None
         return await self.service.gone(channel_id)
 
-    async def owed(self) -> list[Outgoing]:
-        """What earlier runs recorded as owed to channels and never sent."""
+    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]:
+        """What is recorded as owed to channels and not sent (nor in ``exclude``)."""
         if self.service is None:
             return []
-        return await self.service.owed()
+        return await self.service.owed(exclude)
 
     async def delivered(self, ids: tuple[int, ...]) -> None:
         if self.service is not None:
@@ -442,10 +442,6 @@ class PartidaBot(ext.AutoShardedBot):
     async def _deadlines(self) -> None:
         """Apply due defaults and send reminders; sleep until the next deadline (or a command)."""
         await self.wait_until_ready()
-        try:
-            await self.outbox.start()  # what earlier runs left owed goes out first
-        except Exception:
-            log.exception("could not read the posts owed from before the start")
         while not self.is_closed() and not self.draining:
             self._wake.clear()
             upcoming: float | None = None
@@ -457,6 +453,7 @@ class PartidaBot(ext.AutoShardedBot):
                 for outgoing in await service.run_deadlines():
                     self.outbox.enqueue(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
+                await self.outbox.pick_up()  # owed, not queued: from before the start, or lost
                 upcoming = await service.next_deadline()
             except asyncio.CancelledError:
                 raise

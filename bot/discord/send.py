@@ -24,7 +24,7 @@ import random
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
@@ -57,7 +57,7 @@ class PostReporter(Protocol):
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
     async def table_again(self, game_id: int, role: str) -> list[Outgoing]: ...
     async def gone(self, channel_id: int) -> tuple[int | None, int | None]: ...
-    async def owed(self) -> list[Outgoing]: ...
+    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]: ...
     async def delivered(self, ids: tuple[int, ...]) -> None: ...
     async def attempted(self, ids: tuple[int, ...], next_try_at: float) -> None: ...
 
@@ -97,6 +97,8 @@ FLUSH_GRACE = 2.0
 # game's thread takes the longest: a deadline may be changed after the thread opened, and a
 # waiting thread that archives refuses the players' slash commands.
 THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+# How often at most the database is asked for deliveries owed and not queued.
+PICK_UP_EVERY = 30.0
 # Discord's error code for a channel or thread that is not there (deleted).
 UNKNOWN_CHANNEL = 10003
 GONE = "gone"  # a Blocked reason: the channel or thread was deleted
@@ -149,7 +151,7 @@ class Outbox:
     only itself (discord.py sleeps out a 429 inside the request: in that channel's task). A
     message the service recorded as owed (``Outgoing.delivery``) is settled in the database
     once sent, and sent with its nonce, so a repeat after a crash returns the message already
-    posted; what a stop cuts off is picked up at the next start (:meth:`start`).
+    posted; what a stop cuts off is picked up at the next start (:meth:`pick_up`).
 
     The outbox remembers which message each slot (a game's lobby, its phase message) became,
     tells the service (so an edit finds it after a restart), and gathers edits: an edit waits
@@ -179,6 +181,7 @@ class Outbox:
         self.told: set[int] = set()
         self.failed = 0
         self.retries = 0
+        self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
 
     @property
     def busy(self) -> bool:
@@ -233,21 +236,23 @@ class Outbox:
         if outgoing.delivery:
             self._chore(self._settle(outgoing.delivery))
 
-    async def start(self) -> None:
-        """Pick up what earlier runs left owed (the bot stopped, or Discord kept refusing):
-        each goes to its channel's sender, in order."""
-        if self.service is None:
+    async def pick_up(self) -> None:
+        """Queue what is owed in the database and not here: what earlier runs left (the bot
+        stopped, or Discord kept refusing), and what a failed answer never queued. The bot
+        calls it once ready, then at each round of its deadline loop (a cheap look at ids)."""
+        if self.service is None or time.monotonic() < self._picked + PICK_UP_EVERY:
             return
+        self._picked = time.monotonic()
         queued = {
-            i
+            row
             for queue in self.queues.values()
             for job in queue
-            if job.outgoing
-            for i in job.outgoing.delivery
+            if job.outgoing is not None
+            for row in job.outgoing.delivery
         }
-        owed = [o for o in await self.service.owed() if not set(o.delivery) & queued]
+        owed = await self.service.owed(queued)
         if owed:
-            log.info("%d posts owed from before the start: sending them", len(owed))
+            log.info("%d posts owed and not queued: sending them", len(owed))
         for outgoing in owed:
             self.enqueue(outgoing)
 

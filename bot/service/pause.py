@@ -82,6 +82,7 @@ def resume(told: list[int]) -> Work:
         row = tx.row
         if row is None or not paused(row):
             return Draft()
+        said = "lobby.pause.moved" if row.settings.get("gone") else "lobby.pause.resumed"
         lasted = tx.now - float(row.settings["paused_at"])
         await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
         row.settings = {
@@ -91,7 +92,7 @@ def resume(told: list[int]) -> Work:
         draft = Draft()
         if row.status == ACTIVE and row.state is not None:
             table = Table.of(row)
-            draft.public.append(table_post(table, "lobby.pause.resumed", draw=tx.draws(row.kind)))
+            draft.public.append(table_post(table, said, draw=tx.draws(row.kind)))
         return draft
 
     return work

@@ -18,7 +18,7 @@ import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from typing import Any
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -59,6 +59,9 @@ from rules.core import CommandArgs, RulesError
 log = logging.getLogger("partida.service")
 
 RETRIES = 8
+# A delivery handed out in a reply this long ago and still owed was lost on its way to the
+# adapter (its answer failed before it queued its posts): ``owed`` gives it again.
+HANDED_FRESH = 120.0
 
 
 class Service(Reading):
@@ -85,6 +88,7 @@ class Service(Reading):
         # table), for an adapter that settles them once sent: the Discord bot turns it on
         # (``bot.discord.send.Outbox``); the console prints at once and owes nothing.
         self.owes = False
+        self._handed: dict[int, float] = {}  # delivery row → when a reply handed it out
 
     @classmethod
     async def open(
@@ -327,12 +331,17 @@ class Service(Reading):
 
     # ================================================================= deliveries
 
-    async def owed(self) -> list[Outgoing]:
-        """Every post still owed to a channel (recorded by a command, never settled: the bot
-        stopped, or Discord kept refusing), oldest first, rebuilt as the service planned it
-        (pictures drawn again from their render jobs)."""
+    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]:
+        """The posts still owed to channels (recorded by a command, never settled: the bot
+        stopped, the adapter lost them, or Discord kept refusing), oldest first, rebuilt as
+        the service planned them (pictures drawn again from their render jobs). Left out:
+        ``exclude`` (the adapter has them), and those this process handed out in a reply less
+        than ``HANDED_FRESH`` seconds ago (the adapter is about to have them)."""
+        fresh = time.monotonic() - HANDED_FRESH
+        skip = set(exclude) | {i for i, at in self._handed.items() if at > fresh}
         async with self.sessions() as session:
-            rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session)]
+            wanted = [i for i in await deliveries.owed_ids(session) if i not in skip]
+            rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session, wanted)]
         out: list[Outgoing] = []
         for row_id, nonce, body in rows:
             try:
@@ -341,11 +350,14 @@ class Service(Reading):
                 log.exception("delivery %s cannot be read; dropped", row_id)
                 await self.delivered([row_id])
                 continue
-            out.extend((await self._finish(Draft(public=[post]), [(row_id, nonce)])).public)
+            draft = Draft(public=[post], owing=[(row_id, nonce)])
+            out.extend((await self._finish(draft)).public)
         return out
 
     async def delivered(self, ids: tuple[int, ...] | list[int]) -> None:
         """Discord took these deliveries (or they are moot): they are owed no more."""
+        for row_id in ids:
+            self._handed.pop(row_id, None)
         if ids:
             await self._write(lambda session: deliveries.settle(session, list(ids)))
 
@@ -477,7 +489,7 @@ class Service(Reading):
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
-                        owing = await self._owe(tx, draft.public)
+                        draft.owing = await self._owe(tx, draft.public)
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
                     break
@@ -511,7 +523,7 @@ class Service(Reading):
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
-        reply = await self._finish(draft, owing)
+        reply = await self._finish(draft)
         reply.paused = paused_in
         return reply
 
@@ -543,9 +555,8 @@ class Service(Reading):
         links = join(Channel(g.channel_id, str(phrase(f"{g.kind}.name", lang))) for g in games)
         raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
 
-    async def _finish(self, draft: Draft, owing: list[tuple[int, str]] | None = None) -> Reply:
-        """After commit: draw the images (off the event loop) and build the messages
-        (``owing``: each public post's delivery row and nonce, when recorded)."""
+    async def _finish(self, draft: Draft) -> Reply:
+        """After commit: draw the images (off the event loop) and build the messages."""
         private_image = await self._draw(draft.private_image)
         reply = Reply(ok=draft.ok, ack_by_edit=draft.ack_by_edit)
         if draft.private or private_image or draft.private_buttons:
@@ -553,7 +564,9 @@ class Service(Reading):
                 lines(draft.private), image=private_image, buttons=draft.private_buttons
             )
         for index, post in enumerate(draft.public):
-            delivery, nonce = owing[index] if owing else (None, None)
+            delivery, nonce = draft.owing[index] if draft.owing else (None, None)
+            if delivery is not None:
+                self._handed[delivery] = time.monotonic()
             message = Message(
                 post.text,
                 narration=post.narration,

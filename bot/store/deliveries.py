@@ -52,9 +52,19 @@ async def owe(
     return out
 
 
-async def owed(session: AsyncSession) -> list[DeliveryRow]:
-    """Every delivery still owed, oldest first."""
-    found = await session.execute(select(DeliveryRow).order_by(DeliveryRow.id))
+async def owed_ids(session: AsyncSession) -> list[int]:
+    """The ids of the deliveries still owed, oldest first (a cheap look: no bodies)."""
+    found = await session.execute(select(_DELIVERIES.c.id).order_by(_DELIVERIES.c.id))
+    return [int(i) for i in found.scalars().all()]
+
+
+async def owed(session: AsyncSession, ids: Sequence[int]) -> list[DeliveryRow]:
+    """The deliveries ``ids`` that are still owed, oldest first."""
+    if not ids:
+        return []
+    found = await session.execute(
+        select(DeliveryRow).where(DeliveryRow.id.in_(list(ids))).order_by(DeliveryRow.id)
+    )
     return list(found.scalars().all())
 
 

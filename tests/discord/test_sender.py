@@ -1,0 +1,134 @@
+"""The sender: what a committed move owes a channel reaches it, whatever Discord does meanwhile.
+
+Each post is recorded with its move (``deliveries``), sent by its channel's own task, retried
+until Discord takes it, also after a restart, never twice (Discord's nonce), and a channel
+that waits (a rate limit, an outage) delays no other. A deleted thread pauses its game; an
+archived thread is reopened before an edit; no thread is asked for without the permission.
+"""
+
+from __future__ import annotations
+
+from bot.service import Service
+from bot.service.replies import Message, Outgoing, Slot
+from bot.service.text import Text
+from bot.store import repository as repo
+from tests.conftest import Clock
+from tests.discord.conftest import Bots
+from tests.discord.test_paused_channel import MINUTE, POSTS, tiny_in_thread, until
+from tests.fakediscord import FakeDiscord
+from tests.fakediscord import payloads as p
+
+THREADS = ("POST", "/channels/{channel}/messages/{message}/threads")
+CHANNEL_EDITS = ("PATCH", "/channels/{channel}")
+
+
+async def owed_now(bots: Bots, clock: Clock) -> tuple[int, float | None]:
+    service = await Service.open(bots.database, render=False, clock=clock)
+    try:
+        return await service.waiting()
+    finally:
+        await service.close()
+
+
+async def test_a_post_owed_when_the_bot_stopped_goes_out_after_the_restart(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob)
+    await bots.stop(bot)
+    # The process commits Bob's default bid (a new round: Alice's turn) and stops before it
+    # sends anything: the service alone, as the bot runs it.
+    service = await Service.open(bots.database, render=False, clock=clock)
+    service.owes = True
+    clock.now += 11 * MINUTE
+    owed = [o for o in await service.run_deadlines() if not o.edit]
+    await service.close()
+    assert owed and all(o.delivery for o in owed), "recorded with the move"
+    posted = len(fake.posted)
+
+    await bots.start()
+    await until(lambda: len(fake.posted) > posted)
+    await fake.idle()
+    sent = fake.posted[posted:]
+    assert [s.channel_id for s in sent] == [thread] * len(sent)
+    assert any("<@101>" in s.content for s in sent), "Alice is called to the new round"
+    assert await owed_now(bots, clock) == (0, None), "settled once Discord took it"
+
+
+async def test_a_deleted_thread_pauses_its_game_and_the_host_hears_once_where_to_go_on(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob)
+    del fake.threads[thread], fake.channels[thread]  # a moderator deletes the game's thread
+
+    clock.now += 11 * MINUTE  # Bob's default bid: its posts find the thread gone
+    bot.wake_deadlines()
+    await until(lambda: bool(fake.to(alice)))
+    await fake.idle()
+    [told] = fake.to(alice)
+    assert "was deleted" in told.content and f"<#{fake.channel_id}>" in told.content
+    clock.now += 24 * 60 * MINUTE  # paused: no deadline runs out, nothing more is tried
+    calls = len(fake.calls)
+    bot.wake_deadlines()
+    await fake.idle()
+    assert fake.calls[calls:] == [] and len(fake.to(alice)) == 1, "told once"
+
+    # Any game command in the channel the thread hung from brings the table back there.
+    await (await fake.slash(bob, "game status")).result()
+    await until(lambda: any("goes on here" in s.text for s in fake.in_channel()))
+    await fake.idle()
+    table = fake.in_channel(fake.channel_id)[-1]
+    assert "thread was deleted" in table.text and "<@101>" in table.content
+    assert table.buttons, "played on in the channel"
+
+
+async def test_an_archived_thread_is_reopened_before_an_edit(fake: FakeDiscord, bots: Bots) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    fake.threads[thread]["thread_metadata"]["archived"] = True  # it archived by itself
+    calls = len(fake.calls)
+
+    message_id = int(phase.message["id"])
+    edit = Outgoing(
+        thread, Message(Text.of("✅ Bob is ready.")), Slot(1, "phase", "?"), True, message_id
+    )
+    bot.outbox.enqueue(edit)
+    await until(lambda: "✅ Bob is ready." in fake.messages[message_id].content)
+    await fake.idle()
+    assert not fake.archived(thread)
+    done = fake.calls[calls:]
+    assert CHANNEL_EDITS in done and done.index(CHANNEL_EDITS) < len(done) - 1, "reopened first"
+    assert done[-1] == ("PATCH", "/channels/{channel}/messages/{message}")
+
+
+async def test_no_thread_is_asked_for_without_create_public_threads(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    await fake.deny(fake.channel_id, p.CREATE_PUBLIC_THREADS)
+    alice = fake.add_user(101, "Alice")
+    await (await fake.slash(alice, "tiny new")).result()
+    await fake.idle()
+    lobby, notice = fake.in_channel()
+    assert "may not create threads" in notice.content
+    assert THREADS not in fake.calls, "no request Discord would refuse"
+
+
+async def test_the_games_message_bookkeeping_ends_with_the_game(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob)
+    assert any(channel == thread for channel, _ in bot.outbox.known.values())
+    async with bot.get_service().sessions() as session:  # type: ignore[attr-defined]
+        row = await repo.open_game(session, thread)
+        assert row is not None
+    bot.outbox.enqueue(Outgoing(thread, Message(Text()), archive=True))  # the game ended
+    await until(lambda: fake.archived(thread))
+    assert not any(channel == thread for channel, _ in bot.outbox.known.values())
+    assert POSTS  # (the posts route, shared with the paused-channel tests)
