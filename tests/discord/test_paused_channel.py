@@ -176,8 +176,9 @@ async def test_a_locked_thread_waits_for_a_moderator_to_reopen_it(
     # to the host is refused too, and nothing more is tried.
     assert fake.refused[0] == (thread, 50083) and fake.refused[1][1] == 50007
     assert len(fake.posted) == posted
-    answer = await (await fake.slash(bob, "game status", channel_id=thread)).result()
-    assert "archived and locked" in answer.content
+    # Discord delivers no application command from an archived thread (issue 23): Bob's
+    # /game status there never reaches the bot.
+    assert (await fake.slash(bob, "game status", channel_id=thread)).refused
     clock.now += 60 * MINUTE
     bot.wake_deadlines()
     await fake.idle()

@@ -26,6 +26,15 @@ def snowflake() -> int:
     return next(_ids)
 
 
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+
+def time_snowflake(seconds: float) -> int:
+    """A unique id whose timestamp is ``seconds`` (Unix time), as Discord makes them: discord.py
+    reads an interaction's ``created_at`` from it."""
+    return ((int(seconds * 1000) - DISCORD_EPOCH_MS) << 22) | (next(_ids) & 0x3FFFFF)
+
+
 def user(user_id: int, name: str, *, bot: bool = False) -> dict[str, Any]:
     return {
         "id": str(user_id),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
 import json
 import secrets
 import time
@@ -26,17 +27,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
 import discord
 import discord.gateway
 import discord.http
 import yarl
 from aiohttp import web
 
-from tests.fakediscord import limits
+from tests.fakediscord import faults, limits
 from tests.fakediscord import payloads as p
+from tests.fakediscord.faults import Fault, Request
+from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.ratelimits import RateLimits
 
 PING, COMMAND, COMPONENT, AUTOCOMPLETE = 1, 2, 3, 4
+# An interaction the gateway delivers this much after its creation was held by a slow or
+# dropped gateway (the test's doing), not by the bot.
+LATE_DELIVERY = 0.25
 EPHEMERAL = 1 << 6
 USER_OPTION = limits.USER
 
@@ -119,6 +125,23 @@ class Exchange:
     original: Sent | None = None
     message_id: int | None = None  # the message whose component was clicked
     done: asyncio.Event = field(default_factory=asyncio.Event)
+    # Why Discord did not deliver it to the bot (an archived thread, a deleted channel).
+    refused: str | None = None
+    delivered_at: float | None = None  # on the fake's clock, when the gateway sent it
+    # Made late or refused by the test's own faults: check() leaves its fate to the test.
+    excused: bool = False
+    window: Callable[[], float] = field(default=lambda: limits.RESPONSE_WINDOW, repr=False)
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+
+    @property
+    def failed(self) -> bool:
+        """The user sees "This interaction failed": no successful initial response within the
+        window (or Discord never delivered the interaction)."""
+        if self.refused is not None:
+            return True
+        if self.callback is not None:
+            return False
+        return self.clock() - self.sent_at > self.window()
 
     @property
     def deferred(self) -> bool:
@@ -183,8 +206,19 @@ class FakeDiscord:
         self.identified = asyncio.Event()
         # Extra "still working" signals for idle(), e.g. a bot's count of commands in progress.
         self.busy_checks: list[Callable[[], bool]] = []
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        self.gateway = Gateway(self.token, self._ready, self._delivered)
+        # Discord's behaviour under load and failure (tests.fakediscord.faults, .ratelimits):
+        self.window = limits.RESPONSE_WINDOW  # seconds to answer an interaction
+        self.token_lifetime = 15 * 60.0  # seconds an interaction token takes follow-ups
+        self.faults: list[Fault] = []
+        self.requests: list[Request] = []
+        self.ratelimits = RateLimits()
+        self.deleted: set[int] = set()
+        self.nonce_lifetime = 5 * 60.0  # enforce_nonce: a nonce is remembered this long
+        self._nonces: dict[tuple[int, str], tuple[float, Sent]] = {}
+        self._activity: dict[int, float] = {}  # thread id → last message or reopening
+        self._offset = 0.0  # fake.advance(): the fake's clock runs ahead of the real one
+        self._tasks: set[asyncio.Task[None]] = set()
         self._inflight = 0
         self._last_request = time.monotonic()
         self._runner: web.AppRunner | None = None
@@ -203,10 +237,10 @@ class FakeDiscord:
     async def start(self) -> None:
         # Discord takes 10 MiB files (limits.py checks them); aiohttp's own default is 1 MiB.
         app = web.Application(
-            middlewares=[self._track],
+            middlewares=[self._track, self._faulty],
             client_max_size=limits.MAX_ATTACHMENT * limits.MAX_ATTACHMENTS + 2**20,
         )
-        app.router.add_get("/gw", self._gateway)
+        app.router.add_get("/gw", self.gateway.handle)
         api = "/api/v10"
         app.router.add_get(api + "/users/@me", self._me)
         app.router.add_get(api + "/oauth2/applications/@me", self._application)
@@ -245,8 +279,7 @@ class FakeDiscord:
         if self._saved is not None:
             discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved
             self._saved = None
-        if self._ws is not None and not self._ws.closed:
-            await self._ws.close()
+        await self.gateway.close()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -284,11 +317,18 @@ class FakeDiscord:
         return self.commands.get(guild_id, [])
 
     async def slash(
-        self, user: FakeUser, path: str, channel_id: int | None = None, **options: Any
+        self,
+        user: FakeUser,
+        path: str,
+        channel_id: int | None = None,
+        *,
+        age: float = 0.0,
+        **options: Any,
     ) -> Exchange:
-        """``/path words`` with ``options`` by name (a member option takes a FakeUser)."""
+        """``/path words`` with ``options`` by name (a member option takes a FakeUser).
+        ``age``: the interaction was created that many seconds ago."""
         data = self._command_data(path, options, focused=None)
-        return await self._interact(COMMAND, user, data, channel_id)
+        return await self._interact(COMMAND, user, data, channel_id, age=age)
 
     async def autocomplete(
         self,
@@ -303,13 +343,17 @@ class FakeDiscord:
         exchange = await self._interact(AUTOCOMPLETE, user, data, channel_id)
         return await exchange.autocomplete()
 
-    async def click(self, user: FakeUser, sent: Sent, label_or_id: str) -> Exchange:
+    async def click(
+        self, user: FakeUser, sent: Sent, label_or_id: str, *, age: float = 0.0
+    ) -> Exchange:
         """Click a button of a message the bot sent, by label or custom_id."""
         custom_id = sent.buttons.get(label_or_id, label_or_id)
         if custom_id not in sent.buttons.values():
             raise AssertionError(f"no button {label_or_id!r} in {sent.buttons}")
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+        return await self._interact(
+            COMPONENT, user, data, sent.channel_id, message=sent.message, age=age
+        )
 
     async def forge(self, user: FakeUser, sent: Sent, custom_id: str) -> Exchange:
         """A click on ``sent`` with any ``custom_id``, as a modified client can send: the id
@@ -318,7 +362,7 @@ class FakeDiscord:
         return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
 
     async def choose(
-        self, user: FakeUser, sent: Sent, custom_id: str, values: list[str]
+        self, user: FakeUser, sent: Sent, custom_id: str, values: list[str], *, age: float = 0.0
     ) -> Exchange:
         select = next((s for s in sent.selects if s["custom_id"] == custom_id), None)
         if select is None:
@@ -326,7 +370,157 @@ class FakeDiscord:
         allowed = {o["value"] for o in select["options"]}
         assert set(values) <= allowed, f"{values} not among {allowed}"
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        return await self._interact(COMPONENT, user, data, sent.channel_id, message=sent.message)
+        return await self._interact(
+            COMPONENT, user, data, sent.channel_id, message=sent.message, age=age
+        )
+
+    # ------------------------------------------------------------------ faults (faults.py)
+
+    def inject(self, fault: Fault) -> Fault:
+        """Answer (or delay) the requests ``fault`` matches; see :mod:`tests.fakediscord.faults`."""
+        self.faults.append(fault)
+        return fault
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+        self.gateway_delay = 0.0
+
+    @property
+    def gateway_delay(self) -> float:
+        """Seconds each gateway dispatch is held back (latency towards the bot)."""
+        return self.gateway.delay
+
+    @gateway_delay.setter
+    def gateway_delay(self, seconds: float) -> None:
+        self.gateway.delay = seconds
+
+    async def drop_gateway(self, resume: bool = True, *, down: float = 0.0) -> None:
+        """Close the bot's gateway socket: ``resume`` with close code 4000 (the bot RESUMEs and
+        gets what it missed), else 4009 (its RESUME is answered INVALID_SESSION; it IDENTIFYs
+        again and what happened meanwhile is lost). ``down``: the link stays down that long
+        (the next connection waits for its HELLO); dispatches meanwhile are held."""
+        await self.gateway.drop(resume=resume, down=down)
+
+    async def connected(self, timeout: float = 10.0) -> None:
+        """Wait until the bot's session is up again (READY or RESUMED)."""
+        await asyncio.wait_for(self.gateway.live.wait(), timeout)
+
+    async def delete_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel or thread: every later request for it is 404 10003."""
+        self.deleted.add(channel_id)
+        thread = self.threads.pop(channel_id, None)
+        self.channels.pop(channel_id, None)
+        if thread is not None:
+            gone = {k: thread[k] for k in ("id", "guild_id", "parent_id", "type")}
+            await self._dispatch("THREAD_DELETE", gone)
+        else:
+            channel = p.text_channel(channel_id, self.guild_id, "deleted")
+            await self._dispatch("CHANNEL_DELETE", channel)
+
+    async def archive(self, thread_id: int) -> None:
+        """The thread archives now (as it does after ``auto_archive_duration`` of quiet)."""
+        self._set_archived(self.threads[thread_id], True)
+        await self._dispatch("THREAD_UPDATE", self.threads[thread_id])
+
+    def now(self) -> float:
+        """The fake's clock: the real monotonic one, plus every :meth:`advance`."""
+        return time.monotonic() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the fake's clock on: threads auto-archive, interaction windows and tokens
+        expire as if that much time had passed (rate limits keep real time)."""
+        self._offset += seconds
+        self._expire_threads()
+
+    def _set_archived(self, thread: dict[str, Any], archived: bool) -> None:
+        meta = thread["thread_metadata"]
+        meta["archived"] = archived
+        meta["archive_timestamp"] = _iso(time.time() + self._offset)
+        if not archived:
+            self._activity[int(thread["id"])] = self.now()
+
+    def _expire_threads(self) -> None:
+        """Archive every thread quiet for its ``auto_archive_duration`` (THREAD_UPDATE)."""
+        now = self.now()
+        for thread_id, thread in self.threads.items():
+            meta = thread["thread_metadata"]
+            quiet = now - self._activity.get(thread_id, now)
+            if not meta["archived"] and quiet >= 60 * int(meta["auto_archive_duration"]):
+                self._set_archived(thread, True)
+                self._later(self._dispatch("THREAD_UPDATE", thread))
+
+    def _later(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _delivered(self, frame: dict[str, Any]) -> None:
+        """The gateway sent ``frame`` to the bot: note when an interaction arrived."""
+        if frame.get("t") != "INTERACTION_CREATE":
+            return
+        exchange = self.exchanges.get(frame["d"]["token"])
+        if exchange is not None:
+            exchange.delivered_at = self.now()
+            if exchange.delivered_at - exchange.sent_at > LATE_DELIVERY:
+                exchange.excused = True  # a slow or dropped gateway: the test's doing
+
+    def _channel_of(self, request: web.Request) -> int | None:
+        """The channel (or thread) a request is about, if any."""
+        match = request.match_info
+        if "channel" in match:
+            return int(match["channel"])
+        exchange = self.exchanges.get(match.get("token", ""))
+        return exchange.channel_id if exchange is not None else None
+
+    @web.middleware
+    async def _faulty(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """Injected faults, deleted channels and rate limits, before the route's handler."""
+        if request.path == "/gw":
+            return await handler(request)
+        resource = request.match_info.route.resource
+        canonical = resource.canonical if resource is not None else request.path
+        route = faults.template(canonical, dict(request.match_info))
+        channel_id = self._channel_of(request)
+        self._expire_threads()
+        delay, hit = 0.0, None
+        for fault in self.faults:
+            if fault.status is None or hit is None:
+                if fault.take(request.method, route, channel_id):
+                    delay = max(delay, fault.delay)
+                    hit = fault if fault.status is not None else hit
+        injected = delay > 0 or hit is not None
+        exchange = self.exchanges.get(request.match_info.get("token", ""))
+        if injected and exchange is not None:
+            exchange.excused = True
+        if delay:
+            await asyncio.sleep(delay)
+        response: web.StreamResponse
+        if hit is not None:
+            response = faults.answer(hit)
+        elif channel_id is not None and channel_id in self.deleted:
+            response = faults.error(404, 10003, "Unknown Channel")
+        else:
+            major = str(channel_id) if "channel" in request.match_info else ""
+            if "token" in request.match_info:
+                major = request.match_info["token"]
+            limited, headers = self.ratelimits.check(request.method, route, major)
+            if limited is not None:
+                response = limited
+            else:
+                response = await handler(request)
+                response.headers.update(headers)
+        self.requests.append(
+            Request(
+                request.method,
+                route,
+                request.path,
+                response.status,
+                time.monotonic(),
+                channel_id,
+                injected,
+            )
+        )
+        return response
 
     async def idle(self, quiet: float = 0.1, timeout: float = 10.0) -> None:
         """Wait until the bot has sent nothing for ``quiet`` seconds (and nothing is in flight)."""
@@ -353,6 +547,8 @@ class FakeDiscord:
         """Fail on any limit violation, unanswered interaction, or "thinking…" left forever."""
         problems = list(self.violations)
         for exchange in self.exchanges.values():
+            if exchange.excused or exchange.refused or exchange.delivered_at is None:
+                continue  # the test's faults decided its fate; the test checks ex.failed
             if exchange.callback is None:
                 problems.append(
                     f'interaction {exchange.id} was never answered ("This interaction failed")'
@@ -461,11 +657,13 @@ class FakeDiscord:
         data: dict[str, Any],
         channel_id: int | None,
         message: dict[str, Any] | None = None,
+        age: float = 0.0,
     ) -> Exchange:
-        if self._ws is None or self._ws.closed:
+        if self.gateway.session_id is None:
             raise AssertionError("no bot is connected")
         channel = channel_id or self.channel_id
-        interaction_id = p.snowflake()
+        # Its id carries its creation time, as Discord's snowflakes do (``age`` ago).
+        interaction_id = p.time_snowflake(time.time() + self._offset - age)
         token = "itoken." + secrets.token_hex(12)
         payload: dict[str, Any] = {
             "id": str(interaction_id),
@@ -490,34 +688,26 @@ class FakeDiscord:
         }
         if message is not None:
             payload["message"] = message
-        exchange = Exchange(interaction_id, token, kind, user, time.monotonic(), channel)
+        exchange = Exchange(interaction_id, token, kind, user, self.now() - age, channel)
+        exchange.window, exchange.clock = (lambda: self.window), self.now
+        exchange.excused = age > 0
         exchange.message_id = int(message["id"]) if message is not None else None
         self.exchanges[token] = exchange
-        await self._dispatch("INTERACTION_CREATE", payload)
+        self._expire_threads()
+        thread = self.threads.get(channel)
+        if channel in self.deleted:
+            exchange.refused = "Unknown Channel"
+        elif kind in (COMMAND, AUTOCOMPLETE) and thread and thread["thread_metadata"]["archived"]:
+            # Discord refuses application commands in an archived thread: the bot never hears.
+            exchange.refused = "This thread is archived"
+        if exchange.refused is None:
+            await self._dispatch("INTERACTION_CREATE", payload)
         return exchange
 
     # ------------------------------------------------------------------ gateway
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        assert self._ws is not None
-        self._seq += 1
-        await self._ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
-
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        self._ws, self._seq = ws, 0
-        await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 41250}}))
-        async for frame in ws:
-            if frame.type != aiohttp.WSMsgType.TEXT:
-                continue
-            message = json.loads(frame.data)
-            op = message.get("op")
-            if op == 1:
-                await ws.send_str(json.dumps({"op": 11}))
-            elif op == 2:
-                await self._ready(message["d"])
-        return ws
+        await self.gateway.dispatch(event, data)
 
     async def _ready(self, identify: dict[str, Any]) -> None:
         if identify.get("token") != self.token:
@@ -533,7 +723,7 @@ class FakeDiscord:
                 "v": 10,
                 "user": self.bot_user,
                 "guilds": [{"id": str(self.guild_id), "unavailable": True}],
-                "session_id": secrets.token_hex(8),
+                "session_id": self.gateway.session_id,
                 "resume_gateway_url": self.ws_url,
                 "shard": shard,
                 "application": {"id": str(self.application_id), "flags": 0},
@@ -725,17 +915,19 @@ class FakeDiscord:
         if exchange is None or str(exchange.id) != request.match_info["id"]:
             return self._json({"code": 10062, "message": "Unknown interaction"}, 404)
         body, files = await self._read(request)
-        now = time.monotonic()
+        now = self.now()
         if exchange.callback is not None:
             self.violations.append(f"interaction {exchange.id} answered twice")
             return self._json(
                 {"code": 40060, "message": "Interaction has already been acknowledged."}, 400
             )
         elapsed = now - exchange.sent_at
-        if elapsed > limits.RESPONSE_WINDOW:
-            self.violations.append(
-                f"interaction {exchange.id} answered after {elapsed:.2f} s (limit 3 s)"
-            )
+        if elapsed > self.window:
+            if not exchange.excused:
+                self.violations.append(
+                    f"interaction {exchange.id} answered after {elapsed:.2f} s "
+                    f"(limit {self.window:g} s)"
+                )
             return self._json({"code": 10062, "message": "Unknown interaction"}, 404)
         kind = body.get("type")
         data = body.get("data") or {}
@@ -800,10 +992,20 @@ class FakeDiscord:
             response["resource"] = {"type": kind, "message": sent.message}
         return self._json(response)
 
-    async def _followup(self, request: web.Request) -> web.Response:
-        exchange = self.exchanges.get(request.match_info["token"])
+    def _token_refusal(self, exchange: Exchange | None) -> web.Response | None:
+        """Follow-ups and edits by an interaction's token: only after its initial response,
+        and for 15 minutes (then 401, 50027 "Invalid Webhook Token")."""
         if exchange is None or exchange.callback is None:
             return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        if self.now() - exchange.sent_at > self.token_lifetime:
+            return self._json({"code": 50027, "message": "Invalid Webhook Token"}, 401)
+        return None
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        exchange = self.exchanges.get(request.match_info["token"])
+        refusal = self._token_refusal(exchange)
+        if refusal is not None or exchange is None:
+            return refusal or self._json({}, 404)
         body, files = await self._read(request)
         where = f"interaction {exchange.id} followup"
         problems = limits.check_message(body, [(n, len(d)) for n, (d, _) in files.items()], where)
@@ -820,8 +1022,9 @@ class FakeDiscord:
 
     async def _edit(self, request: web.Request) -> web.Response:
         exchange = self.exchanges.get(request.match_info["token"])
-        if exchange is None or exchange.callback is None:
-            return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        refusal = self._token_refusal(exchange)
+        if refusal is not None or exchange is None:
+            return refusal or self._json({}, 404)
         target = request.match_info["message"]
         original = exchange.original
         if target == "@original":
@@ -853,6 +1056,8 @@ class FakeDiscord:
         exchange = self.exchanges.get(request.match_info["token"])
         if exchange is None:
             return self._json({"code": 10015, "message": "Unknown Webhook"}, 404)
+        if self.now() - exchange.sent_at > self.token_lifetime:
+            return self._json({"code": 50027, "message": "Invalid Webhook Token"}, 401)
         original = exchange.original
         if original is not None:
             self.messages.pop(int(original.message["id"]), None)
@@ -878,10 +1083,15 @@ class FakeDiscord:
         refusal = self._refusal(channel_id, bool(files))
         if refusal is not None:
             return refusal
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            earlier = self._nonces.get((channel_id, str(nonce)))
+            if earlier is not None and self.now() - earlier[0] <= self.nonce_lifetime:
+                return self._json(earlier[1].message)  # Discord: the message it already made
         thread = self.threads.get(channel_id)
         if thread is not None and thread["thread_metadata"]["archived"]:
             # A post opens an archived thread again, unless it is locked (refused above).
-            thread["thread_metadata"]["archived"] = False
+            self._set_archived(thread, False)
             await self._dispatch("THREAD_UPDATE", thread)
         problems = limits.check_message(
             body, [(n, len(d)) for n, (d, _) in files.items()], f"message in {channel_id}"
@@ -889,6 +1099,12 @@ class FakeDiscord:
         if problems:
             return self._refuse(problems)
         sent = self._store("channel", channel_id, body, files, 0)
+        if nonce is not None:
+            sent.message["nonce"] = nonce
+            if body.get("enforce_nonce"):
+                self._nonces[(channel_id, str(nonce))] = (self.now(), sent)
+        if thread is not None:
+            self._activity[channel_id] = self.now()
         self.posted.append(sent)
         return self._json(sent.message)
 
@@ -950,6 +1166,11 @@ class FakeDiscord:
             return self._refuse([f"thread name {name!r} must be 1–100 characters"])
         thread_id = int(sent.message["id"])  # Discord gives the thread its message's id
         thread = p.thread_channel(thread_id, self.guild_id, channel_id, name)
+        duration = int(body.get("auto_archive_duration") or 4320)  # the default: 3 days
+        if duration not in (60, 1440, 4320, 10080):
+            return self._refuse([f"thread auto_archive_duration {duration} is not allowed"])
+        thread["thread_metadata"]["auto_archive_duration"] = duration
+        self._activity[thread_id] = self.now()
         self.threads[thread_id] = thread
         self.channels[thread_id] = name
         await self._dispatch("THREAD_CREATE", {**thread, "newly_created": True})
@@ -964,13 +1185,16 @@ class FakeDiscord:
             return self._json({"code": 50013, "message": "Missing Permissions"}, 403)
         body, _ = await self._read(request)
         if "archived" in body:
-            thread["thread_metadata"]["archived"] = bool(body["archived"])
+            self._set_archived(thread, bool(body["archived"]))
+        if "auto_archive_duration" in body:
+            thread["thread_metadata"]["auto_archive_duration"] = int(body["auto_archive_duration"])
         if "name" in body:
             thread["name"] = str(body["name"])
         await self._dispatch("THREAD_UPDATE", thread)
         return self._json(thread)
 
     def archived(self, thread_id: int) -> bool:
+        self._expire_threads()
         thread = self.threads.get(thread_id)
         return bool(thread and thread["thread_metadata"]["archived"])
 
@@ -1026,6 +1250,11 @@ class FakeDiscord:
     async def _unknown(self, request: web.Request) -> web.Response:
         self.violations.append(f"unexpected request {request.method} {request.path}")
         return self._json({"code": 0, "message": "404: Not Found"}, 404)
+
+
+def _iso(seconds: float) -> str:
+    """An ISO 8601 timestamp, as Discord writes them."""
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat()
 
 
 def _edited(message: dict[str, Any], body: dict[str, Any], files: dict[str, Any]) -> dict[str, Any]:
