@@ -15,8 +15,9 @@ from bot.store import repository as repo
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_paused_channel import MINUTE, POSTS, tiny_in_thread, until
-from tests.fakediscord import FakeDiscord
+from tests.fakediscord import FakeDiscord, faults
 from tests.fakediscord import payloads as p
+from tests.fakediscord.faults import Fault, Request
 
 THREADS = ("POST", "/channels/{channel}/messages/{message}/threads")
 CHANNEL_EDITS = ("PATCH", "/channels/{channel}")
@@ -132,3 +133,148 @@ async def test_the_games_message_bookkeeping_ends_with_the_game(
     await until(lambda: fake.archived(thread))
     assert not any(channel == thread for channel, _ in bot.outbox.known.values())
     assert POSTS  # (the posts route, shared with the paused-channel tests)
+
+
+# ---------------------------------------------------------------------- Discord failing
+
+
+def posts_to(fake: FakeDiscord, channel: int) -> list[Request]:
+    return [r for r in fake.requests if r.route == faults.POST and r.channel_id == channel]
+
+
+async def test_a_post_answered_503_goes_out_later(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    outage = fake.inject(Fault(method="POST", route=faults.POST, channel_id=thread, status=503))
+    before = len(fake.in_channel(thread))
+
+    await (await fake.click(bob, phase, "bid 1")).result()  # the round resolves: a new post
+    await until(lambda: len(fake.in_channel(thread)) > before)
+    await fake.idle()
+    assert outage.hits == 1
+    assert [r.status for r in posts_to(fake, thread)][-2:] == [503, 200], "tried again"
+    [table] = fake.in_channel(thread)[before:]
+    assert "<@101>" in table.content, "Alice is called to take"
+    assert "tiny.event.reveal" in table.text, "with what happened"
+
+
+async def test_a_post_answered_500_after_the_librarys_retries_goes_out_later(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    # discord.py tries a 500 five times (sleeping 1, 3, 5, 7 s) before it gives up.
+    outage = fake.inject(
+        Fault(method="POST", route=faults.POST, channel_id=thread, status=500, times=5)
+    )
+    before = len(fake.in_channel(thread))
+
+    await (await fake.click(bob, phase, "bid 1")).result()
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=40)
+    await fake.idle()
+    assert outage.hits == 5
+    [table] = fake.in_channel(thread)[before:]
+    assert "<@101>" in table.content
+
+
+async def test_a_post_answered_429_goes_out_after_the_wait(fake: FakeDiscord, bots: Bots) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    # More 429s in a row than discord.py retries by itself (5): the sender takes over.
+    limit = fake.inject(
+        Fault(route=faults.POST, channel_id=thread, status=429, retry_after=0.2, times=6)
+    )
+    before = len(fake.in_channel(thread))
+
+    await (await fake.click(bob, phase, "bid 1")).result()
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=20)
+    await fake.idle()
+    assert limit.hits == 6
+    [table] = fake.in_channel(thread)[before:]
+    assert "<@101>" in table.content
+
+
+async def test_tables_owed_during_an_outage_come_as_the_newest_with_the_whole_story(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    outage = fake.inject(
+        Fault(method="POST", route=faults.POST, channel_id=thread, status=503, times=None)
+    )
+    before = len(fake.in_channel(thread))
+    await (await fake.click(bob, phase, "bid 1")).result()  # the round: Alice to take
+    await until(lambda: outage.hits >= 1)
+    await (await fake.slash(alice, "tiny pass", channel_id=thread)).result()  # Bob to take
+    fake.clear_faults()
+
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=20)
+    await fake.idle()
+    [table] = fake.in_channel(thread)[before:]
+    assert "<@102>" in table.content and "<@101>" not in table.content, "the newest table"
+    assert "tiny.event.reveal" in table.text, "what happened before it, told first"
+
+
+async def test_a_crash_between_discords_answer_and_the_record_posts_nothing_twice(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    settle = bot.outbox._settle
+
+    async def crashed(rows: tuple[int, ...]) -> None:
+        """The process dies after Discord's 200, before the rows are deleted."""
+
+    bot.outbox._settle = crashed  # type: ignore[method-assign]
+    before = len(fake.in_channel(thread))
+    await (await fake.click(bob, phase, "bid 1")).result()
+    await until(lambda: len(fake.in_channel(thread)) > before)
+    await fake.idle()
+    await bots.stop(bot)
+    assert (await owed_now(bots, clock))[0] >= 1, "still owed, as after a crash"
+    tried = len(posts_to(fake, thread))
+
+    bot = await bots.start()
+    await until(lambda: len(posts_to(fake, thread)) > tried)
+    await until(lambda: not bot.outbox.busy)
+    await fake.idle()
+    assert len(fake.in_channel(thread)) == before + 1, "Discord gave the earlier message back"
+    assert await owed_now(bots, clock) == (0, None)
+    assert settle is not None
+
+
+async def test_one_channels_rate_limit_does_not_delay_another_channel(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    carol, dave = fake.add_user(103, "Carol"), fake.add_user(104, "Dave")
+    first, first_phase = await tiny_in_thread(fake, alice, bob)
+    await (await fake.slash(carol, "tiny new", rounds=3)).result()
+    await fake.idle()  # its thread is open
+    second = next(t for t in fake.threads if t != first)
+    await (await fake.slash(dave, "game join", channel_id=second)).result()
+    await (await fake.slash(carol, "game start", channel_id=second)).result()
+    await fake.idle()
+    second_phase = fake.in_channel(second)[-1]
+    await (await fake.click(carol, second_phase, "bid 2")).result()
+    await fake.idle()
+    # Discord limits the first thread for a minute (a shared resource: discord.py sleeps it
+    # out inside the request, in that thread's sender).
+    limit = fake.inject(
+        Fault(route=faults.POST, channel_id=first, status=429, retry_after=60, scope="shared")
+    )
+    first_before, second_before = len(fake.in_channel(first)), len(fake.in_channel(second))
+
+    await (await fake.click(bob, first_phase, "bid 1")).result()
+    await until(lambda: limit.hits == 1)
+    await (await fake.click(dave, second_phase, "bid 1")).result()
+    await until(lambda: len(fake.in_channel(second)) > second_before)
+    assert len(fake.in_channel(first)) == first_before, "the first thread still waits"
+    assert bot.outbox.stats().waiting >= 1 and bot.outbox.stats().channels == 1
+    await bots.stop(bot)  # (its post stays owed; not waited for here)
