@@ -4,10 +4,14 @@ database as data, and is owed until the adapter settles it (``bot.service.owed``
 
 from __future__ import annotations
 
+import asyncio
+from collections import deque
+from typing import Any, cast
+
 from sqlalchemy import func, select
 
-from bot.discord.send import BACKOFF_CAP, backoff
-from bot.service import Service
+from bot.discord.send import BACKOFF_CAP, KNOWN_MAX, Job, Outbox, backoff
+from bot.service import Message, Outgoing, Service
 from bot.service.draft import Post, RenderJob, ReplayJob
 from bot.service.owed import dump, load
 from bot.service.replies import Button, Select, Slot, ThreadPlan
@@ -44,7 +48,7 @@ def test_a_post_comes_back_from_the_database_as_it_was_planned() -> None:
 
 
 async def test_a_command_records_its_posts_with_the_move_and_they_are_owed_until_settled(
-    service: Service,
+    service: Service, database_url: str
 ) -> None:
     service.owes = True
     replies = [
@@ -56,7 +60,12 @@ async def test_a_command_records_its_posts_with_the_move_and_they_are_owed_until
     assert sent and all(len(o.delivery) == 1 and o.nonce for o in sent)
     assert len({o.nonce for o in sent}) == len(sent), "each post its own nonce"
 
-    owed = await service.owed()
+    assert await service.owed() == [], "just handed out by this process: not given twice"
+    restarted = await Service.open(database_url, render=False, migrate=False)
+    try:
+        owed = await restarted.owed()
+    finally:
+        await restarted.close()
     assert [o.delivery for o in owed] == [o.delivery for o in sent], "oldest first"
     assert [o.nonce for o in owed] == [o.nonce for o in sent]
     assert [o.message.whole for o in owed] == [o.message.whole for o in sent]
@@ -64,7 +73,9 @@ async def test_a_command_records_its_posts_with_the_move_and_they_are_owed_until
     assert [(o.slot, o.edit) for o in owed] == [(o.slot, o.edit) for o in sent]
 
     await service.delivered(sent[0].delivery)
-    assert [o.delivery for o in await service.owed()] == [o.delivery for o in sent[1:]]
+    exclude = [o.delivery[0] for o in sent[1:3]]
+    service._handed.clear()  # as if handed out long ago, and lost on the way
+    assert [o.delivery for o in await service.owed(exclude)] == [o.delivery for o in sent[3:]]
     await service.attempted(sent[1].delivery, 123.0)
     async with service.sessions() as session:
         row = await session.get(DeliveryRow, sent[1].delivery[0])
@@ -92,3 +103,35 @@ def test_retries_back_off_exponentially_with_jitter_and_honour_retry_after() -> 
     assert BACKOFF_CAP / 2 <= backoff(40) <= BACKOFF_CAP
     assert backoff(1, retry_after=60.0) == 60.0
     assert len({backoff(6) for _ in range(20)}) > 1, "jittered"
+
+
+class Reporter:
+    """The service as the outbox sees it, recording what it settles."""
+
+    def __init__(self) -> None:
+        self.settled: list[tuple[int, ...]] = []
+
+    async def delivered(self, ids: tuple[int, ...]) -> None:
+        self.settled.append(tuple(ids))
+
+
+async def test_an_answers_messages_never_handed_to_a_sender_are_settled_at_its_end() -> None:
+    reporter = Reporter()
+    outbox = Outbox(cast(Any, None), cast(Any, reporter))
+    queued = Outgoing(2, Message(Text.of("queued")), delivery=(6,))
+    outbox.queues[2] = deque([Job(queued)])  # handed to channel 2's sender (not started here)
+    response = Outgoing(1, Message(Text.of("the response")), delivery=(5,))
+    outbox.finish([response, queued, Outgoing(1, Message(Text.of("console")))])
+    await asyncio.gather(*outbox.chores)
+    assert reporter.settled == [(5,)]
+    outbox.finish([response])  # already settled: not again
+    assert not outbox.chores
+
+
+def test_the_outbox_remembers_a_bounded_number_of_messages() -> None:
+    outbox = Outbox(cast(Any, None), None)
+    for game in range(KNOWN_MAX + 10):
+        outbox._know(Slot(game, "phase", "p"), 1, game)
+    assert len(outbox.known) == KNOWN_MAX
+    assert Slot(0, "phase", "p") not in outbox.known, "the least recently used go first"
+    assert Slot(KNOWN_MAX + 9, "phase", "p") in outbox.known

@@ -182,6 +182,7 @@ class Outbox:
         self.failed = 0
         self.retries = 0
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
+        self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
 
     @property
     def busy(self) -> bool:
@@ -225,6 +226,13 @@ class Outbox:
             queue.append(Job(outgoing, since))
         self._run(channel)
 
+    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
+        """:meth:`enqueue`, for callers that await: no request is awaited here either, and
+        there is nothing to tell the user (``None``): the post is owed until Discord takes
+        it, and a channel that refuses the bot pauses its table and tells its host."""
+        self.enqueue(outgoing, since)
+        return None
+
     def after(self, channel_id: int, action: Callable[[], Awaitable[None]]) -> None:
         """Run ``action`` once what is queued for the channel now has gone out (or not)."""
         self.queues.setdefault(channel_id, deque()).append(Job(None, action=action))
@@ -236,6 +244,29 @@ class Outbox:
         if outgoing.delivery:
             self._chore(self._settle(outgoing.delivery))
 
+    def finish(self, outgoing: list[Outgoing]) -> None:
+        """An answer is over: of its public messages, those never handed to a sender went out
+        another way (one was the interaction's response) or are moot (their channel refuses
+        the bot): their rows are settled, so no later pick-up posts them."""
+        queued = self._queued_rows()
+        rows = tuple(
+            row
+            for o in outgoing
+            for row in o.delivery
+            if row not in queued and row not in self._settled
+        )
+        if rows:
+            self._chore(self._settle(rows))
+
+    def _queued_rows(self) -> set[int]:
+        return {
+            row
+            for queue in self.queues.values()
+            for job in queue
+            if job.outgoing is not None
+            for row in job.outgoing.delivery
+        }
+
     async def pick_up(self) -> None:
         """Queue what is owed in the database and not here: what earlier runs left (the bot
         stopped, or Discord kept refusing), and what a failed answer never queued. The bot
@@ -243,14 +274,7 @@ class Outbox:
         if self.service is None or time.monotonic() < self._picked + PICK_UP_EVERY:
             return
         self._picked = time.monotonic()
-        queued = {
-            row
-            for queue in self.queues.values()
-            for job in queue
-            if job.outgoing is not None
-            for row in job.outgoing.delivery
-        }
-        owed = await self.service.owed(queued)
+        owed = await self.service.owed(self._queued_rows())
         if owed:
             log.info("%d posts owed and not queued: sending them", len(owed))
         for outgoing in owed:
@@ -369,6 +393,10 @@ class Outbox:
             job.sending = False
 
     async def _settle(self, rows: tuple[int, ...]) -> None:
+        for row in rows:
+            self._settled[row] = None
+        while len(self._settled) > KNOWN_MAX:
+            self._settled.popitem(last=False)
         if self.service is None:
             return
         try:
@@ -514,7 +542,7 @@ class Outbox:
             return None, []
         return await self.service.resume(channel_id)
 
-    def resumed(self, channel_id: int, host: int | None, lang: str | None = None) -> None:
+    async def resumed(self, channel_id: int, host: int | None, lang: str | None = None) -> None:
         """Once the table went out again (it is queued ahead), its host hears that the game
         goes on (unless the post was refused, which blocked the channel again)."""
 
@@ -538,7 +566,7 @@ class Outbox:
             host, table = await self.resume(channel_id)
             for outgoing in table:
                 self.enqueue(outgoing)
-            self.resumed(channel_id, host)
+            await self.resumed(channel_id, host)
 
     def note(self, missing: tuple[str, ...], lang: str) -> str:
         """What the user who acted hears when the table could not be posted."""
@@ -588,8 +616,11 @@ class Outbox:
         if not isinstance(channel, discord.TextChannel):
             return  # a thread, a DM or an unknown channel: the game is played where it is
         me = channel.guild.me
-        if me is not None and not channel.permissions_for(me).create_public_threads:
-            log.info("no thread in channel %s (no Create Public Threads)", channel.id)
+        allowed = channel.permissions_for(me) if me is not None else None
+        if allowed is not None and not (
+            allowed.create_public_threads and allowed.send_messages_in_threads
+        ):
+            log.info("no thread in channel %s (Create Public Threads, Send in Threads)", channel.id)
             self._no_thread(outgoing)
             return
         try:
@@ -674,7 +705,10 @@ class Outbox:
             outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
             self.queues[waiting.outgoing.channel_id].remove(waiting)
         try:
-            await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
+            if interaction.response.is_done():  # a deferred click's message
+                await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
+            else:
+                await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
         except discord.HTTPException as exc:
             log.warning("could not edit the clicked message in %s: %s", outgoing.channel_id, exc)
             self.enqueue(outgoing)  # the channel's sender edits it instead
@@ -811,7 +845,6 @@ async def answer(
             if here is not None:
                 public.remove(here)
                 await _respond(interaction, here.message, ephemeral=False)
-                sender.done(here)
             else:
                 await interaction.response.send_message(
                     note or t("discord.done", lang), ephemeral=True
@@ -831,10 +864,12 @@ async def answer(
     channel = interaction.channel_id
     for outgoing in public:
         sender.enqueue(outgoing)
+    # The rest went out as the response, or waits for a paused channel: owed no more.
+    sender.finish(reply.public)
     if note:
         await interaction.followup.send(note, ephemeral=True)
     if permitted.resumed and channel is not None:
-        sender.resumed(channel, permitted.host, permitted.lang)
+        await sender.resumed(channel, permitted.host, permitted.lang)
 
 
 @dataclass
@@ -873,9 +908,6 @@ async def _permitted(
                 channel, lacking, foreseen=foreseen, actor=interaction.user.id, lang=table_lang
             )
         here = [o for o in public if o.channel_id != channel]
-        for moot in public:
-            if moot.channel_id == channel:
-                sender.done(moot)  # the table comes back whole when the channel works again
         return Permitted(here, sender.note(lacking, lang))
     if not waiting:
         return Permitted(public)

@@ -278,3 +278,26 @@ async def test_one_channels_rate_limit_does_not_delay_another_channel(
     assert len(fake.in_channel(first)) == first_before, "the first thread still waits"
     assert bot.outbox.stats().waiting >= 1 and bot.outbox.stats().channels == 1
     await bots.stop(bot)  # (its post stays owed; not waited for here)
+
+
+async def test_nothing_stays_owed_once_the_tables_went_out(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    _, phase = await tiny_in_thread(fake, alice, bob)  # posts, edits, a thread, a click
+    await (await fake.click(bob, phase, "bid 1")).result()
+    await fake.idle()
+    assert await owed_now(bots, clock) == (0, None)
+
+
+async def test_a_game_thread_stays_open_through_a_two_day_deadline(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob, deadline=2 * 24 * 60)
+    fake.advance(2 * 24 * 3600 - 60)  # Bob thinks it over for almost two days
+    assert not fake.archived(thread), "his slash commands still work there"
+    answer = await (await fake.slash(bob, "game status", channel_id=thread)).result()
+    assert "Bob" in answer.content
