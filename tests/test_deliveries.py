@@ -17,7 +17,7 @@ from bot.service.owed import dump, load
 from bot.service.replies import Button, Select, Slot, ThreadPlan
 from bot.service.text import Channel, Mention, Name, Strong, Text, When
 from bot.store.models import DeliveryRow
-from tests.conftest import ALICE, BOB, CAROL, HERE
+from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
 
 
 async def owed_rows(service: Service) -> int:
@@ -48,7 +48,7 @@ def test_a_post_comes_back_from_the_database_as_it_was_planned() -> None:
 
 
 async def test_a_command_records_its_posts_with_the_move_and_they_are_owed_until_settled(
-    service: Service, database_url: str
+    service: Service, database_url: str, clock: Clock
 ) -> None:
     service.owes = True
     replies = [
@@ -76,10 +76,14 @@ async def test_a_command_records_its_posts_with_the_move_and_they_are_owed_until
     exclude = [o.delivery[0] for o in sent[1:3]]
     service._handed.clear()  # as if handed out long ago, and lost on the way
     assert [o.delivery for o in await service.owed(exclude)] == [o.delivery for o in sent[3:]]
-    await service.attempted(sent[1].delivery, 123.0)
+    await service.attempted(sent[1].delivery, 30.0)
     async with service.sessions() as session:
         row = await session.get(DeliveryRow, sent[1].delivery[0])
-        assert row is not None and (row.attempts, row.next_try_at) == (1, 123.0)
+        assert row is not None and (row.attempts, row.next_try_at) == (1, clock.now + 30.0)
+    clock.now += 320  # its next try is due in 30 s: it is being retried
+    service._handed.clear()
+    stale = [o.delivery for o in await service.owed(stale=300)]
+    assert stale == [o.delivery for o in sent[2:]], "what nobody tried for 5 minutes"
     assert (await service.waiting())[0] == len(sent) - 1
 
 

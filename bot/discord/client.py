@@ -240,19 +240,21 @@ class PartidaBot(ext.AutoShardedBot):
             return None, None
         return await self.service.gone(channel_id)
 
-    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]:
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]:
         """What is recorded as owed to channels and not sent (nor in ``exclude``)."""
         if self.service is None:
             return []
-        return await self.service.owed(exclude)
+        return await self.service.owed(exclude, stale)
 
     async def delivered(self, ids: tuple[int, ...]) -> None:
         if self.service is not None:
             await self.service.delivered(ids)
 
-    async def attempted(self, ids: tuple[int, ...], next_try_at: float) -> None:
+    async def attempted(self, ids: tuple[int, ...], delay: float) -> None:
         if self.service is not None:
-            await self.service.attempted(ids, next_try_at)
+            await self.service.attempted(ids, delay)
 
     async def close(self) -> None:
         await self.outbox.flush()  # readiness edits still waiting go out before we leave

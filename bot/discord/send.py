@@ -57,9 +57,11 @@ class PostReporter(Protocol):
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
     async def table_again(self, game_id: int, role: str) -> list[Outgoing]: ...
     async def gone(self, channel_id: int) -> tuple[int | None, int | None]: ...
-    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]: ...
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]: ...
     async def delivered(self, ids: tuple[int, ...]) -> None: ...
-    async def attempted(self, ids: tuple[int, ...], next_try_at: float) -> None: ...
+    async def attempted(self, ids: tuple[int, ...], delay: float) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,11 @@ FLUSH_GRACE = 2.0
 # game's thread takes the longest: a deadline may be changed after the thread opened, and a
 # waiting thread that archives refuses the players' slash commands.
 THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
-# How often at most the database is asked for deliveries owed and not queued.
+# How often at most the database is asked for deliveries owed and not queued, and how long a
+# delivery must have gone untried to be taken over from another process (more than the
+# longest backoff: a process retrying its own deliveries keeps them).
 PICK_UP_EVERY = 30.0
+ABANDONED = 600.0
 # Discord's error code for a channel or thread that is not there (deleted).
 UNKNOWN_CHANNEL = 10003
 GONE = "gone"  # a Blocked reason: the channel or thread was deleted
@@ -273,8 +278,12 @@ class Outbox:
         calls it once ready, then at each round of its deadline loop (a cheap look at ids)."""
         if self.service is None or time.monotonic() < self._picked + PICK_UP_EVERY:
             return
+        # The first look (at start-up) takes everything owed: what earlier runs left. Later
+        # looks take only what no process has tried for a while: another process (a shard)
+        # retries its own, and this one's lost answers come back after HANDED_FRESH.
+        stale = None if self._picked < 0 else ABANDONED
         self._picked = time.monotonic()
-        owed = await self.service.owed(self._queued_rows())
+        owed = await self.service.owed(self._queued_rows(), stale)
         if owed:
             log.info("%d posts owed and not queued: sending them", len(owed))
         for outgoing in owed:
@@ -407,7 +416,7 @@ class Outbox:
     async def _attempted(self, rows: tuple[int, ...], delay: float) -> None:
         assert self.service is not None
         try:
-            await self.service.attempted(rows, time.time() + delay)
+            await self.service.attempted(rows, delay)
         except Exception:
             log.exception("could not record a failed try of deliveries %s", rows)
 

@@ -331,16 +331,21 @@ class Service(Reading):
 
     # ================================================================= deliveries
 
-    async def owed(self, exclude: Collection[int] = ()) -> list[Outgoing]:
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]:
         """The posts still owed to channels (recorded by a command, never settled: the bot
         stopped, the adapter lost them, or Discord kept refusing), oldest first, rebuilt as
         the service planned them (pictures drawn again from their render jobs). Left out:
         ``exclude`` (the adapter has them), and those this process handed out in a reply less
-        than ``HANDED_FRESH`` seconds ago (the adapter is about to have them)."""
+        than ``HANDED_FRESH`` seconds ago (the adapter is about to have them). ``stale``: only
+        those no process has tried for that many seconds (another process's retries go on:
+        each failed try moves ``next_try_at`` on)."""
         fresh = time.monotonic() - HANDED_FRESH
         skip = set(exclude) | {i for i, at in self._handed.items() if at > fresh}
         async with self.sessions() as session:
-            wanted = [i for i in await deliveries.owed_ids(session) if i not in skip]
+            before = self.clock() - stale if stale is not None else None
+            wanted = [i for i in await deliveries.owed_ids(session, before) if i not in skip]
             rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session, wanted)]
         out: list[Outgoing] = []
         for row_id, nonce, body in rows:
@@ -361,10 +366,11 @@ class Service(Reading):
         if ids:
             await self._write(lambda session: deliveries.settle(session, list(ids)))
 
-    async def attempted(self, ids: tuple[int, ...] | list[int], next_try_at: float) -> None:
-        """A delivery failed and is tried again at ``next_try_at``."""
+    async def attempted(self, ids: tuple[int, ...] | list[int], delay: float) -> None:
+        """A delivery failed and is tried again in ``delay`` seconds."""
         if ids:
-            await self._write(lambda session: deliveries.attempted(session, list(ids), next_try_at))
+            at = self.clock() + delay
+            await self._write(lambda session: deliveries.attempted(session, list(ids), at))
 
     async def waiting(self) -> tuple[int, float | None]:
         """How many deliveries are owed, and when the oldest was recorded (health checks)."""

@@ -52,9 +52,13 @@ async def owe(
     return out
 
 
-async def owed_ids(session: AsyncSession) -> list[int]:
-    """The ids of the deliveries still owed, oldest first (a cheap look: no bodies)."""
-    found = await session.execute(select(_DELIVERIES.c.id).order_by(_DELIVERIES.c.id))
+async def owed_ids(session: AsyncSession, tried_before: float | None = None) -> list[int]:
+    """The ids of the deliveries still owed, oldest first (a cheap look: no bodies);
+    ``tried_before``: only those whose next try was due before then (abandoned ones)."""
+    query = select(_DELIVERIES.c.id).order_by(_DELIVERIES.c.id)
+    if tried_before is not None:
+        query = query.where(_DELIVERIES.c.next_try_at < tried_before)
+    found = await session.execute(query)
     return [int(i) for i in found.scalars().all()]
 
 
