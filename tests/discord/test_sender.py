@@ -49,7 +49,7 @@ async def test_a_post_owed_when_the_bot_stopped_goes_out_after_the_restart(
     posted = len(fake.posted)
 
     await bots.start()
-    await until(lambda: len(fake.posted) > posted)
+    await until(lambda: len(fake.posted) > posted, timeout=30)
     await fake.idle()
     sent = fake.posted[posted:]
     assert [s.channel_id for s in sent] == [thread] * len(sent)
@@ -67,7 +67,7 @@ async def test_a_deleted_thread_pauses_its_game_and_the_host_hears_once_where_to
 
     clock.now += 11 * MINUTE  # Bob's default bid: its posts find the thread gone
     bot.wake_deadlines()
-    await until(lambda: bool(fake.to(alice)))
+    await until(lambda: bool(fake.to(alice)), timeout=30)
     await fake.idle()
     [told] = fake.to(alice)
     assert "was deleted" in told.content and f"<#{fake.channel_id}>" in told.content
@@ -79,7 +79,7 @@ async def test_a_deleted_thread_pauses_its_game_and_the_host_hears_once_where_to
 
     # Any game command in the channel the thread hung from brings the table back there.
     await (await fake.slash(bob, "game status")).result()
-    await until(lambda: any("goes on here" in s.text for s in fake.in_channel()))
+    await until(lambda: any("goes on here" in s.text for s in fake.in_channel()), timeout=30)
     await fake.idle()
     table = fake.in_channel(fake.channel_id)[-1]
     assert "thread was deleted" in table.text and "<@101>" in table.content
@@ -98,7 +98,7 @@ async def test_an_archived_thread_is_reopened_before_an_edit(fake: FakeDiscord, 
         thread, Message(Text.of("✅ Bob is ready.")), Slot(1, "phase", "?"), True, message_id
     )
     bot.outbox.enqueue(edit)
-    await until(lambda: "✅ Bob is ready." in fake.messages[message_id].content)
+    await until(lambda: "✅ Bob is ready." in fake.messages[message_id].content, timeout=30)
     await fake.idle()
     assert not fake.archived(thread)
     done = fake.calls[calls:]
@@ -130,7 +130,7 @@ async def test_the_games_message_bookkeeping_ends_with_the_game(
         row = await repo.open_game(session, thread)
         assert row is not None
     bot.outbox.enqueue(Outgoing(thread, Message(Text()), archive=True))  # the game ended
-    await until(lambda: fake.archived(thread))
+    await until(lambda: fake.archived(thread), timeout=30)
     assert not any(channel == thread for channel, _ in bot.outbox.known.values())
     assert POSTS  # (the posts route, shared with the paused-channel tests)
 
@@ -150,7 +150,7 @@ async def test_a_post_answered_503_goes_out_later(fake: FakeDiscord, bots: Bots)
     before = len(fake.in_channel(thread))
 
     await (await fake.click(bob, phase, "bid 1")).result()  # the round resolves: a new post
-    await until(lambda: len(fake.in_channel(thread)) > before)
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=30)
     await fake.idle()
     assert outage.hits == 1
     assert [r.status for r in posts_to(fake, thread)][-2:] == [503, 200], "tried again"
@@ -190,7 +190,7 @@ async def test_a_post_answered_429_goes_out_after_the_wait(fake: FakeDiscord, bo
     before = len(fake.in_channel(thread))
 
     await (await fake.click(bob, phase, "bid 1")).result()
-    await until(lambda: len(fake.in_channel(thread)) > before, timeout=20)
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=40)
     await fake.idle()
     assert limit.hits == 6
     [table] = fake.in_channel(thread)[before:]
@@ -208,11 +208,11 @@ async def test_tables_owed_during_an_outage_come_as_the_newest_with_the_whole_st
     )
     before = len(fake.in_channel(thread))
     await (await fake.click(bob, phase, "bid 1")).result()  # the round: Alice to take
-    await until(lambda: outage.hits >= 1)
+    await until(lambda: outage.hits >= 1, timeout=30)
     await (await fake.slash(alice, "tiny pass", channel_id=thread)).result()  # Bob to take
     fake.clear_faults()
 
-    await until(lambda: len(fake.in_channel(thread)) > before, timeout=20)
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=40)
     await fake.idle()
     [table] = fake.in_channel(thread)[before:]
     assert "<@102>" in table.content and "<@101>" not in table.content, "the newest table"
@@ -233,15 +233,15 @@ async def test_a_crash_between_discords_answer_and_the_record_posts_nothing_twic
     bot.outbox._settle = crashed  # type: ignore[method-assign]
     before = len(fake.in_channel(thread))
     await (await fake.click(bob, phase, "bid 1")).result()
-    await until(lambda: len(fake.in_channel(thread)) > before)
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=30)
     await fake.idle()
     await bots.stop(bot)
     assert (await owed_now(bots, clock))[0] >= 1, "still owed, as after a crash"
     tried = len(posts_to(fake, thread))
 
     bot = await bots.start()
-    await until(lambda: len(posts_to(fake, thread)) > tried)
-    await until(lambda: not bot.outbox.busy)
+    await until(lambda: len(posts_to(fake, thread)) > tried, timeout=30)
+    await until(lambda: not bot.outbox.busy, timeout=30)
     await fake.idle()
     assert len(fake.in_channel(thread)) == before + 1, "Discord gave the earlier message back"
     assert await owed_now(bots, clock) == (0, None)
@@ -272,9 +272,9 @@ async def test_one_channels_rate_limit_does_not_delay_another_channel(
     first_before, second_before = len(fake.in_channel(first)), len(fake.in_channel(second))
 
     await (await fake.click(bob, first_phase, "bid 1")).result()
-    await until(lambda: limit.hits == 1)
+    await until(lambda: limit.hits == 1, timeout=30)
     await (await fake.click(dave, second_phase, "bid 1")).result()
-    await until(lambda: len(fake.in_channel(second)) > second_before)
+    await until(lambda: len(fake.in_channel(second)) > second_before, timeout=30)
     assert len(fake.in_channel(first)) == first_before, "the first thread still waits"
     assert bot.outbox.stats().waiting >= 1 and bot.outbox.stats().channels == 1
     await bots.stop(bot)  # (its post stays owed; not waited for here)
