@@ -63,7 +63,7 @@ async def test_a_deleted_thread_pauses_its_game_and_the_host_hears_once_where_to
     bot = await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
     thread, _ = await tiny_in_thread(fake, alice, bob)
-    del fake.threads[thread], fake.channels[thread]  # a moderator deletes the game's thread
+    await fake.delete_channel(thread)  # a moderator deletes the game's thread
 
     clock.now += 11 * MINUTE  # Bob's default bid: its posts find the thread gone
     bot.wake_deadlines()
@@ -71,6 +71,8 @@ async def test_a_deleted_thread_pauses_its_game_and_the_host_hears_once_where_to
     await fake.idle()
     [told] = fake.to(alice)
     assert "was deleted" in told.content and f"<#{fake.channel_id}>" in told.content
+    refused = [r for r in fake.requests if r.channel_id == thread and r.status == 404]
+    assert len(refused) == 1, "one request finds it gone; nothing more is sent there"
     clock.now += 24 * 60 * MINUTE  # paused: no deadline runs out, nothing more is tried
     calls = len(fake.calls)
     bot.wake_deadlines()
