@@ -99,6 +99,8 @@ FLUSH_GRACE = 2.0
 # game's thread takes the longest: a deadline may be changed after the thread opened, and a
 # waiting thread that archives refuses the players' slash commands.
 THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+# Rows sent within this many seconds are deleted in one transaction.
+SETTLE_BATCH = 0.05
 # How often at most the database is asked for deliveries owed and not queued, and how long a
 # delivery must have gone untried to be taken over from another process (more than the
 # longest backoff: a process retrying its own deliveries keeps them).
@@ -188,6 +190,8 @@ class Outbox:
         self.retries = 0
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
+        self._unsettled: list[int] = []  # rows to delete in the next batch
+        self._settling = False
 
     @property
     def busy(self) -> bool:
@@ -360,7 +364,7 @@ class Outbox:
                 if queue and queue[0] is job:
                     queue.popleft()
                 if job.outgoing is not None and job.outgoing.delivery:
-                    await self._settle(job.outgoing.delivery)
+                    self._chore(self._settle(job.outgoing.delivery))
         finally:
             if self.tasks.get(channel_id) is me:
                 del self.tasks[channel_id]
@@ -402,16 +406,28 @@ class Outbox:
             job.sending = False
 
     async def _settle(self, rows: tuple[int, ...]) -> None:
+        """Delete these rows, together with those other channels settle meanwhile: one write
+        transaction per ``SETTLE_BATCH`` seconds, not one per post."""
         for row in rows:
             self._settled[row] = None
         while len(self._settled) > KNOWN_MAX:
             self._settled.popitem(last=False)
         if self.service is None:
             return
+        self._unsettled.extend(rows)
+        if self._settling:
+            return  # the batch under way takes them
+        self._settling = True
         try:
-            await self.service.delivered(rows)
-        except Exception:  # still owed: sent again after a restart, its nonce prevents a twin
-            log.exception("could not record deliveries %s as sent", rows)
+            await asyncio.sleep(SETTLE_BATCH)
+            while self._unsettled:
+                batch, self._unsettled = tuple(self._unsettled), []
+                try:
+                    await self.service.delivered(batch)
+                except Exception:  # still owed: sent again after a restart, nonce and all
+                    log.exception("could not record deliveries %s as sent", batch)
+        finally:
+            self._settling = False
 
     async def _attempted(self, rows: tuple[int, ...], delay: float) -> None:
         assert self.service is not None
