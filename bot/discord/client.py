@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import discord
@@ -178,6 +178,8 @@ class PartidaBot(ext.AutoShardedBot):
 
             self.service = await Service.open(self.database_url)
         self.add_dynamic_items(GameItem)
+        # Every command records what it owes the channels; the outbox settles it once sent.
+        self.service.owes = True
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
         settings = config.current()
         if settings.health_port:  # /healthz and /metrics (bot/discord/health.py), off by default
@@ -267,6 +269,29 @@ class PartidaBot(ext.AutoShardedBot):
             except Exception:
                 log.exception("retention: pruning failed; trying again in an hour")
             await asyncio.sleep(RETENTION_EVERY)
+
+    async def gone(self, channel_id: int) -> tuple[int | None, int | None]:
+        """The channel or thread was deleted: its game pauses (the host, the first time, and
+        the channel where the game can go on)."""
+        if self.service is None:
+            return None, None
+        return await self.service.gone(channel_id)
+
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]:
+        """What is recorded as owed to channels and not sent (nor in ``exclude``)."""
+        if self.service is None:
+            return []
+        return await self.service.owed(exclude, stale)
+
+    async def delivered(self, ids: tuple[int, ...]) -> None:
+        if self.service is not None:
+            await self.service.delivered(ids)
+
+    async def attempted(self, ids: tuple[int, ...], delay: float) -> None:
+        if self.service is not None:
+            await self.service.attempted(ids, delay)
 
     async def close(self) -> None:
         if self.health is not None:
@@ -482,8 +507,9 @@ class PartidaBot(ext.AutoShardedBot):
                 service = self.get_service()
                 planned = time.monotonic()
                 for outgoing in await service.run_deadlines():
-                    await self.outbox.deliver(outgoing, since=planned)
+                    self.outbox.enqueue(outgoing, since=planned)
                 await self.outbox.probe()  # a waiting table whose permissions came back
+                await self.outbox.pick_up()  # owed, not queued: from before the start, or lost
                 upcoming = await service.next_deadline()
                 outage.database.worked()  # the end of an outage, if this round ends it
             except asyncio.CancelledError:

@@ -58,21 +58,22 @@ class DeliveryStats(Protocol):
 
 
 class OutboxStats:
-    """:class:`DeliveryStats` of today's ``Outbox``: it posts at once, in the command that
-    made the post (a post that fails is answered to its user and logged, not kept), so what
-    waits is only the edits it gathers for up to ``delay`` seconds."""
+    """:class:`DeliveryStats` of the sender (``bot.discord.send.Outbox``): what it holds in
+    this process and has not delivered yet, how long the oldest has waited, and the
+    deliveries it gave up as invalid (a 400: retrying cannot help)."""
 
     def __init__(self, outbox: Any) -> None:
         self.outbox = outbox
 
     def waiting(self) -> int:
-        return len(self.outbox.waiting)
+        return int(self.outbox.stats().waiting)
 
     def oldest_age(self) -> float | None:
-        return None  # an edit waits ``delay`` seconds at most: it cannot be stuck
+        stats = self.outbox.stats()
+        return float(stats.oldest_age) if stats.waiting else None
 
     def failed(self) -> int:
-        return 0
+        return int(self.outbox.stats().failed)
 
 
 def gateway(bot: discord.AutoShardedClient, lost: set[int]) -> tuple[bool, str]:

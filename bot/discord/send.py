@@ -20,16 +20,21 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
+import secrets
 import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
+import aiohttp
 import discord
 
 from bot.discord import perms
 from bot.discord.layout import Piece, attachment, layout, message_kwargs, view
 from bot.service.replies import Message, Outgoing, Reply, Slot
-from bot.service.text import Text
+from bot.service.text import Text, lines
 from i18n import language_for, t
 
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is not there (deleted)
@@ -51,6 +56,12 @@ class PostReporter(Protocol):
     async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None: ...
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
     async def table_again(self, game_id: int, role: str) -> list[Outgoing]: ...
+    async def gone(self, channel_id: int) -> tuple[int | None, int | None]: ...
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]: ...
+    async def delivered(self, ids: tuple[int, ...]) -> None: ...
+    async def attempted(self, ids: tuple[int, ...], delay: float) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -62,13 +73,100 @@ class Blocked:
     foreseen: bool
     at: float = field(default_factory=time.monotonic)
 
+    @property
+    def gone(self) -> bool:
+        """The channel was deleted: nothing brings it back."""
+        return GONE in self.missing
+
+
+# What a try at a delivery came to.
+DONE = "done"  # Discord took it (or it was settled another way): owed no more
+RETRY = "retry"  # a passing failure (5xx, 429, a timeout, the network): try again later
+AGAIN = "again"  # something was fixed just now (a thread reopened): try again at once
+DROP = "drop"  # never to be sent (a paused or gone channel, a request Discord refuses)
+
+# Retries wait BACKOFF_BASE · 2^(attempt-1) seconds, at most BACKOFF_CAP, less a random part of
+# up to half (jitter: many channels failing together do not retry together).
+BACKOFF_BASE = 1.0
+BACKOFF_CAP = 300.0
+# How many slots' messages the outbox remembers (the database has them all: ``GameRow.messages``
+# and ``Outgoing.edit_of``); the least recently used are forgotten first.
+KNOWN_MAX = 1024
+# How long a closing bot waits for the channels' queues to empty (what is left stays owed in
+# the database and goes out after the next start).
+FLUSH_GRACE = 2.0
+# Discord lets a thread stay open without activity for 60, 1440, 4320 or 10080 minutes. A
+# game's thread takes the longest: a deadline may be changed after the thread opened, and a
+# waiting thread that archives refuses the players' slash commands.
+THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
+# Rows sent within this many seconds are deleted in one transaction.
+SETTLE_BATCH = 0.05
+# How often at most the database is asked for deliveries owed and not queued, and how long a
+# delivery must have gone untried to be taken over from another process (more than the
+# longest backoff: a process retrying its own deliveries keeps them).
+PICK_UP_EVERY = 30.0
+ABANDONED = 600.0
+# Discord's error code for a channel or thread that is not there (deleted).
+UNKNOWN_CHANNEL = 10003
+GONE = "gone"  # a Blocked reason: the channel or thread was deleted
+
+
+def backoff(attempt: int, retry_after: float = 0.0) -> float:
+    """Seconds before try ``attempt + 1`` (at least what Discord asked, ``retry_after``)."""
+    ceiling = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** max(0, attempt - 1))
+    return max(retry_after, ceiling * random.uniform(0.5, 1.0))
+
+
+@dataclass
+class Job:
+    """One thing a channel's sender owes: a post, an edit, an archive (``outgoing``), or an
+    ``action`` to run once what was queued before it went out (telling a host that their
+    table is back). ``pieces``: ids of the pieces of a long post already sent, so a retry
+    sends only the rest."""
+
+    outgoing: Outgoing | None
+    since: float | None = None
+    action: Callable[[], Awaitable[None]] | None = None
+    queued: float = field(default_factory=time.monotonic)
+    not_before: float = 0.0
+    attempts: int = 0
+    sending: bool = False
+    nonce: str = field(default_factory=lambda: secrets.token_hex(8))
+    pieces: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SenderStats:
+    """The sender's state for a health check: ``waiting`` posts, edits and notices not yet
+    sent (in ``channels`` channels), the age in seconds of the oldest of them, the tries
+    that failed and will be retried (``retries``), and the deliveries given up (``failed``:
+    refused by Discord as invalid, since the start)."""
+
+    waiting: int
+    oldest_age: float
+    channels: int
+    retries: int
+    failed: int
+
 
 class Outbox:
-    """A bot's posts and edits. It remembers which message each slot (a game's lobby, its
-    phase message) became, tells the service (so an edit finds it after a restart), and
-    gathers edits: an edit waits ``delay`` seconds, and a later edit of the same slot within
-    that time replaces it, so several submissions make one edit. A new phase post of a game
-    drops its earlier phase's waiting edit: that message is history."""
+    """The bot's posts and edits, delivered by a sender per channel (see ``docs/discord.md``).
+
+    :meth:`enqueue` takes a message and returns at once: each channel (or thread) with work has
+    its own task that sends its messages in order and retries each, with exponential backoff
+    and jitter, until Discord takes it; a channel waiting out a rate limit or an outage delays
+    only itself (discord.py sleeps out a 429 inside the request: in that channel's task). A
+    message the service recorded as owed (``Outgoing.delivery``) is settled in the database
+    once sent, and sent with its nonce, so a repeat after a crash returns the message already
+    posted; what a stop cuts off is picked up at the next start (:meth:`pick_up`).
+
+    The outbox remembers which message each slot (a game's lobby, its phase message) became,
+    tells the service (so an edit finds it after a restart), and gathers edits: an edit waits
+    ``delay`` seconds, and a later edit of the same slot within that time replaces it, so
+    several submissions make one edit. A new phase post of a game drops its earlier phase's
+    waiting edits, and replaces its earlier phase posts not sent yet, keeping their narration
+    first in its own: the channel gets the table as it stands and the story of how it got
+    there."""
 
     def __init__(
         self, client: discord.Client, service: PostReporter | None, delay: float = EDIT_DELAY
@@ -76,51 +174,350 @@ class Outbox:
         self.client = client
         self.service = service
         self.delay = delay
-        self.known: dict[Slot, tuple[int, int]] = {}  # slot → (channel id, message id)
-        self.waiting: dict[Slot, Outgoing] = {}
-        self.timers: dict[Slot, asyncio.Task[None]] = {}
+        # slot → (channel id, message id), least recently used first (bounded: KNOWN_MAX).
+        self.known: OrderedDict[Slot, tuple[int, int]] = OrderedDict()
+        self.queues: dict[int, deque[Job]] = {}
+        self.tasks: dict[int, asyncio.Task[None]] = {}
+        self.chores: set[asyncio.Task[Any]] = set()  # direct messages, settling rows
         self.no_threads: set[int] = set()  # channels told that games are played there
-        # Channels that get no request while the bot may not post there (their tables wait).
+        # Channels that get no request while the bot may not post there (their tables wait),
+        # or that are gone.
         self.blocked: dict[int, Blocked] = {}
         # Channels whose host heard of the pause and not yet of its end: a table refused again
         # right after it came back does not tell them twice.
         self.told: set[int] = set()
+        self.failed = 0
+        self.retries = 0
+        self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
+        self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
+        self._unsettled: list[int] = []  # rows to delete in the next batch
+        self._settling = False
 
     @property
     def busy(self) -> bool:
-        return bool(self.timers)
+        return any(self.queues.values()) or bool(self.chores)
 
-    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
-        """Post or (later) edit; the catalogue key of what to tell the user if Discord refused.
+    def stats(self) -> SenderStats:
+        """What the sender has not delivered yet (a health endpoint reads this)."""
+        jobs = [job for queue in self.queues.values() for job in queue]
+        now = time.monotonic()
+        return SenderStats(
+            waiting=len(jobs),
+            oldest_age=max((now - job.queued for job in jobs), default=0.0),
+            channels=sum(1 for queue in self.queues.values() if queue),
+            retries=self.retries,
+            failed=self.failed,
+        )
+
+    # ------------------------------------------------------------------ the entry point
+
+    def enqueue(self, outgoing: Outgoing, since: float | None = None) -> None:
+        """Hand ``outgoing`` to its channel's sender and return at once (no request here).
         ``since``: when the service planned this post (a deadline's; ``time.monotonic``). The
         service plans none for a paused table, so a block older than that is out of date:
         another process resumed the table."""
-        if outgoing.edit and outgoing.slot is not None:
-            self._later(outgoing.slot, outgoing)
-            return None
+        channel = outgoing.channel_id
+        blocked = self.blocked.get(channel)
+        if blocked is not None and since is not None and blocked.at < since and not blocked.gone:
+            log.info("channel %s: its table went on elsewhere; posting again", channel)
+            del self.blocked[channel]
+        queue = self.queues.setdefault(channel, deque())
         slot = outgoing.slot
-        if slot is not None and slot.role == "phase":
-            for old in [s for s in self.waiting if s.game_id == slot.game_id and s.role == "phase"]:
-                self._drop(old)
-        if outgoing.archive:
-            await self._archive(outgoing.channel_id)
-            return None
-        blocked = self.blocked.get(outgoing.channel_id)
-        if blocked is not None and since is not None and blocked.at < since:
-            log.info("channel %s: its table went on elsewhere; posting again", outgoing.channel_id)
-            del self.blocked[outgoing.channel_id]
+        if outgoing.edit and slot is not None:
+            waiting = self._waiting_edit(slot)
+            if waiting is not None and waiting.outgoing is not None:
+                waiting.outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
+                return
+            queue.append(Job(outgoing, since, not_before=time.monotonic() + self.delay))
+        else:
+            if slot is not None and slot.role == "phase":
+                outgoing = self._supersede(queue, outgoing, slot)
+            queue.append(Job(outgoing, since))
+        self._run(channel)
+
+    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
+        """:meth:`enqueue`, for callers that await: no request is awaited here either, and
+        there is nothing to tell the user (``None``): the post is owed until Discord takes
+        it, and a channel that refuses the bot pauses its table and tells its host."""
+        self.enqueue(outgoing, since)
+        return None
+
+    def after(self, channel_id: int, action: Callable[[], Awaitable[None]]) -> None:
+        """Run ``action`` once what is queued for the channel now has gone out (or not)."""
+        self.queues.setdefault(channel_id, deque()).append(Job(None, action=action))
+        self._run(channel_id)
+
+    def done(self, outgoing: Outgoing) -> None:
+        """``outgoing`` went out another way (as an interaction's response), or is moot (its
+        channel refuses the bot; the table comes back whole): settle its delivery rows."""
+        if outgoing.delivery:
+            self._chore(self._settle(outgoing.delivery))
+
+    def finish(self, outgoing: list[Outgoing]) -> None:
+        """An answer is over: of its public messages, those never handed to a sender went out
+        another way (one was the interaction's response) or are moot (their channel refuses
+        the bot): their rows are settled, so no later pick-up posts them."""
+        queued = self._queued_rows()
+        rows = tuple(
+            row
+            for o in outgoing
+            for row in o.delivery
+            if row not in queued and row not in self._settled
+        )
+        if rows:
+            self._chore(self._settle(rows))
+
+    def _queued_rows(self) -> set[int]:
+        return {
+            row
+            for queue in self.queues.values()
+            for job in queue
+            if job.outgoing is not None
+            for row in job.outgoing.delivery
+        }
+
+    async def pick_up(self) -> None:
+        """Queue what is owed in the database and not here: what earlier runs left (the bot
+        stopped, or Discord kept refusing), and what a failed answer never queued. The bot
+        calls it once ready, then at each round of its deadline loop (a cheap look at ids)."""
+        if self.service is None or time.monotonic() < self._picked + PICK_UP_EVERY:
+            return
+        # The first look (at start-up) takes everything owed: what earlier runs left. Later
+        # looks take only what no process has tried for a while: another process (a shard)
+        # retries its own, and this one's lost answers come back after HANDED_FRESH.
+        stale = None if self._picked < 0 else ABANDONED
+        self._picked = time.monotonic()
+        owed = await self.service.owed(self._queued_rows(), stale)
+        if owed:
+            log.info("%d posts owed and not queued: sending them", len(owed))
+        for outgoing in owed:
+            self.enqueue(outgoing)
+
+    def _waiting_edit(self, slot: Slot) -> Job | None:
+        for queue in self.queues.values():
+            for job in queue:
+                o = job.outgoing
+                if o is not None and o.edit and o.slot == slot and not job.sending:
+                    return job
+        return None
+
+    def _supersede(self, queue: deque[Job], outgoing: Outgoing, slot: Slot) -> Outgoing:
+        """A new phase post of a game: its earlier phase's edits not sent yet are moot (the new
+        message shows the table), and its earlier phase posts not sent yet are replaced by this
+        one, which tells their narration first (nothing that happened goes untold)."""
+        moot = [
+            job
+            for job in queue
+            if job.outgoing is not None
+            and not job.sending
+            and job.outgoing.slot is not None
+            and job.outgoing.slot.game_id == slot.game_id
+            and job.outgoing.slot.role == "phase"
+        ]
+        if not moot:
+            return outgoing
+        told = [
+            job.outgoing.message.narration
+            for job in moot
+            if job.outgoing is not None and not job.outgoing.edit and job.outgoing.message.narration
+        ]
+        rows: list[int] = []
+        for job in moot:
+            queue.remove(job)
+            assert job.outgoing is not None
+            rows.extend(job.outgoing.delivery)
+        message = outgoing.message
+        if told:
+            message = replace(message, narration=lines([*told, message.narration]))
+        return replace(outgoing, message=message, delivery=(*rows, *outgoing.delivery))
+
+    # ------------------------------------------------------------------ the channels' senders
+
+    def _run(self, channel_id: int) -> None:
+        if channel_id not in self.tasks:
+            self.tasks[channel_id] = asyncio.create_task(
+                self._send_all(channel_id), name=f"partida-send-{channel_id}"
+            )
+
+    async def _send_all(self, channel_id: int) -> None:
+        """The channel's sender: its jobs in order, each until it is done."""
+        me = asyncio.current_task()
+        queue = self.queues[channel_id]
+        try:
+            while queue:
+                job = queue[0]
+                wait = job.not_before - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue  # the head may have been replaced meanwhile
+                outcome, retry_after = await self._try(job)
+                if outcome == AGAIN:
+                    continue
+                if outcome == RETRY:
+                    job.attempts += 1
+                    self.retries += 1
+                    delay = backoff(job.attempts, retry_after)
+                    job.not_before = time.monotonic() + delay
+                    if job.outgoing is not None and job.outgoing.delivery and self.service:
+                        self._chore(self._attempted(job.outgoing.delivery, delay))
+                    continue
+                if queue and queue[0] is job:
+                    queue.popleft()
+                if job.outgoing is not None and job.outgoing.delivery:
+                    self._chore(self._settle(job.outgoing.delivery))
+        finally:
+            if self.tasks.get(channel_id) is me:
+                del self.tasks[channel_id]
+                if not queue:
+                    self.queues.pop(channel_id, None)
+
+    async def _try(self, job: Job) -> tuple[str, float]:
+        """One try at ``job``: what it came to, and how long Discord asked to wait."""
+        job.sending = True
+        try:
+            if job.outgoing is None:
+                assert job.action is not None
+                await job.action()
+                return DONE, 0.0
+            outgoing = job.outgoing
+            if outgoing.archive:
+                return await self._archive(outgoing.channel_id), 0.0
+            if outgoing.edit:
+                return await self._edit_later(outgoing), 0.0
+            return await self._post_job(job), 0.0
+        except discord.RateLimited as exc:
+            return RETRY, exc.retry_after
+        except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                log.warning("channel %s: Discord failed (%s); retrying", _channel_of(job), exc)
+                return RETRY, 0.0
+            log.error("channel %s: Discord refused a message for good: %s", _channel_of(job), exc)
+            self.failed += 1
+            return DROP, 0.0
+        except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+            log.warning("channel %s: could not reach Discord (%r); retrying", _channel_of(job), exc)
+            return RETRY, 0.0
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("channel %s: sending failed; retrying", _channel_of(job))
+            return RETRY, 0.0
+        finally:
+            job.sending = False
+
+    async def _settle(self, rows: tuple[int, ...]) -> None:
+        """Delete these rows, together with those other channels settle meanwhile: one write
+        transaction per ``SETTLE_BATCH`` seconds, not one per post."""
+        for row in rows:
+            self._settled[row] = None
+        while len(self._settled) > KNOWN_MAX:
+            self._settled.popitem(last=False)
+        if self.service is None:
+            return
+        self._unsettled.extend(rows)
+        if self._settling:
+            return  # the batch under way takes them
+        self._settling = True
+        try:
+            await asyncio.sleep(SETTLE_BATCH)
+            while self._unsettled:
+                batch, self._unsettled = tuple(self._unsettled), []
+                try:
+                    await self.service.delivered(batch)
+                except Exception:  # still owed: sent again after a restart, nonce and all
+                    log.exception("could not record deliveries %s as sent", batch)
+        finally:
+            self._settling = False
+
+    async def _attempted(self, rows: tuple[int, ...], delay: float) -> None:
+        assert self.service is not None
+        try:
+            await self.service.attempted(rows, delay)
+        except Exception:
+            log.exception("could not record a failed try of deliveries %s", rows)
+
+    def _chore(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    # ------------------------------------------------------------------ posts
+
+    async def _post_job(self, job: Job) -> str:
+        outgoing = job.outgoing
+        assert outgoing is not None
         if not await self._may_post(outgoing.channel_id):
-            return "discord.error.cannot_post"
-        problem, message_id = await self._post(outgoing)
-        if slot is not None and message_id is not None:
-            self.known[slot] = (outgoing.channel_id, message_id)
+            return DROP  # the table waits; it is posted whole when it comes back
+        try:
+            await _send(self.client, outgoing, job.pieces, outgoing.nonce or job.nonce)
+        except discord.HTTPException as exc:
+            refused = await self._refused(outgoing.channel_id, exc)
+            if refused is not None:
+                return refused
+            raise
+        slot = outgoing.slot
+        message_id = job.pieces[0]
+        if slot is not None:
+            self._know(slot, outgoing.channel_id, message_id)
             if self.service is not None:
                 await self.service.posted(outgoing, message_id)
             if outgoing.thread is not None:
                 await self._open_thread(outgoing, slot, message_id)
-        return problem
+        return DONE
 
-    # ------------------------------------------------------------------ paused channels
+    async def _refused(self, channel_id: int, exc: discord.HTTPException) -> str | None:
+        """What a refusal of a post or an edit in ``channel_id`` means: the channel is gone
+        (its game pauses), an archived thread (reopened, then try again), a permission the
+        bot lacks (the channel is blocked); ``None``: none of these."""
+        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
+            await self._gone(channel_id)
+            return DROP
+        if exc.code == perms.THREAD_ARCHIVED_CODE and await self._reopen(channel_id):
+            return AGAIN
+        thread = perms.is_thread(self.client.get_channel(channel_id))
+        lacking = perms.refused(exc, thread=thread)
+        if lacking is None:
+            return None
+        log.warning("channel %s refused a message (%s); its table waits", channel_id, exc)
+        # A reopened thread comes back into the cache (discord.py drops archived ones).
+        await self.block(channel_id, lacking, foreseen=lacking == (perms.ARCHIVED,))
+        return DROP
+
+    async def _reopen(self, thread_id: int) -> bool:
+        """Unarchive a thread that refused a message for being archived, unless a moderator
+        locked it (then it waits for them, even where Manage Threads would let the bot)."""
+        try:
+            thread = await self.client.fetch_channel(thread_id)
+            if not isinstance(thread, discord.Thread) or thread.locked:
+                return False
+            await thread.edit(archived=False)
+        except discord.HTTPException as exc:
+            log.info("could not reopen thread %s: %s", thread_id, exc)
+            return False
+        log.info("thread %s was archived: reopened it", thread_id)
+        return True
+
+    async def _gone(self, channel_id: int) -> None:
+        """The channel or thread was deleted: nothing more goes there, its game pauses (moved
+        back to the channel its thread hung from, where a command resumes it) and its host
+        hears once, by direct message, where and how to go on."""
+        if channel_id in self.blocked and self.blocked[channel_id].gone:
+            return
+        log.warning("channel %s is gone (deleted); its game pauses", channel_id)
+        self.blocked[channel_id] = Blocked((GONE,), foreseen=False)
+        for slot in [s for s, (c, _) in self.known.items() if c == channel_id]:
+            del self.known[slot]
+        if self.service is None:
+            return
+        host, where = await self.service.gone(channel_id)
+        if host is None:
+            return
+        lang = self._lang(where if where is not None else channel_id)
+        if where is not None:
+            text = t("discord.pause.host_gone", lang, channel=f"<#{where}>")
+        else:
+            text = t("discord.pause.host_gone_for_good", lang)
+        self._tell(host, text)
 
     async def _may_post(self, channel_id: int) -> bool:
         """Whether to send to this channel at all: not while it is blocked, nor when the cache
@@ -134,25 +531,7 @@ class Outbox:
             return False
         return True
 
-    async def _post(self, outgoing: Outgoing) -> tuple[str | None, int | None]:
-        """:func:`post`, and a refusal that says the bot may not post there (403, a locked
-        thread) blocks the channel: no further request goes there until it works again."""
-        ids: list[int] = []
-        try:
-            await _send(self.client, outgoing, ids)
-        except discord.HTTPException as exc:
-            thread = perms.is_thread(self.client.get_channel(outgoing.channel_id))
-            lacking = perms.refused(exc, thread=thread)
-            if lacking is not None:
-                log.warning(
-                    "channel %s refused a post (%s); its table waits", outgoing.channel_id, exc
-                )
-                # A reopened thread comes back into the cache (discord.py drops archived ones).
-                foreseen = lacking == (perms.ARCHIVED,)
-                await self.block(outgoing.channel_id, lacking, foreseen=foreseen)
-                return "discord.error.cannot_post", ids[0] if ids else None
-            return _problem(outgoing, exc), ids[0] if ids else None
-        return None, ids[0]
+    # ------------------------------------------------------------------ paused channels
 
     async def block(
         self,
@@ -165,7 +544,7 @@ class Outbox:
     ) -> None:
         """Send nothing more to this channel, pause its table and tell its host, once, by
         direct message what the bot needs there (not when the host is ``actor``, who was just
-        told in their answer)."""
+        told in their answer). The message is queued: no request is awaited here."""
         self.blocked[channel_id] = Blocked(missing, foreseen)
         if self.service is None:
             return
@@ -178,7 +557,7 @@ class Outbox:
         lang = lang or self._lang(channel_id)
         key = "discord.pause.host_locked" if perms.ARCHIVED in missing else "discord.pause.host"
         where = f"<#{channel_id}>"
-        await self._tell(host, t(key, lang, channel=where, missing=perms.named(missing, lang)))
+        self._tell(host, t(key, lang, channel=where, missing=perms.named(missing, lang)))
 
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
         """Posting works in this channel again: unblock it and resume its table. Returns the
@@ -189,14 +568,18 @@ class Outbox:
         return await self.service.resume(channel_id)
 
     async def resumed(self, channel_id: int, host: int | None, lang: str | None = None) -> None:
-        """The table went out again: its host hears that the game goes on (unless the post was
-        refused at once, which blocked the channel again)."""
-        if channel_id in self.blocked:
-            return
-        self.told.discard(channel_id)
-        if host is not None:
-            lang = lang or self._lang(channel_id)
-            await self._tell(host, t("discord.pause.resumed", lang, channel=f"<#{channel_id}>"))
+        """Once the table went out again (it is queued ahead), its host hears that the game
+        goes on (unless the post was refused, which blocked the channel again)."""
+
+        async def tell() -> None:
+            if channel_id in self.blocked:
+                return
+            self.told.discard(channel_id)
+            if host is not None:
+                words = lang or self._lang(channel_id)
+                self._tell(host, t("discord.pause.resumed", words, channel=f"<#{channel_id}>"))
+
+        self.after(channel_id, tell)
 
     async def probe(self) -> None:
         """Bring back the tables of blocked channels whose missing permissions the cache now
@@ -207,7 +590,7 @@ class Outbox:
             log.info("channel %s: the bot may post again; its table goes on", channel_id)
             host, table = await self.resume(channel_id)
             for outgoing in table:
-                await self.deliver(outgoing)
+                self.enqueue(outgoing)
             await self.resumed(channel_id, host)
 
     def note(self, missing: tuple[str, ...], lang: str) -> str:
@@ -222,152 +605,174 @@ class Outbox:
         guild = getattr(channel, "guild", None)
         return language_for(str(guild.preferred_locale)) if guild is not None else "en"
 
-    async def _tell(self, user_id: int, text: str) -> None:
-        """A direct message; if the user accepts none, nothing more is tried."""
-        try:
-            direct = await self.client.create_dm(discord.Object(user_id))
-            await direct.send(text, allowed_mentions=discord.AllowedMentions.none())
-        except discord.HTTPException as exc:
-            log.info("could not tell user %s by direct message: %s", user_id, exc)
+    def _tell(self, user_id: int, text: str) -> None:
+        """A direct message, sent apart (retried like a post); if the user accepts none,
+        nothing more is tried."""
+        self._chore(self._dm(user_id, text))
+
+    async def _dm(self, user_id: int, text: str) -> None:
+        attempt = 0
+        nonce = secrets.token_hex(8)
+        while True:
+            try:
+                direct = await self.client.create_dm(discord.Object(user_id))
+                await direct.send(
+                    text, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce
+                )
+                return
+            except discord.HTTPException as exc:
+                if exc.status != 429 and exc.status < 500:
+                    log.info("could not tell user %s by direct message: %s", user_id, exc)
+                    return
+            except (aiohttp.ClientError, TimeoutError, OSError):
+                pass
+            attempt += 1
+            self.retries += 1
+            await asyncio.sleep(backoff(attempt))
 
     # ------------------------------------------------------------------ threads
 
     async def _open_thread(self, outgoing: Outgoing, slot: Slot, message_id: int) -> None:
         """A public thread from the lobby message, where the game is played. Without the
-        permissions the game stays in the channel, which is told so once."""
+        permission (the cache tells: no request is tried) the game stays in the channel,
+        which is told so once."""
         assert outgoing.thread is not None
         channel = self.client.get_channel(outgoing.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return  # a thread, a DM or an unknown channel: the game is played where it is
+        me = channel.guild.me
+        allowed = channel.permissions_for(me) if me is not None else None
+        if allowed is not None and not (
+            allowed.create_public_threads and allowed.send_messages_in_threads
+        ):
+            log.info("no thread in channel %s (Create Public Threads, Send in Threads)", channel.id)
+            self._no_thread(outgoing)
+            return
         try:
             thread = await channel.get_partial_message(message_id).create_thread(
-                name=outgoing.thread.name, auto_archive_duration=1440
+                name=outgoing.thread.name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
             )
         except (discord.Forbidden, discord.NotFound) as exc:
             log.info("no thread in channel %s (%s): the game is played there", channel.id, exc)
-            if outgoing.channel_id not in self.no_threads:
-                self.no_threads.add(outgoing.channel_id)
-                await post(
-                    self.client, Outgoing(outgoing.channel_id, Message(outgoing.thread.refused))
-                )
-            return
-        except discord.HTTPException:
-            log.exception("could not open a thread in channel %s", channel.id)
+            self._no_thread(outgoing)
             return
         if self.service is not None:
             await self.service.moved(slot.game_id, outgoing.channel_id, thread.id)
 
-    async def _archive(self, thread_id: int) -> None:
+    def _no_thread(self, outgoing: Outgoing) -> None:
+        """Tell the channel, once, that its games are played there (no thread)."""
+        assert outgoing.thread is not None
+        if outgoing.channel_id not in self.no_threads:
+            self.no_threads.add(outgoing.channel_id)
+            self.enqueue(Outgoing(outgoing.channel_id, Message(outgoing.thread.refused)))
+
+    async def _archive(self, thread_id: int) -> str:
         """Archive a finished game's thread (Manage Threads, or the bot opened it)."""
-        thread = self.client.get_channel(thread_id)
+        for slot in [s for s, (c, _) in self.known.items() if c == thread_id]:
+            del self.known[slot]  # the game is over: its messages are not edited again
+        if thread_id in self.blocked:
+            return DROP
         try:
-            if not isinstance(thread, discord.Thread):
-                fetched = await self.client.fetch_channel(thread_id)
-                if not isinstance(fetched, discord.Thread):
-                    return
-                thread = fetched
-            await thread.edit(archived=True)
+            await self.client.http.edit_channel(thread_id, archived=True)
         except discord.HTTPException as exc:
+            if exc.status == 429 or exc.status >= 500:
+                raise
             log.warning("could not archive thread %s: %s", thread_id, exc)
+        return DONE
 
-    def _later(self, slot: Slot, outgoing: Outgoing) -> None:
-        self.waiting[slot] = _keeping_picture(self.waiting.get(slot), outgoing)
-        if slot not in self.timers:
-            self.timers[slot] = asyncio.create_task(self._edit_after(slot))
+    # ------------------------------------------------------------------ edits
 
-    def _drop(self, slot: Slot) -> None:
-        self.waiting.pop(slot, None)
-        timer = self.timers.pop(slot, None)
-        if timer is not None:
-            timer.cancel()
+    def _know(self, slot: Slot, channel_id: int, message_id: int) -> None:
+        self.known[slot] = (channel_id, message_id)
+        self.known.move_to_end(slot)
+        while len(self.known) > KNOWN_MAX:
+            self.known.popitem(last=False)
 
-    async def _edit_after(self, slot: Slot) -> None:
-        timer = asyncio.current_task()
-        try:
-            while slot in self.waiting:  # one that came while the last edit was being sent
-                await asyncio.sleep(self.delay)
-                outgoing = self.waiting.pop(slot, None)
-                if outgoing is not None:
-                    await self.edit(outgoing)
-        finally:
-            # Busy until the edit is sent (a caller waiting for quiet must not see a gap).
-            if self.timers.get(slot) is timer:
-                del self.timers[slot]
+    def _where(self, outgoing: Outgoing) -> tuple[int, int] | None:
+        slot = outgoing.slot
+        known = self.known.get(slot) if slot is not None else None
+        if known is not None:
+            return known
+        if outgoing.edit_of is not None:
+            return outgoing.channel_id, outgoing.edit_of
+        return None
 
     async def flush(self) -> None:
-        """Send every waiting edit now (the bot is closing)."""
-        for slot in list(self.timers):
-            self.timers.pop(slot).cancel()
-        for slot in list(self.waiting):
-            await self.edit(self.waiting.pop(slot))
+        """The bot is closing: send waiting edits now, give the channels' senders a moment,
+        then stop them (what is left stays owed and goes out after the next start)."""
+        for queue in self.queues.values():
+            for job in queue:
+                job.not_before = 0.0
+        end = time.monotonic() + FLUSH_GRACE
+        while self.busy and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+        tasks = [*self.tasks.values(), *self.chores]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self.tasks.clear()
+        self.queues.clear()
 
     def is_message(self, outgoing: Outgoing, message_id: int | None) -> bool:
         """Whether ``outgoing`` edits the message ``message_id``."""
         if not outgoing.edit or outgoing.slot is None or message_id is None:
             return False
-        known = self.known.get(outgoing.slot)
-        return (known[1] if known else outgoing.edit_of) == message_id
+        where = self._where(outgoing)
+        return where is not None and where[1] == message_id
 
-    async def edit(
-        self, outgoing: Outgoing, interaction: discord.Interaction[Any] | None = None
-    ) -> None:
-        """Replace the words (and buttons, if it has any) of the slot's message; as the
-        response to ``interaction`` when that was a click on this message."""
+    async def edit(self, outgoing: Outgoing, interaction: discord.Interaction[Any]) -> None:
+        """Replace the words of the slot's message as the response to ``interaction``, a
+        click on that very message (a waiting edit of it is older: it is folded in)."""
         slot = outgoing.slot
         assert slot is not None
-        if interaction is not None:
-            outgoing = _keeping_picture(self.waiting.get(slot), outgoing)
-            self._drop(slot)  # a waiting edit is older than this one
-        where = self.known.get(slot)
-        if where is None and outgoing.edit_of is not None:
-            where = (outgoing.channel_id, outgoing.edit_of)
+        waiting = self._waiting_edit(slot)
+        if waiting is not None and waiting.outgoing is not None:
+            outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
+            self.queues[waiting.outgoing.channel_id].remove(waiting)
+        try:
+            if interaction.response.is_done():  # a deferred click's message
+                await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
+            else:
+                await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
+        except discord.HTTPException as exc:
+            log.warning("could not edit the clicked message in %s: %s", outgoing.channel_id, exc)
+            self.enqueue(outgoing)  # the channel's sender edits it instead
+            raise
+        self.done(outgoing)
+
+    async def _edit_later(self, outgoing: Outgoing) -> str:
+        """Replace the words (and buttons, if it has any) of the slot's message."""
+        slot = outgoing.slot
+        assert slot is not None
+        where = self._where(outgoing)
         if where is None:
             # Its id was never recorded (the bot stopped between the post and the record):
             # the table goes on in a new message rather than stall unseen.
             log.warning("no message to edit for %s; posting it anew", slot)
             await self._post_anew(outgoing)
-            return
-        message = outgoing.message
-        piece = layout(message)[0]  # an edit's words are a head: one message by construction
-        kwargs: dict[str, Any] = {
-            "content": piece.content,
-            "allowed_mentions": discord.AllowedMentions.none(),  # an edit pings nobody again
-        }
-        if piece.embeds:
-            kwargs["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
-        if message.buttons or message.selects:
-            kwargs["view"] = view(message)
-        elif slot.role == "lobby" or message.narration:
-            # A started or cancelled lobby has no buttons left; an edit with narration is the
-            # whole message (a live FUSE table), and nobody present has a button on it now.
-            kwargs["view"] = None
-        file = attachment(message)
-        if file is not None:
-            kwargs["attachments"] = [file]  # a new picture of the table replaces the old one
+            return DONE
+        if not await self._may_post(where[0]):
+            return DROP  # the table waits; it is posted whole when it comes back
         channel = self.client.get_partial_messageable(where[0])
         try:
-            if interaction is not None:
-                await interaction.response.edit_message(**kwargs)
-                return
-            if not await self._may_post(where[0]):
-                return  # the table waits; it is posted whole when it comes back
-            await channel.get_partial_message(where[1]).edit(**kwargs)
+            await channel.get_partial_message(where[1]).edit(**_edit_kwargs(outgoing, slot))
         except discord.NotFound as exc:
-            if interaction is not None or exc.code != UNKNOWN_MESSAGE:
-                log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
-                return
+            if exc.code != UNKNOWN_MESSAGE:
+                refused = await self._refused(where[0], exc)
+                if refused is not None:
+                    return refused
+                raise
             # Someone deleted the table's message: it goes on in a new one (recorded as the
             # slot's, so the next edits find it).
             log.warning("message %s in channel %s is gone; posting it anew", where[1], where[0])
             self.known.pop(slot, None)
             await self._post_anew(outgoing)
         except discord.HTTPException as exc:
-            log.warning("could not edit message %s in channel %s: %s", where[1], where[0], exc)
-            if interaction is None and isinstance(exc, discord.Forbidden):
-                thread = perms.is_thread(self.client.get_channel(where[0]))
-                await self.block(where[0], perms.needed(thread=thread), foreseen=False)
-            # An archived thread refuses edits (50083) but opens again at the next post, which
-            # blocks the channel only if the thread is locked too.
+            refused = await self._refused(where[0], exc)
+            if refused is not None:
+                return refused
+            raise
+        return DONE
 
     async def _post_anew(self, outgoing: Outgoing) -> None:
         """An edit whose message is unknown or gone: the service's message of that slot as it
@@ -377,7 +782,40 @@ class Outbox:
         if self.service is None or slot is None:
             return
         for fresh in await self.service.table_again(slot.game_id, slot.role):
-            await self.deliver(fresh)
+            self.enqueue(fresh)
+
+
+def _channel_of(job: Job) -> str:
+    return str(job.outgoing.channel_id) if job.outgoing is not None else "?"
+
+
+def _merged(later: Outgoing, earlier: Job) -> Outgoing:
+    """``later`` replaces the waiting edit ``earlier``, and settles its rows too."""
+    assert earlier.outgoing is not None
+    rows = tuple(dict.fromkeys((*earlier.outgoing.delivery, *later.delivery)))
+    return replace(later, delivery=rows)
+
+
+def _edit_kwargs(outgoing: Outgoing, slot: Slot) -> dict[str, Any]:
+    """An edit's request: its words, embeds, buttons and picture."""
+    message = outgoing.message
+    piece = layout(message)[0]  # an edit's words are a head: one message by construction
+    kwargs: dict[str, Any] = {
+        "content": piece.content,
+        "allowed_mentions": discord.AllowedMentions.none(),  # an edit pings nobody again
+    }
+    if piece.embeds:
+        kwargs["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
+    if message.buttons or message.selects:
+        kwargs["view"] = view(message)
+    elif slot.role == "lobby" or message.narration:
+        # A started or cancelled lobby has no buttons left; an edit with narration is the
+        # whole message (a live FUSE table), and nobody present has a button on it now.
+        kwargs["view"] = None
+    file = attachment(message)
+    if file is not None:
+        kwargs["attachments"] = [file]  # a new picture of the table replaces the old one
+    return kwargs
 
 
 def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:
@@ -446,19 +884,15 @@ async def answer(
             ephemeral=True,
             **message_kwargs(private or Message(Text()), piece, first=False),
         )
-    # The user has their answer: a channel that refuses a post gets a follow-up note instead
-    # of an error in place of the answer (the move itself is saved either way).
+    # The user has their answer; the channels' senders post the rest (queued, not awaited:
+    # the move itself is saved, and its posts are owed until Discord takes them).
     channel = interaction.channel_id
-    was_blocked = channel in sender.blocked
-    problems = [key for o in public if (key := await sender.deliver(o))]
-    if note is None and not was_blocked and channel in sender.blocked:
-        note = sender.note(sender.blocked[channel].missing, lang)  # refused though permitted
-    notes = [note] if note else []
-    notes += [
-        t(k, lang) for k in dict.fromkeys(problems) if not (note and k.endswith("cannot_post"))
-    ]
-    for text in notes:
-        await interaction.followup.send(text, ephemeral=True)
+    for outgoing in public:
+        sender.enqueue(outgoing)
+    # The rest went out as the response, or waits for a paused channel: owed no more.
+    sender.finish(reply.public)
+    if note:
+        await interaction.followup.send(note, ephemeral=True)
     if permitted.resumed and channel is not None:
         await sender.resumed(channel, permitted.host, permitted.lang)
 
@@ -504,11 +938,13 @@ async def _permitted(
         return Permitted(public)
     host, table = await sender.resume(channel)
     if any(_is_phase_post(o) for o in public if o.channel_id == channel):
+        for unneeded in table:
+            sender.done(unneeded)
         table = []  # this command's own phase message is the table, with what just happened
     else:  # the table shows who is ready already: edits of an older phase message are moot
         public = [o for o in public if not (o.channel_id == channel and o.edit)]
     for outgoing in table:
-        await sender.deliver(outgoing)
+        sender.enqueue(outgoing)
     return Permitted(public, resumed=True, host=host, lang=table_lang)
 
 
@@ -541,25 +977,31 @@ async def _edit(interaction: discord.Interaction[Any], message: Message) -> list
 async def post(client: discord.Client, outgoing: Outgoing) -> tuple[str | None, int | None]:
     """Send a public message to its channel (two or more when its narration is long). Returns
     the catalogue key of what to tell the user when Discord refused (``None``: posted; the game
-    itself is already saved) and the id of the (first) message. For a game's messages use
-    :meth:`Outbox.deliver`, which also stops posting where the bot may not."""
+    itself is already saved) and the id of the (first) message, in one try. For a game's
+    messages use :meth:`Outbox.enqueue`, which retries until Discord takes them and stops
+    posting where the bot may not."""
     ids: list[int] = []
     try:
-        await _send(client, outgoing, ids)
+        await _send(client, outgoing, ids, secrets.token_hex(8))
     except discord.HTTPException as exc:
         return _problem(outgoing, exc), ids[0] if ids else None
     return None, ids[0]
 
 
-async def _send(client: discord.Client, outgoing: Outgoing, ids: list[int]) -> None:
-    """Post each piece of ``outgoing``; ``ids`` receives the ids of those that went out."""
+async def _send(client: discord.Client, outgoing: Outgoing, ids: list[int], nonce: str) -> None:
+    """Post each piece of ``outgoing`` not in ``ids`` yet (a retry sends the rest); ``ids``
+    receives the ids of those that went out. Each piece carries ``nonce`` (and its number):
+    discord.py sends it with ``enforce_nonce``, so Discord answers a repeat within a few
+    minutes (a crash between its answer and our record) with the message already posted."""
     channel = client.get_partial_messageable(outgoing.channel_id)
     for index, piece in enumerate(layout(outgoing.message)):
+        if index < len(ids):
+            continue
         kwargs = message_kwargs(outgoing.message, piece, first=index == 0)
         file = attachment(outgoing.message) if index == 0 else None
         if file is not None:
             kwargs["file"] = file
-        sent = await channel.send(**kwargs)
+        sent = await channel.send(nonce=f"{nonce}.{index}", **kwargs)
         ids.append(sent.id)
 
 

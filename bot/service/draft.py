@@ -72,6 +72,9 @@ class Draft:
     ack_by_edit: bool = False
     # The game's message records to save with the move (a live table's narration so far).
     messages: dict[str, Any] | None = None
+    # Each public post's delivery row and nonce, once recorded in the command's transaction
+    # (``Service._owe``); empty when nothing records them.
+    owing: list[tuple[int, str]] = field(default_factory=list)
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

@@ -48,6 +48,32 @@ def pause(missing: tuple[str, ...], told: list[int]) -> Work:
     return work
 
 
+def gone(told: list[tuple[int, int | None]]) -> Work:
+    """The channel (or thread) of the game is gone (deleted): pause the game and, when it was
+    played in a thread whose channel has no open game of its own, move it back to that
+    channel, where any command resumes it (the table is posted there as it stands). ``told``
+    receives, the first time, the host's id and that channel (``None``: nowhere to go on)."""
+
+    async def work(tx: Tx) -> Draft:
+        row = tx.row
+        if row is None or row.settings.get("gone"):
+            return Draft()
+        if row.status == ACTIVE and not paused(row):
+            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE)
+            row.settings = {**row.settings, "paused_at": tx.now, "missing": []}
+        parent = row.parent_channel_id
+        if parent is not None and await repo.open_game(tx.session, parent) is None:
+            row.channel_id = row.open_channel_id = parent
+            row.parent_channel_id = None
+        else:
+            parent = None
+        row.settings = {**row.settings, "gone": True}
+        told.append((row.host_id, parent))
+        return Draft()
+
+    return work
+
+
 def resume(told: list[int]) -> Work:
     """Resume the channel's game; ``told`` receives its host's id, and the draft carries the
     table as it stands, to post once."""
@@ -56,14 +82,17 @@ def resume(told: list[int]) -> Work:
         row = tx.row
         if row is None or not paused(row):
             return Draft()
+        said = "lobby.pause.moved" if row.settings.get("gone") else "lobby.pause.resumed"
         lasted = tx.now - float(row.settings["paused_at"])
         await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
-        row.settings = {k: v for k, v in row.settings.items() if k not in ("paused_at", "missing")}
+        row.settings = {
+            k: v for k, v in row.settings.items() if k not in ("paused_at", "missing", "gone")
+        }
         told.append(row.host_id)
         draft = Draft()
         if row.status == ACTIVE and row.state is not None:
             table = Table.of(row)
-            draft.public.append(table_post(table, "lobby.pause.resumed", draw=tx.draws(row.kind)))
+            draft.public.append(table_post(table, said, draw=tx.draws(row.kind)))
         return draft
 
     return work

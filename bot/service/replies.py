@@ -125,6 +125,11 @@ class Outgoing:
     thread: ThreadPlan | None = None
     # Archive the channel (a finished game's thread) instead of posting anything.
     archive: bool = False
+    # The delivery rows (``DeliveryRow`` ids) this message settles once Discord took it, and
+    # the nonce it is posted with (a repeat after a crash returns the earlier message). Empty:
+    # nothing recorded it (the console, a welcome), it is sent from memory alone.
+    delivery: tuple[int, ...] = ()
+    nonce: str | None = None
 
 
 @dataclass

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from typing import Any
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
@@ -33,6 +33,7 @@ from bot.service import (
     history,
     lobby,
     moves,
+    owed,
     pause,
     rematch,
     replays,
@@ -50,7 +51,7 @@ from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.service.writer import WriterQueue
-from bot.store import logs, outage
+from bot.store import deliveries, logs, outage
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from bot.store.models import DeadlineRow, GameRow
@@ -62,6 +63,9 @@ log = logging.getLogger("partida.service")
 RETRIES = 8
 PRUNE_BATCH = 100  # closed games deleted a transaction (RETENTION_DAYS)
 COMPACT_BATCH = 200  # logs of games closed before compaction existed, compacted a transaction
+# A delivery handed out in a reply this long ago and still owed was lost on its way to the
+# adapter (its answer failed before it queued its posts): ``owed`` gives it again.
+HANDED_FRESH = 120.0
 
 
 class Service(Reading):
@@ -85,6 +89,11 @@ class Service(Reading):
         self.locks = ChannelLocks()
         self.writers = WriterQueue(engine)
         self.replays_now = Replays(clock)  # one replay drawn at a time per server
+        # Record what each command owes its channels in its transaction (the ``deliveries``
+        # table), for an adapter that settles them once sent: the Discord bot turns it on
+        # (``bot.discord.send.Outbox``); the console prints at once and owes nothing.
+        self.owes = False
+        self._handed: dict[int, float] = {}  # delivery row → when a reply handed it out
 
     @classmethod
     async def open(
@@ -403,6 +412,14 @@ class Service(Reading):
         await self._run(None, Place(channel_id), work, "pause", here_only=True)
         return told[0] if told else None
 
+    async def gone(self, channel_id: int) -> tuple[int | None, int | None]:
+        """The channel or thread is gone (Discord: Unknown Channel): its game is paused, and
+        moved back to the channel its thread hung from when it can (``bot.service.pause``).
+        Returns the host's id the first time (``None`` after), and where the game goes on."""
+        told: list[tuple[int, int | None]] = []
+        await self._run(None, Place(channel_id), pause.gone(told), "gone", here_only=True)
+        return told[0] if told else (None, None)
+
     async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
         """Posting works again in this channel: its game's deadlines come back, later by as
         long as the pause lasted. Returns the host's id (``None``: nothing was paused) and
@@ -421,6 +438,63 @@ class Service(Reading):
             return []
         reply = await self._run(None, Place(row.channel_id), pause.again(game_id, role), "again")
         return reply.public
+
+    # ================================================================= deliveries
+
+    async def owed(
+        self, exclude: Collection[int] = (), stale: float | None = None
+    ) -> list[Outgoing]:
+        """The posts still owed to channels (recorded by a command, never settled: the bot
+        stopped, the adapter lost them, or Discord kept refusing), oldest first, rebuilt as
+        the service planned them (pictures drawn again from their render jobs). Left out:
+        ``exclude`` (the adapter has them), and those this process handed out in a reply less
+        than ``HANDED_FRESH`` seconds ago (the adapter is about to have them). ``stale``: only
+        those no process has tried for that many seconds (another process's retries go on:
+        each failed try moves ``next_try_at`` on)."""
+        fresh = time.monotonic() - HANDED_FRESH
+        skip = set(exclude) | {i for i, at in self._handed.items() if at > fresh}
+        async with self.sessions() as session:
+            before = self.clock() - stale if stale is not None else None
+            wanted = [i for i in await deliveries.owed_ids(session, before) if i not in skip]
+            rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session, wanted)]
+        out: list[Outgoing] = []
+        for row_id, nonce, body in rows:
+            try:
+                post = owed.load(body)
+            except (KeyError, TypeError, ValueError):
+                log.exception("delivery %s cannot be read; dropped", row_id)
+                await self.delivered([row_id])
+                continue
+            draft = Draft(public=[post], owing=[(row_id, nonce)])
+            out.extend((await self._finish(draft)).public)
+        return out
+
+    async def delivered(self, ids: tuple[int, ...] | list[int]) -> None:
+        """Discord took these deliveries (or they are moot): they are owed no more."""
+        for row_id in ids:
+            self._handed.pop(row_id, None)
+        if ids:
+            await self._write(lambda session: deliveries.settle(session, list(ids)))
+
+    async def attempted(self, ids: tuple[int, ...] | list[int], delay: float) -> None:
+        """A delivery failed and is tried again in ``delay`` seconds."""
+        if ids:
+            at = self.clock() + delay
+            await self._write(lambda session: deliveries.attempted(session, list(ids), at))
+
+    async def waiting(self) -> tuple[int, float | None]:
+        """How many deliveries are owed, and when the oldest was recorded (health checks)."""
+        async with self.sessions() as session:
+            return await deliveries.waiting(session)
+
+    async def _write(self, change: Callable[[AsyncSession], Any]) -> None:
+        writer = self.writers.writer()
+        try:
+            async with self.writers.slots, self.sessions() as session, session.begin():
+                await writer.take()
+                await change(session)
+        finally:
+            writer.release()
 
     # ================================================================= deadlines
 
@@ -531,6 +605,7 @@ class Service(Reading):
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
+                        draft.owing = await self._owe(tx, draft.public)
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
                     break
@@ -580,6 +655,23 @@ class Service(Reading):
         metrics.counted(command, "ok", started)  # after the pictures: the answer is ready
         return reply
 
+    async def _owe(self, tx: Tx, posts: list[Post]) -> list[tuple[int, str]]:
+        """Record ``posts`` as owed to their channels, in the command's transaction: a post
+        Discord refuses, or that a stop cuts off, is sent later (``docs/discord.md``)."""
+        if not self.owes or not posts:
+            return []
+        await tx.writer.take()
+        row = tx.row
+        version = None
+        if row is not None:
+            await tx.session.flush()  # the version this command saves
+            version = row.version
+        owed_rows = [(p.channel_id, owed.kind_of(p), owed.dump(p)) for p in posts]
+        game_id = next((p.slot.game_id for p in posts if p.slot is not None), None)
+        if game_id is None and row is not None:
+            game_id = row.id
+        return await deliveries.owe(tx.session, game_id, version, owed_rows, tx.now)
+
     async def _game_in_threads(
         self, session: AsyncSession, place: Place, lang: str
     ) -> GameRow | None:
@@ -599,7 +691,10 @@ class Service(Reading):
             reply.private = Message(
                 lines(draft.private), image=private_image, buttons=draft.private_buttons
             )
-        for post in draft.public:
+        for index, post in enumerate(draft.public):
+            delivery, nonce = draft.owing[index] if draft.owing else (None, None)
+            if delivery is not None:
+                self._handed[delivery] = time.monotonic()
             message = Message(
                 post.text,
                 narration=post.narration,
@@ -619,6 +714,8 @@ class Service(Reading):
                     post.edit_of,
                     thread=post.thread,
                     archive=post.archive,
+                    delivery=(delivery,) if delivery is not None else (),
+                    nonce=nonce,
                 )
             )
         return reply

@@ -228,3 +228,27 @@ class ChannelRow(Base):
 
     channel_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     replay: Mapped[bool] = mapped_column(default=False)
+
+
+class DeliveryRow(Base):
+    """A post, an edit or an archive that a committed command owes a channel (or thread),
+    written in that command's transaction and deleted once Discord took it (``docs/discord.md``,
+    the sender). ``body`` is the post as the service planned it (``bot.service.owed``: words,
+    buttons, the picture's render job); ``nonce`` goes with it to Discord, so a repeat after a
+    crash returns the message already posted instead of posting it twice. ``version`` is the
+    game's version the post shows; ``attempts`` and ``next_try_at`` say how its delivery went."""
+
+    __tablename__ = "deliveries"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), index=True, nullable=True
+    )
+    channel_id: Mapped[int] = mapped_column(BigInteger)
+    kind: Mapped[str] = mapped_column(String(8))  # "post" | "edit" | "archive"
+    version: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    nonce: Mapped[str] = mapped_column(String(25))
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_try_at: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[float] = mapped_column(Float)

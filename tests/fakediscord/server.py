@@ -1103,6 +1103,8 @@ class FakeDiscord:
         channel_id = int(request.match_info["channel"])
         if channel_id not in self.channels:
             return self._json({"code": 10003, "message": "Unknown Channel"}, 404)
+        if channel_id in self.threads:  # a thread is a channel object of its own type
+            return self._json(self.threads[channel_id])
         return self._json(self._channel(channel_id))
 
     async def _channel_message(self, request: web.Request) -> web.Response:
