@@ -248,7 +248,7 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     assert await run_console(url, tmp_path / "img", io.StringIO(AFTER), out) == 0
     text = out.getvalue()
     assert "Ratings: alice" in text, "the closing message tells the change"
-    assert "leaderboard on this server (page 1 of 1)" in text
+    assert "leaderboard on this server (page 1)" in text
     assert "1. alice" in text and "2. bob" in text
     assert "Clasificación de" in text, "each reader's language"
     assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, select, tuple_, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
@@ -56,20 +56,84 @@ async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
 
 
 async def finished_games(
-    session: AsyncSession, channel_id: int, limit: int = 10, offset: int = 0
+    session: AsyncSession,
+    channel_id: int,
+    limit: int = 10,
+    *,
+    older_than: int | None = None,
+    newer_than: int | None = None,
+    offset: int = 0,
 ) -> Sequence[GameRow]:
-    """Finished games of a channel (or of the games played in its threads), newest first."""
-    result = await session.execute(
-        select(GameRow)
-        .where(_in_channel(channel_id), GameRow.status == FINISHED)
-        .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
-        .limit(limit)
+    """Finished games of a channel (or of the games played in its threads), newest first.
+
+    ``older_than``: those listed after that game, the next page; ``newer_than``: those listed
+    just before it, the previous page (still newest first); neither when that game is gone.
+    ``offset``: skip that many (a page asked for by its number).
+
+    Read from the end of two indexes, the channel's games and its threads', each as far as the
+    page needs, and merged: no sort of the channel's games, whatever their number (``offset``
+    steps over index entries only)."""
+    newer = newer_than is not None and older_than is None
+    bound: tuple[float, int] | None = None
+    if older_than is not None or newer_than is not None:
+        game = newer_than if newer else older_than
+        at = (await session.execute(select(GameRow.updated_at).where(GameRow.id == game))).scalar()
+        if at is None:
+            return []
+        bound = (float(at), int(cast(int, game)))
+    ids = await _finished_ids(session, channel_id, limit, bound, newer, offset)
+    if not ids:
+        return []
+    result = await session.execute(select(GameRow).where(GameRow.id.in_(ids)))
+    rows = {row.id: row for row in result.unique().scalars()}
+    return [rows[game] for game in ids if game in rows]
+
+
+async def _finished_ids(
+    session: AsyncSession,
+    channel_id: int,
+    limit: int,
+    bound: tuple[float, int] | None,
+    newer: bool,
+    offset: int,
+) -> list[int]:
+    # A game is played in the channel itself (channel_id) or in one of its threads
+    # (parent_channel_id), never both: the two branches never list one game twice.
+    branches = [
+        _listed(column, channel_id, bound, newer, offset + limit)
+        for column in (GameRow.channel_id, GameRow.parent_channel_id)
+    ]
+    merged = union_all(*(select(b.c.id, b.c.updated_at) for b in branches)).subquery()
+    order = (merged.c.updated_at, merged.c.id)
+    query = (
+        select(merged.c.id)
+        .order_by(*(order if newer else (c.desc() for c in order)))
         .offset(offset)
+        .limit(limit)
     )
-    return result.unique().scalars().all()
+    ids = [int(game) for game in (await session.execute(query)).scalars()]
+    return ids[::-1] if newer else ids
+
+
+def _listed(
+    column: Any, channel_id: int, bound: tuple[float, int] | None, newer: bool, limit: int
+) -> Any:
+    """One branch of a history page: ``limit`` finished games of ``column == channel_id``
+    beyond ``bound`` in the page's direction, straight from its index
+    (``ix_games_channel_listed``, ``ix_games_parent_listed``)."""
+    key = tuple_(GameRow.updated_at, GameRow.id)
+    query = select(GameRow.id, GameRow.updated_at).where(
+        column == channel_id, GameRow.status == FINISHED
+    )
+    if bound is not None:
+        query = query.where(key > tuple_(*bound) if newer else key < tuple_(*bound))
+    order = (GameRow.updated_at, GameRow.id)
+    return query.order_by(*(order if newer else (c.desc() for c in order))).limit(limit).subquery()
 
 
 async def count_finished_games(session: AsyncSession, channel_id: int) -> int:
+    """How many finished games the channel's history holds: a count over its index entries,
+    which grows with the history (the history counts only when asked for a page past the end)."""
     result = await session.execute(
         select(func.count(GameRow.id)).where(_in_channel(channel_id), GameRow.status == FINISHED)
     )
@@ -294,10 +358,16 @@ async def earliest_deadline(session: AsyncSession) -> float | None:
 
 
 async def open_games_in_threads(session: AsyncSession, channel_id: int) -> Sequence[GameRow]:
-    """Unfinished games played in threads of ``channel_id``, oldest first."""
+    """Unfinished games played in threads of ``channel_id``, oldest first. Through the
+    partial index of open games (``ix_games_open_parent``): it runs on every command and
+    autocomplete in such a channel, and must not look through the games that ended."""
     result = await session.execute(
         select(GameRow)
-        .where(GameRow.parent_channel_id == channel_id, GameRow.status.in_(OPEN_STATUSES))
+        .where(
+            GameRow.parent_channel_id == channel_id,
+            GameRow.open_channel_id.is_not(None),  # the partial index's condition
+            GameRow.status.in_(OPEN_STATUSES),
+        )
         .order_by(GameRow.id)
     )
     return result.unique().scalars().all()
@@ -307,14 +377,27 @@ async def open_games_of(
     session: AsyncSession, user_id: int, guild_id: int | None, limit: int = 25
 ) -> Sequence[GameRow]:
     """The unfinished games in which ``user_id`` holds a seat (and has not left), in one
-    server, most recently active first (``/game mine``)."""
-    seated = select(SeatRow.game_id).where(SeatRow.user_id == user_id, SeatRow.left.is_(False))
+    server, most recently active first (``/game mine``).
+
+    Read from the server's open games (the partial index ``ix_games_open_guild``, newest
+    first), each seat looked up by (game, user) (``uq_seat_user``): the cost follows the tables
+    open now, not the seats anyone ever took."""
+    seated = (
+        select(SeatRow.game_id)
+        .where(
+            SeatRow.game_id == GameRow.id,
+            SeatRow.user_id == user_id,
+            SeatRow.left.is_(False),
+        )
+        .exists()
+    )
     result = await session.execute(
         select(GameRow)
         .where(
-            GameRow.status.in_(OPEN_STATUSES),
             GameRow.guild_id == guild_id,
-            GameRow.id.in_(seated),
+            GameRow.open_channel_id.is_not(None),  # the partial index's condition
+            GameRow.status.in_(OPEN_STATUSES),
+            seated,
         )
         .order_by(GameRow.updated_at.desc())
         .limit(limit)
