@@ -158,3 +158,34 @@ def test_a_corrupt_database_is_a_clear_message_and_exit_code(
     err = capsys.readouterr().err
     assert "damaged or not a Partida database" in err and "backup" in err
     assert "Traceback" not in err
+
+
+def test_partida_run_migrates_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``partida run`` migrates before connecting (to report a database it cannot use plainly);
+    the bot's start-up, which opens the service, does not run Alembic a second time."""
+    from bot.discord import run
+    from bot.discord.client import PartidaBot
+    from bot.store import database
+
+    migrations: list[str] = []
+    real = database.upgrade_sync
+
+    def counted(url: str) -> None:
+        migrations.append(url)
+        real(url)
+
+    async def serve(bot: PartidaBot, token: str) -> None:
+        await bot.setup_hook()  # what start-up runs before the gateway: opens the service
+        assert bot._deadline_task is not None
+        bot._deadline_task.cancel()
+        await bot.get_service().close()
+
+    monkeypatch.setattr(database, "upgrade_sync", counted)
+    monkeypatch.setattr(run, "serve", serve)
+    monkeypatch.chdir(tmp_path)  # no .env of the developer's
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'run.db'}")
+    monkeypatch.setenv("DISCORD_TOKEN", "not-a-token")
+    from bot.cli import main
+
+    assert main(["run"]) == 0
+    assert len(migrations) == 1, migrations

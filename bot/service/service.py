@@ -324,6 +324,11 @@ class Service(Reading):
 
     # ================================================================= deadlines
 
+    def written_deadline(self) -> float | None:
+        """The soonest deadline this process's commands wrote since the last call (None: none):
+        the deadline loop is woken by a command only when it is sooner than its next look."""
+        return repo.take_written_deadline(self.engine)
+
     async def next_deadline(self) -> float | None:
         with _damage_named():
             async with self.sessions() as session:

@@ -6,11 +6,13 @@ All functions take an open ``AsyncSession``; the caller owns the transaction (th
 
 from __future__ import annotations
 
+import math
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, func, insert, select, tuple_, union_all, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -225,12 +227,33 @@ class Writes:
         return self
 
 
+# The soonest deadline written through each engine since it was last asked
+# (``take_written_deadline``): the bot's deadline loop sleeps until its next due deadline and
+# is woken by a command only when that command wrote a sooner one. Noted when the rows are
+# written, before the commit: a write rolled back wakes the loop for nothing, never the reverse.
+_WRITTEN: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+
+def _note_deadline(session: AsyncSession, due: float) -> None:
+    if session.bind is not None:
+        engine = session.bind.sync_engine
+        _WRITTEN[engine] = min(due, _WRITTEN.get(engine, math.inf))
+
+
+def take_written_deadline(engine: AsyncEngine) -> float | None:
+    """The soonest deadline written through ``engine`` since the last call, if any."""
+    return _WRITTEN.pop(engine.sync_engine, None)
+
+
 async def run(session: AsyncSession, writes: Writes) -> None:
     """Run ``writes`` in the session's transaction (see ``Writes``). On SQLite they run with
     the transaction's next statement or its commit, and a stale save raises ``StaleDataError``
     there; elsewhere at once."""
     if not writes.steps:
         return
+    for statement, rows, _check in writes.steps:
+        if statement is _ADD_DEADLINES:
+            _note_deadline(session, min(float(row["due_at"]) for row in rows))
     connection = await session.connection()
     if connection.dialect.name == "sqlite":
         raw = (await connection.get_raw_connection()).driver_connection
@@ -303,6 +326,8 @@ async def clear_deadlines(
 
 async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:
     """Move every deadline of a game ``by`` seconds (a paused table's are set aside)."""
+    if by < 0:  # sooner: one may be due now
+        _note_deadline(session, -math.inf)
     await session.execute(
         update(DeadlineRow)
         .where(DeadlineRow.game_id == game_id)
