@@ -1,23 +1,35 @@
-"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest)."""
+"""Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
+badbones, farkle, fuse, zvv, replay, bots, rest, growth). Options after a name are that
+benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
 
 import importlib
 import sys
 
-ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest")
+ALL = ("service", "load", "badbones", "farkle", "fuse", "zvv", "replay", "bots", "rest", "growth")
 
 
 def main(argv: list[str]) -> int:
-    for name in argv or ALL:
+    runs: list[tuple[str, list[str]]] = []
+    for word in argv:
+        if word.startswith("-") and runs:
+            runs[-1][1].append(word)
+        elif runs and runs[-1][1] and word not in ALL:
+            runs[-1][1].append(word)  # an option's value
+        else:
+            runs.append((word, []))
+    for name, options in runs or [(name, []) for name in ALL]:
         try:
             module = importlib.import_module(f"bench.bench_{name}")
         except ModuleNotFoundError as exc:
             print(f"== {name}: not available ({exc.name})")
             continue
         print(f"== {name}")
-        module.main()
+        if options:
+            module.main(options)
+        else:
+            module.main()
         print()
     return 0
 
