@@ -54,6 +54,17 @@ def test_a_plan_that_scans_or_sorts_a_whole_list_is_found() -> None:
         "40 0 USE TEMP B-TREE FOR ORDER BY",
     ]
     assert bench_growth._bad(merged, True) == []
+    unindexed = [  # the leaderboard without its index: the server's players sorted
+        "3 0 SEARCH ratings USING INDEX sqlite_autoindex_ratings_1 (guild_id=? AND kind=?)",
+        "9 0 USE TEMP B-TREE FOR ORDER BY",
+    ]
+    assert bench_growth._bad(unindexed, True) == ["USE TEMP B-TREE FOR ORDER BY"]
+    a_page = [  # a page's games by id, with their seats in seat order
+        "0 0 SEARCH games USING INTEGER PRIMARY KEY (rowid=?)",
+        "0 0 SEARCH seats_1 USING INDEX sqlite_autoindex_seats_2 (game_id=?) LEFT-JOIN",
+        "0 0 USE TEMP B-TREE FOR ORDER BY",
+    ]
+    assert bench_growth._bad(a_page, True) == []
     pg_bad = [
         "Sort  (cost=1..2 rows=40000 width=8)",
         "  ->  Index Scan using ix_games_parent_listed on games  (cost=1..2 rows=40000)",

@@ -29,6 +29,20 @@ def test_models_and_migrations_agree(tmp_path: Path) -> None:
     assert diff == [], f"models differ from migrations; run autogenerate: {diff}"
 
 
+def test_the_lists_indexes_are_made_as_the_models_name_them(tmp_path: Path) -> None:
+    """Autogenerate cannot compare an index on an expression (the leaderboard's) nor see a
+    partial index's condition on SQLite: they are read back from the schema here."""
+    path = tmp_path / "ix.db"
+    upgrade_sync(f"sqlite+aiosqlite:///{path}")
+    with sqlite3.connect(path) as connection:
+        made = dict(connection.execute("SELECT name, sql FROM sqlite_master WHERE type='index'"))
+    assert "(mu - 3 * sigma) DESC" in made["ix_ratings_rank"]
+    for partial in ("ix_games_open_guild", "ix_games_open_parent"):
+        assert made[partial].endswith("WHERE open_channel_id IS NOT NULL"), made[partial]
+    assert "ix_games_channel_id" not in made and "ix_games_parent_channel_id" not in made
+    assert {"ix_games_channel_listed", "ix_games_parent_listed"} <= set(made)
+
+
 def test_upgrade_is_idempotent(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'twice.db'}"
     upgrade_sync(url)
