@@ -100,37 +100,27 @@ async def _finished_ids(
     offset: int,
 ) -> list[int]:
     # A game is played in the channel itself (channel_id) or in one of its threads
-    # (parent_channel_id), never both: the two branches never list one game twice.
-    branches = [
-        _listed(column, channel_id, bound, newer, offset + limit)
-        for column in (GameRow.channel_id, GameRow.parent_channel_id)
-    ]
-    merged = union_all(*(select(b.c.id, b.c.updated_at) for b in branches)).subquery()
-    order = (merged.c.updated_at, merged.c.id)
+    # (parent_channel_id), never both: the two branches never list one game twice. Ordered as
+    # a whole (not each branch), the two index ranges are merged as they are read (SQLite's
+    # MERGE, PostgreSQL's Merge Append) and the reading stops at the page: nothing is sorted.
+    key = tuple_(GameRow.updated_at, GameRow.id)
+    branches = []
+    for column in (GameRow.channel_id, GameRow.parent_channel_id):
+        branch = select(GameRow.id, GameRow.updated_at).where(
+            column == channel_id, GameRow.status == FINISHED
+        )
+        if bound is not None:
+            branch = branch.where(key > tuple_(*bound) if newer else key < tuple_(*bound))
+        branches.append(branch)
+    merged = union_all(*branches)
+    order = (merged.selected_columns.updated_at, merged.selected_columns.id)
     query = (
-        select(merged.c.id)
-        .order_by(*(order if newer else (c.desc() for c in order)))
+        merged.order_by(*(order if newer else (c.desc() for c in order)))
         .offset(offset)
         .limit(limit)
     )
-    ids = [int(game) for game in (await session.execute(query)).scalars()]
+    ids = [int(game) for game, _at in (await session.execute(query))]
     return ids[::-1] if newer else ids
-
-
-def _listed(
-    column: Any, channel_id: int, bound: tuple[float, int] | None, newer: bool, limit: int
-) -> Any:
-    """One branch of a history page: ``limit`` finished games of ``column == channel_id``
-    beyond ``bound`` in the page's direction, straight from its index
-    (``ix_games_channel_listed``, ``ix_games_parent_listed``)."""
-    key = tuple_(GameRow.updated_at, GameRow.id)
-    query = select(GameRow.id, GameRow.updated_at).where(
-        column == channel_id, GameRow.status == FINISHED
-    )
-    if bound is not None:
-        query = query.where(key > tuple_(*bound) if newer else key < tuple_(*bound))
-    order = (GameRow.updated_at, GameRow.id)
-    return query.order_by(*(order if newer else (c.desc() for c in order))).limit(limit).subquery()
 
 
 async def count_finished_games(session: AsyncSession, channel_id: int) -> int:
