@@ -100,24 +100,29 @@ async def _finished_ids(
     offset: int,
 ) -> list[int]:
     # A game is played in the channel itself (channel_id) or in one of its threads
-    # (parent_channel_id), never both: the two branches never list one game twice. Ordered as
-    # a whole (not each branch), the two index ranges are merged as they are read (SQLite's
-    # MERGE, PostgreSQL's Merge Append) and the reading stops at the page: nothing is sorted.
+    # (parent_channel_id), never both: the two branches never list one game twice. Each
+    # branch is read from its index in page order and cut to what the page can need; the two
+    # are merged as a whole (SQLite's MERGE, PostgreSQL's Merge Append), so nothing sorts more
+    # than a page's worth, however long the channel's history.
     key = tuple_(GameRow.updated_at, GameRow.id)
-    branches = []
+    order = (GameRow.updated_at, GameRow.id)
+    arms = []
     for column in (GameRow.channel_id, GameRow.parent_channel_id):
         branch = select(GameRow.id, GameRow.updated_at).where(
             column == channel_id, GameRow.status == FINISHED
         )
         if bound is not None:
             branch = branch.where(key > tuple_(*bound) if newer else key < tuple_(*bound))
-        branches.append(branch)
-    merged = union_all(*branches)
-    order = (merged.selected_columns.updated_at, merged.selected_columns.id)
+        cut = (
+            branch.order_by(*(order if newer else (c.desc() for c in order)))
+            .limit(offset + limit)
+            .subquery()
+        )
+        arms.append(select(cut.c.id, cut.c.updated_at))
+    merged = union_all(*arms)
+    both = (merged.selected_columns.updated_at, merged.selected_columns.id)
     query = (
-        merged.order_by(*(order if newer else (c.desc() for c in order)))
-        .offset(offset)
-        .limit(limit)
+        merged.order_by(*(both if newer else (c.desc() for c in both))).offset(offset).limit(limit)
     )
     ids = [int(game) for game, _at in (await session.execute(query))]
     return ids[::-1] if newer else ids
