@@ -32,9 +32,9 @@ log = logging.getLogger(__name__)
 
 # How long a "fast" command may run before we defer it anyway (Discord allows 3 s in all).
 ANSWER_WINDOW = 1.5
-# The deadline loop wakes at least this often (another process's deadlines are its own loop's,
-# but a claim it gave up on is retried here), at its next due deadline, and when a command of
-# this process writes a sooner one.
+# The deadline loop wakes at its next due deadline, when a command of this process writes a
+# sooner one, and at least this often (for deadlines it was not told of: another process's, when
+# that process is gone, or after a round that failed).
 DEADLINE_POLL = 30.0
 # How often a damaged database is looked at again (each look logs what to do, once).
 DAMAGED_POLL = 600.0
