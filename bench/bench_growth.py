@@ -461,19 +461,24 @@ def _false(value: Any) -> Any:
 # ------------------------------------------------------------------ the commands, timed
 
 
-async def _median(run: Callable[[], Awaitable[Any]], samples: int) -> tuple[float, float]:
-    """The median wall time and CPU time (this process's threads, SQLite's included) of a
-    call, in ms. The CPU time is what the database's growth would add to (the work), and is
-    not swayed by other work on the machine nor by the disk's syncs; the wall time is."""
-    for _ in range(2):  # warm caches and statements
-        await run()
-    wall, cpu = [], []
-    for _ in range(samples):
-        started, used = time.perf_counter(), time.process_time()
-        await run()
-        wall.append((time.perf_counter() - started) * 1000)
-        cpu.append((time.process_time() - used) * 1000)
-    return statistics.median(wall), statistics.median(cpu)
+async def _paired(
+    calls: tuple[Callable[[], Awaitable[Any]], Callable[[], Awaitable[Any]]], samples: int
+) -> list[tuple[float, float]]:
+    """The median wall time and CPU time, in ms, of a call on the empty database and on the
+    grown one, their runs taken in turns (so that other work on the machine weighs on both
+    alike). The CPU time (this process's threads, SQLite's included) is what the database's
+    growth would add to, and is not swayed by other work nor by the disk's syncs."""
+    for call in calls * 2:  # warm caches and statements
+        await call()
+    wall: tuple[list[float], list[float]] = ([], [])
+    cpu: tuple[list[float], list[float]] = ([], [])
+    for n in range(samples):
+        for which in (0, 1) if n % 2 else (1, 0):
+            started, used = time.perf_counter(), time.process_time()
+            await calls[which]()
+            wall[which].append((time.perf_counter() - started) * 1000)
+            cpu[which].append((time.process_time() - used) * 1000)
+    return [(statistics.median(wall[w]), statistics.median(cpu[w])) for w in (0, 1)]
 
 
 async def commands(
@@ -657,19 +662,22 @@ async def run(
     titles: tuple[tuple[str, int], ...] = TITLES,
     each: int = TEMPLATES_A_TITLE,
 ) -> Result:
-    """Grow a database through ``sizes`` and time the commands at each; print as it goes.
-    ``titles`` and ``each``: the real games played to be copied."""
+    """Grow a database through ``sizes`` and time the commands at each against a copy of it
+    at the first size (the empty one), in turns; print as it goes. ``titles`` and ``each``:
+    the real games played to be copied."""
     result = Result()
-    folder = tempfile.mkdtemp(prefix="partida-growth-")
-    made_pg = None
+    folder = Path(tempfile.mkdtemp(prefix="partida-growth-"))
+    made: list[str] = []
+    base_url = None
     if url is None:
         url = f"sqlite+aiosqlite:///{folder}/growth.db"
-        path: Path | None = Path(folder) / "growth.db"
     else:
-        made_pg = url = await _fresh_pg(url)
-        path = None
+        url = await _fresh_pg(url)
+        made.append(url)
+    path = None if made else folder / "growth.db"
     clock = Clock()
     service = await Service.open(url, clock=clock, render=False, computer_delay=1.0)
+    opened = [service]
     raw: Raw = RawSQLite(path) if path is not None else await RawPostgres.open(url)
     try:
         started = time.perf_counter()
@@ -680,6 +688,8 @@ async def run(
         grower = Grower(raw, templates, await raw.next_id())
         await service.close()
         sized: list[tuple[Size, int, int]] = []
+        base: Service | None = None
+        base_moves = list(moves)
         for size in sizes:
             started = time.perf_counter()
             grower.next_id = max(grower.next_id, await raw.next_id())  # the service's games
@@ -694,12 +704,29 @@ async def run(
             result.grow_seconds += time.perf_counter() - started
             os.sync()  # the copies on disk now, not while the commands are timed
             out(f"{size.name}: grown in {time.perf_counter() - started:.1f} s")
+            if base_url is None:  # the empty database, kept as it is to time against
+                raw, base_url = await _copy(raw, url, folder)
+                grower.raw = raw
+                if made:
+                    made.append(base_url)
+                base = await Service.open(base_url, clock=clock, render=False, migrate=False)
+                opened.append(base)
+                continue  # (the grown database is timed from the next size on)
+            assert base is not None
             service = await Service.open(url, clock=clock, render=False, migrate=False)
+            opened.append(service)
             calls = await commands(service, moves)
+            empty = await commands(base, base_moves)
             for name, call in calls.items():
-                wall, cpu = await _median(call, samples)
-                result.times.setdefault(name, []).append(wall)
-                result.cpu.setdefault(name, []).append(cpu)
+                (base_wall, base_cpu), (wall, cpu) = await _paired((empty[name], call), samples)
+                for figures, empty_value, value in (
+                    (result.times, base_wall, wall),
+                    (result.cpu, base_cpu, cpu),
+                ):
+                    # [the empty database, as timed beside the last size; each size]
+                    times = figures.setdefault(name, [0.0])
+                    times[0] = empty_value
+                    times.append(value)
             if size is sizes[-1]:
                 await plans(service, calls, result)
             await service.close()
@@ -708,11 +735,35 @@ async def run(
             result.bytes_a_game = sum(b for b, _ in grown) / sum(g for _, g in grown)
     finally:
         await raw.close()
-        await service.close()
-        if made_pg is not None:
-            await _drop_pg(made_pg)
+        for opened_service in opened:
+            await opened_service.close()
+        for database in made:
+            await _drop_pg(database)
     _report(sizes, result, out)
     return result
+
+
+async def _copy(raw: Raw, url: str, folder: Path) -> tuple[Raw, str]:
+    """A copy of the database as it is: SQLite's backup, or PostgreSQL's ``CREATE DATABASE …
+    TEMPLATE`` (which wants no one connected to the original: ``raw`` is opened again)."""
+    if isinstance(raw, RawSQLite):
+        copy = folder / "empty.db"
+        target = sqlite3.connect(copy)
+        raw.connection.backup(target)
+        target.close()
+        return raw, f"sqlite+aiosqlite:///{copy}"
+    await raw.close()
+    import asyncpg
+
+    name = f"{make_url(url).database}_empty"
+    server = make_url(url).set(database="postgres").render_as_string(hide_password=False)
+    connection = await asyncpg.connect(_dsn(server))
+    try:
+        await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{make_url(url).database}"')
+    finally:
+        await connection.close()
+    copied = make_url(url).set(database=name).render_as_string(hide_password=False)
+    return await RawPostgres.open(url), copied
 
 
 async def _open_probe_games(service: Service, clock: Clock) -> None:
@@ -771,6 +822,7 @@ def _report(sizes: list[Size], result: Result, out: Callable[[str], None]) -> No
             + f"{'ratio':>8}  target ≤ {TARGET}×"
         )
         for name, times in figures.items():
+            # (the empty database's figures: timed in turns with the last size's)
             ratio = times[-1] / times[0] if times[0] > 0 else float("inf")
             verdict = "ok" if ratio <= TARGET else "OVER"
             line = "".join(f"{t:>10.2f}ms" for t in times)
