@@ -41,6 +41,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -739,6 +740,7 @@ async def run(
             await opened_service.close()
         for database in made:
             await _drop_pg(database)
+        shutil.rmtree(folder, ignore_errors=True)  # (SQLite's: gigabytes at the full size)
     _report(sizes, result, out)
     return result
 
