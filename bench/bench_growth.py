@@ -22,7 +22,8 @@ lookup every command and autocomplete keystroke there makes, and ``/game status`
 in the middle of the 100,000), a move, a new game. Each is printed with its ratio to the empty
 database's; the target is at most 1.5× at the full size.
 
-Then the query plan of every list (``EXPLAIN QUERY PLAN`` / ``EXPLAIN``) is printed and checked:
+Then the query plan of every list (``EXPLAIN QUERY PLAN`` / ``EXPLAIN (ANALYZE, BUFFERS)``) is
+printed and checked:
 no scan of a whole table or index, no sort but of a page's own rows (a merge of the two
 history branches, each a page long). And the bytes each finished game takes (the growth of the
 database over the games added, indexes included).
@@ -584,7 +585,8 @@ async def plans(
             if "FROM players" in statement:
                 continue  # the reader's chosen language: a primary key
             async with engine.connect() as connection:
-                prefix = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN "
+                # (PostgreSQL's with what each step took and read: a SELECT, run once more.)
+                prefix = "EXPLAIN QUERY PLAN " if sqlite else "EXPLAIN (ANALYZE, BUFFERS) "
                 found = await connection.exec_driver_sql(prefix + statement, parameters)
                 plan = [_plan_line(tuple(row), sqlite) for row in found]
             lines.append(" ".join(statement.split())[:160])
