@@ -202,18 +202,8 @@ class RatingRow(Base):
         Index("ix_ratings_guild_player", "guild_id", "player"),
         # The leaderboard's order (best first, ties by player) and a stats place's count read
         # this index, not the server's every row. The expression is written as the queries
-        # write it (``ORDINAL``), so that SQLite and PostgreSQL match the two; ``mu`` and
-        # ``sigma`` ride along so that a count reads the index alone (SQLite 3.40 computes
-        # the expression from its columns).
-        Index(
-            "ix_ratings_rank",
-            "guild_id",
-            "kind",
-            text("(mu - 3 * sigma) DESC"),
-            "player",
-            "mu",
-            "sigma",
-        ),
+        # write it (``ORDINAL``), so that SQLite and PostgreSQL match the two.
+        Index("ix_ratings_rank", "guild_id", "kind", text("(mu - 3 * sigma) DESC"), "player"),
     )
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)

@@ -50,7 +50,7 @@ def upgrade() -> None:
     op.create_index(
         "ix_ratings_rank",
         "ratings",
-        ["guild_id", "kind", sa.text("(mu - 3 * sigma) DESC"), "player", "mu", "sigma"],
+        ["guild_id", "kind", sa.text("(mu - 3 * sigma) DESC"), "player"],
     )
 
 
