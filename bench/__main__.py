@@ -1,5 +1,6 @@
-"""Run the benchmarks: ``python -m bench [name ...]`` (names: service, load, badbones, farkle,
-fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse, faults); options such as ``--quick`` are left to the benchmarks."""
+"""Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
+badbones, farkle, fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse,
+faults, growth). Options after a name are that benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
 
@@ -22,19 +23,30 @@ ALL = (
     "render",
     "fairuse",
     "faults",
+    "growth",
 )
 
 
 def main(argv: list[str]) -> int:
-    names = [a for a in argv if not a.startswith("-")]
-    for name in names or ALL:
+    runs: list[tuple[str, list[str]]] = []
+    for word in argv:
+        if word.startswith("-") and runs:
+            runs[-1][1].append(word)
+        elif runs and runs[-1][1] and word not in ALL:
+            runs[-1][1].append(word)  # an option's value
+        else:
+            runs.append((word, []))
+    for name, options in runs or [(name, []) for name in ALL]:
         try:
             module = importlib.import_module(f"bench.bench_{name}")
         except ModuleNotFoundError as exc:
             print(f"== {name}: not available ({exc.name})")
             continue
         print(f"== {name}")
-        module.main()
+        if options:
+            module.main(options)
+        else:
+            module.main()
         print()
     return 0
 

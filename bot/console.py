@@ -18,6 +18,7 @@ their paths printed. Lines come from the keyboard or from a piped script (tests,
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 import shlex
 import signal
@@ -97,6 +98,9 @@ class Console:
     # Open a thread per game, as on Discord (``--threads``). Off: every game is played in the
     # channel, as on a server where the bot may not open threads (one game at a time).
     open_threads: bool = False
+    # The soonest deadline known (-inf: not looked yet): until then, and unless a command writes
+    # a sooner one, a command needs no look at the deadlines (two statements each).
+    next_due: float = -math.inf
 
     # ----------------------------------------------------------------- input
 
@@ -145,10 +149,16 @@ class Console:
         """Due reminders and defaults, and the computer players' moves (which the console plays
         at once, one after another, until a person is awaited); a damaged database is said, not
         a crash."""
+        written = self.service.written_deadline()
+        if written is not None:
+            self.next_due = min(self.next_due, written)
+        if self.clock() < self.next_due:
+            return  # nothing due yet
         try:
             for _ in range(MAX_COMPUTER_MOVES):
                 await self.show_outgoing(await self.service.run_deadlines())
                 upcoming = await self.service.next_deadline()
+                self.next_due = math.inf if upcoming is None else upcoming
                 if upcoming is None or upcoming > self.clock():
                     return
             self.say("! " + t("bots.console.too_long", self.locale))

@@ -6,6 +6,9 @@ import asyncio
 import io
 import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from bot.console import run_console
 from tests.support.tiny import install
@@ -248,7 +251,7 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     assert await run_console(url, tmp_path / "img", io.StringIO(AFTER), out) == 0
     text = out.getvalue()
     assert "Ratings: alice" in text, "the closing message tells the change"
-    assert "leaderboard on this server (page 1 of 1)" in text
+    assert "leaderboard on this server (page 1)" in text
     assert "1. alice" in text and "2. bob" in text
     assert "Clasificación de" in text, "each reader's language"
     assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text
@@ -335,3 +338,30 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
     assert "Board size: 9" in text, "tamaño:9 is the size option"
     assert "Difficulty: Insane" in text, "insano is the insane difficulty"
     assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text
+
+
+async def test_the_console_looks_at_deadlines_only_when_one_may_be_due(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that writes no deadline, before the soonest one is due, costs no look at the
+    deadlines; a /wait past a deadline still plays it."""
+    from bot.service import Service
+
+    looks: list[int] = []
+    run = Service.run_deadlines
+
+    async def counted(self: Service) -> Any:
+        looks.append(1)
+        return await run(self)
+
+    monkeypatch.setattr(Service, "run_deadlines", counted)
+    install()
+    text = await _play(
+        tmp_path,
+        "@alice /game mine\n@alice /game mine\n@alice /tiny new\n@bob /game join\n"
+        "@alice /game settings deadline:10 reminder:0\n@alice /game start\n",
+    )
+    assert "The game has started." in text
+    assert len(looks) == 1, "one first look; no command since wrote a deadline due yet"
+    text = await _play(tmp_path, "/wait 11m\n", db="c.db")
+    assert looks[1:] and "ran out of time" in text, "the default played"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any
@@ -33,7 +34,9 @@ log = logging.getLogger(__name__)
 
 # How long a "fast" command may run before we defer it anyway (Discord allows 3 s in all).
 ANSWER_WINDOW = 1.5
-# The deadline loop wakes at least this often, and after every command.
+# The deadline loop wakes at its next due deadline, when a command of this process writes a
+# sooner one, and at least this often (for deadlines it was not told of: another process's, when
+# that process is gone, or after a round that failed).
 DEADLINE_POLL = 30.0
 # How often a damaged database is looked at again (each look logs what to do, once).
 DAMAGED_POLL = 600.0
@@ -135,6 +138,7 @@ class PartidaBot(ext.AutoShardedBot):
         sync_only: bool = False,
         clock: Callable[[], float] = time.time,
         edit_delay: float = send.EDIT_DELAY,
+        migrate: bool = True,
         **options: Any,
     ) -> None:
         intents = discord.Intents.none()
@@ -153,6 +157,10 @@ class PartidaBot(ext.AutoShardedBot):
         self.sync_only = sync_only
         self.clock = clock
         self._wake = asyncio.Event()
+        # When the deadline loop looks next (the service's clock); -inf while it is looking,
+        # so that a deadline written meanwhile makes it look again.
+        self._next_look = -math.inf
+        self.migrate = migrate  # ``partida run`` has migrated already: once is enough
         self.busy = 0  # commands, clicks and deadline rounds in progress
         self.draining = False  # stopping: new commands are answered "restarting"
         # The task running each command in flight, and who to answer if it must be cut short.
@@ -176,7 +184,7 @@ class PartidaBot(ext.AutoShardedBot):
         if self.service is None:
             from bot.service import Service  # the platform; imported late so tests can fake it
 
-            self.service = await Service.open(self.database_url)
+            self.service = await Service.open(self.database_url, migrate=self.migrate)
         self.add_dynamic_items(GameItem)
         # Every command records what it owes the channels; the outbox settles it once sent.
         self.service.owes = True
@@ -349,7 +357,7 @@ class PartidaBot(ext.AutoShardedBot):
             self.busy -= 1
             if task is not None:
                 self._in_flight.pop(task, None)
-            self.wake_deadlines()  # a command may have set a new, earlier deadline
+            self.deadlines_changed()  # a command may have set a new, earlier deadline
 
     async def _run_command(
         self,
@@ -492,14 +500,22 @@ class PartidaBot(ext.AutoShardedBot):
     # ------------------------------------------------------------------ deadlines
 
     def wake_deadlines(self) -> None:
-        """Look at the deadlines now (after a command, which may have set an earlier one)."""
+        """Look at the deadlines now."""
         self._wake.set()
+
+    def deadlines_changed(self) -> None:
+        """After a command: wake the deadline loop if the command wrote a deadline sooner than
+        its next look (it sleeps until its next due deadline, and a pass costs statements)."""
+        written = self.service.written_deadline() if self.service is not None else None
+        if written is not None and written < self._next_look:
+            self._wake.set()
 
     async def _deadlines(self) -> None:
         """Apply due defaults and send reminders; sleep until the next deadline (or a command)."""
         await self.wait_until_ready()
         while not self.is_closed() and not self.draining:
             self._wake.clear()
+            self._next_look = -math.inf
             upcoming: float | None = None
             damaged = False
             self.busy += 1
@@ -528,6 +544,7 @@ class PartidaBot(ext.AutoShardedBot):
             delay = DAMAGED_POLL if damaged else DEADLINE_POLL
             if upcoming is not None:
                 delay = min(DEADLINE_POLL, max(0.05, upcoming - self.clock()))
+            self._next_look = self.clock() + delay
             try:
                 await asyncio.wait_for(self._wake.wait(), delay)
             except TimeoutError:

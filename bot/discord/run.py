@@ -30,7 +30,8 @@ def run_bot(token: str, database_url: str | None = None, dev_guild: int | None =
     """Run the bot until interrupted. Commands are not synced here: run ``partida sync`` once
     after installing or upgrading (``dev_guild`` is only reported, as a reminder of where
     ``partida sync --guild`` makes commands appear at once)."""
-    bot = PartidaBot(database_url=database_url, **shards(current()))
+    # ``partida run`` has migrated the database already (bot.cli): the bot does not again.
+    bot = PartidaBot(database_url=database_url, migrate=False, **shards(current()))
     if dev_guild:
         log.info(
             "development guild %s: sync there with `partida sync --guild %s`", dev_guild, dev_guild

@@ -1,7 +1,14 @@
 """``/game history``: the channel's finished games (and those played in its threads), newest
-first, a page at a time: the page is the command's ``page`` or the ◀ ▶ buttons' (the page in
-their ids). Each game with its number, result, players and how their ratings moved, its length
-(moves and time) and a button to replay it."""
+first, a page at a time: the page is the command's ``page`` or the ◀ ▶ buttons'. Each game with
+its number, result, players and how their ratings moved, its length (moves and time) and a
+button to replay it.
+
+A page costs the same whatever the channel's history holds: the buttons carry the page's number
+and the game it continues from (``after``: the last one shown, for the older page; ``before``:
+the first, for the newer), and the page is read from the index from there. Nothing counts the
+whole history: the head says which page this is and ▶ shows when there is an older one (a page
+read one game further tells). A page asked for by its number (the command, or a button of an
+older version) skips that many index entries; one past the end counts, and is the last page."""
 
 from __future__ import annotations
 
@@ -28,22 +35,26 @@ REPLAY = "replay"  # the replay buttons' command
 
 
 async def page(
-    session: AsyncSession, channel_id: int, wanted: int, lang: str
+    session: AsyncSession,
+    channel_id: int,
+    wanted: int,
+    lang: str,
+    *,
+    after: int | None = None,
+    before: int | None = None,
 ) -> tuple[Text, Text, tuple[Button, ...]]:
-    """One page: its head (the title, and which page of how many), its entries, its buttons.
-    A page past the end is the last one."""
-    total = await repo.count_finished_games(session, channel_id)
-    if total == 0:
+    """One page: its head (the title, and which page it is), its entries, its buttons. The
+    page ``wanted``, or the one after game ``after`` or before game ``before`` (numbered
+    ``wanted``). A page past the end is the last one."""
+    rows, shown, older = await _rows(session, channel_id, wanted, after, before)
+    if not rows:
         return phrase("lobby.history.none", lang), Text(), ()
-    pages = -(-total // PAGE)
-    shown = min(max(1, wanted), pages)
-    rows = await repo.finished_games(session, channel_id, limit=PAGE, offset=(shown - 1) * PAGE)
     ids = [r.id for r in rows]
     lengths = await logs.lengths(session, ids)
     changes = await rated.changes_of(session, ids)
     head = phrase("lobby.history.title", lang)
-    if pages > 1:
-        head = lines([head, phrase("lobby.history.page", lang, page=shown, pages=pages)])
+    if shown > 1 or older:
+        head = lines([head, phrase("lobby.history.page", lang, page=shown)])
     said: list[Text] = []
     found: list[Button] = []
     for row in rows:
@@ -55,14 +66,40 @@ async def page(
             )
         )
     if shown > 1:
-        found.append(_page(shown - 1, "lobby.history.previous", lang))
-    if shown < pages:
-        found.append(_page(shown + 1, "lobby.history.next", lang))
+        found.append(_page(shown - 1, "lobby.history.previous", lang, before=rows[0].id))
+    if older:
+        found.append(_page(shown + 1, "lobby.history.next", lang, after=rows[-1].id))
     return head, lines(said), tuple(found)
 
 
-def _page(number_: int, key: str, lang: str) -> Button:
-    return Button(str(phrase(key, lang)), button_ids.view_id(HISTORY, {"page": number_}))
+async def _rows(
+    session: AsyncSession, channel_id: int, wanted: int, after: int | None, before: int | None
+) -> tuple[list[GameRow], int, bool]:
+    """The page's games, its number, and whether an older page follows."""
+    if after is not None:
+        rows = list(await repo.finished_games(session, channel_id, PAGE + 1, older_than=after))
+        if rows:
+            return rows[:PAGE], max(2, wanted), len(rows) > PAGE
+    elif before is not None:
+        rows = list(await repo.finished_games(session, channel_id, PAGE + 1, newer_than=before))
+        if len(rows) > PAGE:  # a newer page still before this one
+            return rows[1:], max(2, wanted), True
+        wanted = 1  # the newest games: the first page, read afresh
+    # By number: the command's page, a button of an older version, or a game gone meanwhile.
+    shown = max(1, wanted)
+    rows = list(await repo.finished_games(session, channel_id, PAGE + 1, offset=(shown - 1) * PAGE))
+    if not rows and shown > 1:  # past the end: the last page
+        total = await repo.count_finished_games(session, channel_id)
+        shown = max(1, -(-total // PAGE))
+        rows = list(
+            await repo.finished_games(session, channel_id, PAGE + 1, offset=(shown - 1) * PAGE)
+        )
+    return rows[:PAGE], shown, len(rows) > PAGE
+
+
+def _page(number_: int, key: str, lang: str, **edge: int) -> Button:
+    """A page button: the page's number, and the game it continues from."""
+    return Button(str(phrase(key, lang)), button_ids.view_id(HISTORY, {"page": number_, **edge}))
 
 
 def _entry(

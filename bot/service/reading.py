@@ -162,28 +162,53 @@ class Reading:
         return Message(guide.welcome(lang))
 
     @metrics.read("history")
-    async def history(self, actor: Actor, place: Place, page: int = 1) -> Reply:
+    async def history(
+        self,
+        actor: Actor,
+        place: Place,
+        page: int = 1,
+        *,
+        after: int | None = None,
+        before: int | None = None,
+    ) -> Reply:
         """The channel's finished games, newest first, a page at a time (``history.PAGE``),
-        each with a Replay button, and buttons to the pages around it."""
+        each with a Replay button, and buttons to the pages around it (which carry the game
+        they continue from: ``after``, ``before``; see ``bot.service.history``)."""
         if refused := await self._over_budget(LOOK, actor, place):
             return refused
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             head, said, found = await history.page(
-                session, place.channel_id, page_number(page), lang
+                session, place.channel_id, page_number(page), lang, after=after, before=before
             )
         return Reply(private=Message(head, narration=said, buttons=found))
 
     @metrics.read("leaderboard")
-    async def leaderboard(self, actor: Actor, place: Place, game: str, page: int = 1) -> Reply:
-        """One page of a game's leaderboard on this server, with buttons to the others."""
+    async def leaderboard(
+        self,
+        actor: Actor,
+        place: Place,
+        game: str,
+        page: int = 1,
+        *,
+        after: str | None = None,
+        before: str | None = None,
+    ) -> Reply:
+        """One page of a game's leaderboard on this server, with buttons to the pages around
+        it (which carry the player they continue from: ``after``, ``before``)."""
         if refused := await self._over_budget(LOOK, actor, place):
             return refused
         async with self.sessions() as session:
             lang = await self._language(session, actor)
             try:
                 text, pages = await standings.leaderboard(
-                    session, place.guild_id, game, page_number(page), lang
+                    session,
+                    place.guild_id,
+                    game,
+                    page_number(page),
+                    lang,
+                    after=after,
+                    before=before,
                 )
             except Refusal as refusal:
                 return self._refused(refusal, lang)
@@ -221,6 +246,19 @@ class Reading:
                     state, entry.seat, engine.action_from_json(entry.action), entry.at
                 )
             return engine.dump(state)
+
+
+def game_number(value: Any) -> int | None:
+    """A game id from a page button (None: none, or not a number)."""
+    try:
+        return int(str(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def player_of(value: Any) -> str | None:
+    """A rated player's key from a page button (None: none)."""
+    return str(value)[:64] if value is not None else None
 
 
 def page_number(value: Any) -> int:

@@ -45,7 +45,7 @@ from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.fairuse import LOOK, REPLAY, Replaying, Replays
 from bot.service.memory import ChannelLocks
-from bot.service.reading import Reading, page_number
+from bot.service.reading import Reading, game_number, page_number, player_of
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.table import public_locale
 from bot.service.text import Channel, Text, join, lines, phrase
@@ -284,12 +284,23 @@ class Service(Reading):
         """A button of a read-only view: a page of the history or of a leaderboard, or a
         history entry's Replay."""
         if view.command == history.HISTORY:
-            return await self.history(actor, place, page_number(view.args.get("page")))
+            return await self.history(
+                actor,
+                place,
+                page_number(view.args.get("page")),
+                after=game_number(view.args.get("after")),
+                before=game_number(view.args.get("before")),
+            )
         if view.command == history.REPLAY:
             return await self.replay_game(actor, place, str(view.args.get("game", "")))
         if view.command == standings.LEADERBOARD:
             return await self.leaderboard(
-                actor, place, str(view.args.get("game", "")), page_number(view.args.get("page"))
+                actor,
+                place,
+                str(view.args.get("game", "")),
+                page_number(view.args.get("page")),
+                after=player_of(view.args.get("after")),
+                before=player_of(view.args.get("before")),
             )
         return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
@@ -497,6 +508,11 @@ class Service(Reading):
             writer.release()
 
     # ================================================================= deadlines
+
+    def written_deadline(self) -> float | None:
+        """The soonest deadline this process's commands wrote since the last call (None: none):
+        the deadline loop is woken by a command only when it is sooner than its next look."""
+        return repo.take_written_deadline(self.engine)
 
     async def next_deadline(self) -> float | None:
         with _damage_named():

@@ -15,7 +15,7 @@ from bot.service.text import Name, Strong, Text, join, lines, phrase
 from bot.store import ratings as store
 from bot.store.models import RatingRow
 from i18n import has
-from rules.core import RulesError, game_names, get_game
+from rules.core import CommandArgs, RulesError, game_names, get_game
 
 PAGE = 10
 LEADERBOARD = "leaderboard"  # the page buttons' command (buttons.view_id)
@@ -69,24 +69,53 @@ def game_kind(game: str) -> str:
 
 
 async def leaderboard(
-    session: AsyncSession, guild: int | None, game: str, page: int, lang: str
+    session: AsyncSession,
+    guild: int | None,
+    game: str,
+    page: int,
+    lang: str,
+    *,
+    after: str | None = None,
+    before: str | None = None,
 ) -> tuple[Text, tuple[Button, ...]]:
+    """One page: the page ``page``, or the one after player ``after`` or before ``before``
+    (numbered ``page``). The buttons carry the page's number and its edge player, so a page
+    costs the same whatever the number of players; nothing counts them all (``store.leaderboard``),
+    except for a page asked for past the end, which is the last one."""
     kind = game_kind(game)
     server = guild or NO_GUILD
-    rows, total = await store.leaderboard(session, server, kind, 0, 0)
-    pages = max(1, -(-total // PAGE))
-    page = min(max(1, int(page)), pages)
-    rows, total = await store.leaderboard(session, server, kind, (page - 1) * PAGE, PAGE)
-    title = phrase(
-        "ratings.leaderboard.title", lang, game=phrase(f"{kind}.name", lang), page=page, pages=pages
-    )
+    rows, page, more = await _rows(session, server, kind, max(1, int(page)), after, before)
+    title = phrase("ratings.leaderboard.title", lang, game=phrase(f"{kind}.name", lang), page=page)
     if not rows:
         return lines([title, phrase("ratings.leaderboard.empty", lang)]), ()
     said: list[Text] = [title]
     for place, row in enumerate(rows, start=(page - 1) * PAGE + 1):
         said.append(_line(place, row, lang))
     said.append(phrase("ratings.leaderboard.legend", lang))
-    return lines(said), _page_buttons(kind, page, pages, lang)
+    return lines(said), _page_buttons(kind, page, rows, more, lang)
+
+
+async def _rows(
+    session: AsyncSession, server: int, kind: str, page: int, after: str | None, before: str | None
+) -> tuple[list[RatingRow], int, bool]:
+    """The page's players, its number, and whether a next page follows."""
+    if after is not None:
+        rows = list(await store.leaderboard(session, server, kind, PAGE + 1, after=after))
+        if rows:
+            return rows[:PAGE], max(2, page), len(rows) > PAGE
+    elif before is not None:
+        rows = list(await store.leaderboard(session, server, kind, PAGE + 1, before=before))
+        if len(rows) > PAGE:  # a better page still before this one
+            return rows[1:], max(2, page), True
+        page = 1  # the top: the first page, read afresh
+    # By number: a button of an older version, or a player gone from the board meanwhile.
+    rows = list(await store.leaderboard(session, server, kind, PAGE + 1, offset=(page - 1) * PAGE))
+    if not rows and page > 1:  # past the end: the last page
+        page = max(1, -(-(await store.count_listed(session, server, kind)) // PAGE))
+        rows = list(
+            await store.leaderboard(session, server, kind, PAGE + 1, offset=(page - 1) * PAGE)
+        )
+    return rows[:PAGE], page, len(rows) > PAGE
 
 
 def _line(place: int, row: RatingRow, lang: str) -> Text:
@@ -104,20 +133,23 @@ def _line(place: int, row: RatingRow, lang: str) -> Text:
     )
 
 
-def _page_buttons(kind: str, page: int, pages: int, lang: str) -> tuple[Button, ...]:
+def _page_buttons(
+    kind: str, page: int, rows: Sequence[RatingRow], more: bool, lang: str
+) -> tuple[Button, ...]:
     out = []
     if page > 1:
+        args: CommandArgs = {"game": kind, "page": page - 1, "before": rows[0].player}
         out.append(
             Button(
                 str(phrase("ratings.leaderboard.previous", lang)),
-                button_ids.view_id(LEADERBOARD, {"game": kind, "page": page - 1}),
+                button_ids.view_id(LEADERBOARD, args),
             )
         )
-    if page < pages:
+    if more:
+        args = {"game": kind, "page": page + 1, "after": rows[-1].player}
         out.append(
             Button(
-                str(phrase("ratings.leaderboard.next", lang)),
-                button_ids.view_id(LEADERBOARD, {"game": kind, "page": page + 1}),
+                str(phrase("ratings.leaderboard.next", lang)), button_ids.view_id(LEADERBOARD, args)
             )
         )
     return tuple(out)
@@ -147,6 +179,8 @@ async def stats(
     ]
     for row in rows:
         standing = Standing(row.mu, row.sigma)
+        # Beyond ``store.PLACES`` the place is said as "1000+" (it would need a count over the
+        # server's players).
         place = await store.place_of(session, server, row.kind, standing.ordinal)
         best = (
             phrase("ratings.stats.best", lang, score=row.best_score)
@@ -161,7 +195,7 @@ async def stats(
                 rating=Strong(number(standing.ordinal, lang)),
                 mu=number(row.mu, lang),
                 sigma=number(row.sigma, lang),
-                place=place,
+                place=place if place is not None else f"{store.PLACES}+",
                 games=row.games,
                 wins=row.wins,
                 best=best,

@@ -19,6 +19,8 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    literal_column,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
@@ -53,12 +55,38 @@ class GameRow(Base):
 
     ``version`` is the optimistic lock: every save is ``UPDATE … WHERE version = :seen``, so two
     writers that loaded the same version cannot both win.
+
+    Every list reads through an index in the order it shows (docs/storage.md, "Indexes"): a
+    channel's finished games and its threads' by (channel, status, updated_at, id), newest first
+    from the index's end; the open games of a server or of a channel's threads by partial
+    indexes that hold open games only (``open_channel_id IS NOT NULL``), which stay small
+    however many games have ended.
     """
 
     __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_channel_listed", "channel_id", "status", "updated_at", "id"),
+        Index("ix_games_parent_listed", "parent_channel_id", "status", "updated_at", "id"),
+        Index(
+            "ix_games_open_guild",
+            "guild_id",
+            "updated_at",
+            sqlite_where=text("open_channel_id IS NOT NULL"),
+            postgresql_where=text("open_channel_id IS NOT NULL"),
+        ),
+        Index(
+            "ix_games_open_parent",
+            "parent_channel_id",
+            "id",
+            sqlite_where=text("open_channel_id IS NOT NULL"),
+            postgresql_where=text("open_channel_id IS NOT NULL"),
+        ),
+        # The finished games in the order they ended, a page at a time (the ratings rebuild).
+        Index("ix_games_ended", "status", "updated_at", "id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    channel_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    channel_id: Mapped[int] = mapped_column(BigInteger)
     open_channel_id: Mapped[int | None] = mapped_column(BigInteger, unique=True, nullable=True)
     guild_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     kind: Mapped[str] = mapped_column(String(32))
@@ -79,7 +107,7 @@ class GameRow(Base):
     # its ``phase`` token and the seats ``awaited`` when it began (who shows as ready).
     messages: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # When the game is played in a thread (``channel_id``), the channel the thread hangs from.
-    parent_channel_id: Mapped[int | None] = mapped_column(BigInteger, index=True, nullable=True)
+    parent_channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="game",
@@ -89,8 +117,6 @@ class GameRow(Base):
     )
 
     __mapper_args__ = {"version_id_col": version}
-    # The finished games in the order they ended, a page at a time (the ratings rebuild).
-    __table_args__ = (Index("ix_games_ended", "status", "updated_at", "id"),)
 
 
 class SeatRow(Base):
@@ -192,7 +218,13 @@ class RatingRow(Base):
     ``mu - 3 sigma``."""
 
     __tablename__ = "ratings"
-    __table_args__ = (Index("ix_ratings_guild_player", "guild_id", "player"),)
+    __table_args__ = (
+        Index("ix_ratings_guild_player", "guild_id", "player"),
+        # The leaderboard's order (best first, ties by player) and a stats place's count read
+        # this index, not the server's every row. The expression is written as the queries
+        # write it (``ORDINAL``), so that SQLite and PostgreSQL match the two.
+        Index("ix_ratings_rank", "guild_id", "kind", text("(mu - 3 * sigma) DESC"), "player"),
+    )
 
     guild_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     kind: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -204,6 +236,11 @@ class RatingRow(Base):
     wins: Mapped[int] = mapped_column(Integer)
     best_score: Mapped[int | None] = mapped_column(Integer, nullable=True)
     updated_at: Mapped[float] = mapped_column(Float)
+
+
+# A rating's shown number, as SQL: ``mu - 3 sigma``, with the 3 written out (a bound parameter
+# would not match the index ``ix_ratings_rank``).
+ORDINAL = RatingRow.mu - literal_column("3") * RatingRow.sigma
 
 
 class RatedGameRow(Base):

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, false, func, select, text, tuple_
+from sqlalchemy import Table, bindparam, false, func, or_, select, text, tuple_
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
-from bot.store.models import FINISHED, GameRow, RatedGameRow, RatingRow
+from bot.store.models import FINISHED, ORDINAL, GameRow, RatedGameRow, RatingRow
 from bot.store.repository import Writes
 
 _RATINGS = cast(Table, RatingRow.__table__)
@@ -31,7 +31,9 @@ _ADD = _RATINGS.insert()
 _MARK = _RATED.insert()
 # People and computer players; the game's own virtual player is left off the leaderboard.
 _LISTED = ~RatingRow.player.startswith("game:")
-_ORDINAL = RatingRow.mu - 3 * RatingRow.sigma
+# How far ``place_of`` counts: a place beyond it is said as "beyond", so that a player's stats
+# cost the same on a server of a hundred players and of a hundred thousand.
+PLACES = 1000
 
 
 async def load(
@@ -82,21 +84,57 @@ def marked(game_id: int, changes: Sequence[Any], now: float) -> dict[str, Any]:
 
 
 async def leaderboard(
-    session: AsyncSession, guild: int, kind: str, offset: int, limit: int
-) -> tuple[Sequence[RatingRow], int]:
-    """One page of a game's leaderboard on a server, best first, and how many are on it."""
+    session: AsyncSession,
+    guild: int,
+    kind: str,
+    limit: int,
+    *,
+    offset: int = 0,
+    after: str | None = None,
+    before: str | None = None,
+) -> Sequence[RatingRow]:
+    """A page of a game's leaderboard on a server, best first (ties by player).
+
+    ``after``: the players listed after that one (the next page); ``before``: those listed just
+    before it (the previous page, still best first); none when that player is not on it.
+    ``offset``: skip that many (a page asked for by its number). Read in the order of the index
+    ``ix_ratings_rank``, from the page's first entry: never a sort of the server's players."""
+    where = [RatingRow.guild_id == guild, RatingRow.kind == kind, _LISTED]
+    newer = before is not None and after is None
+    edge = before if newer else after
+    if edge is not None:
+        found = await session.execute(
+            select(ORDINAL).where(
+                RatingRow.guild_id == guild, RatingRow.kind == kind, RatingRow.player == edge
+            )
+        )
+        ordinal = found.scalar()
+        if ordinal is None:
+            return []
+        # (ordinal, player) beyond the edge's, in the page's direction; the first term is a
+        # range of the index, the second only sorts out the edge's ties.
+        if newer:
+            where += [ORDINAL >= ordinal, or_(ORDINAL > ordinal, RatingRow.player < edge)]
+        else:
+            where += [ORDINAL <= ordinal, or_(ORDINAL < ordinal, RatingRow.player > edge)]
+    order = (
+        (ORDINAL.asc(), RatingRow.player.desc()) if newer else (ORDINAL.desc(), RatingRow.player)
+    )
+    result = await session.execute(
+        select(RatingRow).where(*where).order_by(*order).offset(offset).limit(limit)
+    )
+    rows = result.scalars().all()
+    return rows[::-1] if newer else rows
+
+
+async def count_listed(session: AsyncSession, guild: int, kind: str) -> int:
+    """How many players are on a game's leaderboard: a count over the index's entries, which
+    grows with the server (the leaderboard counts only when asked for a page past the end)."""
     where = (RatingRow.guild_id == guild, RatingRow.kind == kind, _LISTED)
     total = (
         await session.execute(select(func.count()).select_from(RatingRow).where(*where))
     ).scalar()
-    result = await session.execute(
-        select(RatingRow)
-        .where(*where)
-        .order_by(_ORDINAL.desc(), RatingRow.player)
-        .offset(offset)
-        .limit(limit)
-    )
-    return result.scalars().all(), int(total or 0)
+    return int(total or 0)
 
 
 async def of_player(session: AsyncSession, guild: int, player: str) -> Sequence[RatingRow]:
@@ -109,13 +147,17 @@ async def of_player(session: AsyncSession, guild: int, player: str) -> Sequence[
     return result.scalars().all()
 
 
-async def place_of(session: AsyncSession, guild: int, kind: str, ordinal: float) -> int:
-    """1 + how many listed players of the game are rated above ``ordinal``."""
-    where = (RatingRow.guild_id == guild, RatingRow.kind == kind, _LISTED, _ORDINAL > ordinal)
+async def place_of(session: AsyncSession, guild: int, kind: str, ordinal: float) -> int | None:
+    """1 + how many listed players of the game are rated above ``ordinal``, or None when that
+    is more than ``PLACES``: the count reads at most ``PLACES`` entries of the index."""
     above = (
-        await session.execute(select(func.count()).select_from(RatingRow).where(*where))
-    ).scalar()
-    return int(above or 0) + 1
+        select(RatingRow.player)
+        .where(RatingRow.guild_id == guild, RatingRow.kind == kind, _LISTED, ORDINAL > ordinal)
+        .limit(PLACES)
+        .subquery()
+    )
+    counted = int((await session.execute(select(func.count()).select_from(above))).scalar() or 0)
+    return counted + 1 if counted < PLACES else None
 
 
 async def changes_of(session: AsyncSession, game_ids: Sequence[int]) -> dict[int, dict[str, Any]]:

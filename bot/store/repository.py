@@ -6,11 +6,13 @@ All functions take an open ``AsyncSession``; the caller owns the transaction (th
 
 from __future__ import annotations
 
+import math
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import Table, bindparam, delete, func, insert, select, tuple_, union_all, update
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -57,20 +59,79 @@ async def game_by_id(session: AsyncSession, game_id: int) -> GameRow | None:
 
 
 async def finished_games(
-    session: AsyncSession, channel_id: int, limit: int = 10, offset: int = 0
+    session: AsyncSession,
+    channel_id: int,
+    limit: int = 10,
+    *,
+    older_than: int | None = None,
+    newer_than: int | None = None,
+    offset: int = 0,
 ) -> Sequence[GameRow]:
-    """Finished games of a channel (or of the games played in its threads), newest first."""
-    result = await session.execute(
-        select(GameRow)
-        .where(_in_channel(channel_id), GameRow.status == FINISHED)
-        .order_by(GameRow.updated_at.desc(), GameRow.id.desc())
-        .limit(limit)
-        .offset(offset)
+    """Finished games of a channel (or of the games played in its threads), newest first.
+
+    ``older_than``: those listed after that game, the next page; ``newer_than``: those listed
+    just before it, the previous page (still newest first); neither when that game is gone.
+    ``offset``: skip that many (a page asked for by its number).
+
+    Read from the end of two indexes, the channel's games and its threads', each as far as the
+    page needs, and merged: no sort of the channel's games, whatever their number (``offset``
+    steps over index entries only)."""
+    newer = newer_than is not None and older_than is None
+    bound: tuple[float, int] | None = None
+    if older_than is not None or newer_than is not None:
+        game = newer_than if newer else older_than
+        at = (await session.execute(select(GameRow.updated_at).where(GameRow.id == game))).scalar()
+        if at is None:
+            return []
+        bound = (float(at), int(cast(int, game)))
+    ids = await _finished_ids(session, channel_id, limit, bound, newer, offset)
+    if not ids:
+        return []
+    result = await session.execute(select(GameRow).where(GameRow.id.in_(ids)))
+    rows = {row.id: row for row in result.unique().scalars()}
+    return [rows[game] for game in ids if game in rows]
+
+
+async def _finished_ids(
+    session: AsyncSession,
+    channel_id: int,
+    limit: int,
+    bound: tuple[float, int] | None,
+    newer: bool,
+    offset: int,
+) -> list[int]:
+    # A game is played in the channel itself (channel_id) or in one of its threads
+    # (parent_channel_id), never both: the two branches never list one game twice. Each
+    # branch is read from its index in page order and cut to what the page can need; the two
+    # are merged as a whole (SQLite's MERGE, PostgreSQL's Merge Append), so nothing sorts more
+    # than a page's worth, however long the channel's history.
+    key = tuple_(GameRow.updated_at, GameRow.id)
+    order = (GameRow.updated_at, GameRow.id)
+    arms = []
+    for column in (GameRow.channel_id, GameRow.parent_channel_id):
+        branch = select(GameRow.id, GameRow.updated_at).where(
+            column == channel_id, GameRow.status == FINISHED
+        )
+        if bound is not None:
+            branch = branch.where(key > tuple_(*bound) if newer else key < tuple_(*bound))
+        cut = (
+            branch.order_by(*(order if newer else (c.desc() for c in order)))
+            .limit(offset + limit)
+            .subquery()
+        )
+        arms.append(select(cut.c.id, cut.c.updated_at))
+    merged = union_all(*arms)
+    both = (merged.selected_columns.updated_at, merged.selected_columns.id)
+    query = (
+        merged.order_by(*(both if newer else (c.desc() for c in both))).offset(offset).limit(limit)
     )
-    return result.unique().scalars().all()
+    ids = [int(game) for game, _at in (await session.execute(query))]
+    return ids[::-1] if newer else ids
 
 
 async def count_finished_games(session: AsyncSession, channel_id: int) -> int:
+    """How many finished games the channel's history holds: a count over its index entries,
+    which grows with the history (the history counts only when asked for a page past the end)."""
     result = await session.execute(
         select(func.count(GameRow.id)).where(_in_channel(channel_id), GameRow.status == FINISHED)
     )
@@ -162,12 +223,33 @@ class Writes:
         return self
 
 
+# The soonest deadline written through each engine since it was last asked
+# (``take_written_deadline``): the bot's deadline loop sleeps until its next due deadline and
+# is woken by a command only when that command wrote a sooner one. Noted when the rows are
+# written, before the commit: a write rolled back wakes the loop for nothing, never the reverse.
+_WRITTEN: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+
+
+def _note_deadline(session: AsyncSession, due: float) -> None:
+    if session.bind is not None:
+        engine = session.bind.sync_engine
+        _WRITTEN[engine] = min(due, _WRITTEN.get(engine, math.inf))
+
+
+def take_written_deadline(engine: AsyncEngine) -> float | None:
+    """The soonest deadline written through ``engine`` since the last call, if any."""
+    return _WRITTEN.pop(engine.sync_engine, None)
+
+
 async def run(session: AsyncSession, writes: Writes) -> None:
     """Run ``writes`` in the session's transaction (see ``Writes``). On SQLite they run with
     the transaction's next statement or its commit, and a stale save raises ``StaleDataError``
     there; elsewhere at once."""
     if not writes.steps:
         return
+    for statement, rows, _check in writes.steps:
+        if statement is _ADD_DEADLINES:
+            _note_deadline(session, min(float(row["due_at"]) for row in rows))
     connection = await session.connection()
     if connection.dialect.name == "sqlite":
         raw = (await connection.get_raw_connection()).driver_connection
@@ -240,6 +322,8 @@ async def clear_deadlines(
 
 async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:
     """Move every deadline of a game ``by`` seconds (a paused table's are set aside)."""
+    if by < 0:  # sooner: one may be due now
+        _note_deadline(session, -math.inf)
     await session.execute(
         update(DeadlineRow)
         .where(DeadlineRow.game_id == game_id)
@@ -322,10 +406,16 @@ async def earliest_deadline(session: AsyncSession) -> float | None:
 
 
 async def open_games_in_threads(session: AsyncSession, channel_id: int) -> Sequence[GameRow]:
-    """Unfinished games played in threads of ``channel_id``, oldest first."""
+    """Unfinished games played in threads of ``channel_id``, oldest first. Through the
+    partial index of open games (``ix_games_open_parent``): it runs on every command and
+    autocomplete in such a channel, and must not look through the games that ended."""
     result = await session.execute(
         select(GameRow)
-        .where(GameRow.parent_channel_id == channel_id, GameRow.status.in_(OPEN_STATUSES))
+        .where(
+            GameRow.parent_channel_id == channel_id,
+            GameRow.open_channel_id.is_not(None),  # the partial index's condition
+            GameRow.status.in_(OPEN_STATUSES),
+        )
         .order_by(GameRow.id)
     )
     return result.unique().scalars().all()
@@ -335,14 +425,27 @@ async def open_games_of(
     session: AsyncSession, user_id: int, guild_id: int | None, limit: int = 25
 ) -> Sequence[GameRow]:
     """The unfinished games in which ``user_id`` holds a seat (and has not left), in one
-    server, most recently active first (``/game mine``)."""
-    seated = select(SeatRow.game_id).where(SeatRow.user_id == user_id, SeatRow.left.is_(False))
+    server, most recently active first (``/game mine``).
+
+    Read from the server's open games (the partial index ``ix_games_open_guild``, newest
+    first), each seat looked up by (game, user) (``uq_seat_user``): the cost follows the tables
+    open now, not the seats anyone ever took."""
+    seated = (
+        select(SeatRow.game_id)
+        .where(
+            SeatRow.game_id == GameRow.id,
+            SeatRow.user_id == user_id,
+            SeatRow.left.is_(False),
+        )
+        .exists()
+    )
     result = await session.execute(
         select(GameRow)
         .where(
-            GameRow.status.in_(OPEN_STATUSES),
             GameRow.guild_id == guild_id,
-            GameRow.id.in_(seated),
+            GameRow.open_channel_id.is_not(None),  # the partial index's condition
+            GameRow.status.in_(OPEN_STATUSES),
+            seated,
         )
         .order_by(GameRow.updated_at.desc())
         .limit(limit)

@@ -39,12 +39,12 @@ async def test_rating_changes_leaderboard_pages_and_stats(fake: FakeDiscord, bot
             assert (await service.act(p, here, "tiny", "pass", {})).ok
 
     board = await (await fake.slash(bob, "game leaderboard", game="tiny")).result()
-    assert board.ephemeral and "page 1 of 2" in board.content
+    assert board.ephemeral and "page 1)" in board.content
     assert set(board.buttons) == {"Next ▶"}
     nxt = await fake.click(bob, board, "Next ▶")
     page = await nxt.result()
     assert page.ephemeral
-    assert "page 2 of 2" in page.content and "14." in page.content
+    assert "page 2)" in page.content and "14." in page.content
     assert set(page.buttons) == {"◀ Previous"}
 
     stats = await (await fake.slash(bob, "game stats", player=alice)).result()

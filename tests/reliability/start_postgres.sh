@@ -5,6 +5,10 @@
 #   export PARTIDA_TEST_PG_URL=$(tests/reliability/start_postgres.sh /tmp/partida-pg)
 #   tests/reliability/start_postgres.sh /tmp/partida-pg stop
 #
+# PARTIDA_PG_DURABLE=1 starts a durable server instead (fsync, synchronous commits and full
+# page writes on, PostgreSQL's defaults), as an operator runs it: the benches' PostgreSQL
+# figures come from one (docs/performance.md). The tests keep the fast, undurable default.
+#
 # The server runs as the `postgres` user when we are root (PostgreSQL refuses to run as root),
 # else as ourselves. Needs the Debian package `postgresql` (initdb, pg_ctl under
 # /usr/lib/postgresql/<version>/bin).
@@ -47,8 +51,10 @@ as_pg "$BIN/initdb" -D "$DIR/data" -U partida --auth=trust -E UTF8 --locale=C.UT
   || { cat "$DIR/initdb.log" >&2; exit 4; }
 # Loopback only, socket in the temp dir; fsync off: a test server trades durability for speed
 # (the crash tests kill the *bot*, not the database).
+UNDURABLE="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+[ "${PARTIDA_PG_DURABLE:-0}" = 1 ] && UNDURABLE=""
 as_pg "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
-  -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" \
+  -o "-c listen_addresses=127.0.0.1 -p $PORT -k $DIR $UNDURABLE -c max_connections=200" \
   start >/dev/null || { cat "$DIR/server.log" >&2; exit 5; }
 as_pg "$BIN/createdb" -h 127.0.0.1 -p "$PORT" -U partida partida_test
 URL="postgresql+asyncpg://partida@127.0.0.1:$PORT/partida_test"
