@@ -58,6 +58,13 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
     )
 
 
+def named(interaction: discord.Interaction[Any]) -> str:
+    """What a log line may say of an interaction: its command's name, or that it was a click
+    (not the button's id, whose arguments may be a choice its player alone could see)."""
+    command = interaction.command
+    return f"/{command.qualified_name}" if command is not None else "a click"
+
+
 def age_of(interaction: discord.Interaction[Any]) -> float:
     """Seconds since Discord made the interaction (its id's time against our clock, which must
     be kept right, by NTP as every server does: a clock 3 s fast would answer nothing)."""
@@ -290,9 +297,10 @@ class PartidaBot(ext.AutoShardedBot):
             # Nobody can be answered: doing it would be a change the user is told failed.
             log.warning(
                 "%s not run: it reached us %.1f s after it was made, too late to answer "
-                "(channel %s, user %s)",
-                what,
+                "(game %s, channel %s, user %s)",
+                named(interaction),
                 age,
+                game_id if game_id is not None else "?",
                 interaction.channel_id,
                 interaction.user.id,
             )
@@ -344,14 +352,14 @@ class PartidaBot(ext.AutoShardedBot):
         try:
             late = age_of(interaction) >= ANSWER_WINDOW
             if slow or not reads or late:
-                if not await self._defer(interaction, what):
+                if not await self._defer(interaction):
                     return
                 reply = await work(actor, place)
             else:
                 task = asyncio.ensure_future(work(actor, place))
                 left = ANSWER_WINDOW - age_of(interaction)
                 done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
-                if not done and not await self._defer(interaction, what):
+                if not done and not await self._defer(interaction):
                     # Read-only: nothing to undo, and nobody to show it to.
                     await asyncio.gather(task, return_exceptions=True)
                     return
@@ -370,7 +378,7 @@ class PartidaBot(ext.AutoShardedBot):
             key = send.SAVED if committed else "discord.error.internal"
             await send.failure(interaction, key, actor.locale)
 
-    async def _defer(self, interaction: discord.Interaction[Any], what: str) -> bool:
+    async def _defer(self, interaction: discord.Interaction[Any]) -> bool:
         """Acknowledge the interaction before its work runs; whether Discord took it in time.
 
         A click is deferred without a message of its own (its clicked message can still be
@@ -388,7 +396,7 @@ class PartidaBot(ext.AutoShardedBot):
             log.warning(
                 "%s not run: Discord did not take its defer %.1f s after it was made (%s; "
                 "channel %s, user %s)",
-                what,
+                named(interaction),
                 age_of(interaction),
                 reason,
                 interaction.channel_id,
