@@ -365,7 +365,7 @@ class PartidaBot(ext.AutoShardedBot):
                     return
                 reply = await task
         except Exception:
-            failed("before anything was saved")
+            failed("in its work")
             await send.failure(interaction, "discord.error.internal", actor.locale)
             return
         # What the user is told from here on depends on whether their command changed a game
