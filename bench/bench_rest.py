@@ -3,7 +3,9 @@ the fake Discord (tests/fakediscord) by random legal moves, clicked where a butt
 and typed otherwise.
 
 Printed per game: moves and resolved phases; REST calls in all and per move (interaction
-responses included, lobby commands included; target ≤ 2 a move); channel posts, edits and
+calls included: a move that may change a game is deferred, then answered, two calls that
+Discord's global rate limit does not count; lobby commands included; target ≤ 3 a move, of
+which at most 1 a channel call); channel posts, edits and
 pings (users a post may notify) per resolved phase; and the calls by route. Two kinds of
 players: *patient* ones wait longer than the edit delay between moves (every readiness change
 is an edit), *quick* ones submit together (several make one edit).

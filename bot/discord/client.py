@@ -32,8 +32,16 @@ from i18n import language_for
 
 log = logging.getLogger(__name__)
 
-# How long a "fast" command may run before we defer it anyway (Discord allows 3 s in all).
+# Discord takes an interaction's first response only this many seconds after it was made (the
+# time in its snowflake id); a later one is refused (10062) and the user reads "This
+# interaction failed".
+WINDOW = 3.0
+# How old a read-only command may be, counting from when it was made, before we defer it
+# rather than wait for its answer (a command that can change a game is deferred before it runs).
 ANSWER_WINDOW = 1.5
+# How long after the window closes a defer may still be waited for (its reply crossing a slow
+# link): a defer not taken by then was not taken, and the command does not run.
+DEFER_SLACK = 1.0
 # The deadline loop wakes at its next due deadline, when a command of this process writes a
 # sooner one, and at least this often (for deadlines it was not told of: another process's, when
 # that process is gone, or after a round that failed).
@@ -55,6 +63,19 @@ def actor_of(interaction: discord.Interaction[Any]) -> Actor:
         locale=language_for(str(interaction.locale)),
         can_manage=interaction.permissions.manage_channels,
     )
+
+
+def named(interaction: discord.Interaction[Any]) -> str:
+    """What a log line may say of an interaction: its command's name, or that it was a click
+    (not the button's id, whose arguments may be a choice its player alone could see)."""
+    command = interaction.command
+    return f"/{command.qualified_name}" if command is not None else "a click"
+
+
+def age_of(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord made the interaction (its id's time against our clock, which must
+    be kept right, by NTP as every server does: a clock 3 s fast would answer nothing)."""
+    return (discord.utils.utcnow() - interaction.created_at).total_seconds()
 
 
 def place_of(interaction: discord.Interaction[Any]) -> Place | None:
@@ -333,17 +354,37 @@ class PartidaBot(ext.AutoShardedBot):
         work: Callable[[Actor, Place], Awaitable[Reply]],
         *,
         slow: bool = False,
+        reads: bool = False,
         what: str,
         game_id: int | None = None,
     ) -> None:
-        """Run one command or click through the service and answer it.
+        """Run one command or click through the service and answer it, honestly: nothing
+        changes unless Discord can still be told.
 
-        Slow work (anything that may resolve a phase and render) is deferred at once; other
-        work is deferred only if it has not finished within ``ANSWER_WINDOW``. Any exception is
-        logged with the game and answered with a translated message, never left as "This
-        interaction failed".
+        Work that may change a game (``reads=False``, the default) runs only once Discord has
+        taken its defer, so its answer (an edit of the deferred response) cannot miss the 3 s
+        window; a defer refused or lost (10062, 5xx, 429, a slow link) leaves it undone. So is
+        ``slow`` work (it renders), and read-only work that arrives late. Read-only work
+        that arrives fresh is answered in one call, deferred if it is not done by
+        ``ANSWER_WINDOW`` after the interaction was made. An interaction older than Discord's
+        window (a gateway RESUME replays it late) is not run at all. Any exception is logged
+        with the game and answered with a translated message: "try again" only when nothing
+        was saved.
         """
         lang = language_for(str(interaction.locale))
+        age = age_of(interaction)
+        if age >= WINDOW:
+            # Nobody can be answered: doing it would be a change the user is told failed.
+            log.warning(
+                "%s not run: it reached us %.1f s after it was made, too late to answer "
+                "(game %s, channel %s, user %s)",
+                named(interaction),
+                age,
+                game_id if game_id is not None else "?",
+                interaction.channel_id,
+                interaction.user.id,
+            )
+            return
         if self.draining:
             await send.failure(interaction, "discord.error.restarting", lang)
             return
@@ -352,7 +393,9 @@ class PartidaBot(ext.AutoShardedBot):
             self._in_flight[task] = (interaction, lang)
         self.busy += 1
         try:
-            await self._run_command(interaction, work, slow=slow, what=what, game_id=game_id)
+            await self._run_command(
+                interaction, work, slow=slow, reads=reads, what=what, game_id=game_id
+            )
         finally:
             self.busy -= 1
             if task is not None:
@@ -365,6 +408,7 @@ class PartidaBot(ext.AutoShardedBot):
         work: Callable[[Actor, Place], Awaitable[Reply]],
         *,
         slow: bool,
+        reads: bool,
         what: str,
         game_id: int | None,
     ) -> None:
@@ -373,30 +417,77 @@ class PartidaBot(ext.AutoShardedBot):
         if place is None:
             await send.failure(interaction, "discord.error.guild_only", actor.locale)
             return
+        channel_id = place.channel_id
+
+        def failed(stage: str) -> None:
+            log.exception(
+                "%s failed %s (game %s, channel %s, user %s)",
+                what,
+                stage,
+                game_id if game_id is not None else "?",
+                channel_id,
+                actor.user_id,
+            )
+
         try:
-            if slow:
-                await interaction.response.defer(ephemeral=True, thinking=True)
+            late = age_of(interaction) >= ANSWER_WINDOW
+            if slow or not reads or late:
+                if not await self._defer(interaction):
+                    return
                 reply = await work(actor, place)
             else:
                 task = asyncio.ensure_future(work(actor, place))
-                done, _ = await asyncio.wait({task}, timeout=ANSWER_WINDOW)
-                if not done:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                left = ANSWER_WINDOW - age_of(interaction)
+                done, _ = await asyncio.wait({task}, timeout=max(0.0, left))
+                if not done and not await self._defer(interaction):
+                    # Read-only: nothing to undo, and nobody to show it to.
+                    await asyncio.gather(task, return_exceptions=True)
+                    return
                 reply = await task
-            await send.answer(interaction, reply, actor.locale, self.outbox)
         except Exception as error:
             if outage.lost(error):  # the database out of reach: one WARNING per outage
                 outage.database.failed(error)
                 await send.failure(interaction, "lobby.error.database", actor.locale)
                 return
-            log.exception(
-                "%s failed (game %s, channel %s, user %s)",
-                what,
-                game_id if game_id is not None else "?",
-                place.channel_id,
-                actor.user_id,
-            )
+            failed("in its work")
             await send.failure(interaction, "discord.error.internal", actor.locale)
+            return
+        # What the user is told from here on depends on whether their command changed a game
+        # (a refused one changed nothing, and neither did a read-only one).
+        committed = reply.ok and not reads
+        try:
+            await send.answer(interaction, reply, actor.locale, self.outbox)
+        except Exception:
+            failed("after its work was saved" if committed else "while answering")
+            key = send.SAVED if committed else "discord.error.internal"
+            await send.failure(interaction, key, actor.locale)
+
+    async def _defer(self, interaction: discord.Interaction[Any]) -> bool:
+        """Acknowledge the interaction before its work runs; whether Discord took it in time.
+
+        A click is deferred without a message of its own (its clicked message can still be
+        the answer, or a follow-up is); a slash command with an ephemeral "thinking…"."""
+        if interaction.type is discord.InteractionType.component:
+            acknowledged = interaction.response.defer()
+        else:
+            acknowledged = interaction.response.defer(ephemeral=True, thinking=True)
+        # discord.py waits out a 429 and retries a 5xx by itself; past the window that is moot.
+        limit = WINDOW + DEFER_SLACK - age_of(interaction)
+        try:
+            await asyncio.wait_for(acknowledged, max(0.0, limit))
+        except (discord.HTTPException, TimeoutError) as exc:
+            reason = "no answer in time" if isinstance(exc, TimeoutError) else str(exc)
+            log.warning(
+                "%s not run: Discord did not take its defer %.1f s after it was made (%s; "
+                "channel %s, user %s)",
+                named(interaction),
+                age_of(interaction),
+                reason,
+                interaction.channel_id,
+                interaction.user.id,
+            )
+            return False
+        return True
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """A few words of welcome when the bot is added to a server: in its system channel, or
@@ -464,9 +555,7 @@ class PartidaBot(ext.AutoShardedBot):
         await self.run_command(
             interaction,
             lambda a, p: self.get_service().press(a, p, custom_id, values),
-            # Answered in one call when the service is quick (it nearly always is): deferring
-            # first would cost a second REST call per click (see `python -m bench rest`).
-            slow=False,
+            # A click may change a game: deferred before it runs (see ``run_command``).
             what=f"press {custom_id}",
             game_id=buttons.game_of(custom_id),
         )

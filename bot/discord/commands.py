@@ -6,7 +6,8 @@ lobby and the games share one path: a game's commands come straight from its ``c
 ``option_specs``. Names and descriptions are catalogue keys, translated by
 :mod:`bot.discord.translator` when the tree is synced.
 
-Handlers only turn Discord values into service arguments; the bot's ``run_command`` takes care of
+Handlers only turn Discord values into service arguments (and say which commands only read,
+``reads=True``: answered without a defer when quick); the bot's ``run_command`` takes care of
 deferring, answering and errors.
 """
 
@@ -133,10 +134,14 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     _add_quick_new(bot, group)
 
     def simple(
-        command: str, call: Callable[[Actor, Place], Awaitable[Reply]], *, slow: bool = False
+        command: str,
+        call: Callable[[Actor, Place], Awaitable[Reply]],
+        *,
+        slow: bool = False,
+        reads: bool = False,
     ) -> None:
         async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-            await bot.run_command(interaction, call, slow=slow, what=f"game {command}")
+            await bot.run_command(interaction, call, slow=slow, reads=reads, what=f"game {command}")
 
         group.add_command(_lobby_command(command, (), handler))
 
@@ -158,13 +163,16 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     group.add_command(_lobby_command("kick", (player,), kick))
     _computer_commands(bot, group)
 
-    simple("status", lambda a, p: service().status(a, p))
-    simple("board", lambda a, p: service().board(a, p), slow=True)
+    simple("status", lambda a, p: service().status(a, p), reads=True)
+    simple("board", lambda a, p: service().board(a, p), slow=True, reads=True)
 
     async def rules(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         game, topic = values["game"], values.get("topic")
         await bot.run_command(
-            interaction, lambda a, p: service().rules(a, p, game, topic), what="game rules"
+            interaction,
+            lambda a, p: service().rules(a, p, game, topic),
+            reads=True,
+            what="game rules",
         )
 
     topic = Option(
@@ -232,7 +240,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     async def history(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         page = values.get("page") or 1
         await bot.run_command(
-            interaction, lambda a, p: service().history(a, p, page), what="game history"
+            interaction,
+            lambda a, p: service().history(a, p, page),
+            reads=True,
+            what="game history",
         )
 
     page = Option(
@@ -243,7 +254,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         required=False,
     )
     group.add_command(_lobby_command("history", (page,), history))
-    simple("mine", lambda a, p: service().mine(a, p))
+    simple("mine", lambda a, p: service().mine(a, p), reads=True)
     simple("rematch", lambda a, p: service().rematch(a, p), slow=True)
 
     async def leaderboard(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
@@ -251,6 +262,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         await bot.run_command(
             interaction,
             lambda a, p: service().leaderboard(a, p, chosen),
+            reads=True,
             what="game leaderboard",
         )
 
@@ -260,7 +272,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         whom = values.get("player")
         user_id, name = (whom.id, whom.display_name) if whom is not None else (None, None)
         await bot.run_command(
-            interaction, lambda a, p: service().stats(a, p, user_id, name), what="game stats"
+            interaction,
+            lambda a, p: service().stats(a, p, user_id, name),
+            reads=True,
+            what="game stats",
         )
 
     whose = Option(
@@ -278,6 +293,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
             interaction,
             lambda a, p: service().replay_game(a, p, game_id),
             slow=True,  # up to 24 tables drawn
+            reads=True,
             what="game replay",
         )
 
@@ -417,7 +433,7 @@ def help_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
     async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         game = values.get("game")
         await bot.run_command(
-            interaction, lambda a, p: bot.get_service().help(a, p, game), what="help"
+            interaction, lambda a, p: bot.get_service().help(a, p, game), reads=True, what="help"
         )
 
     command = make_command(
@@ -500,8 +516,7 @@ def _game_command(
         await bot.run_command(
             interaction,
             lambda a, p: bot.get_service().act(a, p, game, command.name, args),
-            # Answered in one REST call when quick (the bot defers only past its window).
-            slow=False,
+            # A move: deferred before it runs, so it is applied only if it can be answered.
             what=f"{game} {command.name}",
         )
 

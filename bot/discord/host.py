@@ -96,6 +96,7 @@ class CommandHost(Protocol):
         work: Callable[[Actor, Place], Awaitable[Reply]],
         *,
         slow: bool = False,
+        reads: bool = False,
         what: str,
         game_id: int | None = None,
     ) -> None: ...

@@ -116,11 +116,11 @@ async def test_a_channel_the_bot_cannot_post_in(
     answer = await exchange.result()
     await fake.idle()
     # The interaction said the bot lacks Send Messages: no post is tried, and the answer
-    # itself says so (no follow-up call of its own).
+    # itself says so (no follow-up call of its own: the edit of the deferred response).
     assert answer.ephemeral and "You opened" in answer.content
     assert "I need Send Messages here" in answer.content
     assert not fake.refused and not fake.in_channel()
-    assert [m.kind for m in exchange.messages] == ["response"]
+    assert [m.kind for m in exchange.messages] == ["edit"]
     # The game starts all the same, and waits: no deadline runs out while nobody can see it.
     bob = fake.add_user(102, "Bob")
     await (await fake.slash(bob, "game join")).result()

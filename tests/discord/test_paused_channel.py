@@ -95,7 +95,12 @@ async def test_a_refused_post_pauses_the_table_until_the_bot_may_post_again(
     await fake.idle()
     assert fake.refused == [(thread, 50013)], "still that one refused request"
     assert len(fake.posted) == posted and EDITS not in fake.calls[calls:]
-    assert all(call[1] == "/interactions/{id}/{token}/callback" for call in fake.calls[calls:])
+    # Only the interactions' own calls: their defers and answers.
+    assert all(
+        call[1]
+        in ("/interactions/{id}/{token}/callback", "/webhooks/{app}/{token}/messages/{message}")
+        for call in fake.calls[calls:]
+    )
     assert len(fake.to(alice)) == 1, "the host was told once"
 
     fake.forbidden.discard(thread)  # the permission is back

@@ -1061,6 +1061,17 @@ class FakeDiscord:
             return refusal or self._json({}, 404)
         target = request.match_info["message"]
         original = exchange.original
+        if target == "@original" and (exchange.callback or {}).get("type") == 6:
+            # A click deferred without a message (DEFERRED_UPDATE_MESSAGE): its original
+            # response is the clicked message, edited like any channel message.
+            body, files = await self._read(request)
+            edited = self._update(exchange.message_id, body, files)
+            if edited is None:
+                return self._json({"code": 10008, "message": "Unknown Message"}, 404)
+            exchange.messages.append(edited)
+            exchange.answer = exchange.answer or edited
+            exchange.done.set()
+            return self._json(edited.message)
         if target == "@original":
             sent = original
         else:
