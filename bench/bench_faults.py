@@ -516,5 +516,7 @@ async def run() -> None:
     print(f"({time.monotonic() - started:.0f} s)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    """``argv``: the options ``python -m bench`` hands over; ``--quick`` is read from the
+    command line when the module loads (``QUICK``), as the sizes above follow from it."""
     asyncio.run(run())
