@@ -8,10 +8,15 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot import config
 from bot.store.database import SchemaError, database_url, is_sqlite, upgrade
+
+if TYPE_CHECKING:  # the service loads the engines and SQLAlchemy: only for the commands using it
+    from bot.service import Service
 
 NO_TOKEN = """\
 DISCORD_TOKEN is not set.
@@ -148,14 +153,23 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         print("database is at the newest schema")
         return 0
     if args.command == "ratings":
-        return asyncio.run(rebuild_ratings(database_url()))
+        return asyncio.run(
+            _maintain(lambda s: s.rebuild_ratings(), "ratings rebuilt from {} finished games")
+        )
     if args.command == "compact":
-        return asyncio.run(compact_logs(database_url()))
+        return asyncio.run(
+            _maintain(lambda s: s.compact_closed(), "compacted the logs of {} closed games")
+        )
     if args.command == "prune":
         if args.days is None or args.days < 1:
             print("prune needs --days N (N >= 1) or RETENTION_DAYS", file=sys.stderr)
             return USAGE
-        return asyncio.run(prune_games(database_url(), args.days))
+        days = args.days
+        return asyncio.run(
+            _maintain(
+                lambda s: s.prune(days), f"deleted {{}} games closed more than {days} days ago"
+            )
+        )
     if args.command == "backup":
         return backup_sqlite(database_url(), Path(args.target))
     if args.command == "dburl":
@@ -179,15 +193,17 @@ def _log_level(asked: str | None, command: str | None, settings: config.Config) 
     return settings.log_level
 
 
-async def rebuild_ratings(url: str) -> int:
+async def _maintain(job: Callable[[Service], Awaitable[int]], done: str) -> int:
+    """One maintenance job of ``partida`` (rebuild, compact, prune) on the configured database,
+    through the service without pictures; ``done`` says how many it did ("{}")."""
     from bot.service import Service
 
-    service = await Service.open(url, render=False)
+    service = await Service.open(database_url(), render=False)
     try:
-        rated = await service.rebuild_ratings()
+        count = await job(service)
     finally:
         await service.close()
-    print(f"ratings rebuilt from {rated} finished games")
+    print(done.format(count))
     return 0
 
 
@@ -220,30 +236,6 @@ def print_url(url: str, *, libpq: bool) -> int:
     tail = "?" + urlencode(query, doseq=True) if query else ""
     at = "@" if user else ""
     print(f"postgresql://{user}{at}{where}/{quote(parsed.database or '', safe='')}{tail}")
-    return 0
-
-
-async def compact_logs(url: str) -> int:
-    from bot.service import Service
-
-    service = await Service.open(url, render=False)
-    try:
-        compacted = await service.compact_closed()
-    finally:
-        await service.close()
-    print(f"compacted the logs of {compacted} closed games")
-    return 0
-
-
-async def prune_games(url: str, days: int) -> int:
-    from bot.service import Service
-
-    service = await Service.open(url, render=False)
-    try:
-        pruned = await service.prune(days)
-    finally:
-        await service.close()
-    print(f"deleted {pruned} games closed more than {days} days ago")
     return 0
 
 
