@@ -19,16 +19,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.badbones.actions import Buy, Move, Nothing, Place, Retrieve, Weapon
-from rules.badbones.board import DELTA, SIZE, N, S, parse_square
+from rules.badbones.board import DELTA, SIZE, E, N, S, W, parse_square
 from rules.badbones.hero import hero_target
 from rules.badbones.state import BadBonesState
 from rules.core import Action, Game
 from rules.core.policy import Dice
 
-# Hero steps and trap actions (doing nothing included) played out, by seat count: every play-out
-# resolves every board, so a bigger table tries fewer (a decision stays within ~50 ms).
+# Hero steps and trap actions played out, by seat count: every play-out resolves every board, so
+# a bigger table tries fewer (a decision stays within ~50 ms). Up to SMALL_TABLE seats, every
+# useful placement is tried.
 HERO_TRIES = {1: 4, 2: 3}
-TRAP_TRIES = {1: 6, 2: 5}
+SMALL_TABLE = 2
 BIG_TABLE_TRIES = 2
 SENT = 0.5  # worth of a skeleton sent to the one opponent
 SKELETON = 0.7  # cost of a skeleton left on the board
@@ -99,6 +100,37 @@ def _trap_squares(state: BadBonesState, seat: int) -> set[int]:
     return out
 
 
+def _treasure_squares(state: BadBonesState, seat: int) -> set[int]:
+    """Where a treasure turns skeletons: every square orthogonally next to one (they turn toward
+    it at once), and the hero's square (a treasure the hero stands on is not stolen)."""
+    b = state.boards[seat]
+    out: set[int] = set() if b.hero is None else {b.hero}
+    for skeleton in b.skeletons:
+        for facing in (N, E, S, W):
+            beside = _ahead(skeleton.square, facing, 1)
+            if beside is not None:
+                out.add(beside)
+    return out
+
+
+def _trap_tries(state: BadBonesState, seat: int, places: list[Place], dice: Dice) -> list[Action]:
+    """The placements worth playing out: every trap on a square the skeletons walk into (so a
+    trap that helps is never missed for a sample that left it out) and the treasure where it
+    turns skeletons. A big table, whose play-outs cost more, tries a fair sample of them."""
+    ahead = _trap_squares(state, seat)
+    lure = _treasure_squares(state, seat)
+    tries: list[Action] = []
+    for place in places:
+        square = parse_square(place.square)
+        if square in ahead or (place.trap == "treasure" and square in lure):
+            tries.append(place)
+    if state.seats > SMALL_TABLE and len(tries) > BIG_TABLE_TRIES:
+        # A fair sample of kinds and squares rather than the first squares of one kind.
+        dice().shuffle(tries)
+        tries = tries[:BIG_TABLE_TRIES]
+    return tries
+
+
 def _hero_shortlist(state: BadBonesState, seat: int, moves: list[Move]) -> list[Action]:
     """The hero steps worth playing out: by skeletons killed on arrival, then by skeletons that
     will walk into the hero's square in phase 3 (the square in front of them)."""
@@ -133,16 +165,7 @@ def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: D
         return _best(game, state, seat, _hero_shortlist(state, seat, moves))
     places = [a for a in legal if isinstance(a, Place)]
     if places or any(isinstance(a, Retrieve) for a in legal):
-        ahead = _trap_squares(state, seat)
-        tries: list[Action] = [Nothing()]
-        tries += [a for a in places if parse_square(a.square) in ahead]
-        most = TRAP_TRIES.get(state.seats, BIG_TABLE_TRIES + 1)
-        if len(tries) > most:
-            # A fair sample of kinds and squares rather than the first squares of one kind.
-            rest = tries[1:]
-            dice().shuffle(rest)
-            tries = [tries[0], *rest[: most - 1]]
-        return _best(game, state, seat, tries)
+        return _best(game, state, seat, [Nothing(), *_trap_tries(state, seat, places, dice)])
     buys = [a for a in legal if isinstance(a, Buy)]
     if buys:
         return buys[0]

@@ -76,6 +76,38 @@ def roll_gain(score: int, dice: int, four_pair: bool) -> float:
     return ONWARD * (1 - p) * g - 5 / 6 * p * score
 
 
+@cache
+def _rolls(dice: int, four_pair: bool) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+    """Every multiset of ``dice`` faces as (probability, its (dice kept, value) choices)."""
+    out = []
+    for combo in combinations_with_replacement(range(1, 7), dice):
+        weight = factorial(dice)
+        for face in set(combo):
+            weight //= factorial(combo.count(face))
+        choices = tuple(
+            (mask.bit_count(), value) for mask, value in scoring.options(combo, four_pair)
+        )
+        out.append((weight / 6**dice, choices))
+    return tuple(out)
+
+
+@cache
+def win_chance(need: int, dice: int, full: int, four_pair: bool) -> float:
+    """Chance that a run still ``need`` soldiers short, with ``dice`` to roll (``full`` after hot
+    dice), gets there before a Farkle, keeping the best dice each roll. The event die is left out:
+    its dragon and rally roughly cancel for a defender who only has to pass a mark."""
+    if need <= 0:
+        return 1.0
+    chance = 0.0
+    for p, choices in _rolls(dice, four_pair):
+        best = 0.0
+        for kept, value in choices:
+            left = dice - kept
+            best = max(best, win_chance(need - value, left or full, full, four_pair))
+        chance += p * best
+    return chance
+
+
 def _dice_left(r: Roller, eaten: int = 0) -> int:
     left = r.dice - len(r.aside) - eaten
     return r.dice if left <= 0 else left
@@ -160,8 +192,10 @@ def _best_keep(state: FarkleState, r: Roller, defending: bool) -> Action:
         left = r.dice - len(r.aside) - mask.bit_count()
         left = r.dice if left <= 0 else left
         if target is not None:
-            # A defender needs to pass the attacker: more dice to roll is worth more.
-            worth = float(score) if score > target else score / 10 + 100 * left
+            # A defender only has to pass the attacker: keep the dice that give the best chance
+            # of getting there (setting aside more often beats keeping dice to roll).
+            need = target + 1 - score
+            worth = win_chance(need, left, r.dice, state.four_pair) * 1e6 + score
         else:
             worth = score + max(0.0, roll_gain(score, left, state.four_pair))
         key = (worth, -mask.bit_count(), -mask)

@@ -6,8 +6,8 @@ import pytest
 
 from rules.core.policy import choose, play_bots
 from rules.farkle import GAME
-from rules.farkle.actions import Roll, Stop
-from rules.farkle.policy import odds, roll_gain
+from rules.farkle.actions import Keep, Roll, Stop
+from rules.farkle.policy import odds, roll_gain, win_chance
 from rules.farkle.state import Roller
 from tests.farkle.support import new
 from tests.support.fingerprint import option_sets
@@ -63,3 +63,31 @@ def test_rolls_on_with_hot_dice() -> None:
 def test_a_small_score_with_three_dice_rolls_on() -> None:
     state = _rolling(150, [1, 5, 5])
     assert choose(GAME, state, 0, "normal") == Roll()
+
+
+def _defending(attack: int, roll: list[int]) -> object:
+    """Seat 1 defends a brawl against ``attack`` soldiers and has just rolled ``roll``."""
+    state = new(seats=2, turn=0, armies=[2000, 2000])
+    state.action = "brawl"
+    state.defender = 1
+    state.stage = "roll"
+    state.attack = Roller(0, 6, score=attack)
+    state.defence = Roller(1, 5, roll=roll, event="blank")
+    return state
+
+
+def test_a_brawl_defender_sets_aside_the_dice_that_win_the_brawl() -> None:
+    # 1, 1 and 5 make 250 and pass the attacker's 150 at once (the brawl is won); one 1 alone
+    # (100, four dice left) still has to roll past 150 and loses a fifth of the time.
+    state = _defending(150, [1, 1, 5, 2, 3])
+    assert win_chance(150 + 1 - 100, 4, 5, True) < 0.85
+    assert choose(GAME, state, 1, "normal") == Keep("a1 b1 c5")
+
+
+def test_a_brawl_defender_keeps_the_dice_that_raise_its_chance_of_passing() -> None:
+    # Against 600, keeping 5, 5, 5 and 1 (600, one die left) does not pass yet, but needs just one
+    # scoring die: better odds than 100 with four dice to roll (the old "keep dice to roll" rule).
+    state = _defending(600, [5, 5, 5, 1, 2])
+    chosen = choose(GAME, state, 1, "normal")
+    assert chosen == Keep("a5 b5 c5 d1")
+    assert win_chance(601 - 600, 1, 5, True) > win_chance(601 - 100, 4, 5, True) + 0.1
