@@ -518,6 +518,16 @@ class PartidaBot(ext.AutoShardedBot):
         if self.outbox.blocked:
             self.wake_deadlines()
 
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        # Raw: discord.py drops an archived thread from its cache, and its edit would be
+        # refused (50083) unless the sender reopens it first.
+        meta = payload.data.get("thread_metadata") or {}
+        self.outbox.thread_changed(
+            payload.thread_id,
+            archived=bool(meta.get("archived")),
+            locked=bool(meta.get("locked")),
+        )
+
     async def on_thread_join(self, thread: Any) -> None:
         # discord.py forgets archived threads: one reopened comes back as a thread joined.
         if self.outbox.blocked:

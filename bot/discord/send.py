@@ -190,6 +190,10 @@ class Outbox:
         # Channels whose host heard of the pause and not yet of its end: a table refused again
         # right after it came back does not tell them twice.
         self.told: set[int] = set()
+        # Threads the gateway said archived (and not locked), which refuse an edit (50083)
+        # until reopened: reopened before one, rather than learnt from a refusal. Bounded by
+        # KNOWN_MAX, like ``known``.
+        self.archived: OrderedDict[int, None] = OrderedDict()
         self.failed = 0
         self.retries = 0
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
@@ -487,6 +491,15 @@ class Outbox:
         await self.block(channel_id, lacking, foreseen=lacking == (perms.ARCHIVED,))
         return DROP
 
+    def thread_changed(self, thread_id: int, *, archived: bool, locked: bool) -> None:
+        """What the gateway says of a thread (THREAD_UPDATE): archived and not locked, an edit
+        there reopens it first; locked, it waits for a moderator (the block's business)."""
+        self.archived.pop(thread_id, None)
+        if archived and not locked:
+            self.archived[thread_id] = None
+            while len(self.archived) > KNOWN_MAX:
+                self.archived.popitem(last=False)
+
     async def _reopen(self, thread_id: int) -> bool:
         """Unarchive a thread that refused a message for being archived, unless a moderator
         locked it (then it waits for them, even where Manage Threads would let the bot)."""
@@ -757,6 +770,9 @@ class Outbox:
             return DONE
         if not await self._may_post(where[0]):
             return DROP  # the table waits; it is posted whole when it comes back
+        if where[0] in self.archived:
+            del self.archived[where[0]]
+            await self._reopen(where[0])  # else the edit meets 50083 and reopens it then
         channel = self.client.get_partial_messageable(where[0])
         try:
             await channel.get_partial_message(where[1]).edit(**_edit_kwargs(outgoing, slot))

@@ -108,6 +108,27 @@ async def test_an_archived_thread_is_reopened_before_an_edit(fake: FakeDiscord, 
     assert done[-1] == ("PATCH", "/channels/{channel}/messages/{message}")
 
 
+async def test_a_thread_the_gateway_said_archived_is_reopened_without_a_refused_edit(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, phase = await tiny_in_thread(fake, alice, bob)
+    await fake.archive(thread)  # it archives after its quiet time: THREAD_UPDATE says so
+    await until(lambda: bot.get_channel(thread) is None, timeout=30)  # the bot heard it
+    requests = len(fake.requests)
+
+    message_id = int(phase.message["id"])
+    edit = Outgoing(
+        thread, Message(Text.of("✅ Bob is ready.")), Slot(1, "phase", "?"), True, message_id
+    )
+    bot.outbox.enqueue(edit)
+    await until(lambda: "✅ Bob is ready." in fake.messages[message_id].content, timeout=30)
+    await fake.idle()
+    assert not fake.archived(thread)
+    assert faults.invalid(fake.requests[requests:]) == [], "no edit refused for the archive"
+
+
 async def test_no_thread_is_asked_for_without_create_public_threads(
     fake: FakeDiscord, bots: Bots
 ) -> None:
