@@ -10,7 +10,7 @@ from rules.zvv.actions import Build, Move, Remove
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board
 from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
-from rules.zvv.policy import FAR, distances, race, wall_mask
+from rules.zvv.policy import race, wall_mask
 from tests.support.fingerprint import option_sets
 
 # Seat 0 races to the bottom-right zone (I9…K11), seat 1 to the top-left one (A1…C3).
@@ -145,8 +145,17 @@ def test_a_wall_never_shuts_its_own_zone_to_all_its_pawns() -> None:
     home = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[1]])
 
     def open_ways(walls: list[Wall]) -> list[str]:
-        dist = distances(state, b, wall_mask(b, walls), 1, wall_cost=FAR)
-        return [b.name(sq) for sq in state.pawns[1] if sq not in home and dist[sq] < FAR]
+        """Seat 1's pawns away that reach a square of the zone without crossing a wall."""
+        mask = wall_mask(b, walls)
+        reached, frontier = set(home), list(home)
+        while frontier:
+            sq = frontier.pop()
+            for d in range(4):
+                n = b.neighbour[d][sq]
+                if n >= 0 and not mask[sq] >> d & 1 and n not in reached:
+                    reached.add(n)
+                    frontier.append(n)
+        return [b.name(sq) for sq in state.pawns[1] if sq not in home and sq in reached]
 
     k4 = b.parse_wall("K4 N")
     assert k4 is not None and open_ways(state.walls) and not open_ways([*state.walls, k4])
