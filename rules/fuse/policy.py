@@ -100,38 +100,59 @@ def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: D
 
 
 def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) -> Action:
-    """Share the free dice among the seats still choosing, best placement first; claim ours."""
-    quota = game.quota(state)
+    """Share the free dice among the seats still choosing so that together they place the most
+    (a greedy share could give a teammate the one die that fits us while another die would do
+    for them just as well, and we would pass); claim the die we are given."""
     held = set(state.claims.values())
     free = [_value(state, d) for d in state.loose if d not in held]
     choosing = [
         s
         for s in range(state.seats)
-        if not state.done[s] and not state.taking[s] and s not in state.claims
+        if s != seat and not state.done[s] and not state.taking[s] and s not in state.claims
     ]
-    if seat not in choosing:
-        choosing.append(seat)
-    offers: list[tuple[float, int, int, int]] = []  # (worth, -seat order, die index, seat)
-    for s in choosing:
-        for i, value in enumerate(free):
-            found = best_placement(state, s, value)
-            if found is not None:
-                offers.append((found[0], -abs(s - seat), -i, s))
-    offers.sort(reverse=True)
+    choosing.insert(0, seat)  # ties go to ourselves: the die is claimed now, not hoped for
+    worth = {
+        (s, i): found[0]
+        for s in choosing
+        for i, value in enumerate(free)
+        if (found := best_placement(state, s, value)) is not None
+    }
+    quota = game.quota(state)
     left = {s: quota - state.used[s] for s in choosing}
-    given: set[int] = set()
+    share = _best_share(worth, choosing, len(free), left)
     claimable = {a.die for a in claims}
-    for _worth, _, neg_i, s in offers:
-        i = -neg_i
-        if i in given or left[s] <= 0:
-            continue
-        given.add(i)
-        left[s] -= 1
-        token = die_name(free[i])
-        if s == seat and token in claimable:
-            return Claim(token)
-    # Nothing given to us: a die nobody else wants is still better on a card than rerolled.
-    spare = [a for a in claims if all(die_name(free[i]) != a.die for i in given)]
+    for i, s in share.items():
+        if s == seat and die_name(free[i]) in claimable:
+            return Claim(die_name(free[i]))
+    # Nothing given to us: a die nobody else is given still goes on a card rather than back.
+    spare = [a for a in claims if all(die_name(free[i]) != a.die for i in share)]
     if spare:
         return max(spare, key=lambda a: (best_placement(state, seat, _VALUE_OF[a.die]) or (0,))[0])
     return Pass()
+
+
+def _best_share(
+    worth: dict[tuple[int, int], float], seats: list[int], dice: int, left: dict[int, int]
+) -> dict[int, int]:
+    """Die index -> seat, the share with the greatest total worth (each seat within its quota).
+
+    A round has a handful of dice and seats, so every share is tried."""
+    best: tuple[float, dict[int, int]] = (0.0, {})
+
+    def visit(i: int, total: float, share: dict[int, int]) -> None:
+        nonlocal best
+        if i == dice:
+            if total > best[0]:
+                best = (total, dict(share))
+            return
+        for s in seats:
+            if left[s] > 0 and (s, i) in worth:
+                left[s] -= 1
+                share[i] = s
+                visit(i + 1, total + worth[(s, i)], share)
+                del share[i]
+                left[s] += 1
+        visit(i + 1, total, share)  # nobody takes this die
+
+    visit(0, 0.0, {})
+    return best[1]

@@ -25,7 +25,6 @@ from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, Wall, board
 from rules.zvv.game import ZvvState
 
 FAR = 1000  # the distance of a square that cannot reach the target
-SHORTLIST = 6  # walls weighed exactly, of those the flow estimate ranks first
 DEPTH = 0.3  # worth of one step deeper into the zone for an arriving pawn
 # Steps a wall on the way counts for (a wall stays till someone rolls ± and takes it away).
 WALL_COST = 8
@@ -50,7 +49,9 @@ def fixed_squares(state: ZvvState, b: Board) -> set[int]:
     return fixed
 
 
-def distances(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:
+def distances(
+    state: ZvvState, b: Board, mask: list[int], seat: int, wall_cost: int = WALL_COST
+) -> list[int]:
     """Steps from every square to the nearest free square of ``seat``'s target zone.
 
     Pawns that still move are ignored (they go away); pawns home stay for good, so a walk goes
@@ -66,7 +67,7 @@ def distances(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int
     neighbour = b.neighbour
 
     def reach(sq: int, cost: int) -> None:
-        if dist[sq] > cost:
+        if dist[sq] > cost and cost < FAR:
             dist[sq] = cost
             while len(buckets) <= cost:
                 buckets.append([])
@@ -81,14 +82,14 @@ def distances(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int
                 n1 = neighbour[d][sq]
                 if n1 < 0:
                     continue
-                cost = here + (1 + WALL_COST if mask[sq] >> d & 1 else 1)
+                cost = here + (1 + wall_cost if mask[sq] >> d & 1 else 1)
                 if n1 not in fixed:
                     reach(n1, cost)
                     continue
                 # A jump over the pawn home on n1, from the square beyond it, lands here.
                 n2 = neighbour[d][n1]
                 if n2 >= 0 and n2 not in fixed:
-                    reach(n2, cost + (WALL_COST if mask[n1] >> d & 1 else 0))
+                    reach(n2, cost + (wall_cost if mask[n1] >> d & 1 else 0))
         here += 1
     return dist
 
@@ -198,34 +199,63 @@ def _flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[
 
 
 def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build]) -> Build:
+    """The wall that lengthens the leader's race most against our own, weighed exactly.
+
+    Only a wall across one of the leader's shortest paths can lengthen its race, so those are
+    all weighed (a rough estimate once built a wall worth 8 steps while one worth 46 was
+    legal), and a few that cross nobody's way as a safe fallback. A wall that shuts one of our
+    own pawns out of every free square of its zone is never built: only a ± could undo it."""
     rival = leader(state, b, mask, seat)
     theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
     base = (race(state, b, mask, seat), race(state, b, mask, rival))
-    ranked: list[tuple[int, int, Build, Wall]] = []
+    walls = []
     for i, action in enumerate(builds):
         wall = b.parse_wall(action.wall)
         assert wall is not None
-        edges = b.wall_edges(wall)
-        estimate = sum(theirs.get(e, 0) - mine.get(e, 0) for e in edges)
-        ranked.append((estimate, -i, action, wall))
-    ranked.sort(reverse=True, key=lambda r: (r[0], r[1]))
-    # Weigh the most promising exactly, and a few that cross nobody's path (a safe fallback).
-    quiet = [r for r in ranked if r[0] == 0 and not any(mine.get(e) for e in b.wall_edges(r[3]))]
-    shortlist = ranked[:SHORTLIST] + quiet[:2]
+        walls.append((-i, action, wall, b.wall_edges(wall)))
     if seat in state.locked:
         # D7: this seat can never finish; a wall in the others' way would only make the game
         # endless. It builds where the wall crosses nobody's way (else where it hurts least).
-        ranked.sort(key=lambda r: (r[0] != 0, abs(r[0]), -r[1]))
-        return ranked[0][2]
+        def harm(w: tuple[int, Build, Wall, list[tuple[int, int]]]) -> tuple[int, int]:
+            return (sum(theirs.get(e, 0) + mine.get(e, 0) for e in w[3]), -w[0])
+
+        return min(walls, key=harm)[1]
+    across = [w for w in walls if any(e in theirs for e in w[3])]
+    quiet = [w for w in walls if not any(e in theirs or e in mine for e in w[3])]
+    open_ways = _open_pawns(state, b, mask, seat)
     best: tuple[float, int] | None = None
-    choice = builds[0]
-    for _, order, action, wall in shortlist:
-        edges = b.wall_edges(wall)
+    choice: Build | None = None
+    for order, action, wall, edges in across + quiet[:2]:
+        if _seals(state, b, [*state.walls, wall], seat, open_ways):
+            continue
         touched = (any(e in mine for e in edges), any(e in theirs for e in edges))
         worth = _cost_change(state, b, (seat, rival), [*state.walls, wall], base, touched)
         if best is None or (worth, order) > best:
             best, choice = (worth, order), action
+    if choice is None:  # every weighed wall shuts us in: the one that does so least
+        sealing = [
+            (_cost_change(state, b, (seat, rival), [*state.walls, w[2]], base), w[0], w[1])
+            for w in walls
+        ]
+        return max(sealing, key=lambda c: (c[0], c[1]))[2]
     return choice
+
+
+def _open_pawns(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:
+    """The seat's pawns away from home that can walk home without crossing a wall."""
+    target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
+    dist = distances(state, b, mask, seat, wall_cost=FAR)
+    return [sq for sq in state.pawns[seat] if sq not in target and dist[sq] < FAR]
+
+
+def _seals(state: ZvvState, b: Board, walls: list[Wall], seat: int, open_ways: list[int]) -> bool:
+    """Whether these walls shut every one of ``open_ways`` (the pawns with a wall-free way
+    home) out of the zone: a pawn walled in alone may still be worth it, a zone shut to all of
+    them is the seat walling itself out of the game until a ± comes."""
+    if not open_ways:
+        return False
+    dist = distances(state, b, wall_mask(b, walls), seat, wall_cost=FAR)
+    return all(dist[sq] >= FAR for sq in open_ways)
 
 
 def _plusminus(

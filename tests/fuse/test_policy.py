@@ -61,3 +61,17 @@ def test_leaves_a_die_to_the_teammate_who_defuses_with_it() -> None:
     claim = choose(FUSE, state, 0, "normal")
     assert isinstance(claim, Claim) and claim.die != "K3"
     assert choose(FUSE, state, 1, "normal") == Claim("K3")
+
+
+def test_does_not_pass_while_its_die_fits_and_the_teammate_has_another() -> None:
+    # Seat 1 defuses 1-01 ([R|B] [G|Y] [K|R], red and green placed) with the black 3 or the red
+    # 4; seat 0's 2-03 ([K|1] [K|2] [K|3]) takes only the black 3. Seat 0 claims the black 3
+    # (one die fewer still needed) and seat 1 defuses with the red 4: nobody passes.
+    state = position(
+        3,
+        [["2-03"], ["1-01"], ["2-06"]],
+        roll=["K3", "R4"],
+        placed={"1-01": ["R1", "G2", None]},
+    )
+    assert choose(FUSE, state, 0, "normal") == Claim("K3")
+    assert choose(FUSE, state, 1, "normal") == Claim("R4")

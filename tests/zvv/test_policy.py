@@ -7,7 +7,8 @@ import pytest
 from rules.core.policy import choose, play_bots
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Remove
-from rules.zvv.board import board
+from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board
+from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
 from rules.zvv.policy import race, wall_mask
 from tests.support.fingerprint import option_sets
@@ -81,6 +82,88 @@ def test_a_wall_goes_across_the_leaders_way() -> None:
     before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
     assert race(state, b, after, 1) > race(state, b, before, 1)
     assert race(state, b, after, 0) <= race(state, b, before, 0)
+
+
+def _worth(state: ZvvState, seat: int, rival: int, wall_name: str) -> int:
+    """Steps a wall adds to the rival's race minus the steps it adds to the seat's own."""
+    b = board(state.size)
+    wall = b.parse_wall(wall_name)
+    assert wall is not None
+    before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
+    mine = race(state, b, after, seat) - race(state, b, before, seat)
+    return race(state, b, after, rival) - race(state, b, before, rival) - mine
+
+
+def test_the_wall_built_is_the_best_of_every_legal_wall_not_a_rough_guess() -> None:
+    # Seat 1 builds a wall of 3 with the leader's pawns gathering near I9...K11. A rough estimate
+    # built H7-J7 N (+7 steps against seat 0); every wall across seat 0's ways is weighed.
+    state = position(
+        pawns={
+            0: ["H6", "H9", "J5", "K8", "D5", "J9", "H5", "F5", "I9"],
+            1: ["D3", "D1", "B3", "F6", "F8", "I8", "E6", "F4", "K11"],
+        },
+        walls=["D2 N", "G3 N", "A4 N", "E2-G2 N", "K6 N", "E6-G6 N", "F9-H9 N"],
+        turn=1,
+        face="build",
+        wall_len=3,
+    )
+    action = choose(GAME, state, 1, "normal")
+    assert isinstance(action, Build)
+    legal = [a.wall for a in GAME.legal_actions(state, 1) if isinstance(a, Build)]
+    best = max(_worth(state, 1, 0, name) for name in legal)
+    assert _worth(state, 1, 0, action.wall) == best
+    assert best > _worth(state, 1, 0, "H7-J7 N")
+
+
+def test_a_wall_never_shuts_its_own_zone_to_all_its_pawns() -> None:
+    # Seat 1 races to the bottom-right zone; K4 N would leave none of its pawns a way into the
+    # zone except through a wall (only a ± could open it again): the autopilot once walled its
+    # own player's far corner like that, "sin salida".
+    state = position(
+        pawns={
+            0: ["G7", "I1", "G2", "B4", "J2", "C5", "E2", "B3", "C3"],
+            1: ["E6", "D3", "K6", "F4", "K8", "D6", "I11", "F7", "F8"],
+        },
+        walls=[
+            "D2 N",
+            "D3-D4 W",
+            "J4 N",
+            "C4 N",
+            "D3 N",
+            "E3-F3 N",
+            "G4-I4 N",
+            "D5-D7 W",
+            "A6-C6 N",
+            "G3-G4 W",
+        ],
+        turn=1,
+        face="build",
+        wall_len=1,
+    )
+    state.supply = [4, 5, 5]
+    b = board(state.size)
+    home = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[1]])
+
+    def open_ways(walls: list[Wall]) -> list[str]:
+        """Seat 1's pawns away that reach a square of the zone without crossing a wall."""
+        mask = wall_mask(b, walls)
+        reached, frontier = set(home), list(home)
+        while frontier:
+            sq = frontier.pop()
+            for d in range(4):
+                n = b.neighbour[d][sq]
+                if n >= 0 and not mask[sq] >> d & 1 and n not in reached:
+                    reached.add(n)
+                    frontier.append(n)
+        return [b.name(sq) for sq in state.pawns[1] if sq not in home and sq in reached]
+
+    k4 = b.parse_wall("K4 N")
+    assert k4 is not None and open_ways(state.walls) and not open_ways([*state.walls, k4])
+    action = choose(GAME, state, 1, "normal")
+    assert isinstance(action, Build)
+    wall = b.parse_wall(action.wall)
+    assert wall is not None
+    assert open_ways([*state.walls, wall])
 
 
 # A table left to the computer (every seat absent, or computer players only).
