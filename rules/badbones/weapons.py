@@ -46,7 +46,7 @@ Targets (``weapon target:… to:…``):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rules.badbones.board import DIRS, HERO_DIR_NAMES, SYMBOLS, Layout, parse_name, square_name
 from rules.badbones.hero import hero_target
@@ -54,8 +54,19 @@ from rules.badbones.state import BadBonesState, Board, Skeleton, Token, skeleton
 from rules.badbones.traps import WEAPONS
 from rules.core import Event, RulesError
 
-if TYPE_CHECKING:  # the resolver calls this module: no import at run time
-    from rules.badbones.skeletons import Resolver
+
+class Resolver(Protocol):
+    """What a weapon's strike uses of the board being resolved (``skeletons.Resolver``, which
+    calls this module: named here as a protocol, so the two modules do not import each other)."""
+
+    board: Board
+    layout: Layout
+    unmoved: list[Skeleton]
+    out: list[tuple[int, Token]]
+    to_bag: list[Token]
+
+    def hero_enters(self, square: int) -> int: ...
+
 
 Use = tuple[str, str]  # (target, to), as the weapon command takes them
 SKIP = "skip"  # a phase-3 weapon question's answer that keeps the weapon (its default)
