@@ -243,13 +243,6 @@ class Outbox:
             queue.append(Job(outgoing, since))
         self._run(channel)
 
-    async def deliver(self, outgoing: Outgoing, since: float | None = None) -> str | None:
-        """:meth:`enqueue`, for callers that await: no request is awaited here either, and
-        there is nothing to tell the user (``None``): the post is owed until Discord takes
-        it, and a channel that refuses the bot pauses its table and tells its host."""
-        self.enqueue(outgoing, since)
-        return None
-
     def after(self, channel_id: int, action: Callable[[], Awaitable[None]]) -> None:
         """Run ``action`` once what is queued for the channel now has gone out (or not)."""
         self.queues.setdefault(channel_id, deque()).append(Job(None, action=action))
