@@ -66,6 +66,7 @@ _LOBBY_PARAMS = (
     "with",
     "misses",
 )
+_ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
 
@@ -182,6 +183,17 @@ class Console:
             named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
             return await svc.help(
                 actor, place, named.get("game", positional[0] if positional else None)
+            )
+        if _lobby_named(group, ("me",)) == "me":  # /me notify:dm quiet:22:00-07:00 …
+            named, _ = _split(words)
+            named = {_lobby_named(k, _ME_PARAMS, "param_name"): v for k, v in named.items()}
+            return await svc.me(
+                actor,
+                place,
+                notify=named.get("notify"),
+                quiet=named.get("quiet"),
+                zone=named.get("timezone"),
+                away=named.get("away"),
             )
         if _lobby_named(group, ("game",)) == "game":
             sub, rest = (_lobby_named(words[0], _LOBBY), words[1:]) if words else ("status", [])
@@ -340,6 +352,11 @@ class Console:
         lobby opens a thread (``@alice#1 /game join`` types in it), as on Discord."""
         for item in outgoing:
             where = self.channel_name(item.channel_id)
+            if item.dm is not None:
+                # A terminal takes every direct message (closed DMs are a Discord matter).
+                who = next((n for n, a in self.users.items() if a.user_id == item.dm), item.dm)
+                self.print_message(f"✉ to @{who}", item.message)
+                continue
             if item.archive:
                 self.say(f"[{where}] (archived)")
                 continue

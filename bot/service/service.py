@@ -32,11 +32,13 @@ from bot.service import (
     drawing,
     history,
     lobby,
+    me,
     moves,
     owed,
     pause,
     rematch,
     replays,
+    routing,
     shown,
     standings,
     timeouts,
@@ -320,6 +322,35 @@ class Service(Reading):
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
 
+    @metrics.read("me")
+    async def me(
+        self,
+        actor: Actor,
+        place: Place,
+        notify: str | None = None,
+        quiet: str | None = None,
+        zone: str | None = None,
+        away: str | None = None,
+    ) -> Reply:
+        """``/me``: how the user is reached, across servers (bot/service/me.py): shown, or
+        changed by the options given. Bad input changes nothing."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        try:
+            async with self.sessions() as session, session.begin():
+                reach = await me.change(
+                    session,
+                    actor.user_id,
+                    self.clock(),
+                    notify=notify,
+                    quiet=quiet,
+                    zone=zone,
+                    away=away,
+                )
+        except Refusal as refusal:
+            return self._refused(refusal, lang)
+        return Reply(private=Message(me.shown(reach, lang, self.clock())))
+
     async def posted(self, outgoing: Outgoing, message_id: int) -> None:
         """An adapter posted ``outgoing`` (which has a slot) as ``message_id``: later edits of
         the slot go to that message, after a restart too."""
@@ -493,6 +524,11 @@ class Service(Reading):
             at = self.clock() + delay
             await self._write(lambda session: deliveries.attempted(session, list(ids), at))
 
+    async def dm_closed(self, user_id: int) -> None:
+        """Discord refused a direct message to this user: mention them from now on (until they
+        choose direct messages again with ``/me``)."""
+        await self._write(lambda session: repo.set_player(session, user_id, dm_closed=True))
+
     async def waiting(self) -> tuple[int, float | None]:
         """How many deliveries are owed, and when the oldest was recorded (health checks)."""
         async with self.sessions() as session:
@@ -621,6 +657,7 @@ class Service(Reading):
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
+                        await routing.route(tx, draft)  # mentions, DMs, quiet hours, away
                         draft.owing = await self._owe(tx, draft.public)
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
@@ -732,6 +769,8 @@ class Service(Reading):
                     archive=post.archive,
                     delivery=(delivery,) if delivery is not None else (),
                     nonce=nonce,
+                    dm=post.dm,
+                    fallback=Message(post.fallback, mentions=(post.dm,)) if post.dm else None,
                 )
             )
         return reply
