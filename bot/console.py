@@ -65,6 +65,7 @@ _LOBBY_PARAMS = (
     "level",
     "with",
     "misses",
+    "hold",
 )
 _ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
@@ -241,7 +242,7 @@ class Console:
                     named.get("topic", positional[1] if len(positional) > 1 else None),
                 )
             if sub == "settings":
-                replay = named.get("replay")
+                replay, hold = named.get("replay"), named.get("hold")
                 return await svc.settings(
                     actor,
                     place,
@@ -249,6 +250,7 @@ class Console:
                     named.get("reminder"),
                     named.get("misses"),
                     None if replay is None else _switch(replay),
+                    None if hold is None else _switch(hold),
                 )
             if sub == "replay":
                 return await svc.replay_game(

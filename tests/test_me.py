@@ -251,3 +251,40 @@ async def test_settings_and_a_held_back_ping_survive_a_restart(
         assert shown.private is not None and "Quiet hours" in str(shown.private.text)
     finally:
         await second.close()
+
+
+# --------------------------------------------------------------------------- holidays
+
+
+async def test_the_host_holds_the_deadlines_and_everyone_gets_the_time_back(
+    service: Service, clock: Clock
+) -> None:
+    await _bad_bones(service)
+    before = await _rows(service)
+    refused = await service.settings(BOB, HERE, hold=True)
+    assert not refused.ok, "only the host (or a manager) holds the deadlines"
+    held = await service.settings(ALICE, HERE, hold=True)
+    assert held.ok and any(
+        "paused this game's deadlines" in str(o.message.text) for o in held.public
+    )
+    clock.now += 5 * 24 * HOUR  # far past every deadline: nothing comes due
+    assert await service.run_deadlines() == []
+    resumed = await service.settings(ALICE, HERE, hold=False)
+    assert resumed.ok and any("run again" in str(o.message.text) for o in resumed.public)
+    after = await _rows(service)
+    assert after == {k: due + 5 * 24 * HOUR for k, due in before.items()}, "later by the hold"
+
+
+async def test_deadlines_planned_while_held_wait_too(service: Service, clock: Clock) -> None:
+    await _bad_bones(service)
+    await service.settings(ALICE, HERE, hold=True)
+    # Both heroes move: a new phase is planned while the deadlines are held.
+    for player in (ALICE, BOB):
+        assert (
+            await service.press(player, HERE, _first_button(await service.board(player, HERE)))
+        ).ok
+    clock.now += 3 * 24 * HOUR
+    assert await service.run_deadlines() == []
+    await service.settings(ALICE, HERE, hold=False)
+    rows = await _rows(service)
+    assert rows and all(clock.now < due < clock.now + 2 * 24 * HOUR for due in rows.values())

@@ -191,13 +191,15 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         deadline, reminder = values.get("deadline"), values.get("reminder")
         misses = values.get("misses")
         replay = None if values.get("replay") is None else values["replay"] == "on"
+        hold = None if values.get("hold") is None else values["hold"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, hold),
             what="game settings",
         )
 
     minutes = app_commands.Range[int, 1, MAX_MINUTES]
+    on_off = tuple(Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off"))
     reminder_minutes = app_commands.Range[int, 0, MAX_MINUTES]
     group.add_command(
         _lobby_command(
@@ -230,9 +232,15 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     text("discord.param.replay"),
                     "discord.param_name.replay",
                     required=False,
-                    choices=tuple(
-                        Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off")
-                    ),
+                    choices=on_off,
+                ),
+                Option(
+                    "hold",
+                    str,
+                    text("discord.param.hold"),
+                    "discord.param_name.hold",
+                    required=False,
+                    choices=on_off,
                 ),
             ),
             settings,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.live import round_timer
-from bot.service.pause import SET_ASIDE, paused
+from bot.service.pause import aside as set_aside
 from bot.service.reach import reaches
 from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
@@ -86,7 +86,7 @@ async def plan(
             del existing[(seat, kind)]
     new: list[dict[str, Any]] = []
     dues: dict[int, float] = {}  # the deadlines of the seats reminded
-    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
+    aside = set_aside(row)  # (see bot.service.pause)
     for seat, item in pending.items():
         automatic = table.engine.automatic(table.state, seat) is not None
         if automatic and (seat, COMPUTER) not in existing:
@@ -151,7 +151,7 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     timer = round_timer(table, item)
     if timer is not None:
         due = min(due, now + timer)
-    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
+    aside = set_aside(row)  # (see bot.service.pause)
     if computer_plays(seat_of_number(row, seat)):
         await repo.run(
             tx.session,
@@ -191,6 +191,11 @@ async def _out_of_quiet(
         if moved is not None:
             kept.append({**r, "due_at": moved})
     return kept
+
+
+def reminder_gap(table: Table) -> float:
+    """How long before the default a reminder is planned (quiet hours may move it)."""
+    return float(settings(table.row)["reminder_minutes"]) * 60
 
 
 def deadline_row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:

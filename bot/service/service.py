@@ -149,21 +149,32 @@ class Service(Reading):
         reminder_minutes: int | None = None,
         misses: int | None = None,
         replay: bool | None = None,
+        hold: bool | None = None,
     ) -> Reply:
-        """The game's time limits and the autopilot's missed deadlines, and the channel's
-        automatic replay (``replay``: the channel's own setting, which needs no open game)."""
-        limits_asked = deadline_minutes is not None or reminder_minutes is not None
+        """The game's time limits and the autopilot's missed deadlines, the channel's
+        automatic replay (``replay``: the channel's own setting, which needs no open game), and
+        the host's hold on the game's deadlines (``hold``, bot/service/pause.py)."""
+        limits_asked = (
+            deadline_minutes is not None or reminder_minutes is not None or misses is not None
+        )
+        parts: list[Reply] = []
         if replay is not None:
-            work = replays.set_automatic(actor, place, bool(replay))
-            said = await self._run(actor, place, work, "settings")
-            if not said.ok or (not limits_asked and misses is None):
-                return said
-            limits = await self.settings(actor, place, deadline_minutes, reminder_minutes, misses)
-            if said.private is not None and limits.private is not None:
-                limits.private = Message(lines([said.private.text, limits.private.text]))
-            return limits
-        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
-        return await self._run(actor, place, work, "settings")
+            parts.append(
+                await self._run(
+                    actor, place, replays.set_automatic(actor, place, replay), "settings"
+                )
+            )
+        if hold is not None and all(p.ok for p in parts):
+            parts.append(await self._run(actor, place, pause.hold(actor, hold), "settings"))
+        if all(p.ok for p in parts) and (limits_asked or not parts):
+            work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
+            parts.append(await self._run(actor, place, work, "settings"))
+        said = parts[-1]
+        if said.ok and len(parts) > 1:
+            texts = [p.private.text for p in parts if p.private is not None]
+            said.private = Message(lines(texts))
+            said.public = [o for p in parts for o in p.public]
+        return said
 
     async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
         """``/game addbot [level]``: a computer player takes the next seat in the lobby."""

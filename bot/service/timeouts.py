@@ -45,8 +45,10 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
             if kind == PING:  # the ping their quiet hours held back (bot/service/routing.py)
                 draft.public.append(compose.nudge(table, seat, pending[seat], user.user_id, due))
                 return draft
-            if due is None or tx.now >= due:
-                return draft  # the bot was down past the deadline itself: no stale reminder
+            # No stale reminder: the bot was down past the deadline itself, or past the one
+            # the reminder was planned for (a step taken at the last minute moved it on).
+            if due is None or tx.now >= min(due, due_at + deadlines.reminder_gap(table)):
+                return draft
             draft.public.append(
                 compose.reminder(table, seat, pending[seat], user.user_id, due, tx.lang)
             )

@@ -19,6 +19,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    false,
     literal_column,
     text,
 )
@@ -216,7 +217,7 @@ class PlayerRow(Base):
     away_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     # Discord refused a direct message (the user takes none from the bot's servers): mentions
     # are used instead until the user chooses direct messages again.
-    dm_closed: Mapped[bool] = mapped_column(default=False)
+    dm_closed: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class RatingRow(Base):
