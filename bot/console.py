@@ -50,7 +50,7 @@ MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and wo
 _KEY = re.compile(r"[a-z0-9_\-áéíóúüñ]{1,32}")  # an option or parameter name, Spanish ones too
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 _LOBBY = (
-    "new join leave start cancel kick addbot replace status board rules settings history language"
+    "new join leave start cancel kick addbot replace status board rules settings history language undo"
     " mine rematch leaderboard stats replay"
 ).split()
 _LOBBY_PARAMS = (
@@ -66,6 +66,7 @@ _LOBBY_PARAMS = (
     "with",
     "misses",
     "hold",
+    "undo",
 )
 _ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
@@ -208,6 +209,7 @@ class Console:
                 "leave": svc.leave,
                 "start": svc.start,
                 "cancel": svc.cancel,
+                "undo": svc.undo,
                 "status": svc.status,
                 "board": svc.board,
                 "mine": svc.mine,
@@ -242,7 +244,7 @@ class Console:
                     named.get("topic", positional[1] if len(positional) > 1 else None),
                 )
             if sub == "settings":
-                replay, hold = named.get("replay"), named.get("hold")
+                replay, hold, undo = named.get("replay"), named.get("hold"), named.get("undo")
                 return await svc.settings(
                     actor,
                     place,
@@ -251,6 +253,7 @@ class Console:
                     named.get("misses"),
                     None if replay is None else _switch(replay),
                     None if hold is None else _switch(hold),
+                    None if undo is None else _switch(undo),
                 )
             if sub == "replay":
                 return await svc.replay_game(

@@ -152,6 +152,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     simple("leave", lambda a, p: service().leave(a, p))
     simple("start", lambda a, p: service().start(a, p), slow=True)
     simple("cancel", lambda a, p: service().cancel(a, p))
+    simple("undo", lambda a, p: service().undo(a, p), slow=True)
 
     async def kick(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         user_id = values["player"].id
@@ -192,9 +193,10 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         misses = values.get("misses")
         replay = None if values.get("replay") is None else values["replay"] == "on"
         hold = None if values.get("hold") is None else values["hold"] == "on"
+        undo = None if values.get("undo") is None else values["undo"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, hold),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, hold, undo),
             what="game settings",
         )
 
@@ -239,6 +241,14 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     str,
                     text("discord.param.hold"),
                     "discord.param_name.hold",
+                    required=False,
+                    choices=on_off,
+                ),
+                Option(
+                    "undo",
+                    str,
+                    text("discord.param.undo"),
+                    "discord.param_name.undo",
                     required=False,
                     choices=on_off,
                 ),

@@ -22,7 +22,7 @@ from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.replies import Actor
 from bot.service.table import Table, public_locale
-from bot.service.text import phrase
+from bot.service.text import Text, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, LOBBY, GameRow
@@ -162,7 +162,7 @@ def again(game_id: int, role: str) -> Work:
     return work
 
 
-def table_post(table: Table, said: str, *, draw: bool) -> Post:
+def table_post(table: Table, said: str | Text, *, draw: bool) -> Post:
     """The current phase's message, posted anew: who is awaited (pinged: they may have missed
     the phase), who is ready already, the buttons and the picture, under the line ``said`` (the
     game goes on). It takes the phase's slot, so readiness edits go to it from now on."""
@@ -176,5 +176,5 @@ def table_post(table: Table, said: str, *, draw: bool) -> Post:
     return replace(
         post,
         text=compose.awaited_lines(table, snap, ready, lang, gone),
-        narration=phrase(said, lang),
+        narration=phrase(said, lang) if isinstance(said, str) else said,
     )

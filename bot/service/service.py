@@ -43,6 +43,7 @@ from bot.service import (
     standings,
     timeouts,
 )
+from bot.service import undo as undoing
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.fairuse import LOOK, REPLAY, Replaying, Replays
@@ -150,10 +151,12 @@ class Service(Reading):
         misses: int | None = None,
         replay: bool | None = None,
         hold: bool | None = None,
+        undo: bool | None = None,
     ) -> Reply:
         """The game's time limits and the autopilot's missed deadlines, the channel's
         automatic replay (``replay``: the channel's own setting, which needs no open game), and
-        the host's hold on the game's deadlines (``hold``, bot/service/pause.py)."""
+        the host's hold on the game's deadlines (``hold``, bot/service/pause.py), and whether
+        its players may take back a step (``undo``, bot/service/undo.py)."""
         limits_asked = (
             deadline_minutes is not None or reminder_minutes is not None or misses is not None
         )
@@ -166,6 +169,8 @@ class Service(Reading):
             )
         if hold is not None and all(p.ok for p in parts):
             parts.append(await self._run(actor, place, pause.hold(actor, hold), "settings"))
+        if undo is not None and all(p.ok for p in parts):
+            parts.append(await self._run(actor, place, undoing.allow(actor, undo), "settings"))
         if all(p.ok for p in parts) and (limits_asked or not parts):
             work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
             parts.append(await self._run(actor, place, work, "settings"))
@@ -256,6 +261,10 @@ class Service(Reading):
         # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
         # queue every table's moves behind it.
         return await self._run(actor, place, lobby.status(), "status", write_late=True)
+
+    async def undo(self, actor: Actor, place: Place) -> Reply:
+        """``/game undo``: the player's own last step taken back, where the rules allow."""
+        return await self._run(actor, place, undoing.undo(actor, place), "undo", write_late=True)
 
     async def board(self, actor: Actor, place: Place) -> Reply:
         if refused := await self._over_budget(LOOK, actor, place):
