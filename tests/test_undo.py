@@ -89,7 +89,13 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
             continue  # (now and then Alice tries to take back a step after another's)
         if (await _load(service))[0] is None:
             break  # that step ended the game
-        taken = await service.undo(ALICE, HERE)
+        offered = [b for b in (reply.private.buttons if reply.private else ()) if "↩" in b.label]
+        if actor is ALICE and offered:  # her confirmation's ↩: one click
+            taken = await service.press(ALICE, HERE, offered[0].custom_id)
+            assert taken.ok, "the ↩ is offered only where the step can be taken back"
+        else:
+            taken = await service.undo(ALICE, HERE)
+            assert not (actor is ALICE and taken.ok), "no ↩ where undo works: it must be offered"
         assert taken.private is not None
         said = str(taken.private.text)
         if taken.ok:

@@ -290,6 +290,9 @@ class Service(Reading):
             return await self._view(actor, place, clicked)
         if clicked is not None and clicked.command == buttons.REMATCH:
             return await self.rematch(actor, place, clicked.game_id)
+        if clicked is not None and buttons.is_undo(clicked):
+            work = undoing.undo(actor, place, game_id=clicked.game_id)
+            return await self._run(actor, place, work, "undo", write_late=True)
         if clicked is not None and buttons.is_lobby(clicked):
             # The lobby message stays in the channel while the game moves to its thread: the
             # click acts where the game is now.

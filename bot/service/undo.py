@@ -15,20 +15,37 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from bot.service import deadlines, moves
+from bot.service import buttons, deadlines
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.pause import table_post
-from bot.service.replies import Actor, Place
-from bot.service.table import public_locale, require, seat_of_number, settings
+from bot.service.replies import Actor, Button, Place
+from bot.service.table import Table, public_locale, require, seat_of, seat_of_number, settings
 from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import ActionRow
-from rules.core import RulesError
+from bot.store.models import ACTIVE, ActionRow
+from rules.core import Action, RulesError
 
-BUTTON = "undo"  # the ↩ button's command (bot/service/buttons.py)
+
+def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
+    """Whether the confirmation of ``seat``'s step (``before`` → the table's state now) offers
+    the ↩ button: undo is on and the engine's rule would let it be taken back."""
+    if not allowed(settings(table.row)):
+        return False
+    try:
+        table.engine.undoable(before, seat, action, table.state)
+    except RulesError:
+        return False
+    return True
+
+
+def button(game_id: int, lang: str) -> Button:
+    """↩ Undo, on a player's own confirmation: ``/game undo`` in one click."""
+    custom_id = buttons.button_id(game_id, "", buttons.UNDO, {})
+    assert custom_id is not None, "an undo button's id is short"
+    return Button(str(phrase("core.undo.button", lang)), custom_id)
 
 
 def allowed(row_settings: dict[str, Any]) -> bool:
@@ -36,10 +53,20 @@ def allowed(row_settings: dict[str, Any]) -> bool:
     return bool(row_settings.get("undo", True))
 
 
-def undo(actor: Actor, place: Place) -> Work:
+def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
+    """``game_id``: the game whose confirmation's ↩ was pressed (a later game refuses it)."""
+
     async def work(tx: Tx) -> Draft:
-        table, seat = moves.seated(tx.row, actor, None)
-        row, engine = table.row, table.engine
+        row = require(tx.row)
+        if game_id is not None and row.id != game_id:
+            raise Refusal("lobby.error.stale_button")
+        player = seat_of(row, actor.user_id)
+        if row.status != ACTIVE or row.state is None:
+            raise Refusal("lobby.error.not_started")
+        if player is None or player.left:
+            raise Refusal("lobby.error.not_seated")
+        table, seat = Table.of(row), player.seat
+        engine = table.engine
         if not allowed(settings(row)):
             raise Refusal("core.undo.off")
         log = await repo.action_log(tx.session, row.id)
