@@ -85,3 +85,30 @@ async def test_a_direct_message_that_discord_fails_is_retried_and_sent_once(
     await until(lambda: len(fake.to(bob)) >= 1, timeout=30)
     await fake.idle()
     assert len(fake.to(bob)) == 1, "once, whatever Discord did meanwhile"
+
+
+async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread = await _tiny(fake, alice, bob)
+    table = next(s for s in reversed(fake.in_channel(thread)) if s.components)
+    confirmation = await (await fake.click(alice, table, "bid 3")).result()
+    assert confirmation.ephemeral and "↩ Undo" in confirmation.buttons
+    posts = len(fake.in_channel(thread))
+    # A click that reaches the bot after Discord's 3 s window: nothing is applied behind
+    # "This interaction failed".
+    late = await fake.click(alice, confirmation, "↩ Undo", age=3.5)
+    await fake.idle()
+    assert late.answer is None and len(fake.in_channel(thread)) == posts
+    # Discord fails the answer once (503): retried, applied once, and the player told.
+    fake.inject(Fault(route=faults.CALLBACK, status=503))
+    taken = await (await fake.click(alice, confirmation, "↩ Undo")).result()
+    assert taken.ephemeral and "taken back" in taken.text
+    await fake.idle()
+    again = fake.in_channel(thread)[posts:]
+    assert len(again) == 1 and "Alice took back their last step" in again[0].text
+    twice = await (await fake.click(alice, confirmation, "↩ Undo")).result()
+    assert "no step in this game to take back" in twice.text, "once: nothing more of hers"
+    fake.check()
