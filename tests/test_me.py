@@ -168,17 +168,22 @@ def _first_button(reply: Reply) -> str:
     return reply.private.buttons[0].custom_id
 
 
+async def _ten_hour_game(service: Service) -> dict[tuple[int, str], float]:
+    """A started Bad Bones game whose moves are due in 10 h, reminded 2 h before: its rows."""
+    await service.new_game(ALICE, HERE, "badbones", {})
+    await service.join(BOB, HERE)
+    await service.settings(ALICE, HERE, deadline_minutes=600, reminder_minutes=120)
+    await service.start(ALICE, HERE)
+    return await _rows(service)
+
+
 async def test_a_reminder_is_moved_out_of_quiet_hours_when_the_deadline_allows(
     service: Service, clock: Clock
 ) -> None:
     # Deadline in 10 h, reminder 2 h before it: 8 h from now. Bob's quiet hours cover it and end
     # 9 h from now, before the deadline: the reminder comes as they end.
     await service.me(BOB, HERE, quiet=_clock_hours(clock, 7, 9))
-    await service.new_game(ALICE, HERE, "badbones", {})
-    await service.join(BOB, HERE)
-    await service.settings(ALICE, HERE, deadline_minutes=600, reminder_minutes=120)
-    await service.start(ALICE, HERE)
-    rows = await _rows(service)
+    rows = await _ten_hour_game(service)
     assert rows[(0, "reminder")] == clock.now + 8 * HOUR, "Alice's reminder as set"
     assert rows[(1, "reminder")] == clock.now + 9 * HOUR, "Bob's when his quiet hours end"
     assert rows[(1, "default")] == clock.now + 10 * HOUR, "his deadline unchanged"
@@ -190,11 +195,7 @@ async def test_a_reminder_comes_before_quiet_hours_that_cover_the_deadline(
     # Quiet from 7 h to 12 h from now, the deadline at 10 h: the reminder (due at 8 h) comes
     # just before the quiet hours begin.
     await service.me(BOB, HERE, quiet=_clock_hours(clock, 7, 12))
-    await service.new_game(ALICE, HERE, "badbones", {})
-    await service.join(BOB, HERE)
-    await service.settings(ALICE, HERE, deadline_minutes=600, reminder_minutes=120)
-    await service.start(ALICE, HERE)
-    rows = await _rows(service)
+    rows = await _ten_hour_game(service)
     assert rows[(1, "reminder")] == clock.now + 7 * HOUR - 60
 
 
