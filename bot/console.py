@@ -50,7 +50,7 @@ MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and wo
 _KEY = re.compile(r"[a-z0-9_\-áéíóúüñ]{1,32}")  # an option or parameter name, Spanish ones too
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 _LOBBY = (
-    "new join leave start cancel kick addbot replace status board rules settings history language"
+    "new join leave start cancel kick addbot replace status board rules settings history language undo"
     " mine rematch leaderboard stats replay"
 ).split()
 _LOBBY_PARAMS = (
@@ -65,7 +65,10 @@ _LOBBY_PARAMS = (
     "level",
     "with",
     "misses",
+    "hold",
+    "undo",
 )
+_ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
 
@@ -183,6 +186,17 @@ class Console:
             return await svc.help(
                 actor, place, named.get("game", positional[0] if positional else None)
             )
+        if _lobby_named(group, ("me",)) == "me":  # /me notify:dm quiet:22:00-07:00 …
+            named, _ = _split(words)
+            named = {_lobby_named(k, _ME_PARAMS, "param_name"): v for k, v in named.items()}
+            return await svc.me(
+                actor,
+                place,
+                notify=named.get("notify"),
+                quiet=named.get("quiet"),
+                zone=named.get("timezone"),
+                away=named.get("away"),
+            )
         if _lobby_named(group, ("game",)) == "game":
             sub, rest = (_lobby_named(words[0], _LOBBY), words[1:]) if words else ("status", [])
             named, positional = _split(rest)
@@ -195,6 +209,7 @@ class Console:
                 "leave": svc.leave,
                 "start": svc.start,
                 "cancel": svc.cancel,
+                "undo": svc.undo,
                 "status": svc.status,
                 "board": svc.board,
                 "mine": svc.mine,
@@ -229,7 +244,7 @@ class Console:
                     named.get("topic", positional[1] if len(positional) > 1 else None),
                 )
             if sub == "settings":
-                replay = named.get("replay")
+                replay, hold, undo = named.get("replay"), named.get("hold"), named.get("undo")
                 return await svc.settings(
                     actor,
                     place,
@@ -237,6 +252,8 @@ class Console:
                     named.get("reminder"),
                     named.get("misses"),
                     None if replay is None else _switch(replay),
+                    None if hold is None else _switch(hold),
+                    None if undo is None else _switch(undo),
                 )
             if sub == "replay":
                 return await svc.replay_game(
@@ -340,6 +357,11 @@ class Console:
         lobby opens a thread (``@alice#1 /game join`` types in it), as on Discord."""
         for item in outgoing:
             where = self.channel_name(item.channel_id)
+            if item.dm is not None:
+                # A terminal takes every direct message (closed DMs are a Discord matter).
+                who = next((n for n, a in self.users.items() if a.user_id == item.dm), item.dm)
+                self.print_message(f"✉ to @{who}", item.message)
+                continue
             if item.archive:
                 self.say(f"[{where}] (archived)")
                 continue

@@ -322,6 +322,10 @@ class PartidaBot(ext.AutoShardedBot):
         if self.service is not None:
             await self.service.attempted(ids, delay)
 
+    async def dm_closed(self, user_id: int) -> None:
+        if self.service is not None:
+            await self.service.dm_closed(user_id)
+
     async def close(self) -> None:
         if self.health is not None:
             await self.health.stop()

@@ -27,6 +27,8 @@ from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
 from bot.service import pieces, shown
 from bot.service.computer import MAX_MISSES
+from bot.service.me import zone_choices
+from bot.service.reach import NOTIFY
 from bot.service.replies import Actor, Place, Reply
 from i18n import LANGUAGES, has, language_for
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
@@ -150,6 +152,7 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
     simple("leave", lambda a, p: service().leave(a, p))
     simple("start", lambda a, p: service().start(a, p), slow=True)
     simple("cancel", lambda a, p: service().cancel(a, p))
+    simple("undo", lambda a, p: service().undo(a, p), slow=True)
 
     async def kick(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         user_id = values["player"].id
@@ -189,13 +192,16 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
         deadline, reminder = values.get("deadline"), values.get("reminder")
         misses = values.get("misses")
         replay = None if values.get("replay") is None else values["replay"] == "on"
+        hold = None if values.get("hold") is None else values["hold"] == "on"
+        undo = None if values.get("undo") is None else values["undo"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, hold, undo),
             what="game settings",
         )
 
     minutes = app_commands.Range[int, 1, MAX_MINUTES]
+    on_off = tuple(Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off"))
     reminder_minutes = app_commands.Range[int, 0, MAX_MINUTES]
     group.add_command(
         _lobby_command(
@@ -228,9 +234,23 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     text("discord.param.replay"),
                     "discord.param_name.replay",
                     required=False,
-                    choices=tuple(
-                        Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off")
-                    ),
+                    choices=on_off,
+                ),
+                Option(
+                    "hold",
+                    str,
+                    text("discord.param.hold"),
+                    "discord.param_name.hold",
+                    required=False,
+                    choices=on_off,
+                ),
+                Option(
+                    "undo",
+                    str,
+                    text("discord.param.undo"),
+                    "discord.param_name.undo",
+                    required=False,
+                    choices=on_off,
                 ),
             ),
             settings,
@@ -446,6 +466,57 @@ def help_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
     return app_commands.guild_only()(command)
 
 
+def me_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
+    """``/me [notify] [quiet] [timezone] [away]``: how the user is reached, everywhere
+    (bot/service/me.py); with no option, their settings are shown. Privately, in their
+    language."""
+
+    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        await bot.run_command(
+            interaction,
+            lambda a, p: bot.get_service().me(
+                a,
+                p,
+                notify=values.get("notify"),
+                quiet=values.get("quiet"),
+                zone=values.get("timezone"),
+                away=values.get("away"),
+            ),
+            what="me",
+        )
+
+    async def zones(interaction: discord.Interaction[Any], current: str) -> list[Choice[Any]]:
+        return [Choice(name=z, value=z) for z in zone_choices(str(current or ""), MAX_CHOICES)]
+
+    notify = tuple(Choice(name=text(f"me.notify.{n}"), value=n) for n in NOTIFY)
+    options = (
+        Option(
+            "notify",
+            str,
+            text("discord.param.notify"),
+            "discord.param_name.notify",
+            required=False,
+            choices=notify,
+        ),
+        Option(
+            "quiet", str, text("discord.param.quiet"), "discord.param_name.quiet", required=False
+        ),
+        Option(
+            "timezone",
+            str,
+            text("discord.param.timezone"),
+            "discord.param_name.timezone",
+            required=False,
+            complete=zones,
+        ),
+        Option("away", str, text("discord.param.away"), "discord.param_name.away", required=False),
+    )
+    command = make_command(
+        "me", "discord.command_name.me", text("discord.command.me"), options, handler
+    )
+    return app_commands.guild_only()(command)
+
+
 def _new_command(bot: CommandHost, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
     """``/<game> new [options]``: the game's options as typed, optional options."""
     options = tuple(_option(game.name, spec) for spec in game.option_specs)
@@ -591,4 +662,4 @@ def all_groups(bot: CommandHost) -> list[TopLevel]:
     Each top-level command has its own 4,000-character budget; a new top-level command is one
     more entry here."""
     games: list[TopLevel] = [game_group(bot, get_game(g)) for g in game_names()]
-    return [lobby_group(bot), help_command(bot), *games]
+    return [lobby_group(bot), help_command(bot), me_command(bot), *games]

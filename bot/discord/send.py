@@ -66,6 +66,7 @@ class PostReporter(Protocol):
     ) -> list[Outgoing]: ...
     async def delivered(self, ids: tuple[int, ...]) -> None: ...
     async def attempted(self, ids: tuple[int, ...], delay: float) -> None: ...
+    async def dm_closed(self, user_id: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -381,6 +382,8 @@ class Outbox:
                 await job.action()
                 return DONE, 0.0
             outgoing = job.outgoing
+            if outgoing.dm is not None:
+                return await self._dm_job(job), 0.0
             if outgoing.archive:
                 return await self._archive(outgoing.channel_id), 0.0
             if outgoing.edit:
@@ -464,6 +467,26 @@ class Outbox:
                 await self.service.posted(outgoing, message_id)
             if outgoing.thread is not None:
                 await self._open_thread(outgoing, slot, message_id)
+        return DONE
+
+    async def _dm_job(self, job: Job) -> str:
+        """A player's direct message about their game (bot/service/reach.py). If they take
+        none, Discord says so (403, 50007): the game's channel mentions them instead, with a
+        note, and the service mentions them from then on. 429s and 5xx are retried as posts."""
+        outgoing = job.outgoing
+        assert outgoing is not None and outgoing.dm is not None
+        nonce = outgoing.nonce or job.nonce
+        try:
+            direct = await self.client.create_dm(discord.Object(outgoing.dm))
+            await _send(self.client, replace(outgoing, channel_id=direct.id), job.pieces, nonce)
+            return DONE
+        except discord.Forbidden as exc:
+            log.info("user %s takes no direct messages (%s): mentioned instead", outgoing.dm, exc)
+        if self.service is not None:
+            await self.service.dm_closed(outgoing.dm)
+        if outgoing.fallback is not None and await self._may_post(outgoing.channel_id):
+            instead = replace(outgoing, message=outgoing.fallback, dm=None)
+            await _send(self.client, instead, [], f"{nonce}f")
         return DONE
 
     async def _refused(self, channel_id: int, exc: discord.HTTPException) -> str | None:

@@ -70,6 +70,11 @@ def is_lobby(press: Press) -> bool:
 
 # Rematch (under a finished game's closing message): ``pt:<finished game id>:<hash of "">:rematch:``.
 REMATCH = "rematch"
+UNDO = "undo"  # ↩ on a player's own confirmation (bot/service/undo.py): no phase either
+
+
+def is_undo(press: Press) -> bool:
+    return press.command == UNDO and press.phase == phase_hash("") and not press.args
 
 
 def select_id(game_id: int, phase: str, command: str, param: str) -> str:

@@ -30,6 +30,7 @@ from bot.service.table import (
     Table,
     automatic_steps,
     computer_plays,
+    public_locale,
     seat_names,
     seats_in_order,
 )
@@ -604,6 +605,22 @@ def status_lines(
             )
             said.append(line + Text.of(" ", When(int(due.due_at))) if due else line)
     return said
+
+
+def nudge(table: Table, seat: int, item: Pending, user_id: int, due: float | None) -> Post:
+    """The ping a player's quiet hours held back, once they end: they are still awaited."""
+    names = table.names()
+    lang = public_locale(table.row)
+    text = phrase(
+        "lobby.deadline.nudge",
+        lang,
+        player=Mention(user_id, names[seat].text),
+        what=pending_text(table.kind, item, names, lang),
+        link=jump_link(table.row.guild_id, table.row.channel_id),
+    )
+    if due is not None:
+        text = Text.of(text, " ", phrase("lobby.deadline.until", lang, when=When(int(due))))
+    return Post(table.row.channel_id, text, mentions=(user_id,))
 
 
 def reminder(table: Table, seat: int, item: Pending, user_id: int, due: float, lang: str) -> Post:

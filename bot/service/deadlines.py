@@ -18,7 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.live import round_timer
-from bot.service.pause import SET_ASIDE, paused
+from bot.service.pause import aside as set_aside
+from bot.service.reach import reaches
 from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
@@ -84,13 +85,14 @@ async def plan(
             await tx.session.delete(deadline)
             del existing[(seat, kind)]
     new: list[dict[str, Any]] = []
-    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
+    dues: dict[int, float] = {}  # the deadlines of the seats reminded
+    aside = set_aside(row)  # (see bot.service.pause)
     for seat, item in pending.items():
         automatic = table.engine.automatic(table.state, seat) is not None
         if automatic and (seat, COMPUTER) not in existing:
             # A step with no decision (ZvV's roll, option autoroll) is played at once for them;
             # a person's turn keeps its deadline for the steps after it.
-            new.append(_row(row.id, seat, COMPUTER, now + aside, row.phase))
+            new.append(deadline_row(row.id, seat, COMPUTER, now + aside, row.phase))
         if seat in computer or (same_turn and turn_due and seat in turn_due):
             # Each step a little after it is asked, so that the table sees the computer play;
             # a person's rows go (they are not waited for, nor reminded).
@@ -100,7 +102,7 @@ async def plan(
                     await tx.session.delete(gone)
             if (seat, COMPUTER) not in existing and not automatic:
                 due = now + tx.computer_delay + aside
-                new.append(_row(row.id, seat, COMPUTER, due, row.phase))
+                new.append(deadline_row(row.id, seat, COMPUTER, due, row.phase))
             continue
         gone = None if automatic else existing.pop((seat, COMPUTER), None)
         if gone is not None:  # the seat is a person's again
@@ -115,15 +117,16 @@ async def plan(
             due = min(due, row.phase_started_at + timer)
         current = existing.get((seat, DEFAULT))
         if current is None:
-            new.append(_row(row.id, seat, DEFAULT, due + aside, row.phase))
+            new.append(deadline_row(row.id, seat, DEFAULT, due + aside, row.phase))
         elif seat in carried and seat == mover:
             grace = min(STEP_GRACE, chosen["deadline_minutes"] * 60, timer or STEP_GRACE)
             current.due_at = max(current.due_at, now + grace)
         reminder = due - chosen["reminder_minutes"] * 60
         fresh = phase_changed and seat not in carried  # (a carried reminder stays as it was)
         if fresh and chosen["reminder_minutes"] > 0 and reminder > now:
-            new.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
-    writes.add_deadlines(new)
+            new.append(deadline_row(row.id, seat, "reminder", reminder + aside, row.phase))
+            dues[seat] = due + aside
+    writes.add_deadlines(await _out_of_quiet(tx, table, new, dues))
 
 
 async def schedule(tx: Tx, table: Table, *, phase_changed: bool) -> None:
@@ -148,28 +151,54 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     timer = round_timer(table, item)
     if timer is not None:
         due = min(due, now + timer)
-    aside = SET_ASIDE if paused(row) else 0.0  # (see bot.service.pause)
+    aside = set_aside(row)  # (see bot.service.pause)
     if computer_plays(seat_of_number(row, seat)):
         await repo.run(
             tx.session,
             repo.Writes().add_deadlines(
-                [_row(row.id, seat, COMPUTER, now + tx.computer_delay + aside, row.phase)]
+                [deadline_row(row.id, seat, COMPUTER, now + tx.computer_delay + aside, row.phase)]
             ),
         )
         return
-    rows = [_row(row.id, seat, DEFAULT, due + aside, row.phase)]
+    rows = [deadline_row(row.id, seat, DEFAULT, due + aside, row.phase)]
     reminder = due - chosen["reminder_minutes"] * 60
     if chosen["reminder_minutes"] > 0 and reminder > now:
-        rows.append(_row(row.id, seat, "reminder", reminder + aside, row.phase))
+        rows.append(deadline_row(row.id, seat, "reminder", reminder + aside, row.phase))
+    rows = await _out_of_quiet(tx, table, rows, {seat: due + aside})
     await repo.run(tx.session, repo.Writes().add_deadlines(rows))
 
 
+async def _out_of_quiet(
+    tx: Tx, table: Table, rows: list[dict[str, Any]], dues: dict[int, float]
+) -> list[dict[str, Any]]:
+    """``rows`` with each reminder moved out of its player's quiet hours (bot/service/reach.py):
+    to when they end if the deadline is later, else to just before they began if that is still
+    to come; a reminder with no such moment is not sent (the deadline itself stays)."""
+    reminded = {r["seat"]: r for r in rows if r["kind"] == "reminder"}
+    if not reminded:
+        return rows
+    users = {s.seat: s.user_id for s in table.row.seats if s.seat in reminded}
+    found = await reaches(tx, users.values())
+    if not found:
+        return rows
+    kept: list[dict[str, Any]] = []
+    for r in rows:
+        reach = found.get(users.get(r["seat"], 0)) if r["kind"] == "reminder" else None
+        if reach is None:
+            kept.append(r)
+            continue
+        moved = reach.outside_quiet(r["due_at"], tx.now, dues[r["seat"]])
+        if moved is not None:
+            kept.append({**r, "due_at": moved})
+    return kept
+
+
 def reminder_gap(table: Table) -> float:
-    """How long before the default a reminder comes."""
+    """How long before the default a reminder is planned (quiet hours may move it)."""
     return float(settings(table.row)["reminder_minutes"]) * 60
 
 
-def _row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:
+def deadline_row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:
     return {"game_id": game_id, "seat": seat, "kind": kind, "due_at": due, "phase": phase}
 
 

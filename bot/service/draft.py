@@ -58,6 +58,10 @@ class Post:
     thread: ThreadPlan | None = None
     archive: bool = False
     replay: ReplayJob | None = None  # the message's image is this game's animation
+    # A direct message to this user about the game in ``channel_id`` instead of a post there;
+    # ``fallback`` is said in the channel (mentioning them) if Discord refuses it.
+    dm: int | None = None
+    fallback: Text = Text()
 
 
 @dataclass

@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.service import buttons as button_ids
 from bot.service import compose, deadlines, ratings, rematch, replays, shown, standings
+from bot.service import undo as undoing
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
@@ -141,6 +142,8 @@ async def resolve(
         if player.misses:
             player.misses = 0  # "missed deadlines in a row": they are here again
     before = engine.snapshot(table.state)
+    # The position before a player's own step, for the ↩ on their confirmation (undo).
+    undo_from = None if by_default else engine.copy(table.state)
     events = engine.resolve(table.state, seat, action, now)
     # Steps with no decision that follow at once (ZvV's autoroll: the next player's roll) are
     # played in this same move, so that the channel reads one message for both, not one for the
@@ -184,6 +187,13 @@ async def resolve(
         rest_of_turn=by_default and due is not None,
         draws=tx.draws(row.kind),
     )
+    if (
+        undo_from is not None
+        and len(steps) == 1
+        and undoing.offered(table, seat, action, undo_from)
+    ):
+        draft.private_buttons = (*draft.private_buttons, undoing.button(row.id, tx.lang))
+        draft.ack_by_edit = False  # the confirmation carries the ↩, so it is sent
     if draft.messages is not None:  # (a live table's narration, kept with the move)
         saved["messages"] = draft.messages
     # The writes come last: on SQLite, other games' moves run while this one only computes.

@@ -45,6 +45,9 @@ def dump(post: Post) -> dict[str, Any]:
         data["archive"] = True
     if post.replay is not None:
         data["replay"] = asdict(post.replay)
+    if post.dm is not None:
+        data["dm"] = post.dm
+        data["fallback"] = _text(post.fallback)
     return data
 
 
@@ -73,11 +76,15 @@ def load(data: dict[str, Any]) -> Post:
             if replay
             else None
         ),
+        dm=data.get("dm"),
+        fallback=_untext(data.get("fallback", [])),
     )
 
 
 def kind_of(post: Post) -> str:
-    """The delivery's kind: ``post``, ``edit`` or ``archive``."""
+    """The delivery's kind: ``post``, ``edit``, ``archive`` or ``dm``."""
+    if post.dm is not None:
+        return "dm"
     return "archive" if post.archive else "edit" if post.edit else "post"
 
 

@@ -19,8 +19,10 @@ from dataclasses import replace
 
 from bot.service import compose
 from bot.service.draft import Draft, Post
+from bot.service.errors import Refusal
+from bot.service.replies import Actor
 from bot.service.table import Table, public_locale
-from bot.service.text import phrase
+from bot.service.text import Text, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, LOBBY, GameRow
@@ -30,6 +32,49 @@ SET_ASIDE = 100 * 365 * 24 * 3600.0  # a century: no deadline of a paused table 
 
 def paused(row: GameRow) -> bool:
     return row.settings.get("paused_at") is not None
+
+
+def held(row: GameRow) -> bool:
+    """The host holds the game's deadlines (holidays: ``/game settings hold:on``)."""
+    return row.settings.get("held_at") is not None
+
+
+def aside(row: GameRow) -> float:
+    """How far on new deadline rows are set: a century for each reason the table waits (the
+    bot cannot post there; the host holds its deadlines), so that each ends on its own."""
+    return SET_ASIDE * (paused(row) + held(row))
+
+
+def hold(actor: Actor, on: bool) -> Work:
+    """The host holds the game's deadlines (no reminder, no default, no computer turn for an
+    absent player) or lets them run again, every deadline later by as long as the hold lasted.
+    The game can still be played meanwhile; the channel is told either way."""
+
+    async def work(tx: Tx) -> Draft:
+        row = tx.row
+        if row is None or row.status != ACTIVE:
+            raise Refusal("lobby.error.not_started")
+        if actor.user_id != row.host_id and not actor.can_manage:
+            raise Refusal("lobby.error.host_or_manager")
+        draft = Draft()
+        lang = public_locale(row)
+        if on == held(row):
+            draft.say(phrase("lobby.hold.already_on" if on else "lobby.hold.already_off", tx.lang))
+            return draft
+        await tx.writer.take()
+        if on:
+            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE)
+            row.settings = {**row.settings, "held_at": tx.now}
+        else:
+            lasted = tx.now - float(row.settings["held_at"])
+            await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
+            row.settings = {k: v for k, v in row.settings.items() if k != "held_at"}
+        said = phrase("lobby.hold.on" if on else "lobby.hold.off", lang)
+        draft.public.append(Post(row.channel_id, said))
+        draft.say(phrase("lobby.hold.on" if on else "lobby.hold.off", tx.lang))
+        return draft
+
+    return work
 
 
 def pause(missing: tuple[str, ...], told: list[int]) -> Work:
@@ -117,7 +162,7 @@ def again(game_id: int, role: str) -> Work:
     return work
 
 
-def table_post(table: Table, said: str, *, draw: bool) -> Post:
+def table_post(table: Table, said: str | Text, *, draw: bool) -> Post:
     """The current phase's message, posted anew: who is awaited (pinged: they may have missed
     the phase), who is ready already, the buttons and the picture, under the line ``said`` (the
     game goes on). It takes the phase's slot, so readiness edits go to it from now on."""
@@ -131,5 +176,5 @@ def table_post(table: Table, said: str, *, draw: bool) -> Post:
     return replace(
         post,
         text=compose.awaited_lines(table, snap, ready, lang, gone),
-        narration=phrase(said, lang),
+        narration=phrase(said, lang) if isinstance(said, str) else said,
     )

@@ -130,6 +130,10 @@ class Outgoing:
     # nothing recorded it (the console, a welcome), it is sent from memory alone.
     delivery: tuple[int, ...] = ()
     nonce: str | None = None
+    # A direct message to this user instead (about the game in ``channel_id``); ``fallback`` is
+    # posted in ``channel_id``, mentioning them, if Discord refuses it (bot/service/reach.py).
+    dm: int | None = None
+    fallback: Message | None = None
 
 
 @dataclass

@@ -32,15 +32,18 @@ from bot.service import (
     drawing,
     history,
     lobby,
+    me,
     moves,
     owed,
     pause,
     rematch,
     replays,
+    routing,
     shown,
     standings,
     timeouts,
 )
+from bot.service import undo as undoing
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.fairuse import LOOK, REPLAY, Replaying, Replays
@@ -147,21 +150,36 @@ class Service(Reading):
         reminder_minutes: int | None = None,
         misses: int | None = None,
         replay: bool | None = None,
+        hold: bool | None = None,
+        undo: bool | None = None,
     ) -> Reply:
-        """The game's time limits and the autopilot's missed deadlines, and the channel's
-        automatic replay (``replay``: the channel's own setting, which needs no open game)."""
-        limits_asked = deadline_minutes is not None or reminder_minutes is not None
+        """The game's time limits and the autopilot's missed deadlines, the channel's
+        automatic replay (``replay``: the channel's own setting, which needs no open game), and
+        the host's hold on the game's deadlines (``hold``, bot/service/pause.py), and whether
+        its players may take back a step (``undo``, bot/service/undo.py)."""
+        limits_asked = (
+            deadline_minutes is not None or reminder_minutes is not None or misses is not None
+        )
+        parts: list[Reply] = []
         if replay is not None:
-            work = replays.set_automatic(actor, place, bool(replay))
-            said = await self._run(actor, place, work, "settings")
-            if not said.ok or (not limits_asked and misses is None):
-                return said
-            limits = await self.settings(actor, place, deadline_minutes, reminder_minutes, misses)
-            if said.private is not None and limits.private is not None:
-                limits.private = Message(lines([said.private.text, limits.private.text]))
-            return limits
-        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
-        return await self._run(actor, place, work, "settings")
+            parts.append(
+                await self._run(
+                    actor, place, replays.set_automatic(actor, place, replay), "settings"
+                )
+            )
+        if hold is not None and all(p.ok for p in parts):
+            parts.append(await self._run(actor, place, pause.hold(actor, hold), "settings"))
+        if undo is not None and all(p.ok for p in parts):
+            parts.append(await self._run(actor, place, undoing.allow(actor, undo), "settings"))
+        if all(p.ok for p in parts) and (limits_asked or not parts):
+            work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
+            parts.append(await self._run(actor, place, work, "settings"))
+        said = parts[-1]
+        if said.ok and len(parts) > 1:
+            texts = [p.private.text for p in parts if p.private is not None]
+            said.private = Message(lines(texts))
+            said.public = [o for p in parts for o in p.public]
+        return said
 
     async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
         """``/game addbot [level]``: a computer player takes the next seat in the lobby."""
@@ -244,6 +262,10 @@ class Service(Reading):
         # queue every table's moves behind it.
         return await self._run(actor, place, lobby.status(), "status", write_late=True)
 
+    async def undo(self, actor: Actor, place: Place) -> Reply:
+        """``/game undo``: the player's own last step taken back, where the rules allow."""
+        return await self._run(actor, place, undoing.undo(actor, place), "undo", write_late=True)
+
     async def board(self, actor: Actor, place: Place) -> Reply:
         if refused := await self._over_budget(LOOK, actor, place):
             return refused
@@ -268,6 +290,9 @@ class Service(Reading):
             return await self._view(actor, place, clicked)
         if clicked is not None and clicked.command == buttons.REMATCH:
             return await self.rematch(actor, place, clicked.game_id)
+        if clicked is not None and buttons.is_undo(clicked):
+            work = undoing.undo(actor, place, game_id=clicked.game_id)
+            return await self._run(actor, place, work, "undo", write_late=True)
         if clicked is not None and buttons.is_lobby(clicked):
             # The lobby message stays in the channel while the game moves to its thread: the
             # click acts where the game is now.
@@ -319,6 +344,35 @@ class Service(Reading):
         self.languages[actor.user_id] = (chosen, self.clock())  # the next reply uses it
         lang = language_for(actor.locale) if choice == "auto" else choice
         return Reply(private=Message(phrase("lobby.language.set", lang)))
+
+    @metrics.read("me")
+    async def me(
+        self,
+        actor: Actor,
+        place: Place,
+        notify: str | None = None,
+        quiet: str | None = None,
+        zone: str | None = None,
+        away: str | None = None,
+    ) -> Reply:
+        """``/me``: how the user is reached, across servers (bot/service/me.py): shown, or
+        changed by the options given. Bad input changes nothing."""
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        try:
+            async with self.sessions() as session, session.begin():
+                reach = await me.change(
+                    session,
+                    actor.user_id,
+                    self.clock(),
+                    notify=notify,
+                    quiet=quiet,
+                    zone=zone,
+                    away=away,
+                )
+        except Refusal as refusal:
+            return self._refused(refusal, lang)
+        return Reply(private=Message(me.shown(reach, lang, self.clock())))
 
     async def posted(self, outgoing: Outgoing, message_id: int) -> None:
         """An adapter posted ``outgoing`` (which has a slot) as ``message_id``: later edits of
@@ -493,6 +547,11 @@ class Service(Reading):
             at = self.clock() + delay
             await self._write(lambda session: deliveries.attempted(session, list(ids), at))
 
+    async def dm_closed(self, user_id: int) -> None:
+        """Discord refused a direct message to this user: mention them from now on (until they
+        choose direct messages again with ``/me``)."""
+        await self._write(lambda session: repo.set_player(session, user_id, dm_closed=True))
+
     async def waiting(self) -> tuple[int, float | None]:
         """How many deliveries are owed, and when the oldest was recorded (health checks)."""
         async with self.sessions() as session:
@@ -621,6 +680,7 @@ class Service(Reading):
                         draft = await work(tx)
                         if back is not None:
                             draft.public.insert(0, back)
+                        await routing.route(tx, draft)  # mentions, DMs, quiet hours, away
                         draft.owing = await self._owe(tx, draft.public)
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
@@ -732,6 +792,8 @@ class Service(Reading):
                     archive=post.archive,
                     delivery=(delivery,) if delivery is not None else (),
                     nonce=nonce,
+                    dm=post.dm,
+                    fallback=Message(post.fallback, mentions=(post.dm,)) if post.dm else None,
                 )
             )
         return reply

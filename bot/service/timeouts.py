@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bot.service import compose, computer, deadlines, moves
 from bot.service.draft import Draft, Post
+from bot.service.reach import PING
 from bot.service.replies import Place
 from bot.service.table import Table, computer_plays, public_locale
 from bot.service.transaction import Tx, Work
@@ -36,13 +37,18 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
         if seat not in pending:
             return Draft()
         draft = Draft()
-        if kind == "reminder":
-            due = due_at + deadlines.reminder_gap(table)
-            if tx.now >= due:
-                return draft  # the bot was down past the deadline itself: no stale reminder
+        if kind in ("reminder", PING):
             user = next(s for s in row.seats if s.seat == seat)
             if computer_plays(user):
                 return draft  # it went on autopilot since: nobody to remind
+            due = await _due(tx, row.id, seat)
+            if kind == PING:  # the ping their quiet hours held back (bot/service/routing.py)
+                draft.public.append(compose.nudge(table, seat, pending[seat], user.user_id, due))
+                return draft
+            # No stale reminder: the bot was down past the deadline itself, or past the one
+            # the reminder was planned for (a step taken at the last minute moved it on).
+            if due is None or tx.now >= min(due, due_at + deadlines.reminder_gap(table)):
+                return draft
             draft.public.append(
                 compose.reminder(table, seat, pending[seat], user.user_id, due, tx.lang)
             )
@@ -72,3 +78,9 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
         return draft
 
     return run
+
+
+async def _due(tx: Tx, game_id: int, seat: int) -> float | None:
+    """When the seat's deadline is (None: it has none, e.g. the game's deadlines are held)."""
+    found = (await repo.deadlines_of(tx.session, game_id)).get((seat, deadlines.DEFAULT))
+    return found.due_at if found is not None else None

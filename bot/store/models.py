@@ -19,6 +19,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     UniqueConstraint,
+    false,
     literal_column,
     text,
 )
@@ -199,12 +200,24 @@ class DeadlineRow(Base):
 
 
 class PlayerRow(Base):
-    """A user's own settings (the language they chose with ``/game language``)."""
+    """A user's own settings, across servers: the language they chose with ``/game language``,
+    and how they are reached (``/me``, bot/service/reach.py): mentions, direct messages or both,
+    quiet hours in their own time zone, and the day they are back when away."""
 
     __tablename__ = "players"
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # "mention" (None), "dm" or "both"
+    notify: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # Quiet hours as minutes after midnight in ``time_zone`` (start > end: across midnight).
+    quiet_start: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    quiet_end: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    away_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # Discord refused a direct message (the user takes none from the bot's servers): mentions
+    # are used instead until the user chooses direct messages again.
+    dm_closed: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class RatingRow(Base):

@@ -370,6 +370,19 @@ async def deadlines_of(session: AsyncSession, game_id: int) -> dict[tuple[int, s
     return {(row.seat, row.kind): row for row in result.scalars()}
 
 
+async def replace_deadline(session: AsyncSession, row: dict[str, Any]) -> None:
+    """Set one deadline row (``game_id``, ``seat``, ``kind``, ``due_at``, ``phase``), replacing
+    the seat's row of that kind if it has one."""
+    await session.execute(
+        delete(DeadlineRow).where(
+            DeadlineRow.game_id == row["game_id"],
+            DeadlineRow.seat == row["seat"],
+            DeadlineRow.kind == row["kind"],
+        )
+    )
+    await run(session, Writes().add_deadlines([row]))
+
+
 async def due_deadlines(
     session: AsyncSession, now: float, limit: int = 100
 ) -> Sequence[DeadlineRow]:
@@ -464,9 +477,23 @@ async def player_language(session: AsyncSession, user_id: int) -> str | None:
 
 
 async def set_player_language(session: AsyncSession, user_id: int, language: str | None) -> None:
-    """One upsert (``INSERT … ON CONFLICT (user_id) DO UPDATE``): two ``/game language`` of one
-    user at once both succeed, the later one's choice kept, where "read, then insert if absent"
-    let both insert and one fail on the primary key."""
+    await set_player(session, user_id, language=language)
+
+
+async def players(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, PlayerRow]:
+    """The settings rows of those of ``user_ids`` who have one (most users have none)."""
+    wanted = sorted(set(user_ids))
+    if not wanted:
+        return {}
+    found = await session.execute(select(PlayerRow).where(PlayerRow.user_id.in_(wanted)))
+    return {row.user_id: row for row in found.scalars()}
+
+
+async def set_player(session: AsyncSession, user_id: int, **fields: Any) -> None:
+    """Set some of a user's own settings (``PlayerRow`` columns) in one upsert (``INSERT … ON
+    CONFLICT (user_id) DO UPDATE``): two commands of one user at once both succeed, the later
+    one's choice kept, where "read, then insert if absent" let both insert and one fail on the
+    primary key."""
     connection = await session.connection()
     dialect = connection.dialect.name
     upsert: Any
@@ -476,16 +503,18 @@ async def set_player_language(session: AsyncSession, user_id: int, language: str
         from sqlalchemy.dialects.sqlite import insert as upsert
     else:  # pragma: no cover - only SQLite and PostgreSQL are supported
         raise NotImplementedError(dialect)
-    statement = upsert(PlayerRow).values(user_id=user_id, language=language)
+    statement = upsert(PlayerRow).values(user_id=user_id, **fields)
     await session.execute(
         statement.on_conflict_do_update(
-            index_elements=[PlayerRow.user_id], set_={"language": statement.excluded.language}
+            index_elements=[PlayerRow.user_id],
+            set_={name: statement.excluded[name] for name in fields},
         )
     )
     # A PlayerRow of this user already in the session would show the old choice.
     row = session.identity_map.get(session.identity_key(PlayerRow, user_id))  # type: ignore[arg-type]
     if row is not None:
-        set_committed_value(row, "language", language)
+        for name, value in fields.items():
+            set_committed_value(row, name, value)
 
 
 async def record_message(

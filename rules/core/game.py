@@ -159,6 +159,22 @@ class Game(ABC, Generic[S]):
             raise RulesError("core.error.nothing_sealed")
         return self.withdraw(state, seat)
 
+    def undoable(self, before: S, seat: int, action: Action, after: S) -> None:
+        """Whether ``seat`` may take back ``action``, which took the game from ``before`` to
+        ``after`` (``/game undo``); raises :class:`RulesError` with the reason if not. The
+        service checks the rest (the step is the seat's own and the last one: nobody acted
+        since). The rule, as at a table of friends: a step may be taken back when it revealed
+        nothing random or hidden — no die rolled, no card or tile drawn (the game's random
+        generator did not move), no simultaneous phase resolved (sealed choices shown) — and
+        did not end the game. A game whose steps reveal something else says so here."""
+        if self.is_over(after):
+            raise RulesError("core.undo.over")
+        if self.dump(before).get("rng") != self.dump(after).get("rng"):
+            raise RulesError("core.undo.random")
+        others = (s for s in range(self.max_seats) if s != seat)
+        if self.phase(before) != self.phase(after) and any(self.sealed(before, s) for s in others):
+            raise RulesError("core.undo.revealed")
+
     def snapshot(self, state: S) -> Snapshot:
         """What the table is like now, for everything after a move (replies, pings, buttons,
         deadlines, pictures): each question asked of the engine once."""

@@ -1182,6 +1182,14 @@ class Fuse(Game[FuseState]):
             "score": self.score(state),
         }
 
+    def undoable(self, before: FuseState, seat: int, action: Action, after: FuseState) -> None:
+        """Live mode: nothing is taken back, since the bomb's clock runs for the whole team (a
+        step taken back would hand the team the seconds it cost). Relaxed mode: as any game (a
+        draw reveals cards: not taken back)."""
+        if before.mode == "live":
+            raise RulesError("core.undo.live")
+        super().undoable(before, seat, action, after)
+
     def phase(self, state: FuseState) -> str:
         return f"{state.round}.{state.stage}.{state.step}"
 

@@ -20,7 +20,7 @@ async def test_sync_sends_a_valid_tree_for_every_game(fake: FakeDiscord, scope: 
     assert sent_scope == guild
     by_name = {c["name"]: c for c in payload}
     games = game_names()
-    assert set(by_name) == {"game", "help", *games}
+    assert set(by_name) == {"game", "help", "me", *games}
     assert len(registered) == len(payload)
 
     lobby = by_name["game"]
@@ -159,7 +159,7 @@ async def test_the_blocking_entry_point_used_by_partida_sync(fake: FakeDiscord) 
 
     # `partida sync` runs its own event loop; the fake answers from this one.
     count = await asyncio.to_thread(sync_commands, fake.token, fake.guild_id)
-    assert count == 2 + len(game_names())  # /game, /help and one group per game
+    assert count == 3 + len(game_names())  # /game, /help, /me and one group per game
     assert fake.registered(fake.guild_id)
 
 
@@ -175,7 +175,7 @@ async def test_a_spanish_reader_sees_no_english_in_the_tree(fake: FakeDiscord) -
         for obj in _walk(command):
             where = f"/{command['name']} {obj.get('name', '')}"
             fields = ["description"] + (
-                ["name"] if obj is not command or obj["name"] in ("game", "help") else []
+                ["name"] if obj is not command or obj["name"] in ("game", "help", "me") else []
             )
             for field in fields:
                 if "es-ES" not in (obj.get(f"{field}_localizations") or {}):

@@ -1,0 +1,125 @@
+"""``/game undo`` (and the ↩ button on a player's own confirmation): take back a slip.
+
+A player may take back their own last step when nobody has acted since and the step revealed
+nothing random or hidden (a roll, a draw, a simultaneous phase's resolution): the engine's rule,
+``Game.undoable``, one per game. The game is rebuilt from its seed and its log without that
+step, and the step leaves the log for good, so a replay and the ratings never see it. The table
+is posted again as it now stands (it takes the phase's message slot: the buttons there are the
+current ones), saying who took a step back; nothing private is said in the channel. A host
+turns undo off for a game with ``/game settings undo:off``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import delete
+
+from bot.service import buttons, deadlines
+from bot.service.draft import Draft
+from bot.service.errors import Refusal
+from bot.service.narrate import plain_name
+from bot.service.pause import table_post
+from bot.service.replies import Actor, Button, Place
+from bot.service.table import Table, public_locale, require, seat_of, seat_of_number, settings
+from bot.service.text import Name, phrase
+from bot.service.transaction import Tx, Work
+from bot.store import repository as repo
+from bot.store.models import ACTIVE, ActionRow
+from rules.core import Action, RulesError
+
+
+def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
+    """Whether the confirmation of ``seat``'s step (``before`` → the table's state now) offers
+    the ↩ button: undo is on and the engine's rule would let it be taken back."""
+    if not allowed(settings(table.row)):
+        return False
+    try:
+        table.engine.undoable(before, seat, action, table.state)
+    except RulesError:
+        return False
+    return True
+
+
+def button(game_id: int, lang: str) -> Button:
+    """↩ Undo, on a player's own confirmation: ``/game undo`` in one click."""
+    custom_id = buttons.button_id(game_id, "", buttons.UNDO, {})
+    assert custom_id is not None, "an undo button's id is short"
+    return Button(str(phrase("core.undo.button", lang)), custom_id)
+
+
+def allowed(row_settings: dict[str, Any]) -> bool:
+    """Whether the game's host lets its players undo (on unless turned off)."""
+    return bool(row_settings.get("undo", True))
+
+
+def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
+    """``game_id``: the game whose confirmation's ↩ was pressed (a later game refuses it)."""
+
+    async def work(tx: Tx) -> Draft:
+        row = require(tx.row)
+        if game_id is not None and row.id != game_id:
+            raise Refusal("lobby.error.stale_button")
+        player = seat_of(row, actor.user_id)
+        if row.status != ACTIVE or row.state is None:
+            raise Refusal("lobby.error.not_started")
+        if player is None or player.left:
+            raise Refusal("lobby.error.not_seated")
+        table, seat = Table.of(row), player.seat
+        engine = table.engine
+        if not allowed(settings(row)):
+            raise Refusal("core.undo.off")
+        log = await repo.action_log(tx.session, row.id)
+        if not any(entry.seat == seat for entry in log):
+            raise Refusal("core.undo.nothing")
+        last = log[-1]
+        if last.seat != seat:
+            raise Refusal("core.undo.not_last")
+        if last.by_default:
+            raise Refusal("core.undo.by_default")
+        before = engine.new_game(len(row.seats), row.options, row.seed)
+        for entry in log[:-1]:
+            before, _ = engine.apply(
+                before, entry.seat, engine.action_from_json(entry.action), entry.at
+            )
+        try:
+            engine.undoable(before, seat, engine.action_from_json(last.action), table.state)
+        except RulesError as error:
+            raise Refusal(error.key, **error.args_map) from None
+        await tx.writer.take()
+        await tx.session.execute(
+            delete(ActionRow).where(ActionRow.game_id == row.id, ActionRow.seq == last.seq)
+        )
+        table.state = before
+        phase = engine.phase(before)
+        saved: dict[str, Any] = {"state": engine.dump(before), "updated_at": tx.now}
+        if phase != row.phase:
+            saved.update(phase=phase, phase_started_at=tx.now)
+        repo.show(row, saved)
+        writes = repo.Writes().save_game(row, row.version, saved)
+        await deadlines.plan(tx, writes, table, engine.pending(before), phase_changed=True)
+        await repo.run(tx.session, writes)
+        draft = Draft()
+        draft.say(phrase("core.undo.done", tx.lang))
+        name = Name(plain_name(seat_of_number(row, seat).display_name))
+        said = phrase("core.undo.public", public_locale(row), player=name)
+        draft.public.append(table_post(table, said, draw=tx.draws(row.kind)))
+        return draft
+
+    return work
+
+
+def allow(actor: Actor, on: bool) -> Work:
+    """``/game settings undo:on|off``: the host lets the players take back steps, or not."""
+
+    async def work(tx: Tx) -> Draft:
+        row = require(tx.row)
+        if actor.user_id != row.host_id and not actor.can_manage:
+            raise Refusal("lobby.error.host_or_manager")
+        await tx.writer.take()
+        row.settings = {**row.settings, "undo": on}
+        draft = Draft()
+        draft.say(phrase("core.undo.allowed" if on else "core.undo.off", tx.lang))
+        return draft
+
+    return work

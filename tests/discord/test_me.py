@@ -1,0 +1,114 @@
+"""``/me`` through the fake Discord: a player who asked for direct messages gets them, not pings;
+one whose DMs are closed is mentioned instead, once with a note, and from then on; a DM that
+Discord fails (5xx, 429) is retried until it goes out, once."""
+
+from __future__ import annotations
+
+from tests.discord.conftest import Bots
+from tests.discord.test_paused_channel import until
+from tests.fakediscord import FakeDiscord, faults
+from tests.fakediscord.faults import Fault
+
+
+async def _tiny(fake: FakeDiscord, alice, bob) -> int:  # type: ignore[no-untyped-def]
+    """A started two-player tiny game (both bid at once): its thread."""
+    await (await fake.slash(alice, "tiny new", rounds=2)).result()
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+    return next(iter(fake.threads))
+
+
+def _pinged(fake: FakeDiscord, where: int, user_id: int) -> int:
+    return sum(
+        user_id in [int(u) for u in (s.allowed_mentions.get("users") or [])]
+        for s in fake.in_channel(where)
+    )
+
+
+async def test_a_player_who_chose_direct_messages_gets_one_and_no_ping(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    answer = await (await fake.slash(bob, "me", notify="dm")).result()
+    assert answer.ephemeral and "direct message" in answer.text
+    thread = await _tiny(fake, alice, bob)
+    await until(lambda: len(fake.to(bob)) == 1)
+    (dm,) = fake.to(bob)
+    assert "Your turn in" in dm.text and f"<#{thread}>" in dm.text
+    assert _pinged(fake, thread, bob.id) == 0, "Bob is named in the table, never pinged"
+    assert _pinged(fake, thread, alice.id) >= 1, "Alice is pinged as before"
+    assert not fake.to(alice)
+    fake.check()
+
+
+async def test_closed_direct_messages_fall_back_to_the_mention_once_with_a_note(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    fake.dms_closed.add(bob.id)
+    await (await fake.slash(bob, "me", notify="dm")).result()
+    thread = await _tiny(fake, alice, bob)
+    await until(lambda: any("does not let me send you" in s.text for s in fake.in_channel(thread)))
+    notes = [s for s in fake.in_channel(thread) if "does not let me send you" in s.text]
+    assert len(notes) == 1 and [int(u) for u in notes[0].allowed_mentions["users"]] == [bob.id]
+    assert not fake.to(bob)
+    # The next round: Bob is simply mentioned; no DM is tried again.
+    tries = sum(1 for r in fake.requests if r.route == faults.DM)
+    pinged = _pinged(fake, thread, bob.id)
+    for user in (alice, bob):  # both bid; then the turns to take or pass begin
+        table = next(s for s in reversed(fake.in_channel(thread)) if s.components)
+        await (await fake.click(user, table, "bid 1")).result()
+    for _ in range(3):
+        await fake.idle()
+        if _pinged(fake, thread, bob.id) > pinged:
+            break
+        table = next(s for s in reversed(fake.in_channel(thread)) if s.components)
+        await (await fake.click(alice, table, "pass")).result()
+    assert sum(1 for r in fake.requests if r.route == faults.DM) == tries, "no DM tried again"
+    assert _pinged(fake, thread, bob.id) > pinged, "Bob is mentioned in the table now"
+    shown = await (await fake.slash(bob, "me")).result()
+    assert "Discord refused my last direct message" in shown.text
+
+
+async def test_a_direct_message_that_discord_fails_is_retried_and_sent_once(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(bob, "me", notify="dm")).result()
+    fake.inject(Fault(route=faults.DM, status=503))
+    fake.inject(Fault(route=faults.DM, status=429, retry_after=0.5))
+    await _tiny(fake, alice, bob)
+    await until(lambda: len(fake.to(bob)) >= 1, timeout=30)
+    await fake.idle()
+    assert len(fake.to(bob)) == 1, "once, whatever Discord did meanwhile"
+
+
+async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread = await _tiny(fake, alice, bob)
+    table = next(s for s in reversed(fake.in_channel(thread)) if s.components)
+    confirmation = await (await fake.click(alice, table, "bid 3")).result()
+    assert confirmation.ephemeral and "↩ Undo" in confirmation.buttons
+    posts = len(fake.in_channel(thread))
+    # A click that reaches the bot after Discord's 3 s window: nothing is applied behind
+    # "This interaction failed".
+    late = await fake.click(alice, confirmation, "↩ Undo", age=3.5)
+    await fake.idle()
+    assert late.answer is None and len(fake.in_channel(thread)) == posts
+    # Discord fails the answer once (503): retried, applied once, and the player told.
+    fake.inject(Fault(route=faults.CALLBACK, status=503))
+    taken = await (await fake.click(alice, confirmation, "↩ Undo")).result()
+    assert taken.ephemeral and "taken back" in taken.text
+    await fake.idle()
+    again = fake.in_channel(thread)[posts:]
+    assert len(again) == 1 and "Alice took back their last step" in again[0].text
+    twice = await (await fake.click(alice, confirmation, "↩ Undo")).result()
+    assert "no step in this game to take back" in twice.text, "once: nothing more of hers"
+    fake.check()

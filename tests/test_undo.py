@@ -1,0 +1,141 @@
+"""``/game undo``: a player takes back their own last step where the rules allow, and is told
+why not elsewhere; with one player reached only by direct message and one in quiet hours.
+
+The rule (``Game.undoable``, as at a table of friends): the step is the player's own and the
+last one (nobody acted since), it revealed nothing random or hidden (no roll, no draw, no
+simultaneous phase resolved) and did not end the game; FUSE's live mode takes nothing back."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from bot.service import Actor, Place, Service
+from bot.service.replies import Reply
+from bot.store import repository as repo
+from rules.core import Rng, get_game
+from tests.conftest import ALICE, BOB, CAROL, Clock
+
+HERE = Place(700, 1)
+PLAYERS = (ALICE, BOB, CAROL)
+REASONS = {
+    "That step revealed something random",
+    "That step resolved the phase",
+    "Someone has played since your last step",
+    "Your last step was played for you",
+    "You have no step in this game to take back",
+    "That step ended the game",
+    "A real-time round cannot be taken back",
+}
+STEPS = 120  # enough for every kind of step of each game to come up, and Alice's turns among them
+
+
+async def _load(service: Service) -> tuple[Any, Any, int]:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        if row is None:
+            return None, None, 0
+        log = await repo.action_log(session, row.id)
+        return row, row.state, len(log)
+
+
+def _mentioned(reply: Reply, user: Actor) -> int:
+    return sum(user.user_id in o.message.mentions for o in reply.public if o.dm is None)
+
+
+@pytest.mark.parametrize(
+    ("kind", "options"),
+    [("badbones", {}), ("farkle", {}), ("fuse", {"mode": "relaxed"}), ("zvv", {})],
+)
+async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
+    service: Service,
+    clock: Clock,
+    kind: str,
+    options: dict[str, Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: 2026)  # one game
+    engine = get_game(kind)
+    await service.me(BOB, HERE, notify="dm")
+    now = dt.datetime.fromtimestamp(clock.now, dt.UTC)
+    quiet = f"{now - dt.timedelta(hours=1):%H:%M}-{now + dt.timedelta(hours=12):%H:%M}"
+    await service.me(CAROL, HERE, quiet=quiet)  # the whole game is in Carol's quiet hours
+    await service.new_game(ALICE, HERE, kind, options)
+    for player in PLAYERS[1:]:
+        await service.join(player, HERE)
+    await service.settings(ALICE, HERE, deadline_minutes=600, reminder_minutes=120)
+    replies = [await service.start(ALICE, HERE)]
+    rng = Rng(7)
+    undone, refused = 0, set()
+    for _ in range(STEPS):
+        row, state_data, logged = await _load(service)
+        if row is None:
+            break
+        state = engine.load(state_data)
+        pending = engine.pending(state)
+        if not pending:
+            replies += [await service.run_deadlines()]  # type: ignore[list-item]
+            continue
+        seat = rng.choice(sorted(pending))
+        actor = next(p for p in PLAYERS if p.user_id == row.seats[seat].user_id)
+        choices = [a for a in engine.legal_actions(state, seat) if engine.to_command(a)]
+        command, args = engine.to_command(rng.choice(choices))  # type: ignore[misc]
+        reply = await service.act(actor, HERE, kind, command, dict(args))
+        assert reply.ok, (command, args, reply.private and str(reply.private.text))
+        replies.append(reply)
+        if actor is not ALICE and rng.randint(0, 2):
+            continue  # (now and then Alice tries to take back a step after another's)
+        if (await _load(service))[0] is None:
+            break  # that step ended the game
+        offered = [b for b in (reply.private.buttons if reply.private else ()) if "↩" in b.label]
+        if actor is ALICE and offered:  # her confirmation's ↩: one click
+            taken = await service.press(ALICE, HERE, offered[0].custom_id)
+            assert taken.ok, "the ↩ is offered only where the step can be taken back"
+        else:
+            taken = await service.undo(ALICE, HERE)
+            assert not (actor is ALICE and taken.ok), "no ↩ where undo works: it must be offered"
+        assert taken.private is not None
+        said = str(taken.private.text)
+        if taken.ok:
+            undone += 1
+            again, state_again, log_again = await _load(service)
+            assert again is not None
+            assert state_again == state_data and log_again == logged, "as before the step"
+            assert any(
+                "took back their last step" in str(o.message.narration) for o in taken.public
+            )
+            redo = await service.act(ALICE, HERE, kind, command, dict(args))  # and play on
+            assert redo.ok
+            replies.append(redo)
+        else:
+            reason = next((r for r in REASONS if r in said), None)
+            assert reason is not None, said
+            refused.add(reason)
+            row_after, _, log_after = await _load(service)
+            assert row_after is None or log_after >= logged, "a refusal changes nothing"
+    assert undone >= 1, "some step of Alice's could be taken back"
+    assert refused, "and some could not, each with its reason"
+    # The log is clean: the game rebuilt from it is the game as it stands.
+    row, state_data, _ = await _load(service)
+    if row is not None:
+        assert await service.replay(row.id) == state_data
+    # Bob was never pinged in the channel, but told by direct message; Carol, in her quiet
+    # hours all along, never pinged; Alice pinged as usual.
+    flat = [r for r in replies if isinstance(r, Reply)]
+    assert sum(_mentioned(r, BOB) for r in flat) == 0
+    assert sum(len([o for o in r.public if o.dm == BOB.user_id]) for r in flat) >= 1
+    assert sum(_mentioned(r, CAROL) for r in flat) == 0
+    assert sum(_mentioned(r, ALICE) for r in flat) >= 1
+
+
+async def test_the_host_can_turn_undo_off(service: Service) -> None:
+    await service.new_game(ALICE, HERE, "zvv", {})
+    await service.join(BOB, HERE)
+    await service.start(ALICE, HERE)
+    assert not (await service.settings(BOB, HERE, undo=False)).ok, "only the host"
+    assert (await service.settings(ALICE, HERE, undo=False)).ok
+    refused = await service.undo(ALICE, HERE)
+    assert not refused.ok and refused.private is not None
+    assert "turned undo off" in str(refused.private.text)
