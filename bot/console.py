@@ -65,6 +65,7 @@ _LOBBY_PARAMS = (
     "level",
     "with",
     "misses",
+    "autopilot",
 )
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
@@ -237,6 +238,7 @@ class Console:
                     named.get("reminder"),
                     named.get("misses"),
                     None if replay is None else _switch(replay),
+                    named.get("autopilot"),
                 )
             if sub == "replay":
                 return await svc.replay_game(
@@ -566,9 +568,10 @@ async def run_console(
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().remove_signal_handler(sig)
         await service.close()
-        from bot.service import drawing
+        from bot.service import drawing, thinking
 
         await asyncio.to_thread(drawing.shutdown)
+        await asyncio.to_thread(thinking.shutdown)
     return 0
 
 

@@ -187,11 +187,11 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
-        misses = values.get("misses")
+        misses, autopilot = values.get("misses"), values.get("autopilot")
         replay = None if values.get("replay") is None else values["replay"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay),
+            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, autopilot),
             what="game settings",
         )
 
@@ -231,6 +231,14 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     choices=tuple(
                         Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off")
                     ),
+                ),
+                Option(
+                    "autopilot",
+                    str,
+                    text("discord.param.autopilot"),
+                    "discord.param_name.autopilot",
+                    required=False,
+                    choices=tuple(Choice(name=text(f"bots.level.{lv}"), value=lv) for lv in LEVELS),
                 ),
             ),
             settings,

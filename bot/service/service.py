@@ -147,20 +147,24 @@ class Service(Reading):
         reminder_minutes: int | None = None,
         misses: int | None = None,
         replay: bool | None = None,
+        autopilot: str | None = None,
     ) -> Reply:
-        """The game's time limits and the autopilot's missed deadlines, and the channel's
-        automatic replay (``replay``: the channel's own setting, which needs no open game)."""
-        limits_asked = deadline_minutes is not None or reminder_minutes is not None
+        """The game's time limits, the autopilot's missed deadlines and level, and the
+        channel's automatic replay (``replay``: the channel's own setting, which needs no open
+        game)."""
+        game_asked = (deadline_minutes, reminder_minutes, misses, autopilot) != (None,) * 4
         if replay is not None:
             work = replays.set_automatic(actor, place, bool(replay))
             said = await self._run(actor, place, work, "settings")
-            if not said.ok or (not limits_asked and misses is None):
+            if not said.ok or not game_asked:
                 return said
-            limits = await self.settings(actor, place, deadline_minutes, reminder_minutes, misses)
+            limits = await self.settings(
+                actor, place, deadline_minutes, reminder_minutes, misses, autopilot=autopilot
+            )
             if said.private is not None and limits.private is not None:
                 limits.private = Message(lines([said.private.text, limits.private.text]))
             return limits
-        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
+        work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses, autopilot)
         return await self._run(actor, place, work, "settings")
 
     async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
@@ -536,12 +540,16 @@ class Service(Reading):
                 archived = await self._archive(game_id, seat, due_at, phase)
                 out.extend(archived)
                 continue
+            thought = None
             async with self.sessions() as session:
                 row = await repo.game_by_id(session, game_id)
                 if row is None:
                     continue
                 place = Place(row.channel_id, row.guild_id, public_locale(row))
-            work = timeouts.work(game_id, seat, kind, due_at, phase)
+                if kind in (deadlines.DEFAULT, deadlines.COMPUTER):
+                    # Thought out here, holding no lock: a search takes up to a second.
+                    thought = await computer.think(row, seat, phase)
+            work = timeouts.work(game_id, seat, kind, due_at, phase, thought)
             reply = await self._run(None, place, work, f"deadline.{kind}")
             out.extend(reply.public)
         return out
