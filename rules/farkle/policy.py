@@ -118,13 +118,18 @@ def _keep_action(roll: list[int], mask: int) -> Keep:
 
 
 def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dice) -> Action:
+    if level == "hard":
+        from rules.farkle import policy_hard  # it builds on this module
+
+        return policy_hard.choose(game, state, seat, dice)
     legal = game.legal_actions(state, seat)
     if level == "easy":
         return _easy(game, state, seat, legal, dice)
-    return _normal(state, seat, legal)
+    return normal(state, seat, legal)
 
 
-def _normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
+def normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
+    """``normal``'s choice among ``legal`` (also the playout policy of ``hard``'s search)."""
     stage = state.stage
     me = state.players[seat]
     r = state.defence if state.defence is not None else state.attack

@@ -8,6 +8,7 @@ from rules.core import Action, Event
 from rules.core.policy import choose, play_bots
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, FuseState, Place
+from rules.fuse.policy import draws_left, filled
 from tests.fuse.support import position
 from tests.support.fingerprint import option_sets
 
@@ -75,3 +76,32 @@ def test_does_not_pass_while_its_die_fits_and_the_teammate_has_another() -> None
     )
     assert choose(FUSE, state, 0, "normal") == Claim("K3")
     assert choose(FUSE, state, 1, "normal") == Claim("R4")
+
+
+@pytest.mark.parametrize("options", list(option_sets(FUSE)), ids=str)
+def test_every_hard_choice_is_legal_in_every_option(options: dict[str, object]) -> None:
+    state, _ = play_bots(FUSE, ("hard", "hard", "normal"), 2, options, clock_step=2.0, strict=True)
+    assert FUSE.is_over(state)
+
+
+def test_the_same_position_gives_the_same_hard_choice() -> None:
+    state = FUSE.new_game(2, {"mode": "relaxed"}, 9)
+    for _ in range(80):
+        if FUSE.is_over(state):
+            break
+        seat = min(FUSE.pending(state))
+        chosen = choose(FUSE, state, seat, "hard")
+        assert choose(FUSE, FUSE.load(FUSE.dump(state)), seat, "hard") == chosen
+        state, _ = act(state, seat, chosen)
+
+
+def test_hard_counts_the_draws_a_card_still_needs() -> None:
+    # 1-01 [R|B] [G|Y] [K|R]: each slot takes 2 colours of 5, 12 of the 30 kinds of dice, so
+    # 2.5 random draws each, 7.5 in all; 3-11's [R5] takes one kind of 30: 30 draws alone.
+    state = position(2, [["1-01", "3-11"], ["1-09"]], roll=["R5", "K2"])
+    assert draws_left("1-01", filled(state, "1-01")) == pytest.approx(7.5)
+    assert draws_left("3-11", filled(state, "3-11")) > 30
+    # So the red 5 goes where nothing else can: it saves 30 draws there, 2.5 on 1-01.
+    assert choose(FUSE, state, 0, "hard") == Claim("R5")
+    state, _ = act(state, 0, Claim("R5"))
+    assert choose(FUSE, state, 0, "hard") == Place("3-11", 1)

@@ -1,0 +1,79 @@
+"""Search for the ``hard`` computer players: flat Monte-Carlo over the engine's own rules.
+
+Each candidate action is tried on ``simulations`` private copies of the position; each copy is
+first *determinized* by the game (what the seat cannot know, such as the dice to come and the
+others' hidden cards, drawn afresh from a seeded generator), then played to the end (or a
+horizon) by a fast playout policy, and scored for the seat. The same seeds serve every
+candidate (common random numbers: two actions are compared on the same dice, so a small count
+of simulations already tells them apart). Everything is seeded from the position's ``dice()``
+and the count is fixed, so the same position always gives the same choice, however fast the
+machine. See docs/bots.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from rules.core.actions import Action
+from rules.core.game import Game
+from rules.core.rng import Rng
+
+S = TypeVar("S")
+
+# (simulated state, its generator) -> the same state with the unknowns drawn afresh
+Determinize = Callable[[S, Rng], S]
+# (state, seat) -> the seat's value of a finished (or cut-off) simulation, 0..1
+Score = Callable[[S, int], float]
+# (state, seat to act) -> its action in a playout
+Playout = Callable[[S, int], Action]
+
+
+def playout(
+    game: Game[S],
+    state: S,
+    policy: Playout[S],
+    rng: Rng,
+    horizon: int,
+    until: Callable[[S], bool] | None = None,
+) -> S:
+    """Play ``state`` on (in place) with ``policy`` for every seat, at most ``horizon`` steps,
+    to the end of the game or until ``until(state)``. When several seats are asked at once,
+    ``rng`` picks who acts first."""
+    for _ in range(horizon):
+        if game.is_over(state) or (until is not None and until(state)):
+            break
+        pending = game.pending(state)
+        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
+        game.play(state, seat, policy(state, seat), 0.0)
+    return state
+
+
+def monte_carlo(
+    game: Game[S],
+    state: S,
+    seat: int,
+    candidates: Sequence[Action],
+    rng: Rng,
+    simulations: int,
+    determinize: Determinize[S],
+    policy: Playout[S],
+    score: Score[S],
+    horizon: int = 2000,
+    until: Callable[[S], bool] | None = None,
+) -> tuple[Action, list[float]]:
+    """The candidate with the best mean score over ``simulations`` seeded playouts each (to
+    the end, ``horizon`` steps or ``until``), and every candidate's mean (ties: the earlier
+    candidate, so order them best-guess first)."""
+    seeds = [rng.next64() for _ in range(simulations)]
+    means: list[float] = []
+    for action in candidates:
+        total = 0.0
+        for seed in seeds:
+            sim_rng = Rng(seed)
+            sim = determinize(game.copy(state), sim_rng)
+            game.play(sim, seat, action, 0.0)
+            total += score(playout(game, sim, policy, sim_rng, horizon, until), seat)
+        means.append(total / max(1, len(seeds)))
+    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+    return candidates[best], means

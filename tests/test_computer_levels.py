@@ -1,0 +1,117 @@
+"""The computer's levels at the table: ``/game addbot level:hard``, and the level the autopilot
+plays an absent person's seat at (``/game settings autopilot:<level>``), through the service
+and the console."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.console import Console, ConsoleClock
+from bot.service import Reply, Service, thinking
+from bot.service.table import Table
+from bot.store import repository as repo
+from bot.store.models import GameRow
+from rules.core.policy import choose
+from tests.conftest import ALICE, BOB, HERE, Clock
+
+
+def private(reply: Reply) -> str:
+    assert reply.private is not None
+    return str(reply.private.text)
+
+
+async def game(service: Service) -> GameRow:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        return row
+
+
+@pytest.fixture
+def levels_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The level of every decision the service has the computer think out."""
+    asked: list[str] = []
+
+    def spy(engine: Any, state: Any, seat: int, level: str = "normal", **kw: Any) -> Any:
+        asked.append(level)
+        return choose(engine, state, seat, level, **kw)
+
+    monkeypatch.setattr(thinking, "choose", spy)
+    return asked
+
+
+async def test_the_host_seats_a_hard_computer_player(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    added = await service.add_bot(ALICE, HERE, "hard")
+    assert added.ok and "🤖 Hard 1 takes a seat" in private(added)
+    # The level's name in either language is understood, accents or not.
+    spanish = await service.add_bot(ALICE, HERE, "dificil")
+    assert spanish.ok and "🤖 Hard 2" in private(spanish)
+    refused = await service.add_bot(ALICE, HERE, "expert")
+    assert not refused.ok and "Choose a level: easy, normal, hard" in private(refused)
+    assert [s.computer for s in (await game(service)).seats] == [None, "hard", "hard"]
+
+
+async def test_the_host_sets_the_autopilot_level_and_an_absent_seat_plays_at_it(
+    service: Service, clock: Clock, levels_asked: list[str]
+) -> None:
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    shown = private(await service.settings(BOB, HERE))
+    assert "plays an absent player's seat at: Normal" in shown, "normal by default"
+    assert not (await service.settings(BOB, HERE, autopilot="hard")).ok, "the host's setting"
+    wrong = await service.settings(ALICE, HERE, autopilot="grandmaster")
+    assert not wrong.ok and "Choose a level" in private(wrong)
+    assert "autopilot" not in (await game(service)).settings, "a refusal changes nothing"
+    chosen = await service.settings(ALICE, HERE, autopilot="Hard", misses=1)
+    assert "plays an absent player's seat at: Hard" in private(chosen)
+    assert (await game(service)).settings["autopilot"] == "hard", "stored with the game"
+    assert (await service.start(ALICE, HERE)).ok
+
+    row = await game(service)
+    table = Table.of(row)
+    (seat,) = table.engine.pending(table.state)
+    expected = choose(table.engine, table.state, seat, "hard")
+    clock.now += 25 * 3600  # the deadline passes: the computer plays the seat, at hard
+    await service.run_deadlines()
+    assert levels_asked and set(levels_asked) == {"hard"}
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    assert log[0].seat == seat and log[0].by_default
+    assert table.engine.action_from_json(log[0].action) == expected
+
+
+async def test_the_autopilot_level_in_spanish(service: Service) -> None:
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    spanish = ALICE.__class__(ALICE.user_id, ALICE.display_name, "es")
+    said = private(await service.settings(spanish, HERE, autopilot="difícil"))
+    assert "Nivel al que la computadora juega el puesto de un ausente: Difícil" in said
+
+
+async def test_addbot_hard_and_the_autopilot_setting_in_the_console(tmp_path: Path) -> None:
+    clock = ConsoleClock()
+    service = await Service.open(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
+    )
+    out = io.StringIO()
+    console = Console(service, clock, tmp_path / "img", out)
+    try:
+        await console.line("@alice /game new farkle")
+        await console.line("@alice /game addbot hard")
+        await console.line("@alice /game settings autopilot:hard")
+        await console.line("@alice /game start")
+        text = out.getvalue()
+        assert "👥 2/5: alice, 🤖 Hard 1" in text
+        assert "plays an absent player's seat at: Hard" in text
+        async with service.sessions() as session:
+            row = await repo.open_game(session, 1)
+        assert row is not None and row.settings["autopilot"] == "hard"
+        assert [s.computer for s in row.seats] == [None, "hard"]
+        # The computer's turns are played at once in the console: the person is awaited.
+        assert set(Table.of(row).engine.pending(Table.of(row).state)) == {0}
+    finally:
+        await service.close()
