@@ -540,15 +540,16 @@ class Service(Reading):
                 archived = await self._archive(game_id, seat, due_at, phase)
                 out.extend(archived)
                 continue
-            thought = None
             async with self.sessions() as session:
                 row = await repo.game_by_id(session, game_id)
                 if row is None:
                     continue
                 place = Place(row.channel_id, row.guild_id, public_locale(row))
-                if kind in (deadlines.DEFAULT, deadlines.COMPUTER):
-                    # Thought out here, holding no lock: a search takes up to a second.
-                    thought = await computer.think(row, seat, phase)
+            thought = None
+            if kind in (deadlines.DEFAULT, deadlines.COMPUTER):
+                # Thought out here, holding no lock nor connection: a search takes up to a
+                # second (the row and its seats are loaded and stay readable).
+                thought = await computer.think(row, seat, phase)
             work = timeouts.work(game_id, seat, kind, due_at, phase, thought)
             reply = await self._run(None, place, work, f"deadline.{kind}")
             out.extend(reply.public)

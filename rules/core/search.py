@@ -12,6 +12,7 @@ machine. See docs/bots.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -61,19 +62,34 @@ def monte_carlo(
     score: Score[S],
     horizon: int = 2000,
     until: Callable[[S], bool] | None = None,
-) -> tuple[Action, list[float]]:
-    """The candidate with the best mean score over ``simulations`` seeded playouts each (to
-    the end, ``horizon`` steps or ``until``), and every candidate's mean (ties: the earlier
-    candidate, so order them best-guess first)."""
+    z: float = 2.0,
+) -> Action:
+    """The first candidate (the playout policy's own choice, say) unless another does better
+    over ``simulations`` seeded playouts each (to the end, ``horizon`` steps or ``until``) by
+    more than ``z`` standard errors of the difference: a search this small must not trade a
+    sound rule of thumb for the luck of its dice."""
     seeds = [rng.next64() for _ in range(simulations)]
-    means: list[float] = []
+    scores: list[list[float]] = []
     for action in candidates:
-        total = 0.0
+        row = []
         for seed in seeds:
             sim_rng = Rng(seed)
             sim = determinize(game.copy(state), sim_rng)
             game.play(sim, seat, action, 0.0)
-            total += score(playout(game, sim, policy, sim_rng, horizon, until), seat)
-        means.append(total / max(1, len(seeds)))
-    best = max(range(len(candidates)), key=lambda i: (means[i], -i))
-    return candidates[best], means
+            row.append(score(playout(game, sim, policy, sim_rng, horizon, until), seat))
+        scores.append(row)
+    return candidates[clearly_best(scores, z)]
+
+
+def clearly_best(scores: Sequence[Sequence[float]], z: float) -> int:
+    """The index of the candidate with the best mean whose paired lead over the first is more
+    than ``z`` standard errors (0 when none is)."""
+    n = len(scores[0])
+    best, best_mean = 0, sum(scores[0]) / max(1, n)
+    for i in range(1, len(scores)):
+        diffs = [a - b for a, b in zip(scores[i], scores[0], strict=True)]
+        mean = sum(diffs) / n
+        spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
+        if mean > z * spread and best_mean < sum(scores[i]) / n:
+            best, best_mean = i, sum(scores[i]) / n
+    return best

@@ -77,7 +77,9 @@ def roll_gain(score: int, dice: int, four_pair: bool) -> float:
 
 
 @cache
-def _rolls(dice: int, four_pair: bool) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+def roll_outcomes(
+    dice: int, four_pair: bool
+) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
     """Every multiset of ``dice`` faces as (probability, its (dice kept, value) choices)."""
     out = []
     for combo in combinations_with_replacement(range(1, 7), dice):
@@ -99,7 +101,7 @@ def win_chance(need: int, dice: int, full: int, four_pair: bool) -> float:
     if need <= 0:
         return 1.0
     chance = 0.0
-    for p, choices in _rolls(dice, four_pair):
+    for p, choices in roll_outcomes(dice, four_pair):
         best = 0.0
         for kept, value in choices:
             left = dice - kept
