@@ -11,24 +11,13 @@ from typing import Any
 import pytest
 
 from bot.console import Console, ConsoleClock
-from bot.service import Reply, Service, thinking
+from bot.service import Service, computer, thinking
 from bot.service.table import Table
 from bot.store import repository as repo
 from bot.store.models import GameRow
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE, Clock
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
-
-
-async def game(service: Service) -> GameRow:
-    async with service.sessions() as session:
-        row = await repo.open_game(session, HERE.channel_id)
-        assert row is not None
-        return row
+from tests.test_computer_seats import game, private
 
 
 @pytest.fixture
@@ -115,3 +104,31 @@ async def test_addbot_hard_and_the_autopilot_setting_in_the_console(tmp_path: Pa
         assert set(Table.of(row).engine.pending(Table.of(row).state)) == {0}
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize("stale", [False, True], ids=["same game", "game changed"])
+async def test_a_deadline_plays_the_move_thought_out_before_it_unless_the_game_changed(
+    service: Service, clock: Clock, monkeypatch: pytest.MonkeyPatch, stale: bool
+) -> None:
+    # The move is thought out before the deadline's transaction (no lock held while a search
+    # runs); the transaction plays it only if the game is still the one it was thought for.
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    row = await game(service)
+    table = Table.of(row)
+    (seat,) = table.engine.pending(table.state)
+    fresh = choose(table.engine, table.state, seat, "normal")
+    other = next(a for a in table.engine.legal_actions(table.state, seat) if a != fresh)
+
+    async def thought_out(row: GameRow, seat: int, phase: str) -> computer.Thought:
+        version = row.version - 1 if stale else row.version
+        return computer.Thought(version, seat, "normal", other)
+
+    monkeypatch.setattr(computer, "think", thought_out)
+    clock.now += 25 * 3600
+    await service.run_deadlines()
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    played = table.engine.action_from_json(log[0].action)
+    assert played == (fresh if stale else other)

@@ -108,7 +108,7 @@ def play_bots(
     max_steps: int = 20_000,
     strict: bool = False,
 ) -> tuple[Any, int]:
-    """A whole game with one player per seat: ``levels[seat]`` is ``easy``, ``normal`` or
+    """A whole game with one player per seat: ``levels[seat]`` is one of ``LEVELS`` or
     ``random`` (a uniformly random legal action). Returns (final state, steps). A seeded Rng
     picks which pending seat acts first and the random seats' actions; ``strict``: see
     :func:`choose`. For tests and benchmarks."""
