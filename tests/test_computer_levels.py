@@ -15,6 +15,7 @@ from bot.service import Service, computer, thinking
 from bot.service.table import Table
 from bot.store import repository as repo
 from bot.store.models import GameRow
+from rules.core import get_game
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE, Clock
 from tests.test_computer_seats import game, private
@@ -132,3 +133,27 @@ async def test_a_deadline_plays_the_move_thought_out_before_it_unless_the_game_c
         log = await repo.action_log(session, row.id)
     played = table.engine.action_from_json(log[0].action)
     assert played == (fresh if stale else other)
+
+
+async def test_a_hard_decision_thought_out_in_the_worker_process_is_the_one_made_here(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The worker gets the position as its dump and searches with dice seeded by that dump:
+    # the same move as here, so a replay (or a bot without workers) plays the same game.
+    monkeypatch.setenv("RENDER_WORKERS", "1")
+    monkeypatch.setattr(thinking, "_pool", None)
+    engine = get_game("farkle")
+    state = engine.new_game(2, {}, 7)
+    seats = []
+    for _ in range(12):  # a few steps in: rolls, keeps, roll-or-stop
+        seat = next(iter(engine.pending(state)))
+        seats.append((engine.copy(state), seat))
+        engine.play(state, seat, choose(engine, state, seat, "normal"), 0.0)
+    try:
+        for position, seat in seats:
+            here = choose(engine, position, seat, "hard")
+            assert await thinking.decide(engine, position, seat, "hard") == here
+    finally:
+        pool = thinking._pool
+        thinking.shutdown()
+    assert pool is not None, "a worker process thought"
