@@ -8,20 +8,12 @@ and claims the die it was given, so that two bots do not fight over one die whil
 could have used it better. A defused card is replaced by the centre card with the fewest slots;
 a die owed back is the one the engine's default would give (the least progress lost).
 
-``hard`` searches the placements for the team by the work they leave: for every card, the
-dice still to be drawn, on average, to fill it (``draws_left``: for each empty slot, one over
-the share of the 30 kinds of dice that may go there now). A placement is worth the draws it
-saves (a card defused saves all of its own, and scores). The round's dice are shared out among
-the seats still choosing by the same exhaustive search as ``normal``'s, with this measure.
-
 ``easy`` claims a random die it can place, completes a card when the die allows it, else puts
 it on a random legal slot.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from rules.core import Action, Game
@@ -55,46 +47,14 @@ def placement_worth(card: BombCard, before: tuple[int, ...], slot: int, value: i
     return 100.0 - 15.0 * empty + flexible / 3
 
 
-@lru_cache(maxsize=1 << 16)  # positions of a card recur, game after game
-def draws_left(card_id: str, filled: tuple[int, ...]) -> float:
-    """About how many random dice must still be drawn to fill the card from ``filled``: for
-    each empty slot, one over the share of the 30 kinds of dice that may go there now (a slot
-    that accepts no die now counts as the rarest, one kind)."""
-    card = _BOMBS[card_id]
-    fits = [0] * len(filled)
-    for value in range(30):
-        for slot in card.legal_slots(filled, value):
-            fits[slot] += 1
-    return sum(30 / max(1, fits[s]) for s, v in enumerate(filled) if v == EMPTY)
-
-
-def _blank(card_id: str) -> tuple[int, ...]:
-    return (EMPTY,) * len(_BOMBS[card_id].slots)
-
-
-def placement_gain(card: BombCard, before: tuple[int, ...], slot: int, value: int) -> float:
-    """``hard``'s worth of a placement: the draws it saves (all of them and the card's points,
-    with ``DEFUSE``, when it fills the card)."""
-    after = before[:slot] + (value,) + before[slot + 1 :]
-    if EMPTY not in after:
-        return DEFUSE + card.points + draws_left(card.id, before)
-    return draws_left(card.id, before) - draws_left(card.id, after)
-
-
-Worth = Callable[[BombCard, tuple[int, ...], int, int], float]
-WORTH: dict[str, Worth] = {"hard": placement_gain}  # other levels: placement_worth
-
-
-def best_placement(
-    state: FuseState, seat: int, value: int, worth_of: Worth = placement_worth
-) -> tuple[float, str, int] | None:
+def best_placement(state: FuseState, seat: int, value: int) -> tuple[float, str, int] | None:
     """The seat's best (worth, card, slot) for a die ``value``, or None if it fits nowhere."""
     best: tuple[float, str, int] | None = None
     for card_id in state.hands[seat]:
         card = _BOMBS[card_id]
         before = filled(state, card_id)
         for slot in card.legal_slots(before, value):
-            worth = worth_of(card, before, slot, value)
+            worth = placement_worth(card, before, slot, value)
             if best is None or worth > best[0]:
                 best = (worth, card_id, slot)
     return best
@@ -111,8 +71,6 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
     if takes:
         if level == "easy":
             return dice().choice(takes)
-        if level == "hard":  # the fewest dice to draw, on average, to defuse it
-            return min(takes, key=lambda a: (draws_left(a.card, _blank(a.card)), a.card))
         # The easiest card first: the fewest slots, then the lowest level.
         return min(takes, key=lambda a: (len(_BOMBS[a.card].slots), _BOMBS[a.card].level, a.card))
     places = [a for a in legal if isinstance(a, Place)]
@@ -124,17 +82,16 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
     if level == "easy":
         return dice().choice(claims)
     assert isinstance(game, Fuse)
-    return _team_claim(game, state, seat, claims, WORTH.get(level, placement_worth))
+    return _team_claim(game, state, seat, claims)
 
 
 def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: Dice) -> Action:
     held = state.claims[seat]
     value = _value(state, held)
-    worth_of = WORTH.get(level, placement_worth)
     scored = []
     for action in places:
         card = _BOMBS[action.card]
-        worth = worth_of(card, filled(state, action.card), action.slot - 1, value)
+        worth = placement_worth(card, filled(state, action.card), action.slot - 1, value)
         scored.append((worth, action))
     if level == "easy":
         done = [a for w, a in scored if w >= DEFUSE]
@@ -142,9 +99,7 @@ def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: D
     return max(scored, key=lambda wa: wa[0])[1]
 
 
-def _team_claim(
-    game: Fuse, state: FuseState, seat: int, claims: list[Claim], worth_of: Worth
-) -> Action:
+def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) -> Action:
     """Share the free dice among the seats still choosing so that together they place the most
     (a greedy share could give a teammate the one die that fits us while another die would do
     for them just as well, and we would pass); claim the die we are given."""
@@ -160,7 +115,7 @@ def _team_claim(
         (s, i): found[0]
         for s in choosing
         for i, value in enumerate(free)
-        if (found := best_placement(state, s, value, worth_of)) is not None
+        if (found := best_placement(state, s, value)) is not None
     }
     quota = game.quota(state)
     left = {s: quota - state.used[s] for s in choosing}
@@ -172,10 +127,7 @@ def _team_claim(
     # Nothing given to us: a die nobody else is given still goes on a card rather than back.
     spare = [a for a in claims if all(die_name(free[i]) != a.die for i in share)]
     if spare:
-        return max(
-            spare,
-            key=lambda a: (best_placement(state, seat, _VALUE_OF[a.die], worth_of) or (0,))[0],
-        )
+        return max(spare, key=lambda a: (best_placement(state, seat, _VALUE_OF[a.die]) or (0,))[0])
     return Pass()
 
 
