@@ -1,25 +1,35 @@
-"""Computer players: how often ``normal`` wins, and how long a decision takes.
+"""Computer players: how often each level wins, how long a decision takes, and what a search
+costs the event loop.
 
-Run: ``python -m bench bots`` (all games), or ``python -m bench.bench_bots [game ...]
-[--games N]``. Every game is seeded (seed = game number), so a run is reproducible; the seats'
-order rotates with the seed, so no level always plays first. Win rates print with a 95% Wilson
-interval, next to their target and PASS/FAIL (PASS: the measured rate meets the target; the
-interval says how sure that is).
+Run: ``python -m bench bots`` (every game with a computer player), or ``python -m
+bench.bench_bots [game ...] [--games N] [--seats N ...]``. The games and their seat counts come
+from the registries (``rules.core.policy.POLICY_MODULES``, each engine's ``seat_range``), so a
+game's new level or a new game is measured the day it lands. Every game is seeded (seed = game
+number), so a run is reproducible; the seats rotate with the seed, so no level always plays
+first. Win rates print with a 95% Wilson interval, next to their target and PASS/FAIL (PASS:
+the measured rate meets the target; the interval says how sure that is).
 
-- Competitive games (Dragon Farkle, Zombies vs Vampires: 2 players; Bad Bones: 2 and 4): one
-  ``normal`` seat against ``random`` (uniformly random legal actions) or ``easy`` seats. A
-  shared win counts as a win for each winner (Bad Bones' D11 shared victory, ZvV's ties).
-- FUSE (cooperative): the team's win rate per level and seat count, Standard difficulty, live
-  mode with a fixed clock step of ``FUSE_CLOCK_STEP`` seconds per action (the 10-minute clock
-  then allows 600 / step actions: a brisk table of humans).
-- Decision time: p50 and p99 of ``choose`` over every decision the ``normal`` seats made, in
-  CPU time of the worker process (the machine is shared: wall time would count other jobs).
+- Competitive games, every seat count: one seat of the stronger level against the others:
+  ``hard`` vs ``normal`` (target: 65% with 2 players, twice the fair share with more),
+  ``normal`` vs ``easy`` (65%; more than the fair share with more players) and ``normal`` vs
+  ``random`` (uniformly random legal actions; 90%; likewise). A shared win counts for each
+  winner.
+- Team games (``TEAMS``: FUSE): the team's win rate per level and seat count, every seat at the
+  same level, Standard difficulty, live mode with a fixed clock step of ``TEAM_CLOCK_STEP``
+  seconds per action (the 10-minute clock then allows 600 / step actions: a brisk table).
+- Decision time per game and level: p50 and p99 of ``choose``, in wall time and in CPU time of
+  the worker process (the machine is shared: wall time counts other jobs' turns on the cores;
+  the target, p99 <= 1 s for ``hard`` and 50 ms for the others, is checked on wall time).
+- The event loop's added latency while ``hard`` decides (``loop_lag``): a 1-ms ticker's
+  lateness on an asyncio loop while decisions run in a thread (``asyncio.to_thread``) and in
+  the decision worker process (``bot.service.thinking``).
 
 Games run in worker processes (``WORKERS``; the machine has 2 cores).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import sys
 import time
@@ -30,39 +40,45 @@ from typing import Any
 
 from rules import get_game
 from rules.core import Rng
-from rules.core.policy import choose
+from rules.core.policy import POLICY_MODULES, choose
 
-GAMES = 500
-# Rows that need fewer games to be sure, or cost too much for a ~5-minute run, as a share of
-# GAMES: ZvV against random play goes to the 200-round limit (random pawns never leave the
-# zone the bot races to), ~1 s a game in the engine alone; the rows without a target (Bad
-# Bones with 4 players, FUSE other than 2 players) are for information.
-SHARE = {("zvv", 2, "random"): 0.2, ("badbones", 4, "random"): 0.4, ("badbones", 4, "easy"): 0.4}
-FUSE_OTHER_SEATS_SHARE = 0.4
+GAMES = 300
 WORKERS = 2
-FUSE_CLOCK_STEP = 2.0
-FUSE_SEATS = (1, 2, 3, 4)
+TEAM_CLOCK_STEP = 2.0
+# Games played by one team against the game (their rows are team win rates), with the options
+# they are measured in.
+TEAMS: dict[str, tuple[tuple[str, Any], ...]] = {
+    "fuse": (("difficulty", "standard"), ("mode", "live")),
+}
+TEAM_LEVELS = ("random", "easy", "normal", "hard")
+# (stronger, weaker, 2-player target); with more players the targets are shares of the table.
+PAIRS = (("hard", "normal", 0.65), ("normal", "easy", 0.65), ("normal", "random", 0.9))
 MAX_STEPS = 20_000
+LIMIT_MS = {"hard": 1000.0}  # p99 of a decision, wall time; other levels: DEFAULT_LIMIT_MS
+DEFAULT_LIMIT_MS = 50.0
 
 
 @dataclass(frozen=True)
 class Match:
     game: str
     seats: int
-    levels: tuple[str, ...]  # per seat, before rotation: "random" | "easy" | "normal"
+    levels: tuple[str, ...]  # per seat, before rotation: "random" | "easy" | "normal" | "hard"
     options: tuple[tuple[str, Any], ...] = ()
     clock_step: float = 1.0
 
 
-def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], list[float]]:
-    """One seeded game: (winning seats, each seat's level, normal's decision times)."""
+Times = dict[str, list[tuple[float, float]]]  # level -> (wall, CPU) seconds per decision
+
+
+def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], Times]:
+    """One seeded game: (winning seats, each seat's level, decision times per level)."""
     game = get_game(match.game)
     shift = seed % match.seats
     levels = match.levels[shift:] + match.levels[:shift]
     state = game.new_game(match.seats, dict(match.options), seed)
     rng = Rng(seed ^ 0xB075)
     now = 1_000_000.0
-    times: list[float] = []
+    times: Times = {}
     steps = 0
     while not game.is_over(state):
         pending = game.pending(state)
@@ -71,12 +87,10 @@ def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], lis
         if level == "random":
             action = rng.choice(game.legal_actions(state, seat))
         else:
-            # CPU time of this process: the machine is shared, and wall time would count the
-            # other jobs' turns on the cores too (the other benches report per CPU-second).
-            start = time.process_time()
+            wall, cpu = time.perf_counter(), time.process_time()
             action = choose(game, state, seat, level)
-            if level == "normal":
-                times.append(time.process_time() - start)
+            took = (time.perf_counter() - wall, time.process_time() - cpu)
+            times.setdefault(level, []).append(took)
         game.play(state, seat, action, now)
         now += match.clock_step
         steps += 1
@@ -87,18 +101,16 @@ def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], lis
     return result.winners, levels, times
 
 
-def _run(args: tuple[Match, int, int]) -> tuple[int, int, list[float]]:
-    """Games ``lo``..``hi``-1 of ``match``: (games a normal seat won, games, decision times)."""
+def _run(args: tuple[Match, int, int]) -> tuple[int, int, Times]:
+    """Games ``lo``..``hi``-1 of ``match``: (games the first level won, games, times)."""
     match, lo, hi = args
     wins = 0
-    times: list[float] = []
+    times: Times = {}
     for seed in range(lo, hi):
         winners, levels, t = play(match, seed)
-        times += t
-        if "normal" in levels:
-            wins += any(levels[w] == "normal" for w in winners)
-        else:
-            wins += bool(winners)  # FUSE without a normal seat: the team's win
+        for level, some in t.items():
+            times.setdefault(level, []).extend(some)
+        wins += any(levels[w] == match.levels[0] for w in winners)
     return wins, hi - lo, times
 
 
@@ -111,15 +123,16 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(pool: ProcessPoolExecutor, match: Match, games: int) -> tuple[int, int, list[float]]:
+def measure(pool: ProcessPoolExecutor, match: Match, games: int) -> tuple[int, int, Times]:
     chunk = max(1, games // (WORKERS * 4))
     parts = [(match, lo, min(games, lo + chunk)) for lo in range(0, games, chunk)]
     wins = total = 0
-    times: list[float] = []
+    times: Times = {}
     for w, n, t in pool.map(_run, parts):
         wins += w
         total += n
-        times += t
+        for level, some in t.items():
+            times.setdefault(level, []).extend(some)
     return wins, total, times
 
 
@@ -127,19 +140,22 @@ def _line(label: str, wins: int, n: int, target: str, ok: bool | None) -> str:
     lo, hi = wilson(wins, n)
     verdict = "" if ok is None else ("PASS" if ok else "FAIL")
     return (
-        f"  {label:<44} {wins / max(1, n):6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={n:<4} "
-        f"target {target:<10} {verdict}"
+        f"  {label:<36} {wins / max(1, n):6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={n:<4} "
+        f"target {target:<9} {verdict}"
     )
 
 
-def competitive(game: str) -> Iterator[tuple[Match, float, str]]:
-    """(match, minimum win rate, label) of each competitive game's rows."""
-    seat_counts = (2, 4) if game == "badbones" else (2,)
-    for seats in seat_counts:
-        for rival in ("random", "easy"):
-            floor = (0.9 if rival == "random" else 0.65) if seats == 2 else 1 / seats
-            label = f"{game} {seats}p normal vs {rival}"
-            yield Match(game, seats, ("normal",) + (rival,) * (seats - 1)), floor, label
+def seat_counts(name: str) -> range:
+    low, high = get_game(name).seat_range(dict(TEAMS.get(name, ())))
+    return range(low if name in TEAMS else max(2, low), high + 1)
+
+
+def competitive(name: str, seats: int) -> Iterator[tuple[Match, float, str]]:
+    """(match, minimum win rate of its first seat's level, label) of a competitive game."""
+    for strong, weak, two in PAIRS:
+        floor = two if seats == 2 else (2 if strong == "hard" else 1) / seats
+        label = f"{name} {seats}p {strong} vs {weak}"
+        yield Match(name, seats, (strong,) + (weak,) * (seats - 1)), floor, label
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -149,55 +165,137 @@ def main(argv: list[str] | None = None) -> None:
         i = args.index("--games")
         games = int(args[i + 1])
         del args[i : i + 2]
-    names = args or ["farkle", "zvv", "badbones", "fuse"]
-    print(f"up to {games} seeded games per row (n: how many), {WORKERS} worker processes")
-    all_times: dict[str, list[float]] = {}
+    only_seats: set[int] = set()
+    while "--seats" in args:
+        i = args.index("--seats")
+        only_seats.add(int(args[i + 1]))
+        del args[i : i + 2]
+    names = args or list(POLICY_MODULES)
+    print(f"{games} seeded games per row (n: how many), {WORKERS} worker processes", flush=True)
+    all_times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS) as pool:
         for name in names:
-            if name == "fuse":
-                _fuse(pool, games, all_times)
-                continue
-            for match, floor, label in competitive(name):
-                share = SHARE.get((name, match.seats, match.levels[1]), 1.0)
-                wins, n, times = measure(pool, match, max(20, int(games * share)))
-                all_times.setdefault(f"{name} {match.seats}p", []).extend(times)
-                target = f">= {floor:.0%}"
-                if match.seats > 2:
-                    target = f"> {floor:.0%}"  # better than an equal share of the table
-                ok = wins / n >= floor if match.seats == 2 else wins / n > floor
-                print(_line(label, wins, n, target, ok), flush=True)
-    print("decision time of normal (choose, per call, CPU time)")
-    for name, times in all_times.items():
-        times.sort()
-        p50 = times[len(times) // 2] * 1000
-        p99 = times[min(len(times) - 1, int(len(times) * 0.99))] * 1000
-        verdict = "PASS" if p99 <= 50 else "FAIL"
-        print(
-            f"  {name:<12} p50 {p50:6.2f} ms  p99 {p99:6.2f} ms  ({len(times)} decisions)  "
-            f"target p99 <= 50 ms {verdict}"
-        )
+            for seats in seat_counts(name):
+                if only_seats and seats not in only_seats:
+                    continue
+                if name in TEAMS:
+                    _team(pool, name, seats, games, all_times)
+                    continue
+                for match, floor, label in competitive(name, seats):
+                    wins, n, times = measure(pool, match, games)
+                    for level, some in times.items():
+                        all_times.setdefault((name, level), []).extend(some)
+                    target = f">= {floor:.0%}" if seats == 2 or "hard" in match.levels else ""
+                    target = target or f"> {floor:.0%}"
+                    ok = wins / n >= floor if target.startswith(">=") else wins / n > floor
+                    print(_line(label, wins, n, target, ok), flush=True)
+    _decision_times(all_times)
+    loop_lag("farkle" if "farkle" in names else names[0])
     print(f"bench time {time.perf_counter() - started:.0f} s")
 
 
-def _fuse(pool: ProcessPoolExecutor, games: int, all_times: dict[str, list[float]]) -> None:
-    print(f"  fuse: Standard, live, clock step {FUSE_CLOCK_STEP:g} s per action")
-    options = (("difficulty", "standard"), ("mode", "live"))
-    for seats in FUSE_SEATS:
-        rates: dict[str, float] = {}
-        for level in ("random", "easy", "normal"):
-            match = Match("fuse", seats, (level,) * seats, options, FUSE_CLOCK_STEP)
-            share = 1.0 if seats == 2 else FUSE_OTHER_SEATS_SHARE
-            wins, n, times = measure(pool, match, max(20, int(games * share)))
-            all_times.setdefault(f"fuse {seats}p", []).extend(times)
-            rates[level] = wins / n
-            ok: bool | None = None
-            target = "-"
-            if level == "normal" and seats == 2:
-                # 3x random play's rate (random teams hardly ever win: then any win passes)
-                target = f">= 3x{rates['random']:.1%}"
-                ok = rates["normal"] >= 3 * rates["random"] and rates["normal"] > 0
-            print(_line(f"fuse {seats}p team of {level}", wins, n, target, ok), flush=True)
+def _team(
+    pool: ProcessPoolExecutor,
+    name: str,
+    seats: int,
+    games: int,
+    all_times: dict[tuple[str, str], list[tuple[float, float]]],
+) -> None:
+    options = TEAMS[name]
+    print(f"  {name} {seats}p: {dict(options)}, clock step {TEAM_CLOCK_STEP:g} s per action")
+    for level in TEAM_LEVELS:
+        match = Match(name, seats, (level,) * seats, options, TEAM_CLOCK_STEP)
+        wins, n, times = measure(pool, match, games)
+        for lv, some in times.items():
+            all_times.setdefault((name, lv), []).extend(some)
+        print(_line(f"{name} {seats}p team of {level}", wins, n, "-", None), flush=True)
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def _decision_times(all_times: dict[tuple[str, str], list[tuple[float, float]]]) -> None:
+    print("decision time (choose, per call; wall / CPU of the worker process)")
+    for (name, level), times in sorted(all_times.items()):
+        wall = [w * 1000 for w, _ in times]
+        cpu = [c * 1000 for _, c in times]
+        limit = LIMIT_MS.get(level, DEFAULT_LIMIT_MS)
+        p99 = _percentile(wall, 0.99)
+        print(
+            f"  {name:<9} {level:<7} p50 {_percentile(wall, 0.5):7.2f} / "
+            f"{_percentile(cpu, 0.5):7.2f} ms  p99 {p99:7.2f} / {_percentile(cpu, 0.99):7.2f} ms"
+            f"  ({len(times)} decisions)  target p99 <= {limit:g} ms "
+            f"{'PASS' if p99 <= limit else 'FAIL'}",
+            flush=True,
+        )
+
+
+# --------------------------------------------------------------------------- the event loop
+
+LAG_DECISIONS = 12
+
+
+def _hard_positions(name: str, count: int) -> list[tuple[Any, int]]:
+    """Positions where a ``hard`` seat decides (from seeded games of normal players)."""
+    game = get_game(name)
+    low = seat_counts(name)[0]
+    found: list[tuple[Any, int]] = []
+    seed = 0
+    while len(found) < count:
+        state = game.new_game(max(2, low), dict(TEAMS.get(name, ())), seed)
+        for step in range(400):
+            if game.is_over(state):
+                break
+            seat = min(game.pending(state))
+            if step % 17 == 5:
+                found.append((game.copy(state), seat))
+            game.play(state, seat, choose(game, state, seat, "normal"), 1_000_000.0 + step)
+        seed += 1
+    return found[:count]
+
+
+def loop_lag(name: str) -> None:
+    """How late a 1-ms ticker on the event loop runs while ``hard`` decisions are thought out
+    in a thread, then in the decision worker process (what a table's answer waits)."""
+    from bot.service import thinking
+
+    game = get_game(name)
+    positions = _hard_positions(name, LAG_DECISIONS)
+
+    async def ticker(stop: asyncio.Event, lags: list[float]) -> None:
+        while not stop.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.001)
+            lags.append(time.perf_counter() - before - 0.001)
+
+    async def run(in_process: bool) -> list[float]:
+        stop, lags = asyncio.Event(), list[float]()
+        tick = asyncio.create_task(ticker(stop, lags))
+        for state, seat in positions:
+            if in_process:
+                await thinking.decide(game, state, seat, "hard")
+            else:
+                await asyncio.to_thread(choose, game, state, seat, "hard")
+        stop.set()
+        await tick
+        return lags
+
+    async def both() -> None:
+        await thinking.decide(game, *positions[0], "hard")  # start the worker first
+        print(f"event loop lateness during {LAG_DECISIONS} {name} hard decisions (1-ms ticker)")
+        for in_process, label in ((False, "in a thread"), (True, "in the decision process")):
+            lags = [lag * 1000 for lag in await run(in_process)]
+            print(
+                f"  {label:<24} p50 {_percentile(lags, 0.5):6.2f} ms  "
+                f"p99 {_percentile(lags, 0.99):6.2f} ms  max {max(lags):6.2f} ms",
+                flush=True,
+            )
+
+    asyncio.run(both())
+    thinking.shutdown()
 
 
 if __name__ == "__main__":

@@ -67,6 +67,7 @@ _LOBBY_PARAMS = (
     "misses",
     "hold",
     "undo",
+    "autopilot",
 )
 _ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
@@ -254,6 +255,7 @@ class Console:
                     None if replay is None else _switch(replay),
                     None if hold is None else _switch(hold),
                     None if undo is None else _switch(undo),
+                    named.get("autopilot"),
                 )
             if sub == "replay":
                 return await svc.replay_game(
@@ -588,9 +590,10 @@ async def run_console(
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().remove_signal_handler(sig)
         await service.close()
-        from bot.service import drawing
+        from bot.service import drawing, thinking
 
         await asyncio.to_thread(drawing.shutdown)
+        await asyncio.to_thread(thinking.shutdown)
     return 0
 
 

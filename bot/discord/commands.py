@@ -190,13 +190,15 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
     async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
         deadline, reminder = values.get("deadline"), values.get("reminder")
-        misses = values.get("misses")
+        misses, autopilot = values.get("misses"), values.get("autopilot")
         replay = None if values.get("replay") is None else values["replay"] == "on"
         hold = None if values.get("hold") is None else values["hold"] == "on"
         undo = None if values.get("undo") is None else values["undo"] == "on"
         await bot.run_command(
             interaction,
-            lambda a, p: service().settings(a, p, deadline, reminder, misses, replay, hold, undo),
+            lambda a, p: service().settings(
+                a, p, deadline, reminder, misses, replay, hold, undo, autopilot
+            ),
             what="game settings",
         )
 
@@ -251,6 +253,14 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
                     "discord.param_name.undo",
                     required=False,
                     choices=on_off,
+                ),
+                Option(
+                    "autopilot",
+                    str,
+                    text("discord.param.autopilot"),
+                    "discord.param_name.autopilot",
+                    required=False,
+                    choices=tuple(Choice(name=text(f"bots.level.{lv}"), value=lv) for lv in LEVELS),
                 ),
             ),
             settings,

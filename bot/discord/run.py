@@ -43,7 +43,7 @@ async def serve(bot: PartidaBot, token: str) -> None:
     """Run ``bot`` until it fails or SIGTERM/SIGINT (systemd, Docker, Kubernetes, Ctrl-C) asks it
     to stop, then stop cleanly: no new commands, the ones in flight finished or answered, the
     deadline loop ended, the gateway and the database closed, the render workers stopped."""
-    from bot.service import drawing
+    from bot.service import drawing, thinking
 
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
@@ -70,6 +70,7 @@ async def serve(bot: PartidaBot, token: str) -> None:
         for sig in installed:
             loop.remove_signal_handler(sig)
         await asyncio.to_thread(drawing.shutdown)
+        await asyncio.to_thread(thinking.shutdown)
 
 
 async def async_sync_commands(

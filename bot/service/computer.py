@@ -9,44 +9,84 @@ goes through ``moves.resolve`` like any other, so it is logged and replays stay 
 game ever waits on a computer inside another command.
 
 The move itself is ``rules.core.policy.choose`` (docs/bots.md): deterministic, from the
-position alone. A game without a policy (the platform's test game) plays its pending default.
+position alone, thought out off the event loop (``thinking``) and, for a deadline, before the
+deadline's transaction (``think``), so a search never holds SQLite's writer or a table's lock.
+A game without a policy (the platform's test game) plays its pending default. An absent
+person's seat plays at the game's autopilot level (``/game settings autopilot:<level>``).
 """
 
 from __future__ import annotations
 
-import asyncio
+from dataclasses import dataclass
 from typing import Any
 
-from bot.service import compose, deadlines
+from bot.service import compose, deadlines, thinking
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.replies import Actor, Place
+from bot.service.shown import fold
 from bot.service.table import Table, new_seat, require, seat_of, settings
 from bot.service.text import Name, Text, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, LOBBY, GameRow, SeatRow
-from i18n import language_for
+from i18n import LANGUAGES, language_for
 from rules.core import Action, get_game
 from rules.core.actions import Withdraw
-from rules.core.policy import LEVELS, POLICY_MODULES, choose
+from rules.core.policy import LEVELS, POLICY_MODULES
 
-AUTOPILOT_LEVEL = "normal"  # an absent person's seat plays as well as the computer can
+AUTOPILOT_LEVEL = "normal"  # an absent person's seat, unless the host chose another level
 DEFAULT_MISSES = 2  # missed deadlines in a row before the autopilot takes the seat
 MAX_MISSES = 20
 
 
-def level_of(seat: SeatRow) -> str:
-    return seat.computer or AUTOPILOT_LEVEL
+def autopilot_level(row: GameRow) -> str:
+    """The level the computer plays an absent person's seat at (a setting of the game)."""
+    return str(settings(row).get("autopilot", AUTOPILOT_LEVEL))
+
+
+def level_of(row: GameRow, seat: SeatRow) -> str:
+    return seat.computer or autopilot_level(row)
 
 
 async def action_for(table: Table, seat: int, level: str) -> Action:
-    """The computer's move for ``seat``: the policy's choice, thought out in a worker thread so
-    that a slow decision (Bad Bones plays rounds out on copies) never stalls the event loop."""
+    """The computer's move for ``seat``: the policy's choice, thought out off the event loop
+    (a search in a worker process: ``thinking``)."""
     if table.kind not in POLICY_MODULES:
         return table.engine.pending(table.state)[seat].default
-    return await asyncio.to_thread(choose, table.engine, table.state, seat, level)
+    return await thinking.decide(table.engine, table.state, seat, level)
+
+
+@dataclass(frozen=True)
+class Thought:
+    """A move thought out before its deadline's transaction, for the game at ``version``."""
+
+    version: int
+    seat: int
+    level: str
+    action: Action
+
+    def fits(self, row: GameRow, seat: int, level: str) -> bool:
+        """Whether it is still the move: the game has not changed since (nor the level)."""
+        return (self.version, self.seat, self.level) == (row.version, seat, level)
+
+
+async def think(row: GameRow, seat: int, phase: str) -> Thought | None:
+    """The computer's move for a due deadline of ``seat``, thought out before the deadline's
+    transaction takes the table's lock and SQLite's writer (a hard decision searches for up to
+    a second: inside, it would hold up every table's moves). None when no decision is due
+    (another phase, a step with no decision); the transaction checks it still fits."""
+    if row.status != ACTIVE or row.phase != phase or row.kind not in POLICY_MODULES:
+        return None
+    table = Table.of(row)
+    user = next((s for s in row.seats if s.seat == seat), None)
+    if user is None or seat not in table.engine.pending(table.state):
+        return None
+    if table.engine.automatic(table.state, seat) is not None:
+        return None
+    level = level_of(row, user)
+    return Thought(row.version, seat, level, await action_for(table, seat, level))
 
 
 def misses_allowed(row: GameRow) -> int:
@@ -61,9 +101,19 @@ def name_of(level: str, number: int, lang: str) -> str:
 # --------------------------------------------------------------------------- the lobby
 
 
+def level_named(typed: str) -> str:
+    """The level a player typed: its key (``hard``) or its name in either language
+    (``Difícil``, ``dificil``); a Refusal listing the levels otherwise."""
+    wanted = fold(typed)
+    for level in LEVELS:
+        names = {level} | {fold(str(phrase(f"bots.level.{level}", lang))) for lang in LANGUAGES}
+        if wanted in names:
+            return level
+    raise Refusal("bots.error.level", levels=", ".join(LEVELS))
+
+
 def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
     """``/game addbot [level]``: the host seats a computer player in the lobby."""
-    chosen = str(level or AUTOPILOT_LEVEL).strip().lower()
 
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
@@ -71,8 +121,7 @@ def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
             raise Refusal("lobby.error.already_started")
         if actor.user_id != row.host_id and not actor.can_manage:
             raise Refusal("lobby.error.host_or_manager")
-        if chosen not in LEVELS:
-            raise Refusal("bots.error.level", levels=", ".join(LEVELS))
+        chosen = level_named(level or AUTOPILOT_LEVEL)
         engine = get_game(row.kind)
         if row.kind not in POLICY_MODULES:
             raise Refusal("bots.error.no_policy", game_key=f"{row.kind}.name")

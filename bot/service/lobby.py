@@ -272,12 +272,21 @@ def change_settings(
     deadline_minutes: int | None,
     reminder_minutes: int | None,
     misses: int | None = None,
+    autopilot: str | None = None,
 ) -> Work:
+    """``/game settings``: show the game's settings, or change them (the host or a channel
+    manager). ``autopilot``: the level the computer plays an absent person's seat at."""
+
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        chosen = {"misses": computer.DEFAULT_MISSES, **settings(row)}
+        chosen = {
+            "misses": computer.DEFAULT_MISSES,
+            "autopilot": computer.AUTOPILOT_LEVEL,
+            **settings(row),
+        }
         adjusted: tuple[int, int] | None = None  # (old, new) reminder, when the deadline moved it
-        if deadline_minutes is not None or reminder_minutes is not None or misses is not None:
+        asked = (deadline_minutes, reminder_minutes, misses, autopilot)
+        if asked != (None,) * 4:
             if actor.user_id != row.host_id and not actor.can_manage:
                 raise Refusal("lobby.error.host_or_manager")
             deadline = (
@@ -302,11 +311,13 @@ def change_settings(
             allowed = chosen["misses"] if misses is None else whole_number(misses)
             if not 1 <= allowed <= computer.MAX_MISSES:
                 raise Refusal("bots.error.misses_range", max=computer.MAX_MISSES)
+            level = chosen["autopilot"] if autopilot is None else computer.level_named(autopilot)
             chosen = {
                 **chosen,
                 "deadline_minutes": deadline,
                 "reminder_minutes": reminder,
                 "misses": allowed,
+                "autopilot": level,
             }
             row.settings = chosen
             row.updated_at = tx.now
@@ -319,6 +330,8 @@ def change_settings(
             draft.say(phrase(key, tx.lang, old=adjusted[0], new=adjusted[1]))
         draft.say(phrase("lobby.settings.show", tx.lang, **chosen))
         draft.say(phrase("bots.settings.misses", tx.lang, misses=chosen["misses"]))
+        level = phrase(f"bots.level.{chosen['autopilot']}", tx.lang)
+        draft.say(phrase("bots.settings.autopilot", tx.lang, level=level))
         return draft
 
     return work

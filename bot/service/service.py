@@ -152,14 +152,13 @@ class Service(Reading):
         replay: bool | None = None,
         hold: bool | None = None,
         undo: bool | None = None,
+        autopilot: str | None = None,
     ) -> Reply:
-        """The game's time limits and the autopilot's missed deadlines, the channel's
-        automatic replay (``replay``: the channel's own setting, which needs no open game), and
+        """The game's time limits, the autopilot's missed deadlines and level, the channel's
+        automatic replay (``replay``: the channel's own setting, which needs no open game),
         the host's hold on the game's deadlines (``hold``, bot/service/pause.py), and whether
         its players may take back a step (``undo``, bot/service/undo.py)."""
-        limits_asked = (
-            deadline_minutes is not None or reminder_minutes is not None or misses is not None
-        )
+        limits_asked = (deadline_minutes, reminder_minutes, misses, autopilot) != (None,) * 4
         parts: list[Reply] = []
         if replay is not None:
             parts.append(
@@ -172,7 +171,9 @@ class Service(Reading):
         if undo is not None and all(p.ok for p in parts):
             parts.append(await self._run(actor, place, undoing.allow(actor, undo), "settings"))
         if all(p.ok for p in parts) and (limits_asked or not parts):
-            work = lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses)
+            work = lobby.change_settings(
+                actor, deadline_minutes, reminder_minutes, misses, autopilot
+            )
             parts.append(await self._run(actor, place, work, "settings"))
         said = parts[-1]
         if said.ok and len(parts) > 1:
@@ -600,7 +601,12 @@ class Service(Reading):
                 if row is None:
                     continue
                 place = Place(row.channel_id, row.guild_id, public_locale(row))
-            work = timeouts.work(game_id, seat, kind, due_at, phase)
+            thought = None
+            if kind in (deadlines.DEFAULT, deadlines.COMPUTER):
+                # Thought out here, holding no lock nor connection: a search takes up to a
+                # second (the row and its seats are loaded and stay readable).
+                thought = await computer.think(row, seat, phase)
+            work = timeouts.work(game_id, seat, kind, due_at, phase, thought)
             reply = await self._run(None, place, work, f"deadline.{kind}")
             out.extend(reply.public)
         return out

@@ -1,7 +1,7 @@
 """When a deadline comes: the reminder before it, or the computer's move for the seat.
 
-A person who misses a deadline gets the computer's move (``rules.core.policy``, level normal),
-not "do nothing"; after the channel's ``misses`` deadlines in a row their seat goes on autopilot
+A person who misses a deadline gets the computer's move (``rules.core.policy``, at the game's
+autopilot level), not "do nothing"; after the channel's ``misses`` deadlines in a row their seat goes on autopilot
 until they are back (bot/service/computer.py). A seat the computer plays gets its move when its
 short row comes due, quietly.
 
@@ -21,7 +21,17 @@ from bot.store import repository as repo
 from bot.store.models import ACTIVE, DeadlineRow
 
 
-def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
+def work(
+    game_id: int,
+    seat: int,
+    kind: str,
+    due_at: float,
+    phase: str,
+    thought: computer.Thought | None = None,
+) -> Work:
+    """Claim the deadline and act on it. ``thought``: the computer's move, thought out before
+    this transaction (``computer.think``), used when the game has not changed since."""
+
     async def run(tx: Tx) -> Draft:
         claimed = await repo.claim_deadline(
             tx.session,
@@ -69,7 +79,11 @@ def work(game_id: int, seat: int, kind: str, due_at: float, phase: str) -> Work:
                 tx, table, seat, action, place, by_default=True, timed_out=False
             )
         if action is None:
-            action = await computer.action_for(table, seat, computer.level_of(user))
+            level = computer.level_of(row, user)
+            if thought is not None and thought.fits(row, seat, level):
+                action = thought.action
+            else:  # the game moved on since (rare): think again, here
+                action = await computer.action_for(table, seat, level)
         draft = await moves.resolve(
             tx, table, seat, action, place, by_default=True, due=due_at, timed_out=missed
         )

@@ -136,7 +136,7 @@ class SeatRow(Base):
     # A player who left (or was kicked) mid-game keeps the seat, and the seat plays its default
     # actions at once, so the game goes on without them ("zombie mode").
     left: Mapped[bool] = mapped_column(default=False)
-    # A computer player's level ("easy", "normal"; docs/bots.md), or None for a person. A
+    # A computer player's level ("easy", "normal", "hard"; docs/bots.md), or None for a person. A
     # computer seat's ``user_id`` is negative: no Discord user has it.
     computer: Mapped[str | None] = mapped_column(String(8), nullable=True, default=None)
     # A person's seat the computer plays while they are away (missed deadlines, or left), until

@@ -9,8 +9,13 @@ Determinism: a policy draws its randomness only from ``dice()``, a :class:`Rng` 
 of ``dump(state)`` and the seat, so the same position always gives the same choice (a replay, a
 test, a bug report reproduce it). The hash is made only when a policy asks for it.
 
-Levels: ``easy`` plays plausibly with a little randomness; ``normal`` plays a real heuristic.
-See docs/bots.md.
+Levels: ``easy`` plays plausibly with a little randomness; ``normal`` plays a real heuristic;
+``hard`` searches (expectimax, Monte-Carlo over ``copy``/``apply``), with its draws from
+``dice()`` and a fixed count of simulations per decision, never the clock, so it is exactly as
+reproducible as the others. A policy that does not implement a level plays it as ``normal``
+(every policy branches on the levels it knows and falls through to its normal play), so a game
+gains ``hard`` the day its policy does, and ``/game addbot level:hard`` works for every game
+meanwhile. See docs/bots.md.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from rules.core.actions import Action
 from rules.core.game import Game
 from rules.core.rng import Rng
 
-LEVELS: tuple[str, ...] = ("easy", "normal")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 # Game name -> its policy module. Adding a game is one line here.
 POLICY_MODULES: dict[str, str] = {
@@ -103,7 +108,7 @@ def play_bots(
     max_steps: int = 20_000,
     strict: bool = False,
 ) -> tuple[Any, int]:
-    """A whole game with one player per seat: ``levels[seat]`` is ``easy``, ``normal`` or
+    """A whole game with one player per seat: ``levels[seat]`` is one of ``LEVELS`` or
     ``random`` (a uniformly random legal action). Returns (final state, steps). A seeded Rng
     picks which pending seat acts first and the random seats' actions; ``strict``: see
     :func:`choose`. For tests and benchmarks."""

@@ -77,7 +77,9 @@ def roll_gain(score: int, dice: int, four_pair: bool) -> float:
 
 
 @cache
-def _rolls(dice: int, four_pair: bool) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
+def roll_outcomes(
+    dice: int, four_pair: bool
+) -> tuple[tuple[float, tuple[tuple[int, int], ...]], ...]:
     """Every multiset of ``dice`` faces as (probability, its (dice kept, value) choices)."""
     out = []
     for combo in combinations_with_replacement(range(1, 7), dice):
@@ -99,7 +101,7 @@ def win_chance(need: int, dice: int, full: int, four_pair: bool) -> float:
     if need <= 0:
         return 1.0
     chance = 0.0
-    for p, choices in _rolls(dice, four_pair):
+    for p, choices in roll_outcomes(dice, four_pair):
         best = 0.0
         for kept, value in choices:
             left = dice - kept
@@ -118,13 +120,18 @@ def _keep_action(roll: list[int], mask: int) -> Keep:
 
 
 def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dice) -> Action:
+    if level == "hard":
+        from rules.farkle import policy_hard  # it builds on this module
+
+        return policy_hard.choose(game, state, seat, dice)
     legal = game.legal_actions(state, seat)
     if level == "easy":
         return _easy(game, state, seat, legal, dice)
-    return _normal(state, seat, legal)
+    return normal(state, seat, legal)
 
 
-def _normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
+def normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
+    """``normal``'s choice among ``legal`` (also the playout policy of ``hard``'s search)."""
     stage = state.stage
     me = state.players[seat]
     r = state.defence if state.defence is not None else state.attack

@@ -90,3 +90,20 @@ async def test_replace_hands_a_seat_to_someone_new(fake: FakeDiscord, bots: Bots
     assert "2. Carol" in status.content and "Bob" not in status.content
     gone = await (await fake.slash(bob, "game board")).result()
     assert "not playing" in gone.content
+
+
+async def test_the_autopilot_level_is_a_game_setting(fake: FakeDiscord, bots: Bots) -> None:
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "farkle new")).result()
+    refused = await (await fake.slash(bob, "game settings", autopilot="hard")).result()
+    assert refused.ephemeral and "host" in refused.content.lower()
+    chosen = await (await fake.slash(alice, "game settings", autopilot="hard")).result()
+    assert chosen.ephemeral and "plays an absent player's seat at: Hard" in chosen.content
+    added = await (await fake.slash(alice, "game addbot", level="hard")).result()
+    assert added.ephemeral and "🤖 Hard 1 takes a seat" in added.content
+    service = bot.get_service()
+    (thread,) = fake.threads  # the game is played in its own thread
+    async with service.sessions() as session:
+        row = await repo.open_game(session, thread)
+    assert row is not None and row.settings["autopilot"] == "hard"
