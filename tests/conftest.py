@@ -12,7 +12,8 @@ import pytest
 
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
-from tests.support.tiny import install
+from tests.support.registered import registered
+from tests.support.tiny import TINY, Tiny
 
 # Tests draw in a thread, where they can replace a renderer; tests/test_drawing.py checks the
 # worker process itself.
@@ -60,8 +61,14 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
-async def service(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+def tiny() -> Iterator[Tiny]:
+    """The tiny test game (tests/support/tiny.py), registered for this test only."""
+    with registered(TINY) as game:
+        yield game
+
+
+@pytest.fixture
+async def service(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=False)
     yield svc
     await svc.close()

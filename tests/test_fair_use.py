@@ -13,7 +13,7 @@ from bot.service import Actor, Place, Reply, Service, drawing
 from bot.service.fairuse import LOOK, REPLAY, Budget, FairUse, Limit, Window
 from bot.store import repository as repo
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-from tests.support.tiny import install
+from tests.support.tiny import Tiny
 from tests.test_replays import short_zvv
 
 ELSEWHERE = Place(200, 20)  # another server
@@ -29,8 +29,7 @@ def private(reply: Reply) -> str:
 
 
 @pytest.fixture
-async def limited(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+async def limited(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=True)
     svc.fair_use = FairUse(clock, SMALL)
     yield svc

@@ -111,9 +111,8 @@ async def test_private_news_names_only_the_player_it_happened_to(service: Servic
     import pytest
 
     from rules.core import Event
-    from tests.support.tiny import TINY, install
+    from tests.support.tiny import TINY
 
-    install()
     assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 2})).ok
     from bot.service import Actor
 

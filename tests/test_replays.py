@@ -13,12 +13,11 @@ from bot.service import Place, Reply, Service
 from bot.store import repository as repo
 from render.replay import MAX_BYTES
 from tests.conftest import ALICE, BOB, HERE, MOD, Clock
-from tests.support.tiny import install
+from tests.support.tiny import Tiny
 
 
 @pytest.fixture
-async def drawing(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+async def drawing(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=True)
     yield svc
     await svc.close()
