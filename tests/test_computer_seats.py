@@ -3,21 +3,17 @@ taking a seat over, through the service on a real database (the clock is the tes
 
 from __future__ import annotations
 
-from bot.service import Actor, Outgoing, Reply, Service
+from bot.service import Actor, Outgoing, Service
 from bot.service.table import Table, computer_plays, plain_names
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.replies import private
 
 DAVE = Actor(4, "Dave")
 ERIN = Actor(5, "Erin")
 MISSED = "has missed their deadlines"
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
 
 
 def said(outgoing: list[Outgoing]) -> list[str]:

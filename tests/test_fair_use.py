@@ -9,10 +9,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import Actor, Place, Reply, Service, drawing
+from bot.service import Actor, Place, Service, drawing
 from bot.service.fairuse import LOOK, REPLAY, Budget, FairUse, Limit, Window
 from bot.store import repository as repo
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
+from tests.support.replies import private
 from tests.support.tiny import Tiny
 from tests.test_replays import short_zvv
 
@@ -21,11 +22,6 @@ SMALL = {
     LOOK: Budget(user=Limit(3, 20.0), server=Limit(5, 20.0)),
     REPLAY: Budget(user=Limit(1, 60.0), server=Limit(2, 60.0)),
 }
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
 
 
 @pytest.fixture

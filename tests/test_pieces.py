@@ -17,7 +17,7 @@ from bot.discord.layout import _select
 from bot.service import Service, pieces
 from bot.service.compose import offered_selects
 from bot.service.pieces import LIMIT, Offered
-from bot.service.replies import Reply, Select
+from bot.service.replies import Select
 from bot.service.table import Table
 from i18n import LANGUAGES, catalogue
 from rules.badbones.state import CHIEF_KINDS
@@ -29,11 +29,7 @@ from rules.fuse.cards import Deck, card_kinds, house_deck, parse_card
 from rules.zvv.game import FACES
 from tests.conftest import ALICE, CAROL, HERE
 from tests.discord.cards import Cards
-
-
-def private_text(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.whole)
+from tests.support.replies import private
 
 
 def test_every_piece_of_every_game_is_described_in_both_languages_within_100() -> None:
@@ -181,17 +177,17 @@ async def test_rules_with_a_topic_list_its_pieces_in_the_readers_language(
         for topic, items in pieces.topics(game).items():
             for typed in (topic, known[f"{game}.topic.{topic}"]):  # either way of naming it
                 reply = await service.rules(actor, HERE, game, typed)
-                said = private_text(reply)
+                said = private(reply)
                 head = known[f"{game}.topic_head.{topic}"].replace("**", "")
                 assert reply.ok and said.startswith(head)
                 for item in items:
                     assert known[item.text] in said, (game, topic, item.value, lang)
                     assert known[item.name] in said
     # Without a topic: the rules end with the topics there are.
-    whole = private_text(await service.rules(actor, HERE, "badbones"))
+    whole = private(await service.rules(actor, HERE, "badbones"))
     assert f"`{known['badbones.topic.weapons']}`" in whole.splitlines()[-1], "the last line"
     refused = await service.rules(actor, HERE, "badbones", "spells")
-    assert not refused.ok and known["badbones.topic.traps"] in private_text(refused)
+    assert not refused.ok and known["badbones.topic.traps"] in private(refused)
 
 
 @pytest.fixture
