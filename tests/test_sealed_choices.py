@@ -11,19 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Actor, Outgoing, Service
+from bot.service import Actor, Service
 from bot.service.table import Table
 from bot.store import repository as repo
 from bot.store.models import GameRow
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
-from tests.support.replies import private
+from tests.support.replies import private, said
 
 ERIN = Actor(5, "Erin")
-
-
-def said(outgoing: list[Outgoing]) -> str:
-    return "\n".join(str(o.message.whole) for o in outgoing)
 
 
 async def game(service: Service) -> GameRow:
