@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 from collections.abc import AsyncIterator, Iterator
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.console import Console, ConsoleClock
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
 from tests.support.registered import registered
@@ -72,6 +74,20 @@ async def service(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[
     svc = await Service.open(database_url, clock=clock, render=False)
     yield svc
     await svc.close()
+
+
+@pytest.fixture
+async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
+    """The console on a fresh SQLite file, and what it prints."""
+    clock = ConsoleClock()
+    service = await Service.open(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
+    )
+    out = io.StringIO()
+    try:
+        yield Console(service, clock, tmp_path / "img", out), out
+    finally:
+        await service.close()
 
 
 ALICE = Actor(1, "Alice")

@@ -6,27 +6,20 @@ from __future__ import annotations
 from bot.service import Actor, Service
 from bot.service.table import Table, computer_plays, plain_names
 from bot.store import repository as repo
-from bot.store.models import ACTIVE, FINISHED, GameRow
+from bot.store.models import ACTIVE, FINISHED
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
 from tests.support.replies import messages, private
+from tests.support.rows import game_at
 
 DAVE = Actor(4, "Dave")
 ERIN = Actor(5, "Erin")
 MISSED = "has missed their deadlines"
 
 
-async def game(service: Service) -> GameRow:
-    async with service.sessions() as session:
-        row = await repo.open_game(session, HERE.channel_id)
-        if row is None:
-            row = (await repo.finished_games(session, HERE.channel_id, limit=1))[0]
-        return row
-
-
 async def awaited(service: Service, *people: Actor) -> tuple[Actor, Actor]:
     """Who of two players is asked first (the seed decides who starts), and the other."""
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     first = next(iter(table.engine.pending(table.state)))
     return people[first], people[1 - first]
@@ -36,7 +29,7 @@ async def until_a_person_is_awaited(service: Service, clock: Clock) -> list[str]
     """Let the computer seats play (each a moment after it is asked) until a person is asked."""
     out: list[str] = []
     for _ in range(200):
-        row = await game(service)
+        row = await game_at(service, HERE)
         if row.status != ACTIVE:
             return out
         pending = Table.of(row).engine.pending(Table.of(row).state)
@@ -63,7 +56,7 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
     status = private(await service.status(BOB, HERE))
     assert "🤖 Easy 1 — computer player" in status and "🤖 Normal 2 — computer player" in status
     # The pictures' fonts have no emoji: there the bot mark is written out.
-    assert plain_names(await game(service)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
+    assert plain_names(await game_at(service, HERE)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
 
     started = await service.start(ALICE, HERE)
     assert started.ok
@@ -78,7 +71,7 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
         if "🤖 Easy 1" in text and "🤖 Normal 2" in text:
             break
         for _ in range(100):
-            row = await game(service)
+            row = await game_at(service, HERE)
             table = Table.of(row)
             if 0 not in table.engine.pending(table.state):
                 break
@@ -94,9 +87,9 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
     assert "🤖 Easy 1" in text and "🤖 Normal 2" in text
     assert "ran out of time" not in text
     async with service.sessions() as session:
-        log = await repo.action_log(session, (await game(service)).id)
+        log = await repo.action_log(session, (await game_at(service, HERE)).id)
     assert {e.seat for e in log if e.by_default} == {1, 2}, "their moves are in the log"
-    row = await game(service)
+    row = await game_at(service, HERE)
     assert await service.replay(row.id) == row.state
 
 
@@ -127,7 +120,7 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
     assert (await service.start(ALICE, HERE)).ok
     posts: list[str] = []
     for _ in range(2000):
-        row = await game(service)
+        row = await game_at(service, HERE)
         if row.status == FINISHED:
             break
         due = await service.next_deadline()
@@ -165,7 +158,7 @@ async def test_a_missed_deadline_plays_the_computer_move_and_the_player_comes_ba
     assert any(f"{name} ran out of time; the computer played for them" in m for m in out)
     assert any(f"{name} {MISSED}" in m for m in out), "one miss is enough in this channel"
     async with service.sessions() as session:
-        log = await repo.action_log(session, (await game(service)).id)
+        log = await repo.action_log(session, (await game_at(service, HERE)).id)
     assert log[-1].action["type"] == "roll", "a real move (the roll), not nothing"
     # On autopilot, the next step of the turn comes a moment later, quietly.
     clock.now += service.computer_delay
@@ -220,7 +213,7 @@ async def test_a_new_person_takes_over_a_seat_mid_game(service: Service, clock: 
     assert "You are not playing in this game" in private(refused)
     first, _ = await awaited(service, ERIN, BOB)
     assert (await service.act(first, HERE, "zvv", "roll", {})).ok, "Erin plays seat 1 now"
-    row = await game(service)
+    row = await game_at(service, HERE)
     assert row.host_id == ERIN.user_id, "the host's seat came with the host's rights"
     assert [s.display_name for s in row.seats] == ["Erin", "Bob"]
     status = private(await service.status(BOB, HERE))
@@ -246,7 +239,7 @@ async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
     ) or any("wall" in m.lower() for m in rolled), "asked what to do with the roll"
     assert not any("ran out of time" in m for m in rolled)
     async with service.sessions() as session:
-        row = await game(service)
+        row = await game_at(service, HERE)
         due = await repo.deadlines_of(session, row.id)
         log = await repo.action_log(session, row.id)
     assert [e.action["type"] for e in log] == ["roll"] and log[0].by_default
@@ -273,7 +266,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
     assert (await service.start(ALICE, HERE)).ok
     await service.run_deadlines()  # the first player's roll
     first, other = await awaited(service, ALICE, BOB)
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     action = choose(table.engine, table.state, ALICE_OR_BOB[first.user_id], "normal")
     command, args = table.engine.to_command(action) or ("", {})
@@ -290,7 +283,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
         (ALICE_OR_BOB[other.user_id], "roll", True),
     ], "each step its own entry in the log"
     assert await service.run_deadlines() == [], "nothing left to play a moment later"
-    assert await service.replay(row.id) == (await game(service)).state
+    assert await service.replay(row.id) == (await game_at(service, HERE)).state
 
 
 ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}

@@ -5,14 +5,12 @@ languages, where it is chosen (autocomplete, select options) and in ``/game rule
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot.console import Console, ConsoleClock
+from bot.console import Console
 from bot.discord.layout import _select
 from bot.service import Service, pieces
 from bot.service.compose import offered_selects
@@ -188,19 +186,6 @@ async def test_rules_with_a_topic_list_its_pieces_in_the_readers_language(
     assert f"`{known['badbones.topic.weapons']}`" in whole.splitlines()[-1], "the last line"
     refused = await service.rules(actor, HERE, "badbones", "spells")
     assert not refused.ok and known["badbones.topic.traps"] in private(refused)
-
-
-@pytest.fixture
-async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
-    clock = ConsoleClock()
-    service = await Service.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
-    )
-    out = io.StringIO()
-    try:
-        yield Console(service, clock, tmp_path / "img", out), out
-    finally:
-        await service.close()
 
 
 async def test_rules_topic_in_the_console_in_both_languages(
