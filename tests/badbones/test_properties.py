@@ -61,7 +61,7 @@ def check_views(state: BadBonesState, seat: int) -> None:
             )
 
 
-def wrong(state: BadBonesState, seat: int, legal: list[Action]) -> list[Action]:
+def wrong(state: BadBonesState, seat: int, legal: list[Action], now: float) -> list[Action]:
     return [Place("catapult", "C3") if state.stage != HERO else Move("N" * 3)]
 
 

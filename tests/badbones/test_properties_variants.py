@@ -53,7 +53,7 @@ def check_invariants(state: BadBonesState) -> None:
             assert not (lay.is_tower[sq] and sq not in board.ruins)
 
 
-def wrong(state: BadBonesState, seat: int, legal: list[Action]) -> list[Action]:
+def wrong(state: BadBonesState, seat: int, legal: list[Action], now: float) -> list[Action]:
     return [Buy("treasure"), Weapon("Z9"), Place("catapult", "A0"), Move("NNN")]
 
 

@@ -57,7 +57,7 @@ def check(state: FarkleState) -> None:
             assert len(legal) <= 80 and (seat in pending or legal == []), (seat, legal)
 
 
-def wrong(state: FarkleState, seat: int, legal: list[Action]) -> list[Action]:
+def wrong(state: FarkleState, seat: int, legal: list[Action], now: float) -> list[Action]:
     bad = Keep("z9") if state.stage == "roll" else Recruit()
     return [bad] if bad not in legal else []
 

@@ -30,17 +30,19 @@ def play_checked(
     *,
     invariants: Callable[[Any], None],
     checked: Callable[[Any, int], None] | None = None,
-    wrong: Callable[[Any, int, list[Action]], Iterable[Action]] = lambda state, seat, legal: (),
+    wrong: Callable[[Any, int, list[Action], float], Iterable[Action]] = lambda *_: (),
     every: int = 7,
     choose: Callable[[Any, int, list[Action], Rng], Action] | None = None,
     step: Callable[[Any, Any, int, list[Event]], None] | None = None,
     max_steps: int = 5_000,
     now: float = 0.0,
+    clock_step: float = 1.0,
 ) -> Any:
     """Play ``game`` from ``seed`` with random actions (``choose``, else any legal action)
-    until it is over; the final state. Every ``every`` steps, ``checked(state, seat)`` runs
-    and ``wrong(state, seat, legal)``'s actions must be refused. The clock starts at ``now``
-    and moves a second a step."""
+    until it is over; the final state. Every ``every`` steps, play goes on from the state as
+    loaded back from JSON, ``checked(state, seat)`` runs and ``wrong(state, seat, legal,
+    now)``'s actions must be refused. The clock starts at ``now`` and moves ``clock_step``
+    seconds a step."""
     rng = Rng(seed)
     state = game.new_game(seats, options, seed)
     steps = 0
@@ -53,12 +55,14 @@ def play_checked(
         assert legal and pending[seat].default in legal, (game.phase(state), pending[seat])
         if steps % every == 0:
             data = json.loads(json.dumps(game.dump(state)))
-            assert game.dump(game.load(data)) == game.dump(state), "dump/load is lossless"
+            loaded = game.load(data)
+            assert game.dump(loaded) == game.dump(state), "dump/load is lossless"
+            state = loaded
             json.dumps(game.view(state, None))
             if checked is not None:
                 checked(state, seat)
             before = game.dump(state)
-            for action in wrong(state, seat, legal):
+            for action in wrong(state, seat, legal, now):
                 with pytest.raises(RulesError):
                     game.apply(state, seat, action, now)
             assert game.dump(state) == before, "a refused action changes nothing"
@@ -67,7 +71,7 @@ def play_checked(
         if step is not None:
             step(state, after, seat, events)
         state = after
-        now += 1.0
+        now += clock_step
         steps += 1
         assert steps < max_steps, f"no end after {max_steps} steps"
     invariants(state)

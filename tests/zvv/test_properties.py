@@ -143,7 +143,7 @@ def checked(state: ZvvState, seat: int) -> None:
     assert GAME.legal_actions(state, (seat + 1) % state.seats) == []
 
 
-def wrong(state: ZvvState, seat: int, legal: list[Action]) -> list[Action]:
+def wrong(state: ZvvState, seat: int, legal: list[Action], now: float) -> list[Action]:
     return [a for a in (Move("A1", "K11"), Build("B2 N"), Remove("F6 N")) if a not in legal]
 
 
