@@ -1,19 +1,23 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
-badbones, farkle, fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse,
-faults, growth). Options after a name are that benchmark's: ``python -m bench growth --quick``."""
+each registered game that has a ``bench_<game>.py`` (badbones, farkle, fuse, zvv), replay, bots,
+rest, rebuild, storage, memory, render, fairuse, faults, growth). Options after a name are that
+benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
+
+from rules.core import game_names
+
+# The engine benchmarks: one per registered game that has one.
+GAMES = tuple(g for g in game_names() if importlib.util.find_spec(f"bench.bench_{g}"))
 
 ALL = (
     "service",
     "load",
-    "badbones",
-    "farkle",
-    "fuse",
-    "zvv",
+    *GAMES,
     "replay",
     "bots",
     "rest",

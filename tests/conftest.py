@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 from collections.abc import AsyncIterator, Iterator
@@ -10,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.console import Console, ConsoleClock
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
-from tests.support.tiny import install
+from tests.support.registered import registered
+from tests.support.tiny import TINY, Tiny
 
 # Tests draw in a thread, where they can replace a renderer; tests/test_drawing.py checks the
 # worker process itself.
@@ -60,11 +63,31 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 @pytest.fixture
-async def service(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+def tiny() -> Iterator[Tiny]:
+    """The tiny test game (tests/support/tiny.py), registered for this test only."""
+    with registered(TINY) as game:
+        yield game
+
+
+@pytest.fixture
+async def service(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=False)
     yield svc
     await svc.close()
+
+
+@pytest.fixture
+async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
+    """The console on a fresh SQLite file, and what it prints."""
+    clock = ConsoleClock()
+    service = await Service.open(
+        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
+    )
+    out = io.StringIO()
+    try:
+        yield Console(service, clock, tmp_path / "img", out), out
+    finally:
+        await service.close()
 
 
 ALICE = Actor(1, "Alice")

@@ -22,7 +22,6 @@ from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE
 from tests.test_ratings import play
 
-TITLES = [name for name in game_names() if name != "tiny"]
 SEATS = {"badbones": 3, "farkle": 3, "fuse": 3, "zvv": 2}
 
 
@@ -76,7 +75,7 @@ def entries(log: Any) -> list[tuple[Any, ...]]:
     return [(e.seq, e.seat, e.action, e.at, e.by_default) for e in log]
 
 
-@pytest.mark.parametrize("kind", TITLES)
+@pytest.mark.parametrize("kind", game_names())
 async def test_replay_of_a_compacted_game_equals_the_replay_before(
     service: Service, kind: str
 ) -> None:

@@ -3,38 +3,23 @@ taking a seat over, through the service on a real database (the clock is the tes
 
 from __future__ import annotations
 
-from bot.service import Actor, Outgoing, Reply, Service
+from bot.service import Actor, Service
 from bot.service.table import Table, computer_plays, plain_names
 from bot.store import repository as repo
-from bot.store.models import ACTIVE, FINISHED, GameRow
+from bot.store.models import ACTIVE, FINISHED
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.replies import messages, private
+from tests.support.rows import game_at
 
 DAVE = Actor(4, "Dave")
 ERIN = Actor(5, "Erin")
 MISSED = "has missed their deadlines"
 
 
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
-
-
-def said(outgoing: list[Outgoing]) -> list[str]:
-    return [str(o.message.whole) for o in outgoing]
-
-
-async def game(service: Service) -> GameRow:
-    async with service.sessions() as session:
-        row = await repo.open_game(session, HERE.channel_id)
-        if row is None:
-            row = (await repo.finished_games(session, HERE.channel_id, limit=1))[0]
-        return row
-
-
 async def awaited(service: Service, *people: Actor) -> tuple[Actor, Actor]:
     """Who of two players is asked first (the seed decides who starts), and the other."""
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     first = next(iter(table.engine.pending(table.state)))
     return people[first], people[1 - first]
@@ -44,14 +29,14 @@ async def until_a_person_is_awaited(service: Service, clock: Clock) -> list[str]
     """Let the computer seats play (each a moment after it is asked) until a person is asked."""
     out: list[str] = []
     for _ in range(200):
-        row = await game(service)
+        row = await game_at(service, HERE)
         if row.status != ACTIVE:
             return out
         pending = Table.of(row).engine.pending(Table.of(row).state)
         if any(not computer_plays(s) and s.seat in pending for s in row.seats):
             return out
         clock.now += service.computer_delay
-        out += said(await service.run_deadlines())
+        out += messages(await service.run_deadlines())
     raise AssertionError("the computers never handed the turn back")
 
 
@@ -66,12 +51,12 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
     assert not not_host.ok and "host" in private(not_host)
     assert "Choose a level" in private(await service.add_bot(ALICE, HERE, "grandmaster"))
     added = await service.add_bot(ALICE, HERE, "easy")
-    assert added.ok and "👥 2/5: Alice, 🤖 Easy 1" in said(added.public)[0], "the lobby, edited"
+    assert added.ok and "👥 2/5: Alice, 🤖 Easy 1" in messages(added.public)[0], "the lobby, edited"
     assert (await service.add_bot(MOD, HERE)).ok, "Manage Channels may seat one too; normal"
     status = private(await service.status(BOB, HERE))
     assert "🤖 Easy 1 — computer player" in status and "🤖 Normal 2 — computer player" in status
     # The pictures' fonts have no emoji: there the bot mark is written out.
-    assert plain_names(await game(service)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
+    assert plain_names(await game_at(service, HERE)) == ["Alice", "Bot Easy 1", "Bot Normal 2"]
 
     started = await service.start(ALICE, HERE)
     assert started.ok
@@ -86,7 +71,7 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
         if "🤖 Easy 1" in text and "🤖 Normal 2" in text:
             break
         for _ in range(100):
-            row = await game(service)
+            row = await game_at(service, HERE)
             table = Table.of(row)
             if 0 not in table.engine.pending(table.state):
                 break
@@ -102,9 +87,9 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
     assert "🤖 Easy 1" in text and "🤖 Normal 2" in text
     assert "ran out of time" not in text
     async with service.sessions() as session:
-        log = await repo.action_log(session, (await game(service)).id)
+        log = await repo.action_log(session, (await game_at(service, HERE)).id)
     assert {e.seat for e in log if e.by_default} == {1, 2}, "their moves are in the log"
-    row = await game(service)
+    row = await game_at(service, HERE)
     assert await service.replay(row.id) == row.state
 
 
@@ -113,7 +98,7 @@ async def test_a_game_of_only_computer_players_does_not_start(service: Service) 
     assert (await service.add_bot(ALICE, HERE, "normal")).ok
     assert (await service.add_bot(ALICE, HERE, "easy")).ok
     left = await service.leave(ALICE, HERE)
-    assert left.ok and "cancelled" in said(left.public)[0], "no person is left to play"
+    assert left.ok and "cancelled" in messages(left.public)[0], "no person is left to play"
     assert "no game" in private(await service.status(BOB, HERE)).lower()
 
 
@@ -133,23 +118,23 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
     for person in people[1:]:
         assert (await service.join(person, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
-    messages: list[str] = []
+    posts: list[str] = []
     for _ in range(2000):
-        row = await game(service)
+        row = await game_at(service, HERE)
         if row.status == FINISHED:
             break
         due = await service.next_deadline()
         assert due is not None, "a game in play always has a deadline"
         clock.now = max(clock.now, due)
-        messages += said(await service.run_deadlines())
+        posts += messages(await service.run_deadlines())
     else:
         raise AssertionError("the game did not end")
     for person in people:
-        switched = [m for m in messages if f"{person.display_name} {MISSED}" in m]
+        switched = [m for m in posts if f"{person.display_name} {MISSED}" in m]
         assert len(switched) == 1, f"{person.display_name}'s switch is announced once"
-        timed_out = [m for m in messages if f"{person.display_name} ran out of time" in m]
+        timed_out = [m for m in posts if f"{person.display_name} ran out of time" in m]
         assert len(timed_out) == 2, "two missed deadlines, then the computer plays the seat"
-    assert any("Winner" in m or "Nobody" in m for m in messages[-2:])
+    assert any("Winner" in m or "Nobody" in m for m in posts[-2:])
     assert all(s.autopilot for s in row.seats)
 
 
@@ -169,20 +154,20 @@ async def test_a_missed_deadline_plays_the_computer_move_and_the_player_comes_ba
     first, other = await awaited(service, ALICE, BOB)
     name = first.display_name
     clock.now += 25 * 3600  # the first player's deadline passes
-    out = said(await service.run_deadlines())
+    out = messages(await service.run_deadlines())
     assert any(f"{name} ran out of time; the computer played for them" in m for m in out)
     assert any(f"{name} {MISSED}" in m for m in out), "one miss is enough in this channel"
     async with service.sessions() as session:
-        log = await repo.action_log(session, (await game(service)).id)
+        log = await repo.action_log(session, (await game_at(service, HERE)).id)
     assert log[-1].action["type"] == "roll", "a real move (the roll), not nothing"
     # On autopilot, the next step of the turn comes a moment later, quietly.
     clock.now += service.computer_delay
-    quiet = said(await service.run_deadlines())
+    quiet = messages(await service.run_deadlines())
     assert quiet and not any("ran out of time" in m for m in quiet)
     assert "away: the computer plays" in private(await service.status(other, HERE))
     # The other is asked now; the first looks at the table: back, and the seat theirs again.
     back = await service.status(first, HERE)
-    assert any(f"{name} is back" in m for m in said(back.public))
+    assert any(f"{name} is back" in m for m in messages(back.public))
     assert "away" not in private(await service.status(other, HERE))
     again = await service.status(first, HERE)
     assert not again.public, "announced once"
@@ -197,7 +182,7 @@ async def test_a_player_who_leaves_is_played_by_the_computer_until_back(
     first, other = await awaited(service, ALICE, BOB)
     name = first.display_name
     left = await service.leave(first, HERE)
-    assert f"{name} left the game: the computer plays their seat" in said(left.public)[0]
+    assert f"{name} left the game: the computer plays their seat" in messages(left.public)[0]
     assert "away: the computer plays" in private(await service.status(other, HERE))
     played = await until_a_person_is_awaited(service, clock)
     assert any(f"{name} rolls" in m for m in played), "the computer played their turn"
@@ -205,7 +190,7 @@ async def test_a_player_who_leaves_is_played_by_the_computer_until_back(
     assert not refused.ok and refused.public == [], "bad input changes nothing, not even that"
     assert "away: the computer plays" in private(await service.status(other, HERE))
     back = await service.status(first, HERE)
-    assert any(f"{name} is back" in m for m in said(back.public))
+    assert any(f"{name} is back" in m for m in messages(back.public))
     assert "away" not in private(await service.status(other, HERE))
 
 
@@ -228,7 +213,7 @@ async def test_a_new_person_takes_over_a_seat_mid_game(service: Service, clock: 
     assert "You are not playing in this game" in private(refused)
     first, _ = await awaited(service, ERIN, BOB)
     assert (await service.act(first, HERE, "zvv", "roll", {})).ok, "Erin plays seat 1 now"
-    row = await game(service)
+    row = await game_at(service, HERE)
     assert row.host_id == ERIN.user_id, "the host's seat came with the host's rights"
     assert [s.display_name for s in row.seats] == ["Erin", "Bob"]
     status = private(await service.status(BOB, HERE))
@@ -247,14 +232,14 @@ async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
     first, other = await awaited(service, ALICE, BOB)
     phase = started.public[0].message
     assert "Roll the action die" not in str(phase.text) and not phase.buttons
-    rolled = said(await service.run_deadlines())  # at once: no time passes
+    rolled = messages(await service.run_deadlines())  # at once: no time passes
     assert any(f"{first.display_name} rolls" in m for m in rolled)
     assert any(
         f"{first.display_name}: " in m and "move a pawn" in m.lower() for m in rolled
     ) or any("wall" in m.lower() for m in rolled), "asked what to do with the roll"
     assert not any("ran out of time" in m for m in rolled)
     async with service.sessions() as session:
-        row = await game(service)
+        row = await game_at(service, HERE)
         due = await repo.deadlines_of(session, row.id)
         log = await repo.action_log(session, row.id)
     assert [e.action["type"] for e in log] == ["roll"] and log[0].by_default
@@ -281,7 +266,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
     assert (await service.start(ALICE, HERE)).ok
     await service.run_deadlines()  # the first player's roll
     first, other = await awaited(service, ALICE, BOB)
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     action = choose(table.engine, table.state, ALICE_OR_BOB[first.user_id], "normal")
     command, args = table.engine.to_command(action) or ("", {})
@@ -298,7 +283,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
         (ALICE_OR_BOB[other.user_id], "roll", True),
     ], "each step its own entry in the log"
     assert await service.run_deadlines() == [], "nothing left to play a moment later"
-    assert await service.replay(row.id) == (await game(service)).state
+    assert await service.replay(row.id) == (await game_at(service, HERE)).state
 
 
 ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from bot.console import run_console
-from tests.support.tiny import install
 
 SCRIPT = """\
 # a whole tiny game, with a Spanish player, a stranger and a timeout
@@ -29,8 +28,8 @@ nonsense line
 """
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_a_scripted_game_in_the_console(tmp_path: Path) -> None:
-    install()
     out = io.StringIO()
     code = await run_console(
         f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", tmp_path / "img", io.StringIO(SCRIPT), out
@@ -175,8 +174,8 @@ THREADS = """\
 """
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_threads_and_edits_in_the_console(tmp_path: Path) -> None:
-    install()
     out = io.StringIO()
     code = await run_console(
         f"sqlite+aiosqlite:///{tmp_path / 't.db'}",
@@ -204,8 +203,8 @@ HELP_AND_MINE = """\
 """
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_help_and_mine_in_the_console(tmp_path: Path) -> None:
-    install()
     out = io.StringIO()
     code = await run_console(
         f"sqlite+aiosqlite:///{tmp_path / 'c.db'}",
@@ -240,12 +239,12 @@ AFTER = """\
 """
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_command(
     tmp_path: Path,
 ) -> None:
     from bot.cli import main
 
-    install()
     url = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
     out = io.StringIO()
     assert await run_console(url, tmp_path / "img", io.StringIO(AFTER), out) == 0
@@ -340,6 +339,7 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
     assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_the_console_looks_at_deadlines_only_when_one_may_be_due(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -355,7 +355,6 @@ async def test_the_console_looks_at_deadlines_only_when_one_may_be_due(
         return await run(self)
 
     monkeypatch.setattr(Service, "run_deadlines", counted)
-    install()
     text = await _play(
         tmp_path,
         "@alice /game mine\n@alice /game mine\n@alice /tiny new\n@bob /game join\n"

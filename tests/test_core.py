@@ -7,11 +7,12 @@ import json
 import pytest
 
 from i18n import catalogue, language_for, number, t
-from rules.core import Event, Rng, RulesError, get_game, visible_to
+from rules.core import Event, Rng, RulesError, game_names, get_game, visible_to
 from rules.core.play import random_game
-from tests.support.tiny import Bid, Pass, Take, install
+from tests.support.registered import registered
+from tests.support.tiny import TINY, Bid, Pass, Take
 
-GAME = install()
+GAME = TINY
 
 
 def test_unknown_game_is_a_rules_error() -> None:
@@ -20,8 +21,12 @@ def test_unknown_game_is_a_rules_error() -> None:
     assert err.value.key == "core.error.unknown_game"
 
 
-def test_registry_finds_the_game() -> None:
-    assert get_game("tiny") is GAME
+def test_a_test_game_is_registered_for_its_test_only() -> None:
+    with registered(TINY):
+        assert get_game("tiny") is TINY and "tiny" in game_names()
+    assert "tiny" not in game_names(), "the registry lists the shipped games only"
+    with pytest.raises(RulesError):
+        get_game("tiny")
 
 
 def test_rng_is_reproducible_and_saved_in_one_integer() -> None:

@@ -9,11 +9,12 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import Actor, Place, Reply, Service, drawing
+from bot.service import Actor, Place, Service, drawing
 from bot.service.fairuse import LOOK, REPLAY, Budget, FairUse, Limit, Window
 from bot.store import repository as repo
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-from tests.support.tiny import install
+from tests.support.replies import private
+from tests.support.tiny import Tiny
 from tests.test_replays import short_zvv
 
 ELSEWHERE = Place(200, 20)  # another server
@@ -23,14 +24,8 @@ SMALL = {
 }
 
 
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
-
-
 @pytest.fixture
-async def limited(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+async def limited(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=True)
     svc.fair_use = FairUse(clock, SMALL)
     yield svc

@@ -16,6 +16,7 @@ from rules.core.policy import choose
 from rules.fuse import FUSE
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.support.replies import said
 
 
 @pytest.fixture(autouse=True)
@@ -97,8 +98,8 @@ async def test_an_absent_player_is_played_at_the_round_timer_and_the_round_goes_
     # defused bomb (the team's progress), never for the timer.
     posts = [o for o in told if not o.edit]
     assert len(posts) <= len((await _state(service)).defused)
-    assert "Bob's round timer ran out: the computer played for them." in _said(told)
-    assert "ran out of time" not in _said(told)
+    assert "Bob's round timer ran out: the computer played for them." in said(told)
+    assert "ran out of time" not in said(told)
 
 
 async def test_a_player_away_for_rounds_in_a_row_goes_on_autopilot_and_a_click_brings_them_back(
@@ -123,7 +124,7 @@ async def test_a_player_away_for_rounds_in_a_row_goes_on_autopilot_and_a_click_b
     assert table is not None
     bob = next(s for s in table.row.seats if s.seat == 1)
     assert bob.autopilot, "two rounds away in a row: the computer plays Bob's seat"
-    assert "Bob has missed their deadlines: the computer plays their seat" in _said(told)
+    assert "Bob has missed their deadlines: the computer plays their seat" in said(told)
     due = await _deadlines(service)
     assert (1, "default") not in due, "no more 20-second waits"
     assert ((1, "computer") in due) == (1 in FUSE.pending(table.state)), "the computer's move"
@@ -131,10 +132,6 @@ async def test_a_player_away_for_rounds_in_a_row_goes_on_autopilot_and_a_click_b
     table = await _table(service)
     assert table is not None
     assert not next(s for s in table.row.seats if s.seat == 1).autopilot, "Bob is back"
-
-
-def _said(sent: list[Outgoing]) -> str:
-    return "\n".join(str(o.message.whole) for o in sent)
 
 
 async def test_the_draw_turns_the_start_message_into_the_table_and_claims_edit_it(
@@ -195,7 +192,7 @@ async def test_a_whole_live_game_posts_once_per_defused_bomb_not_once_per_round(
     assert all(o.message.mentions == () for o in edits), "edits ping nobody"
     slots = {o.slot for o in game_posts if o.slot is not None}
     assert all(o.slot in slots for o in edits), "every edit is of a table message posted"
-    assert "ran out of time" not in _said(edits + game_posts)
+    assert "ran out of time" not in said(edits + game_posts)
 
 
 async def test_the_round_timer_is_an_option_of_live_mode_only(
@@ -213,7 +210,7 @@ async def test_the_round_timer_is_an_option_of_live_mode_only(
         clock.now += 2
         await _play(service, ALICE, 0)
     clock.now = started + 60
-    told = _said(await service.run_deadlines())
+    told = said(await service.run_deadlines())
     assert "⌛ Bob ran out of time: the computer played for them." in told
     assert "round timer" not in told
     assert (await service.cancel(ALICE, HERE)).ok

@@ -7,10 +7,7 @@ from bot.service.replies import Button, Reply
 from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-
-
-def _said(outgoing: object) -> str:
-    return "\n".join(str(o.message.whole) for o in getattr(outgoing, "public", outgoing))
+from tests.support.replies import said
 
 
 async def _relaxed_game(service: Service) -> Reply:
@@ -31,15 +28,15 @@ async def test_players_on_autopilot_are_not_told_of_private_news_fuse_has_none(
     only you may see happened" several times: FUSE hides nothing, and /game board showed
     nothing new (the line was the echo of the pass the computer chose)."""
     await _relaxed_game(service)
-    said = ""
+    text = ""
     for _ in range(2):
         clock.now += 25 * 3600
-        said += _said(await service.run_deadlines())
+        text += said(await service.run_deadlines())
         for _ in range(40):  # the computer's moves, a moment apart
             clock.now += 2
-            said += _said(await service.run_deadlines())
-    assert "Round 3" in said, "the computer played several rounds for the absent players"
-    assert "🔒" not in said and "only you may see" not in said
+            text += said(await service.run_deadlines())
+    assert "Round 3" in text, "the computer played several rounds for the absent players"
+    assert "🔒" not in text and "only you may see" not in text
 
 
 def _closing(state: FuseState, before: Snapshot, seat: int, events: list[Event], lang: str) -> str:

@@ -3,14 +3,10 @@ length, and a replay button."""
 
 from __future__ import annotations
 
-from bot.service import Reply, Service
+from bot.service import Service
 from bot.service.buttons import parse as parse_button
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
+from tests.support.replies import private
 
 
 async def test_history_pages_with_results_ratings_length_and_replay(

@@ -12,6 +12,7 @@ from rules.badbones import GAME
 from rules.badbones.state import TRAP
 from tests.badbones.helpers import position, trap_phase
 from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.support.replies import said
 
 
 def _row(*names: str) -> GameRow:
@@ -73,10 +74,6 @@ async def test_the_team_is_pinged_once_for_the_market_not_at_every_purchase(
     assert set(towers.message.mentions) == {ALICE.user_id, BOB.user_id}, "a new question pings"
 
 
-def _said(reply: object) -> str:
-    return "\n".join(str(o.message.whole) for o in getattr(reply, "public", reply))
-
-
 async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
     service: Service, clock: Clock
 ) -> None:
@@ -93,17 +90,17 @@ async def test_a_player_who_left_is_neither_waited_for_nor_told_of_private_news(
     assert (await service.leave(BOB, HERE)).ok
     moved = await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})
     assert moved.ok
-    ready = _said(moved)
+    ready = said(moved)
     assert "✅ Alice is ready" in ready and "⏳ @Carol" in ready
     assert "@Bob" not in ready and "⏳ Bob: the computer plays in a moment" in ready
     clock.now += 2  # the computer's short delay
-    played = _said(await service.run_deadlines())  # Bob's hero move, by the computer
+    played = said(await service.run_deadlines())  # Bob's hero move, by the computer
     assert "ran out of time" not in played and "🔒" not in played
-    phase2 = _said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
+    phase2 = said(await service.act(carol, HERE, "badbones", "move", {"direction": "N"}))
     assert "⏳ @Alice" in phase2 and "⏳ @Carol" in phase2
     assert "@Bob" not in phase2, "nobody waits for a seat that left"
     clock.now += 2
-    assert "🔒" not in _said(await service.run_deadlines())
+    assert "🔒" not in said(await service.run_deadlines())
 
 
 async def test_private_news_names_only_the_player_it_happened_to(service: Service) -> None:
@@ -111,9 +108,8 @@ async def test_private_news_names_only_the_player_it_happened_to(service: Servic
     import pytest
 
     from rules.core import Event
-    from tests.support.tiny import TINY, install
+    from tests.support.tiny import TINY
 
-    install()
     assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 2})).ok
     from bot.service import Actor
 
@@ -131,7 +127,7 @@ async def test_private_news_names_only_the_player_it_happened_to(service: Servic
     patch.setattr(TINY, "resolve", resolve)
     reply = await service.act(ALICE, HERE, "tiny", "bid", {"amount": 2})
     patch.undo()
-    text = _said(reply)
+    text = said(reply)
     assert "🔒 Bob: something only you may see happened" in text
     assert "🔒 Carol: something only you may see happened" in text
     assert "🔒 Bob, Carol" not in text and "ace" not in text
@@ -200,8 +196,8 @@ async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
     assert (await service.start(ALICE, HERE)).ok
     assert (await service.act(ALICE, HERE, "badbones", "move", {"direction": "N"})).ok
     clock.now += 25 * 3600
-    said = _said(await service.run_deadlines())
-    assert "Bob ran out of time" in said and "🔒" not in said
+    text = said(await service.run_deadlines())
+    assert "Bob ran out of time" in text and "🔒" not in text
 
 
 # ---------------------------------------------------------------- FUSE by chat (play-test)
@@ -309,12 +305,12 @@ def test_the_closing_message_names_two_winners_in_the_plural() -> None:
     over = Snapshot("over", "over", "over", {}, True, Result((0, 1)))
     alone = Snapshot("over", "over", "over", {}, True, Result((2,)))
 
-    def said(snap: Snapshot, lang: str) -> str:
+    def reads(snap: Snapshot, lang: str) -> str:
         return markdown(phase_post(table, snap, [], lang, draw=False).text)
 
-    assert "🏆 Winners: Alice, Bob" in said(over, "en")
-    assert "🏆 Winner: Chen" in said(alone, "en")
-    assert "🏆 Ganan: Alice, Bob" in said(over, "es")
+    assert "🏆 Winners: Alice, Bob" in reads(over, "en")
+    assert "🏆 Winner: Chen" in reads(alone, "en")
+    assert "🏆 Ganan: Alice, Bob" in reads(over, "es")
 
 
 def test_hero_move_buttons_keep_compass_order_whoever_is_asked_first() -> None:

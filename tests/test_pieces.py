@@ -5,19 +5,17 @@ languages, where it is chosen (autocomplete, select options) and in ``/game rule
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from bot.console import Console, ConsoleClock
+from bot.console import Console
 from bot.discord.layout import _select
 from bot.service import Service, pieces
 from bot.service.compose import offered_selects
 from bot.service.pieces import LIMIT, Offered
-from bot.service.replies import Reply, Select
+from bot.service.replies import Select
 from bot.service.table import Table
 from i18n import LANGUAGES, catalogue
 from rules.badbones.state import CHIEF_KINDS
@@ -29,13 +27,7 @@ from rules.fuse.cards import Deck, card_kinds, house_deck, parse_card
 from rules.zvv.game import FACES
 from tests.conftest import ALICE, CAROL, HERE
 from tests.discord.cards import Cards
-
-SHIPPED = ("badbones", "farkle", "fuse", "zvv")
-
-
-def private_text(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.whole)
+from tests.support.replies import private
 
 
 def test_every_piece_of_every_game_is_described_in_both_languages_within_100() -> None:
@@ -70,7 +62,7 @@ def test_the_pieces_are_the_engines_own_lists() -> None:
     assert values("farkle", "companions") == set(COMPANIONS)
     assert values("fuse", "cards") == set(card_kinds(house_deck()))
     assert values("zvv", "faces") == set(FACES)
-    for game in SHIPPED:
+    for game in game_names():
         assert pieces.topics(game), f"{game} describes its pieces"
 
 
@@ -99,7 +91,7 @@ def test_an_offered_piece_says_what_it_does_and_submits_its_name() -> None:
     assert chief.label.startswith("chief necromancer — Drawn: draw 3 more")
     square = pieces.offered("badbones", "place", "square", "B2", "B2", "en")
     assert square.label == "B2", "a value that names no piece is offered as it is"
-    for game in SHIPPED:  # every label fits a Discord choice name
+    for game in game_names():  # every label fits a Discord choice name
         for command in get_game(game).commands:
             for param in command.params:
                 for item in pieces.topics(game).get(param.pieces, ()):
@@ -179,34 +171,21 @@ async def test_rules_with_a_topic_list_its_pieces_in_the_readers_language(
 ) -> None:
     actor = ALICE if lang == "en" else CAROL
     known = catalogue(lang)
-    for game in SHIPPED:
+    for game in game_names():
         for topic, items in pieces.topics(game).items():
             for typed in (topic, known[f"{game}.topic.{topic}"]):  # either way of naming it
                 reply = await service.rules(actor, HERE, game, typed)
-                said = private_text(reply)
+                said = private(reply)
                 head = known[f"{game}.topic_head.{topic}"].replace("**", "")
                 assert reply.ok and said.startswith(head)
                 for item in items:
                     assert known[item.text] in said, (game, topic, item.value, lang)
                     assert known[item.name] in said
     # Without a topic: the rules end with the topics there are.
-    whole = private_text(await service.rules(actor, HERE, "badbones"))
+    whole = private(await service.rules(actor, HERE, "badbones"))
     assert f"`{known['badbones.topic.weapons']}`" in whole.splitlines()[-1], "the last line"
     refused = await service.rules(actor, HERE, "badbones", "spells")
-    assert not refused.ok and known["badbones.topic.traps"] in private_text(refused)
-
-
-@pytest.fixture
-async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
-    clock = ConsoleClock()
-    service = await Service.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
-    )
-    out = io.StringIO()
-    try:
-        yield Console(service, clock, tmp_path / "img", out), out
-    finally:
-        await service.close()
+    assert not refused.ok and known["badbones.topic.traps"] in private(refused)
 
 
 async def test_rules_topic_in_the_console_in_both_languages(

@@ -17,14 +17,10 @@ from bot.service.ratings import NEW, Seated, opponent, player_key, ranks, rate
 from bot.store import ratings as store
 from bot.store.models import RatedGameRow, RatingRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.replies import private
 
 DAVE = Actor(4, "Dave")
 ELSEWHERE = Place(200, 20)  # another server
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
 
 
 async def play(

@@ -9,11 +9,7 @@ from bot.service import Actor, Place, Reply, Service
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
+from tests.support.replies import private
 
 
 async def finished_game(service: Service) -> Reply:

@@ -13,20 +13,15 @@ from bot.service import Place, Reply, Service
 from bot.store import repository as repo
 from render.replay import MAX_BYTES
 from tests.conftest import ALICE, BOB, HERE, MOD, Clock
-from tests.support.tiny import install
+from tests.support.replies import private
+from tests.support.tiny import Tiny
 
 
 @pytest.fixture
-async def drawing(database_url: str, clock: Clock) -> AsyncIterator[Service]:
-    install()
+async def drawing(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
     svc = await Service.open(database_url, clock=clock, render=True)
     yield svc
     await svc.close()
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
 
 
 async def short_zvv(service: Service, clock: Clock) -> tuple[int, int, list[Reply]]:

@@ -11,35 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import Actor, Outgoing, Reply, Service
+from bot.service import Actor, Service
 from bot.service.table import Table
 from bot.store import repository as repo
-from bot.store.models import GameRow
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.replies import private, said
+from tests.support.rows import game_at
 
 ERIN = Actor(5, "Erin")
 
 
-def said(outgoing: list[Outgoing]) -> str:
-    return "\n".join(str(o.message.whole) for o in outgoing)
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.text)
-
-
-async def game(service: Service) -> GameRow:
-    async with service.sessions() as session:
-        row = await repo.open_game(session, HERE.channel_id)
-        assert row is not None
-        return row
-
-
 async def seat_view(service: Service, seat: int) -> dict[str, Any]:
     """What the seat's own board (``/game board``: its picture and its buttons) is drawn from."""
-    table = Table.of(await game(service))
+    table = Table.of(await game_at(service, HERE))
     return table.engine.view(table.state, seat)
 
 
@@ -48,7 +33,7 @@ async def submit_any(
 ) -> dict[str, Any]:
     """The seat makes one of its legal hidden submissions (not the first ``skip``); returns
     what its own view then says it saved (``last``: it completes the phase, which reveals it)."""
-    table = Table.of(await game(service))
+    table = Table.of(await game_at(service, HERE))
     engine = table.engine
     choices = [
         mapped
@@ -73,7 +58,7 @@ async def three_at_the_table(service: Service) -> None:
 
 
 async def replays_to_the_stored_game(service: Service) -> None:
-    row = await game(service)
+    row = await game_at(service, HERE)
     assert await service.replay(row.id) == row.state, "the log replays to the same game"
 
 
@@ -107,7 +92,7 @@ async def test_the_channel_is_not_told_of_a_reset_when_nothing_was_sealed(
     replaced = await service.replace(MOD, HERE, BOB.user_id, ERIN)
     assert replaced.ok
     assert "afresh" not in said(replaced.public)
-    row = await game(service)
+    row = await game_at(service, HERE)
     async with service.sessions() as session:
         assert not await repo.action_log(session, row.id), "nothing logged"
 
@@ -121,12 +106,12 @@ async def test_a_sealed_trap_is_withdrawn_when_a_seat_that_left_is_taken_over(
     for seat, who in enumerate((ALICE, BOB, CAROL)):  # phase 1: every hero moves
         await submit_any(service, who, seat, last=seat == 2)
     for _ in range(20):  # answer phase 3's questions, if any, by their deadlines
-        row = await game(service)
+        row = await game_at(service, HERE)
         if Table.of(row).state.stage == "trap":
             break
         clock.now += 7 * 24 * 3600
         await service.run_deadlines()
-    assert Table.of(await game(service)).state.stage == "trap"
+    assert Table.of(await game_at(service, HERE)).state.stage == "trap"
     trap = await submit_any(service, BOB, 1)
     left = await service.leave(BOB, HERE)
     assert left.ok and "afresh" not in said(left.public)
@@ -144,10 +129,10 @@ async def test_cooperative_tower_picks_are_withdrawn_for_the_newcomer(service: S
     assert (await service.join(BOB, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
     engine = get_game("badbones")
-    state = Table.of(await game(service)).state
+    state = Table.of(await game_at(service, HERE)).state
     assert state.stage == "start", "the cooperative game begins with tower picks"
     await submit_any(service, BOB, 1)
-    assert engine.sealed(Table.of(await game(service)).state, 1)
+    assert engine.sealed(Table.of(await game_at(service, HERE)).state, 1)
     replaced = await service.replace(ALICE, HERE, BOB.user_id, ERIN)
     assert "afresh" in said(replaced.public)
     assert (await seat_view(service, 1))["my_submission"] is None
@@ -159,7 +144,7 @@ async def test_a_choice_that_completes_the_phase_is_not_called_hidden(service: S
     player is not told "Hidden until everyone has chosen; you can still change it"."""
     assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
     assert (await service.start(ALICE, HERE)).ok
-    table = Table.of(await game(service))
+    table = Table.of(await game_at(service, HERE))
     command, args = next(
         mapped
         for action in table.engine.legal_actions(table.state, 0)
@@ -171,7 +156,7 @@ async def test_a_choice_that_completes_the_phase_is_not_called_hidden(service: S
 
 async def test_a_choice_that_others_still_wait_on_is_said_to_be_hidden(service: Service) -> None:
     await three_at_the_table(service)
-    table = Table.of(await game(service))
+    table = Table.of(await game_at(service, HERE))
     command, args = next(
         mapped
         for action in table.engine.legal_actions(table.state, 0)

@@ -5,21 +5,18 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from bot.discord.markup import markdown
-from bot.service import Actor, Reply, Service
+from bot.service import Actor, Service
 from bot.service.buttons import parse as parse_button
 from bot.service.reading import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.replies import private
 from tests.support.tiny import TINY
-
-
-def private(reply: Reply) -> str:
-    assert reply.private is not None
-    return str(reply.private.whole)
 
 
 async def started(service: Service, *players: Actor, rounds: int = 2) -> None:
@@ -156,6 +153,7 @@ async def test_deadlines_remind_then_apply_the_default(service: Service, clock: 
         assert [a.by_default for a in log] == [False, True]
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_deadlines_survive_a_restart(tmp_path: Path, clock: Clock) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'restart.db'}"
     first = await Service.open(url, clock=clock, render=False)
@@ -168,6 +166,7 @@ async def test_deadlines_survive_a_restart(tmp_path: Path, clock: Clock) -> None
     await second.close()
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_concurrent_submissions_resolve_the_phase_once(tmp_path: Path, clock: Clock) -> None:
     """Two service instances (as two processes would) on one SQLite file."""
     url = f"sqlite+aiosqlite:///{tmp_path / 'race.db'}"

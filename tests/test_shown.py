@@ -10,12 +10,10 @@ import pytest
 from bot.service import Service
 from bot.service.shown import _names, canonical, canonical_args, fold, show, show_args
 from i18n import LANGUAGES, t
-from rules.core import get_game
+from rules.core import game_names, get_game
 from rules.core.rng import Rng
 from rules.farkle.cards import ITEMS
 from tests.conftest import ALICE, CAROL, HERE
-
-GAMES = ("badbones", "farkle", "fuse", "zvv")
 
 
 def test_spanish_names_of_directions_dice_and_items() -> None:
@@ -58,7 +56,7 @@ def test_every_item_is_typed_by_its_spanish_name_or_one_word_of_it_with_or_witho
     assert canonical("badbones", "trap", "carroza") == "hearse"
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_no_two_values_share_a_name_in_any_language(game: str) -> None:
     """Typed names are read in every language at once, so they must not collide."""
     engine = get_game(game)
@@ -69,7 +67,7 @@ def test_no_two_values_share_a_name_in_any_language(game: str) -> None:
                 assert owner.setdefault(fold(name), value) == value, (param, name)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", game_names())
 def test_every_legal_command_shown_in_each_language_parses_back_to_itself(game: str) -> None:
     """Random play: each legal action's command, as a reader of each language sees it, read
     back and parsed by the engine, is the same action (so buttons, autocomplete and typing agree

@@ -80,6 +80,7 @@ async def test_no_crossing_to_roll_back_when_nothing_is_open(
     await engine.dispose()
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_a_moves_writes_and_its_commit_are_one_crossing(
     tmp_path: Path, hops: list[str]
 ) -> None:
@@ -90,10 +91,8 @@ async def test_a_moves_writes_and_its_commit_are_one_crossing(
     from bot.service import Service
     from bot.store import repository as repo
     from tests.conftest import ALICE, BOB, HERE
-    from tests.support.tiny import install
     from tests.test_service import started
 
-    install()
     service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
     await started(service, ALICE, BOB)
     async with service.sessions() as session, session.begin():
@@ -153,17 +152,16 @@ def test_a_missing_internal_is_noticed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert sqlite_driver.missing_internals() == ["_execute"]
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_without_the_internals_the_service_runs_on_sqlalchemys_adapter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from bot.service import Service
     from bot.store import repository as repo
     from tests.conftest import ALICE, BOB, HERE
-    from tests.support.tiny import install
     from tests.test_service import started
 
     monkeypatch.setattr(sqlite_driver, "AVAILABLE", False)
-    install()
     service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
     async with service.engine.connect() as connection:
         raw = (await connection.get_raw_connection()).driver_connection
@@ -197,6 +195,7 @@ async def test_commits_are_synced_by_default_and_normal_on_request(
             await engine.dispose()
 
 
+@pytest.mark.usefixtures("tiny")
 async def test_handed_over_writes_run_before_the_next_statement_or_not_at_all(
     tmp_path: Path, hops: list[str]
 ) -> None:
@@ -208,10 +207,8 @@ async def test_handed_over_writes_run_before_the_next_statement_or_not_at_all(
     from bot.service import Service
     from bot.store import repository as repo
     from tests.conftest import ALICE, BOB, HERE
-    from tests.support.tiny import install
     from tests.test_service import started
 
-    install()
     service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'x.db'}", render=False)
     await started(service, ALICE, BOB)
     async with service.sessions() as session, session.begin():

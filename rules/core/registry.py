@@ -20,11 +20,18 @@ _loaded = False
 
 
 def register(game: Game[Any]) -> Game[Any]:
-    """Add a game engine under its ``name`` (called by each game package, and by tests)."""
+    """Add a game engine under its ``name`` (called by each game package; tests register their
+    own games for one test only, ``tests/support/registered.py``)."""
     if game.name in _games and type(_games[game.name]) is not type(game):
         raise ValueError(f"game name taken: {game.name}")
     _games[game.name] = game
     return game
+
+
+def unregister(name: str) -> None:
+    """Take a game out of the registry again (a test's own game, once the test is over), so
+    that the registry lists the shipped games only."""
+    _games.pop(name, None)
 
 
 def _load_packages() -> None:

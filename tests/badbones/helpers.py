@@ -11,6 +11,7 @@ from rules.badbones.board import parse_name, square_name
 from rules.badbones.position import game_from_text
 from rules.badbones.state import TOTAL_TOKENS, TRAP, BadBonesState, Token
 from rules.core import Action, Event
+from tests.support.events import keys as keys  # (where the game's tests import it)
 
 
 def position(*boards: str, **kwargs: Any) -> BadBonesState:
@@ -41,10 +42,6 @@ def where(state: BadBonesState, seat: int) -> dict[str, list[str]]:
     for s in state.boards[seat].skeletons:
         out.setdefault(square_name(s.square), []).append("NESW"[s.facing])
     return {k: sorted(v) for k, v in sorted(out.items())}
-
-
-def keys(events: list[Event]) -> list[str]:
-    return [e.key for e in events]
 
 
 def token_counts(state: BadBonesState) -> Counter[Token]:

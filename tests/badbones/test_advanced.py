@@ -3,6 +3,7 @@ each as a position, an action and the outcome; bad input changes nothing."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -16,29 +17,16 @@ from rules.badbones.board import PINK, TOP, model_of, parse_name
 from rules.badbones.market import turn_seat
 from rules.badbones.state import HERO, MARKET, SKELETONS, TRAP, WEAPON, BadBonesState, Token
 from rules.badbones.traps import TRAPS, WEAPONS, Trap, market_stock
-from rules.core import Action, RulesError
+from rules.core import RulesError
 from tests.badbones.helpers import keys, position, token_counts, trap_phase, where
+from tests.support import refusals
 
 ADV = {"advanced": True}
 PINK_TOP = model_of(TOP, PINK)  # the model the position notation defaults to
 
 
-def refused(state: BadBonesState, seat: int, action: Action) -> str:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.apply(state, seat, action)
-    assert GAME.dump(state) == before
-    assert err.value.key in catalogue("en") and err.value.key in catalogue("es")
-    return err.value.key
-
-
-def refused_command(state: BadBonesState, seat: int, command: str, **args: Any) -> str:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.parse(command, args, state, seat)
-    assert GAME.dump(state) == before
-    assert GAME.explain(state, seat, command, args).key == err.value.key
-    return err.value.key
+refused = partial(refusals.refused, GAME)
+refused_command = partial(refusals.refused_command, GAME)
 
 
 # ----------------------------------------------------------------------------- the Market
@@ -117,7 +105,9 @@ def test_bad_purchases_are_refused_and_change_nothing() -> None:
     state.market["stock"]["bomb"] = 0  # type: ignore[index]
     assert refused(state, seat, Buy("bomb")) == "badbones.error.sold_out"
     assert refused(state, seat, Buy("treasure")) == "badbones.error.not_sold"
-    assert refused_command(state, seat, "buy", item="laser") == "badbones.error.unknown_item"
+    assert (
+        refused_command(state, seat, "buy", {"item": "laser"}).key == "badbones.error.unknown_item"
+    )
     state.boards[seat].weapon = "rapier"
     assert refused(state, seat, Buy("crossbow")) == "badbones.error.second_weapon"
     assert refused(state, seat, Move("N")) == "badbones.error.not_now"
@@ -248,9 +238,11 @@ def test_labyrinth_lets_out_only_skeletons_of_its_colour() -> None:
 
 def test_labyrinth_needs_a_colour() -> None:
     state = position("supply labyrinth", "", stage=TRAP, options=ADV)
-    key = refused_command(state, 0, "place", trap="labyrinth", square="B2")
+    key = refused_command(state, 0, "place", {"trap": "labyrinth", "square": "B2"}).key
     assert key == "badbones.error.labyrinth_needs_colour"
-    key = refused_command(state, 0, "place", trap="labyrinth", square="B2", orientation="red")
+    key = refused_command(
+        state, 0, "place", {"trap": "labyrinth", "square": "B2", "orientation": "red"}
+    ).key
     assert key == "badbones.error.bad_colour"
     action = GAME.parse(
         "place", {"trap": "laberinto", "square": "b2", "orientation": "negro"}, state, 0
@@ -484,7 +476,10 @@ def test_weapon_names_are_understood_however_they_are_written() -> None:
         ("hacha_de_batalla", "battleaxe"),
     ):
         assert GAME.parse("buy", {"item": typed}, state, seat) == Buy(item)
-    assert refused_command(state, seat, "buy", item="ice_cream") == "badbones.error.unknown_item"
+    assert (
+        refused_command(state, seat, "buy", {"item": "ice_cream"}).key
+        == "badbones.error.unknown_item"
+    )
 
 
 def test_every_purchase_gets_a_new_market_picture() -> None:

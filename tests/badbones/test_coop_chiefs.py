@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Weapon
 from rules.badbones.board import parse_name
@@ -15,24 +16,18 @@ from rules.badbones.state import (
     OVER,
     SKELETONS,
     TRAP,
-    BadBonesState,
     chief_kind,
 )
 from rules.badbones.traps import Trap
 from rules.core import Action, Rng, RulesError
 from tests.badbones.helpers import keys, position, trap_phase, where
+from tests.support import refusals
 
 COOP = {"cooperative": True}
 CHIEFS = {"chiefs": True}
 
 
-def refused(state: BadBonesState, seat: int, action: Action) -> str:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.apply(state, seat, action)
-    assert GAME.dump(state) == before
-    assert err.value.key in catalogue("en") and err.value.key in catalogue("es")
-    return err.value.key
+refused = partial(refusals.refused, GAME)
 
 
 # ----------------------------------------------------------------------------- cooperative

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -12,29 +13,12 @@ from i18n import catalogue
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Move, Place, Prefer, Retrieve
 from rules.badbones.state import HERO, TRAP, BadBonesState
-from rules.core import Action, RulesError
+from rules.core import RulesError
 from tests.badbones.helpers import position, trap_phase
+from tests.support import refusals
 
-
-def refused(state: BadBonesState, seat: int, command: str, **args: Any) -> RulesError:
-    """Parse (as the service does) and also apply the raw action if one can be built."""
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.parse(command, args, state, seat)
-    assert GAME.dump(state) == before
-    explained = GAME.explain(state, seat, command, args)
-    assert explained.key == err.value.key
-    assert err.value.key in catalogue("en"), err.value.key
-    return err.value
-
-
-def refused_action(state: BadBonesState, seat: int, action: Action) -> str:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.apply(state, seat, action)
-    assert GAME.dump(state) == before
-    assert err.value.key in catalogue("en"), err.value.key
-    return err.value.key
+refused = partial(refusals.refused_command, GAME)
+refused_action = partial(refusals.refused, GAME)
 
 
 @pytest.fixture
@@ -58,33 +42,33 @@ def trap_stage() -> BadBonesState:
     ],
 )
 def test_malformed_squares(trap_stage: BadBonesState, square: str, key: str) -> None:
-    err = refused(trap_stage, 0, "place", trap="catapult", square=square)
+    err = refused(trap_stage, 0, "place", {"trap": "catapult", "square": square})
     assert err.key == key
     assert len(str(err.args_map.get("square", ""))) <= 13, "echoed input is cut short"
-    assert refused(trap_stage, 0, "retrieve", square=square).key == key
+    assert refused(trap_stage, 0, "retrieve", {"square": square}).key == key
 
 
 def test_echoed_input_is_safe_ascii(trap_stage: BadBonesState) -> None:
-    err = refused(trap_stage, 0, "place", trap="catapult", square="💀" * 3)
+    err = refused(trap_stage, 0, "place", {"trap": "catapult", "square": "💀" * 3})
     assert err.args_map["square"] == "???"
 
 
 def test_trap_on_the_tower(trap_stage: BadBonesState) -> None:
-    assert refused(trap_stage, 0, "place", trap="catapult", square="C3").key == (
+    assert refused(trap_stage, 0, "place", {"trap": "catapult", "square": "C3"}).key == (
         "badbones.error.trap_on_tower"
     )
     assert refused_action(trap_stage, 0, Place("dragon", "C3")) == "badbones.error.trap_on_tower"
 
 
 def test_trap_on_a_trap(trap_stage: BadBonesState) -> None:
-    err = refused(trap_stage, 0, "place", trap="dragon", square="d4")
+    err = refused(trap_stage, 0, "place", {"trap": "dragon", "square": "d4"})
     assert err.key == "badbones.error.trap_on_trap" and err.args_map["square"] == "D4"
 
 
 def test_trap_on_skeletons_except_the_dragon(trap_stage: BadBonesState) -> None:
-    err = refused(trap_stage, 0, "place", trap="wall", square="B2", orientation="/")
+    err = refused(trap_stage, 0, "place", {"trap": "wall", "square": "B2", "orientation": "/"})
     assert err.key == "badbones.error.trap_on_skeletons"
-    assert refused(trap_stage, 0, "place", trap="treasure", square="B2").key == (
+    assert refused(trap_stage, 0, "place", {"trap": "treasure", "square": "B2"}).key == (
         "badbones.error.trap_on_skeletons"
     )
     assert GAME.parse("place", {"trap": "dragon", "square": "B2"}, trap_stage, 0) == Place(
@@ -93,30 +77,34 @@ def test_trap_on_skeletons_except_the_dragon(trap_stage: BadBonesState) -> None:
 
 
 def test_retrieving_a_trap_that_is_not_there(trap_stage: BadBonesState) -> None:
-    assert refused(trap_stage, 0, "retrieve", square="A1").key == "badbones.error.no_trap_there"
-    assert refused(trap_stage, 1, "retrieve", square="D4").key == "badbones.error.no_trap_there"
+    assert (
+        refused(trap_stage, 0, "retrieve", {"square": "A1"}).key == "badbones.error.no_trap_there"
+    )
+    assert (
+        refused(trap_stage, 1, "retrieve", {"square": "D4"}).key == "badbones.error.no_trap_there"
+    )
 
 
 def test_trap_not_in_the_supply() -> None:
     state = position("supply wall", "", stage=TRAP)
-    err = refused(state, 0, "place", trap="dragon", square="A1")
+    err = refused(state, 0, "place", {"trap": "dragon", "square": "A1"})
     assert err.key == "badbones.error.trap_not_in_supply"
     assert err.args_map["trap_key"] == "badbones.trap.dragon"
 
 
 def test_unknown_trap(trap_stage: BadBonesState) -> None:
-    assert refused(trap_stage, 0, "place", trap="bomb!", square="A1").key == (
+    assert refused(trap_stage, 0, "place", {"trap": "bomb!", "square": "A1"}).key == (
         "badbones.error.unknown_trap"
     )
 
 
 def test_wall_needs_an_orientation(trap_stage: BadBonesState) -> None:
-    assert refused(trap_stage, 0, "place", trap="wall", square="A1").key == (
+    assert refused(trap_stage, 0, "place", {"trap": "wall", "square": "A1"}).key == (
         "badbones.error.wall_needs_orientation"
     )
-    assert refused(trap_stage, 0, "place", trap="wall", square="A1", orientation="|").key == (
-        "badbones.error.bad_orientation"
-    )
+    assert refused(
+        trap_stage, 0, "place", {"trap": "wall", "square": "A1", "orientation": "|"}
+    ).key == ("badbones.error.bad_orientation")
     assert (
         refused_action(trap_stage, 0, Place("wall", "A1"))
         == "badbones.error.wall_needs_orientation"
@@ -128,46 +116,50 @@ def test_wall_needs_an_orientation(trap_stage: BadBonesState) -> None:
 
 def test_hero_off_the_board_or_staying() -> None:
     state = position("hero A1", "")
-    assert refused(state, 0, "move", direction="N").key == "badbones.error.hero_off_board"
-    assert refused(state, 0, "move", direction="sw").key == "badbones.error.hero_off_board"
-    assert refused(state, 0, "move", direction="stay").key == "badbones.error.hero_must_move"
-    assert refused(state, 0, "move", direction="up").key == "badbones.error.bad_direction"
-    assert refused(state, 0, "move", direction="").key == "badbones.error.bad_direction"
+    assert refused(state, 0, "move", {"direction": "N"}).key == "badbones.error.hero_off_board"
+    assert refused(state, 0, "move", {"direction": "sw"}).key == "badbones.error.hero_off_board"
+    assert refused(state, 0, "move", {"direction": "stay"}).key == "badbones.error.hero_must_move"
+    assert refused(state, 0, "move", {"direction": "up"}).key == "badbones.error.bad_direction"
+    assert refused(state, 0, "move", {"direction": ""}).key == "badbones.error.bad_direction"
     assert refused_action(state, 0, Move("X")) == "badbones.error.bad_direction"
     assert GAME.parse("move", {"direction": " se "}, state, 0) == Move("SE")
     assert GAME.parse("move", {"direction": "O"}, position("hero B1", ""), 0) == Move("W")
 
 
 def test_acting_in_the_wrong_phase(trap_stage: BadBonesState) -> None:
-    err = refused(trap_stage, 0, "move", direction="N")
+    err = refused(trap_stage, 0, "move", {"direction": "N"})
     assert err.key == "badbones.error.not_now"
     assert err.args_map == {"phase_key": "badbones.stage.trap", "needed_key": "badbones.stage.hero"}
     hero = position("", "")
-    assert refused(hero, 0, "place", trap="catapult", square="A1").key == "badbones.error.not_now"
-    assert refused(hero, 0, "retrieve", square="A1").key == "badbones.error.not_now"
-    assert refused(hero, 0, "nothing").key == "badbones.error.not_now"
-    assert refused(hero, 0, "choose", answer="N").key == "badbones.error.no_question"
+    assert (
+        refused(hero, 0, "place", {"trap": "catapult", "square": "A1"}).key
+        == "badbones.error.not_now"
+    )
+    assert refused(hero, 0, "retrieve", {"square": "A1"}).key == "badbones.error.not_now"
+    assert refused(hero, 0, "nothing", {}).key == "badbones.error.not_now"
+    assert refused(hero, 0, "choose", {"answer": "N"}).key == "badbones.error.no_question"
 
 
 def test_choose_outside_the_options() -> None:
     state = position("C5 dragon\nC4 S", "", stage=TRAP)
     state, _ = trap_phase(state)
-    assert refused(state, 0, "choose", answer="S").key == "badbones.error.bad_answer"
-    assert refused(state, 1, "choose", answer="N").key == "badbones.error.no_question"
+    assert refused(state, 0, "choose", {"answer": "S"}).key == "badbones.error.bad_answer"
+    assert refused(state, 1, "choose", {"answer": "N"}).key == "badbones.error.no_question"
     assert GAME.parse("choose", {"answer": "o"}, state, 0) == Choose("W")
 
 
 def test_bad_preferences() -> None:
     state = position("", "")
     assert (
-        refused(state, 0, "prefer", choice="weather", value="auto").key
+        refused(state, 0, "prefer", {"choice": "weather", "value": "auto"}).key
         == "badbones.error.bad_choice"
     )
     assert (
-        refused(state, 0, "prefer", choice="top", value="7").key == "badbones.error.bad_preference"
+        refused(state, 0, "prefer", {"choice": "top", "value": "7"}).key
+        == "badbones.error.bad_preference"
     )
     assert (
-        refused(state, 0, "prefer", choice="dragon", value="NE").key
+        refused(state, 0, "prefer", {"choice": "dragon", "value": "NE"}).key
         == "badbones.error.bad_preference"
     )
     assert GAME.parse("prefer", {"choice": "top", "value": "AUTO"}, state, 0) == Prefer(
@@ -177,10 +169,10 @@ def test_bad_preferences() -> None:
 
 def test_unknown_command_and_game_over() -> None:
     state = position("", "")
-    assert refused(state, 0, "fly").key == "core.error.unknown_command"
+    assert refused(state, 0, "fly", {}).key == "core.error.unknown_command"
     state = position("C2 S\nfloors 1", "", stage=TRAP)
     state, _ = trap_phase(state)
-    assert refused(state, 0, "nothing").key == "core.error.game_over"
+    assert refused(state, 0, "nothing", {}).key == "core.error.game_over"
 
 
 def test_malformed_action_json_is_refused() -> None:
@@ -308,9 +300,9 @@ def test_spanish_words_for_preferences_and_accented_input_echoed() -> None:
 
     assert said.args["value"] == "ask", "canonical: shown in the reader's language"
     assert str(event_text(said, [], "es")) == "A partir de ahora, salida por arriba: preguntar."
-    err = refused(state, 0, "move", direction="quédate")
+    err = refused(state, 0, "move", {"direction": "quédate"})
     assert err.args_map["direction"] == "quédate"
-    assert refused(state, 0, "move", direction="🙂").args_map["direction"] == "?"
+    assert refused(state, 0, "move", {"direction": "🙂"}).args_map["direction"] == "?"
     assert t("badbones.error.bad_colour", "es", colour="rojo").count("blanco") == 1
 
 

@@ -3,26 +3,10 @@
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.console import Console, ConsoleClock
-from bot.service import Service
-
-
-@pytest.fixture
-async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
-    clock = ConsoleClock()
-    service = await Service.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
-    )
-    out = io.StringIO()
-    try:
-        yield Console(service, clock, tmp_path / "img", out), out
-    finally:
-        await service.close()
+from bot.console import Console
 
 
 def channel(text: str) -> str:

@@ -21,8 +21,6 @@ from rules.core import (
     Pending,
     Result,
     RulesError,
-    register,
-    registry,
 )
 
 HAND = ("ace", "king", "queen", "jack", "ten")
@@ -122,13 +120,3 @@ class Cards(Game[CardsState]):
 
 
 CARDS = Cards()
-
-
-def install() -> Cards:
-    register(CARDS)
-    return CARDS
-
-
-def uninstall() -> None:
-    # Other suites may list every registered game: leave the registry as we found it.
-    registry._games.pop(CARDS.name, None)

@@ -13,16 +13,14 @@ from bot.discord import async_sync_commands
 from bot.discord.client import PartidaBot
 from bot.service import Service
 from tests.conftest import Clock
-from tests.discord.cards import Cards
-from tests.discord.cards import install as install_cards
-from tests.discord.cards import uninstall as uninstall_cards
+from tests.discord.cards import CARDS, Cards
 from tests.fakediscord import FakeDiscord
-from tests.support.tiny import install
+from tests.support.registered import registered
+from tests.support.tiny import Tiny
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    install()
+async def fake(tiny: Tiny) -> AsyncIterator[FakeDiscord]:
     async with FakeDiscord() as server:
         yield server
         server.check()
@@ -75,9 +73,8 @@ async def bots(fake: FakeDiscord, database: str, clock: Clock) -> AsyncIterator[
 @pytest.fixture
 def cards() -> Iterator[Cards]:
     """The test-only game with an autocomplete parameter and a multi-select."""
-    game = install_cards()
-    yield game
-    uninstall_cards()
+    with registered(CARDS) as game:
+        yield game
 
 
 @pytest.fixture

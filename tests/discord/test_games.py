@@ -11,10 +11,8 @@ from tests.fakediscord import FakeDiscord, Sent
 
 STEPS = 4
 
-REAL_GAMES = [g for g in game_names() if g not in ("tiny", "cards")]
 
-
-@pytest.mark.parametrize("game", REAL_GAMES)
+@pytest.mark.parametrize("game", game_names())
 async def test_a_few_steps_of_every_game(fake: FakeDiscord, bots: Bots, game: str) -> None:
     await bots.start(render=True)
     engine = get_game(game)

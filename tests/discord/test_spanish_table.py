@@ -9,9 +9,9 @@ import re
 import pytest
 
 from bot.service.shown import _names
-from rules import get_game
+from rules import game_names, get_game
 from tests.discord.conftest import Bots
-from tests.discord.test_games import REAL_GAMES, latest_with_components
+from tests.discord.test_games import latest_with_components
 from tests.fakediscord import FakeDiscord
 
 STEPS = 6
@@ -33,7 +33,7 @@ def leftovers(text: str, words: set[str]) -> list[str]:
     return found + [w for w in ("True", "False", "=") if w in text]
 
 
-@pytest.mark.parametrize("game", REAL_GAMES)
+@pytest.mark.parametrize("game", game_names())
 async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     fake: FakeDiscord = bots.fake
     fake.guild_locale = "es-ES"
@@ -49,8 +49,9 @@ async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
         answers.append(await (await fake.slash(player, "game join")).result())
     answers.append(await (await fake.slash(players[0], "game start")).result())
     await fake.idle()
+    # (A game whose values read the same in both languages, or that has no parameters, has
+    # no such words: its table is still read for Python's True, False and key=value.)
     words = english_only(game)
-    assert words, "the game names some values differently in Spanish"
     for _ in range(STEPS):
         phase = latest_with_components(fake)
         if phase is None:

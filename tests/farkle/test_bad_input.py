@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
-from rules.core import Action, RulesError
+from rules.core import RulesError
 from rules.farkle import GAME
 from rules.farkle.actions import (
     Brawl,
@@ -19,14 +21,9 @@ from rules.farkle.actions import (
 )
 from rules.farkle.state import FarkleState
 from tests.farkle.support import give, new, play, rig
+from tests.support import refusals
 
-
-def refused(state: FarkleState, seat: int, action: Action, key: str) -> None:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.apply(state, seat, action)
-    assert err.value.key == key
-    assert GAME.dump(state) == before
+refused = partial(refusals.refused, GAME)
 
 
 def rolled(dice: list[int], event: str = "blank", **kw: object) -> FarkleState:

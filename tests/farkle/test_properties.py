@@ -7,15 +7,17 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from functools import partial
 
 import pytest
 
-from rules.core import Rng, RulesError
+from rules.core import Action, Event, Rng, RulesError
 from rules.core.play import random_game
 from rules.farkle import GAME
 from rules.farkle.actions import Keep, Recruit
 from rules.farkle.cards import COMPANIONS, ITEMS
 from rules.farkle.state import FarkleState
+from tests.support import checked_play
 
 ITEM_WORD = re.compile(r'"(' + "|".join(sorted(set(ITEMS))) + r')"')
 PUBLIC_ITEM_EVENTS = {  # a played item is shown
@@ -45,65 +47,74 @@ def check(state: FarkleState) -> None:
         assert mine["me"] == seat and mine["my_items"] == state.players[seat].items
     data = json.loads(json.dumps(GAME.dump(state)))
     assert GAME.dump(GAME.load(data)) == GAME.dump(state)
-
-
-def play_checked(seats: int, seed: int, options: dict[str, object]) -> FarkleState:
-    rng = Rng(seed * 7919 + 1)
-    state = GAME.new_game(seats, options, seed)
-    check(state)
-    now = 1_000.0
-    for _ in range(5_000):
-        if GAME.is_over(state):
-            break
+    if GAME.is_over(state):
+        result = GAME.result(state)
+        assert result is not None and result.winners == (state.winner,)
+    else:
         pending = GAME.pending(state)
-        assert pending
-        seat = rng.choice(sorted(pending))
-        legal = GAME.legal_actions(state, seat)
-        assert legal and pending[seat].default in legal, (state.stage, pending[seat])
-        assert len(legal) <= 80
-        for other in range(seats):
-            if other not in pending:
-                assert GAME.legal_actions(state, other) == []
-        if rng.below(8) == 0:  # a refused action changes nothing
-            before = GAME.dump(state)
-            bad = Keep("z9") if state.stage == "roll" else Recruit()
-            stranger = next((s for s in range(seats) if s not in pending), None)
-            for who, act in ((stranger, Recruit()), (seat, bad)):
-                if who is None or act in GAME.legal_actions(state, who):
-                    continue
-                with pytest.raises(RulesError):
-                    GAME.apply(state, who, act, now)
-                assert GAME.dump(state) == before
-        action = legal[rng.below(len(legal))] if rng.below(4) else pending[seat].default
-        phase = GAME.phase(state)
-        state, events = GAME.apply(state, seat, action, now)
-        assert GAME.phase(state) != phase
-        for e in events:
-            if e.to is None and e.key not in PUBLIC_ITEM_EVENTS:
-                assert not any(k.endswith("item_key") for k in e.args), e
-                assert not ITEM_WORD.search(json.dumps(e.args)), e
-        check(state)
-        now += 1.0
-    assert GAME.is_over(state)
-    result = GAME.result(state)
-    assert result is not None and result.winners == (state.winner,)
-    return state
+        for seat in range(state.seats):
+            legal = GAME.legal_actions(state, seat)
+            assert len(legal) <= 80 and (seat in pending or legal == []), (seat, legal)
+
+
+def wrong(state: FarkleState, seat: int, legal: list[Action], now: float) -> list[Action]:
+    bad = Keep("z9") if state.stage == "roll" else Recruit()
+    return [bad] if bad not in legal else []
+
+
+def a_stranger_is_refused(state: FarkleState, seat: int) -> None:
+    pending = GAME.pending(state)
+    stranger = next((s for s in range(state.seats) if s not in pending), None)
+    if stranger is not None:
+        before = GAME.dump(state)
+        with pytest.raises(RulesError):
+            GAME.apply(state, stranger, Recruit())
+        assert GAME.dump(state) == before
+
+
+def often_the_default(state: FarkleState, seat: int, legal: list[Action], rng: Rng) -> Action:
+    return legal[rng.below(len(legal))] if rng.below(4) else GAME.pending(state)[seat].default
+
+
+def items_stay_hidden(
+    before: FarkleState, after: FarkleState, seat: int, events: list[Event]
+) -> None:
+    assert GAME.phase(after) != GAME.phase(before), "every step moves the phase on"
+    for e in events:
+        if e.to is None and e.key not in PUBLIC_ITEM_EVENTS:
+            assert not any(k.endswith("item_key") for k in e.args), e
+            assert not ITEM_WORD.search(json.dumps(e.args)), e
+
+
+play_checked = partial(
+    checked_play.play_checked,
+    GAME,
+    invariants=check,
+    checked=a_stranger_is_refused,
+    wrong=wrong,
+    every=8,
+    choose=often_the_default,
+    step=items_stay_hidden,
+    now=1_000.0,
+)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant(seats: int) -> None:
-    for seed in range(6):
+    # Each step is checked whole (every seat's view, every card counted, a JSON round trip):
+    # 3 games a seat count pass through every stage of a battle to a winner.
+    for seed in range(3):
         play_checked(seats, seed, {})
 
 
 def test_random_games_with_every_option() -> None:
-    for seed in range(4):
+    for seed in range(2):  # each option value in 2 whole checked games
         play_checked(3, 100 + seed, {"legend": "5", "four_pair": False, "defend_time": 0})
         play_checked(4, 200 + seed, {"legend": "4"})
 
 
 def test_random_games_through_the_public_api_end_and_replay() -> None:
-    for seed in range(40):
+    for seed in range(10):  # the platform's player ends games, and replays them identically
         final, steps, _ = random_game(GAME, 4, seed)
         again, steps2, _ = random_game(GAME, 4, seed)
         assert GAME.dump(final) == GAME.dump(again) and steps == steps2

@@ -10,6 +10,7 @@ from render.farkle import render_board, render_table
 from rules.core import Rng
 from rules.farkle import GAME
 from rules.farkle.state import FarkleState
+from tests.support.pixels import near
 
 NAMES = ["Ana", "Bartolomé the Magnificent of Yon", "Chen", "Dee", "Eve"]
 
@@ -62,10 +63,6 @@ def _table(state: FarkleState) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 30) -> bool:
-    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
-
-
 def test_dice_the_dragon_ate_do_not_look_like_dice_banked() -> None:
     # Play-test: the three 1s the dragon ate were greyed like dice set aside for points.
     from PIL import ImageDraw
@@ -83,7 +80,7 @@ def test_dice_the_dragon_ate_do_not_look_like_dice_banked() -> None:
         return image.getpixel((10, 40 + 10))  # inside die "a", off its pips and cross
 
     eaten, banked = first_die("dragon"), first_die("blank")
-    assert _near(eaten, EATEN_RED) and not _near(banked, EATEN_RED)
+    assert near(eaten, EATEN_RED) and not near(banked, EATEN_RED)
     assert banked[0] == banked[1] == banked[2]  # banked: a plain dimmed die
 
 
@@ -101,6 +98,6 @@ def test_the_marker_moves_to_the_defender_who_must_answer_a_brawl() -> None:
     image = _table(state)
     top = 96 + 16  # the first player's row; each row is ROW_H tall
     outlined = [
-        _near(image.getpixel((WIDTH // 2, top + seat * ROW_H + 1)), ACCENT) for seat in range(3)
+        near(image.getpixel((WIDTH // 2, top + seat * ROW_H + 1)), ACCENT) for seat in range(3)
     ]
     assert outlined == [False, True, False], outlined

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.core import Event
 from rules.fuse import FUSE
 from rules.fuse.cards import COLOURS, EMPTY, BombCard, house_deck
 from rules.fuse.game import Draw, FuseState, die_colour, forget_memos
+from tests.support.events import keys as keys  # (where the game's tests import it)
 
 
 def _take_die(state: FuseState, token: str) -> int:
@@ -67,7 +67,3 @@ def all_dice(state: FuseState) -> list[int]:
     """Every die, wherever it is: bag, rolled and unplaced, on a card."""
     on_cards = [d for slots in state.dice.values() for d in slots if d >= 0]
     return sorted(state.bag + state.loose + on_cards)
-
-
-def keys(events: list[Event]) -> list[str]:
-    return [e.key for e in events]

@@ -20,12 +20,9 @@ from rules.fuse.cards import (
     house_deck,
     parse_card,
 )
+from tests.fuse.support import card
 
 DECK = house_deck()
-
-
-def card(card_id: str) -> BombCard:
-    return DECK.bombs[card_id]
 
 
 def V(token: str) -> int:  # noqa: N802 - a die literal, like R4

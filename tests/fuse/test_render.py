@@ -8,6 +8,7 @@ from render.fuse import render_board, render_table
 from rules.core.play import position_after
 from rules.fuse import FUSE
 from rules.fuse.game import FuseState
+from tests.support.pixels import near
 
 NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
@@ -58,10 +59,6 @@ def _drawn(card: dict) -> tuple[object, int, int]:  # type: ignore[type-arg]
     return image, CARD_PAD, CARD_PAD + HEADER_H  # the first slot's top left corner
 
 
-def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 30) -> bool:
-    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
-
-
 def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
     # Play-test: an empty "red 5" slot and a red 5 die on it were drawn alike.
     from render.fuse import CARD_BG, DIE_COLOURS, SLOT_GAP, SOCKET, SOCKET_EDGE
@@ -71,9 +68,9 @@ def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
     corner_placed = image.getpixel((x + 1, y + 1))  # type: ignore[attr-defined]
     corner_empty = image.getpixel((second + 1, y + 1))  # type: ignore[attr-defined]
     well = image.getpixel((second + 2, y + 28))  # type: ignore[attr-defined]
-    assert _near(corner_empty, SOCKET_EDGE) or _near(corner_empty, SOCKET)  # a dashed well
-    assert _near(corner_placed, CARD_BG)  # a die's rounded corner: the card shows round it
-    assert _near(well, SOCKET) or _near(well, SOCKET_EDGE)
+    assert near(corner_empty, SOCKET_EDGE) or near(corner_empty, SOCKET)  # a dashed well
+    assert near(corner_placed, CARD_BG)  # a die's rounded corner: the card shows round it
+    assert near(well, SOCKET) or near(well, SOCKET_EDGE)
 
     # Both still say "red"; the placed die is solid red, the empty slot striped (red and well).
     def patch(left: int) -> list[tuple[int, int, int]]:
@@ -84,9 +81,9 @@ def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
         ]
 
     placed, empty = patch(x), patch(second)
-    assert all(_near(p, DIE_COLOURS["R"]) for p in placed)
-    assert sum(_near(p, DIE_COLOURS["R"]) for p in empty) > len(empty) // 3
-    assert sum(_near(p, SOCKET) for p in empty) > len(empty) // 6
+    assert all(near(p, DIE_COLOURS["R"]) for p in placed)
+    assert sum(near(p, DIE_COLOURS["R"]) for p in empty) > len(empty) // 3
+    assert sum(near(p, SOCKET) for p in empty) > len(empty) // 6
 
 
 def test_a_black_slot_is_framed_so_it_shows_on_the_dark_card() -> None:
@@ -95,7 +92,7 @@ def test_a_black_slot_is_framed_so_it_shows_on_the_dark_card() -> None:
     image, x, y = _drawn(_card([None, None], [False, False], colour="K", n=3))
     inset = 4
     frame = image.getpixel((x + inset + 1, y + 28))  # type: ignore[attr-defined]
-    assert _near(frame, BLACK_EDGE)
+    assert near(frame, BLACK_EDGE)
 
 
 def test_the_safe_mark_is_large_enough_for_a_phone() -> None:
@@ -104,7 +101,7 @@ def test_the_safe_mark_is_large_enough_for_a_phone() -> None:
 
     image, x, y = _drawn(_card(["R5", "R5"], [True, False]))
     row = [image.getpixel((px, y + 56 - 10)) for px in range(x, x + 56)]  # type: ignore[attr-defined]
-    assert sum(1 for p in row if _near(p, ACCENT, 40)) >= 16  # the old dot was 12 px across
+    assert sum(1 for p in row if near(p, ACCENT, 40)) >= 16  # the old dot was 12 px across
 
 
 def test_slot_numbers_and_safe_badges_stay_legible_on_a_phone() -> None:

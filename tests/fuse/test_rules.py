@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 
 import pytest
 
@@ -23,6 +24,7 @@ from rules.fuse.game import (
     relaxed_rounds,
 )
 from tests.fuse.support import all_dice, card, keys, position
+from tests.support import refusals
 
 NOW = 1000.0
 
@@ -34,12 +36,7 @@ def act(
     return new, keys(events)
 
 
-def refused(state: FuseState, seat: int, action: object, key: str, now: float = NOW + 1) -> None:
-    before = FUSE.dump(state)
-    with pytest.raises(RulesError) as err:
-        FUSE.apply(state, seat, action, now)  # type: ignore[arg-type]
-    assert err.value.key == key
-    assert FUSE.dump(state) == before
+refused = partial(refusals.refused, FUSE, now=NOW + 1)
 
 
 # ------------------------------------------------------------------ setup

@@ -21,7 +21,6 @@ from bot.store.models import DeadlineRow
 from i18n import catalogue
 from rules.core import get_game
 from tests.reliability.driver import all_games
-from tests.support.tiny import install
 
 T = TypeVar("T")
 
@@ -43,7 +42,6 @@ class LoopService:
     """A service driven from synchronous code (hypothesis) on a private event loop."""
 
     def __init__(self, url: str) -> None:
-        install()
         self.loop = asyncio.new_event_loop()
         self.service: Service = self.run(Service.open(url, render=False))
 

@@ -71,8 +71,8 @@ def short_options(kind: str) -> dict[str, Any]:
 
 def all_games() -> list[str]:
     """Every registered game plus the test game (a game whose engine fails to import is
-    simply absent from the registry, and so skipped)."""
-    install()
+    simply absent from the registry, and so skipped). In a test process the test game is
+    registered by tests/reliability/conftest.py; in a driver process by ``main``."""
     return list(dict.fromkeys([*game_names(), "tiny"]))
 
 
@@ -218,7 +218,6 @@ async def play(
     kill_at: str | None = None,
     kill_on: int = 1,
 ) -> int:
-    install()
     rng = random.Random(seed)
     # Restarted processes continue after the latest time in the database, so time never runs
     # backwards in a game's log.
@@ -306,7 +305,6 @@ async def deadlines_only(url: str, start_at: float, days: float) -> int:
     at most ``PER_ROUND`` due deadlines and then yields a moment, as a bot's deadline loop does
     between its other work: on SQLite, a process running them all back to back would keep the
     one writer to itself, and the other would never get a turn."""
-    install()
     clock = Clock(days * 86400.0)
     real_due = repo.due_deadlines
 
@@ -340,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kill-at", choices=("write", "commit"), default=None)
     parser.add_argument("--kill-on", type=int, default=1)
     args = parser.parse_args(argv)
+    install()  # this process's own registry: the tiny game is played too
     if args.deadlines_only is not None:
         return asyncio.run(deadlines_only(args.url, args.deadlines_only, args.days))
     return asyncio.run(

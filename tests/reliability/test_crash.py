@@ -212,9 +212,6 @@ def _console(url: str, folder: Path, script: str) -> subprocess.Popen[str]:
 
 
 def test_sigkill_the_console_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    from tests.support.tiny import install
-
-    install()
     url = f"sqlite+aiosqlite:///{tmp_path / 'console.db'}"
     script = "\n".join(CONSOLE_ROUND * 60) + "\n"
     rng = random.Random(7)

@@ -11,14 +11,12 @@ import pytest
 from bot.console import run_console
 from bot.service import Actor, Place, Service
 from bot.service.errors import DamagedDatabase
-from tests.support.tiny import install
 
 HERE = Place(100, 1)
 
 
 async def _damaged_database(path: Path) -> str:
     """A database with a game waiting on a deadline, then its pages overwritten on disk."""
-    install()
     url = f"sqlite+aiosqlite:///{path}"
     service = await Service.open(url, render=False)
     await service.new_game(Actor(1, "Alice"), HERE, "tiny", {})

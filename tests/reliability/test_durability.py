@@ -22,7 +22,6 @@ import pytest
 
 from bot.service import Service
 from tests.conftest import ALICE, BOB
-from tests.support.tiny import install
 from tests.test_service import started
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +64,6 @@ def _strace() -> str:
 async def _syncs_of_moves(tmp_path: Path, synchronous: str | None) -> int:
     strace = _strace()
     url = f"sqlite+aiosqlite:///{tmp_path / 'durable.db'}"
-    install()
     service = await Service.open(url, render=False)
     await started(service, ALICE, BOB, rounds=9)
     await service.close()

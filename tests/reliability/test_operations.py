@@ -180,9 +180,6 @@ async def test_service_logs_are_structured_lines(tmp_path: Path) -> None:
     """Each command logs one line with the command, channel, guild, user, game and outcome
     (never the arguments: a sealed bid is a secret; and a move is logged as a move of its game,
     never by its command: in a simultaneous phase, placing or retrieving a trap is a secret)."""
-    from tests.support.tiny import install
-
-    install()
     with production_logging("INFO") as logs:
         service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'l.db'}", render=False)
         place = Place(42, 7)

@@ -13,7 +13,6 @@ import pytest
 from bot.service import Actor, Place, Service
 from bot.store import database, outage
 from i18n import t
-from tests.support.tiny import install
 
 HERE = Place(100, 1)
 
@@ -24,7 +23,6 @@ async def test_an_outage_is_two_warnings_not_a_traceback_per_command(
     """The database's disk goes away (its folder moved, the pool's connections closed: every
     new connection fails, as after an unmount or a server stop), 20 commands arrive, then it
     comes back."""
-    install()
     folder = tmp_path / "disk"
     folder.mkdir()
     service = await Service.open(f"sqlite+aiosqlite:///{folder / 'p.db'}", render=False)
@@ -187,7 +185,6 @@ async def test_a_postgresql_outage_is_two_warnings(caplog: pytest.LogCaptureFixt
 
     if pg_url() is None:
         pytest.skip("PARTIDA_TEST_PG_URL is not set (tests/reliability/start_postgres.sh)")
-    install()
     url = create_database()
     real = make_url(url)
     link = Link(real.host or "127.0.0.1", real.port or 5432)

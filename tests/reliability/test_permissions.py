@@ -19,7 +19,6 @@ from bot.store import repository as repo
 from rules.core import get_game
 from tests.reliability.common import check_refusal_text, game_params, snapshot
 from tests.reliability.driver import GameSpec, actor_for, seat_count, setup_games
-from tests.support.tiny import install
 
 WHO = ("host", "seated", "spectator", "manager", "elsewhere")
 Y, N = True, False
@@ -116,7 +115,6 @@ async def fresh(service: Service, channel: int, active: bool) -> tuple[int, str]
 
 @pytest.mark.parametrize("stage", ["lobby", "active"])
 async def test_who_may_do_what(service: Service, stage: str) -> None:
-    install()
     table = LOBBY if stage == "lobby" else ACTIVE
     wrong: list[str] = []
     channel = 1000
@@ -142,7 +140,6 @@ async def test_game_commands_only_for_the_pending_seat(service: Service, kind: s
     """For every game: a pending seat's legal command works for that seat only; a spectator,
     a manager and a user elsewhere are refused, and so is a seated player for whom it is not
     legal (a game may let a seat that is not pending act, e.g. anyone draws in Fuse)."""
-    install()
     engine = get_game(kind)
     seats = seat_count(kind)
     channel = 2000

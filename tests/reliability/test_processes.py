@@ -223,9 +223,7 @@ async def test_a_real_deadlock_is_retried_and_the_move_lands(
 
     from bot.service import Actor, Place
     from bot.store.database import create_engine
-    from tests.support.tiny import install
 
-    install()
     caplog.set_level(logging.INFO, logger="partida.service")
     service = await Service.open(database_url, render=False)
     other = create_engine(database_url)

@@ -2,7 +2,7 @@
 step counts and events, for every seat count and every option set one value away from the
 defaults. An engine change that must not change a rule (a refactor, a speed-up) keeps it.
 
-``python -m tests.support.fingerprint`` prints one line per game; ``test_fingerprint.py`` pins
+``python -m tests.support.fingerprint`` prints one line per registered game; ``test_fingerprint.py`` pins
 them. A deliberate rule change updates the pinned value in the same commit, and says why.
 """
 
@@ -14,11 +14,9 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from rules.core import get_game
+from rules.core import game_names, get_game
 from rules.core.game import Game
 from rules.core.play import random_game
-
-GAMES = ("badbones", "farkle", "fuse", "zvv")
 
 
 def option_sets(game: Game[Any]) -> Iterator[dict[str, Any]]:
@@ -59,5 +57,5 @@ def fingerprint(name: str, seeds: int = 3) -> str:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or GAMES:
+    for name in sys.argv[1:] or game_names():
         print(name, fingerprint(name), flush=True)

@@ -180,6 +180,8 @@ TINY = Tiny()
 
 
 def install() -> Tiny:
-    """Register the tiny game (idempotent) and return it."""
+    """Register the tiny game for the rest of the process (idempotent) and return it: for a
+    process of its own (a bot a test starts, a benchmark). A test registers it for itself only,
+    with the ``tiny`` fixture (tests/conftest.py)."""
     register(TINY)
     return TINY

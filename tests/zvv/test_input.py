@@ -3,7 +3,7 @@ nothing changed)."""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
 
 import pytest
 
@@ -13,33 +13,13 @@ from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
 from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
+from tests.support import refusals
 
 AWAY = ["A6", "A7", "A8", "B6", "B7", "B8", "C6", "C7", "C8"]
 
 
-def refused(state: ZvvState, seat: int, command: str, args: CommandArgs, key: str) -> None:
-    """The typed command is refused with ``key`` and the state does not change, both through
-    ``parse`` and (when it parses to an action) through ``apply``."""
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.parse(command, args, state, seat)
-    assert err.value.key == key, (command, args, err.value)
-    assert GAME.explain(state, seat, command, args).key == key
-    assert GAME.dump(state) == before
-    args = {k: str(v) for k, v in err.value.args_map.items()}
-    args.update(
-        {k[:-4]: t(str(v), "en") for k, v in err.value.args_map.items() if k.endswith("_key")}
-    )
-    text = t(key, "en", **args)
-    assert "{" not in text.replace("{owner_seat}", ""), text
-
-
-def rejected(state: ZvvState, seat: int, action: Any, key: str) -> None:
-    before = GAME.dump(state)
-    with pytest.raises(RulesError) as err:
-        GAME.apply(state, seat, action)
-    assert err.value.key == key, (action, err.value)
-    assert GAME.dump(state) == before
+refused = partial(refusals.refused_command, GAME)
+rejected = partial(refusals.refused, GAME)
 
 
 # ------------------------------------------------------------------ moves

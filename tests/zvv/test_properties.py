@@ -3,17 +3,18 @@ states round-trip, invariants hold, refused actions change nothing, defaults are
 
 from __future__ import annotations
 
-import json
+from functools import partial
 
 import pytest
 
-from rules.core import Rng, RulesError
+from rules.core import Action, Rng, RulesError
 from rules.core.play import random_game
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Remove
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board, reach
 from rules.zvv.game import ZvvState, _occupied, _target
 from rules.zvv.notation import position
+from tests.support import checked_play
 
 
 def brute_reach(
@@ -128,45 +129,44 @@ def check_invariants(state: ZvvState) -> None:
     assert not any(b.in_zone(w) for w in state.walls), "no wall inside a zone"
 
 
-def play_checked(seats: int, seed: int, options: dict[str, object] | None = None) -> ZvvState:
-    """A random legal game, checking at every step what must hold."""
-    rng = Rng(seed)
-    state = GAME.new_game(seats, options, seed)
-    homes: dict[int, set[int]] = {s: set() for s in range(seats)}
-    steps = 0
-    while not GAME.is_over(state):
-        ((seat, pending),) = GAME.pending(state).items()
-        legal = GAME.legal_actions(state, seat)
-        assert legal and pending.default in legal, GAME.phase(state)
-        if steps % 7 == 0:
-            check_invariants(state)
-            data = json.loads(json.dumps(GAME.dump(state)))
-            assert GAME.dump(GAME.load(data)) == GAME.dump(state)
-            assert GAME.dump(GAME.copy(state)) == GAME.dump(state)
-            json.dumps(GAME.view(state, None))
-            other = (seat + 1) % seats
-            assert GAME.legal_actions(state, other) == []
-            before = GAME.dump(state)
-            for bad in (Move("A1", "K11"), Build("B2 N"), Remove("F6 N")):
-                if bad not in legal:
-                    with pytest.raises(RulesError):
-                        GAME.apply(state, seat, bad)
-            assert GAME.dump(state) == before
-        action = rng.choice(legal)
-        state, _ = GAME.apply(state, seat, action)
-        for s in range(seats):
-            now_home = set(state.pawns[s]) & _target(state, s)
-            assert homes[s] <= now_home, "home pawns never move"
-            homes[s] = now_home
-        steps += 1
-        assert steps < 20_000
+def one_at_a_time(state: ZvvState) -> None:
+    """(The walls' and pawns' invariants cost more: at the checked steps, and at the end.)"""
+    if GAME.is_over(state):
+        check_invariants(state)
+    else:
+        assert len(GAME.pending(state)) == 1, "one player moves at a time"
+
+
+def checked(state: ZvvState, seat: int) -> None:
     check_invariants(state)
-    return state
+    assert GAME.dump(GAME.copy(state)) == GAME.dump(state)
+    assert GAME.legal_actions(state, (seat + 1) % state.seats) == []
+
+
+def wrong(state: ZvvState, seat: int, legal: list[Action], now: float) -> list[Action]:
+    return [a for a in (Move("A1", "K11"), Build("B2 N"), Remove("F6 N")) if a not in legal]
+
+
+def home_pawns_stay(before: ZvvState, after: ZvvState, seat: int, _: object) -> None:
+    for s in range(after.seats):
+        home = set(before.pawns[s]) & _target(before, s)
+        assert home <= set(after.pawns[s]) & _target(after, s), "home pawns never move"
+
+
+play_checked = partial(
+    checked_play.play_checked,
+    GAME,
+    invariants=one_at_a_time,
+    checked=checked,
+    wrong=wrong,
+    step=home_pawns_stay,
+    max_steps=20_000,
+)
 
 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_random_games_end_with_invariants(seats: int) -> None:
-    state = play_checked(seats, seed=seats)
+    state = play_checked(seats, seats)
     result = GAME.result(state)
     assert result is not None and result.winners
 

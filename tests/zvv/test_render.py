@@ -14,6 +14,7 @@ from rules.zvv import GAME
 from rules.zvv.actions import Move
 from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
+from tests.support.pixels import near
 
 NAMES = ["Ana", "Bartolomé", "Chen", "Dolores"]
 
@@ -76,10 +77,6 @@ def _image(state: ZvvState, seat: int | None = None) -> Image.Image:
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
-def _near(pixel: tuple[int, ...], colour: tuple[int, int, int], tol: int = 40) -> bool:
-    return all(abs(int(p) - c) <= tol for p, c in zip(pixel, colour, strict=False))
-
-
 def test_after_rolling_a_2_the_picture_dots_every_square_the_roll_reaches() -> None:
     # "where can I go with a 2?" meant counting squares on the picture by hand.
     state = position(pawns={0: ["E5"], 1: ["E6", "F5"]}, walls=["D5-D7 W"], face="2")
@@ -91,7 +88,9 @@ def test_after_rolling_a_2_the_picture_dots_every_square_the_roll_reaches() -> N
     # E7 and G5 are jumps over E6 and F5; H5 is a jump and a step; E9 and H6 are too far.
     for name in ("E7", "G5", "H5", "E9", "H6"):
         assert (name in legal) == (name in ("E7", "G5", "H5")), name
-        assert (name in legal) == _near(image.getpixel(grid.centre(name)), seat_colour(0)), name
+        assert (name in legal) == near(image.getpixel(grid.centre(name)), seat_colour(0), tol=40), (
+            name
+        )
     rolled_nothing = position(pawns={0: ["E5"]})
     assert GAME.view(rolled_nothing, None)["reach"] == []  # before the roll, no dots
 
@@ -120,4 +119,4 @@ def test_the_two_zombie_players_differ_by_the_shape_of_their_pawns() -> None:
     for seat, square in ((0, "A1"), (2, "K1"), (1, "K11"), (3, "A11")):
         cx, cy = grid.centre(square)
         corner = image.getpixel((cx - radius + 8, cy - radius + 8))
-        assert _near(corner, seat_colour(seat)) == (seat >= 2), seat
+        assert near(corner, seat_colour(seat), tol=40) == (seat >= 2), seat

@@ -1,0 +1,61 @@
+"""A refusal as the rulebook states it: the engine refuses, the player reads why in every
+language, and nothing changes. Each game's tests bind these to their engine once
+(``refused = partial(refusals.refused, GAME)``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.service.compose import refusal
+from bot.service.narrate import fill_args
+from bot.service.text import Name
+from i18n import LANGUAGES, catalogue
+from rules.core import Action, CommandArgs, Game, RulesError
+
+SEAT_NAMES = tuple(Name(f"Player{n}") for n in range(10))
+
+
+def refused(
+    game: Game[Any], state: Any, seat: int, action: Action, key: str | None = None, now: float = 0.0
+) -> str:
+    """``apply`` refuses ``action`` (with ``key``, when given) and leaves ``state`` as it was;
+    the refusal's key."""
+    before = game.dump(state)
+    with pytest.raises(RulesError) as err:
+        game.apply(state, seat, action, now)
+    assert game.dump(state) == before, "a refused action changes nothing"
+    assert key is None or err.value.key == key, (action, err.value)
+    readable(err.value)
+    return err.value.key
+
+
+def refused_command(
+    game: Game[Any],
+    state: Any,
+    seat: int,
+    command: str,
+    args: CommandArgs,
+    key: str | None = None,
+) -> RulesError:
+    """The typed command is refused by ``parse`` (with ``key``, when given), for the reason
+    ``explain`` gives, and ``state`` does not change; the error."""
+    before = game.dump(state)
+    with pytest.raises(RulesError) as err:
+        game.parse(command, args, state, seat)
+    assert key is None or err.value.key == key, (command, args, err.value)
+    assert game.explain(state, seat, command, args).key == err.value.key
+    assert game.dump(state) == before, "a refused command changes nothing"
+    readable(err.value)
+    return err.value
+
+
+def readable(error: RulesError) -> None:
+    """The refusal as a player reads it (its seats named, as the service does), in every
+    language: a text of the catalogue with every ``{argument}`` filled."""
+    for lang in LANGUAGES:
+        assert error.key in catalogue(lang), f"{error.key} has no {lang} text"
+        named = RulesError(error.key, **fill_args(error.args_map, SEAT_NAMES, lang))
+        text = str(refusal(named, lang))
+        assert "{" not in text, f"{lang}: {text}"
