@@ -18,7 +18,8 @@ from bot.store.models import GameRow
 from rules.core import get_game
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE, Clock
-from tests.test_computer_seats import game, private
+from tests.support.replies import private
+from tests.support.rows import game_at
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ async def test_the_host_seats_a_hard_computer_player(service: Service) -> None:
     assert spanish.ok and "🤖 Hard 2" in private(spanish)
     refused = await service.add_bot(ALICE, HERE, "expert")
     assert not refused.ok and "Choose a level: easy, normal, hard" in private(refused)
-    assert [s.computer for s in (await game(service)).seats] == [None, "hard", "hard"]
+    assert [s.computer for s in (await game_at(service, HERE)).seats] == [None, "hard", "hard"]
 
 
 async def test_the_host_sets_the_autopilot_level_and_an_absent_seat_plays_at_it(
@@ -56,13 +57,13 @@ async def test_the_host_sets_the_autopilot_level_and_an_absent_seat_plays_at_it(
     assert not (await service.settings(BOB, HERE, autopilot="hard")).ok, "the host's setting"
     wrong = await service.settings(ALICE, HERE, autopilot="grandmaster")
     assert not wrong.ok and "Choose a level" in private(wrong)
-    assert "autopilot" not in (await game(service)).settings, "a refusal changes nothing"
+    assert "autopilot" not in (await game_at(service, HERE)).settings, "a refusal changes nothing"
     chosen = await service.settings(ALICE, HERE, autopilot="Hard", misses=1)
     assert "plays an absent player's seat at: Hard" in private(chosen)
-    assert (await game(service)).settings["autopilot"] == "hard", "stored with the game"
+    assert (await game_at(service, HERE)).settings["autopilot"] == "hard", "stored with the game"
     assert (await service.start(ALICE, HERE)).ok
 
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     (seat,) = table.engine.pending(table.state)
     expected = choose(table.engine, table.state, seat, "hard")
@@ -116,7 +117,7 @@ async def test_a_deadline_plays_the_move_thought_out_before_it_unless_the_game_c
     assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
     assert (await service.join(BOB, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
-    row = await game(service)
+    row = await game_at(service, HERE)
     table = Table.of(row)
     (seat,) = table.engine.pending(table.state)
     fresh = choose(table.engine, table.state, seat, "normal")
