@@ -14,7 +14,8 @@ typed otherwise; tests/fakediscord/table.py) in a thread, and at fixed moves the
 
 Then two games in two channels: one channel's posts get a 60 s shared 429 while the other
 channel's game goes on (moves a little over a second apart, and a deadline), timed against the
-same before the 429.
+same before the 429: a move until its answer and table, a deadline until its table reaches the
+channel, each after a rest that keeps that channel under its own limit (5 posts in 5 s).
 
 Printed: moves tried; acknowledged moves lost (the player saw "Recorded" or the table's
 answer, and the move is not in the game's log); moves applied while their player saw "This
@@ -74,6 +75,7 @@ GRACE = 3.0 if QUICK else 5.0  # how long a player waits for the table before ac
 SHARED_429 = 20.0 if QUICK else 60.0
 LATENCY = 3.5
 PACE = 1.2  # seconds between the other channel's moves during the 429
+OWN_WINDOW = 5.0  # a channel's own limit: 5 posts in 5 s (rested before a timed deadline)
 DAY = 86_400.0
 # The move (attempt) at which each fault begins, per game.
 SCHEDULE = {
@@ -440,17 +442,36 @@ async def first_due(table: Table) -> float:
 
 
 async def deadline_passes(table: Table, clock: Clock) -> float:
-    """Seconds from a deadline passing to the table's next phase message in the channel."""
+    """Seconds from a deadline passing to the table's next phase message reaching the channel,
+    as its players see it (the fake's message), after a rest of the channel's own rate-limit
+    window, so that what is timed is not this channel's own pace (as ``paced`` does for moves).
+
+    Not until the bot records the message's id: discord.py returns from a post that spent its
+    channel's bucket (5 posts in 5 s) only after waiting for the bucket's reset, so the id is
+    recorded up to 5 s after the players saw the table (docs/reliability.md)."""
+    await asyncio.sleep(OWN_WINDOW)
+    fake, where = table.fake, table.where
     row = await table.row()
     phase = row.phase if row is not None else ""
+    known = {i for i, m in fake.messages.items() if m.channel_id == where}
+    arrived: dict[int, float] = {}  # message id → when it was first seen in the channel
     clock.now += 3 * DAY
     table.bot.wake_deadlines()
     start = time.monotonic()
     while time.monotonic() - start < SHARED_429:
+        now = time.monotonic()
+        for i, message in list(fake.messages.items()):
+            if message.channel_id == where and i not in known:
+                arrived.setdefault(i, now)
         row = await table.row()
-        if row is None or row.status != ACTIVE or row.phase != phase:
+        if row is None or row.status != ACTIVE:
             break
-        await asyncio.sleep(0.05)
+        record = (row.messages or {}).get("phase") or {}
+        shown = arrived.get(int(record.get("id") or 0))
+        if row.phase != phase and record.get("phase") == row.phase and shown is not None:
+            await table.table_seen()
+            return shown - start
+        await asyncio.sleep(0.02)
     await table.table_seen(grace=SHARED_429)
     return time.monotonic() - start
 
@@ -501,16 +522,18 @@ async def shared_429(folder: Path) -> Figures:
                 if outcome is not None:
                     during.append(outcome.seconds)
                 if len(during) == 3:
-                    # The stalled channel's deadline falls due (its post meets the 429), then
-                    # this channel's: how long until this one's table moves on?
+                    # The stalled channel's deadline falls due and its post meets the 429
+                    # (this channel's falls due in the same round: both were set at the same
+                    # time on the bot's clock). Then a deadline of this channel is timed, in a
+                    # round that passes the stalled channel's next one too.
                     clock.now = max(clock.now, await first_due(stalled) + 1)
                     bot.wake_deadlines()
                     await asyncio.sleep(1.0)
                     pass_during = await deadline_passes(other, clock)
                     # The pass posted this channel's table on top of its paced moves: let the
-                    # channel's own limit (5 posts in 5 s) pass, so that the next move times the
-                    # other channel's stall, not this channel's pace (as ``paced`` does).
-                    await asyncio.sleep(5.0)
+                    # channel's own limit pass, so that the next move times the other
+                    # channel's stall, not this channel's pace (as ``paced`` does).
+                    await asyncio.sleep(OWN_WINDOW)
             # The stalled channel's table is judged once its 429 is over (a post waiting out
             # a rate limit is late, not lost), allowing the wait the last 429 asked for (the
             # fake's say the whole SHARED_429): by then it must have gone out.
