@@ -224,17 +224,21 @@ class Table:
             exchange = await self.fake.slash(
                 player.user, f"{self.game} {command}", channel_id=self.where, **_typed(args)
             )
-        await self.settle(exchange)
+        answered = await self.settle(exchange)
         applied = any(
             s == seat and not by_default for _, s, by_default in (await self.log())[logged:]
         )
-        await self.table_seen()
-        outcome = Outcome(exchange, applied, time.monotonic() - start)
+        shown = await self.table_seen()
+        # Until the player has their answer and the table is in the channel (its message's,
+        # as the players see it: an old one when the move did not change the phase).
+        seconds = max(answered, shown if shown is not None else time.monotonic()) - start
+        outcome = Outcome(exchange, applied, seconds)
         self.judge(outcome, player)
         return outcome
 
-    async def settle(self, exchange: Exchange) -> None:
-        """Until the player knows how it went, and the bot is done with it."""
+    async def settle(self, exchange: Exchange) -> float:
+        """Until the player knows how it went, and the bot is done with it; returns when the
+        player knew (``time.monotonic()``)."""
         end = time.monotonic() + 20 + LATENCY * 2
         gateway = self.fake.gateway
         sessions = gateway.identifies
@@ -245,8 +249,10 @@ class Table:
             if exchange.answer is not None or (exchange.failed and (reached or lost)):
                 break
             await asyncio.sleep(0.05)
+        knew = time.monotonic()
         if self.wait_idle:
             await self.fake.idle(quiet=0.1, timeout=120)
+        return knew
 
     def judge(self, outcome: Outcome, player: Player) -> None:
         exchange = outcome.exchange
@@ -269,21 +275,27 @@ class Table:
         if outcome.applied and told_retry:
             count("try_again")
 
-    async def table_seen(self, grace: float = GRACE) -> bool:
-        """Whether the current phase's message is in the channel (waiting up to ``grace``, as
-        a player waits for the table); notes the phase either way."""
+    async def table_seen(self, grace: float = GRACE) -> float | None:
+        """When the current phase's message reached the channel (``time.monotonic()``; now for
+        a game over), waiting up to ``grace``, as a player waits for the table; ``None``: not
+        within it. Notes the phase either way.
+
+        The message is found by the id the bot recorded, but timed by when Discord took it
+        (``Sent.at``): discord.py returns from a post that spent its channel's bucket (5 posts
+        in 5 s) only after waiting for the bucket's reset, so the bot records the id up to 5 s
+        after the players saw the table."""
         end = time.monotonic() + grace
         while True:
             row = await self.row()
             if row is None or row.status != ACTIVE:
-                return True
+                return time.monotonic()
             record = (row.messages or {}).get("phase") or {}
             message = self.fake.messages.get(int(record.get("id") or 0))
             delivered = record.get("phase") == row.phase and message is not None
             if delivered or time.monotonic() >= end:
                 self.phases[row.phase] = self.phases.get(row.phase, False) or delivered
                 self.phase_fault.setdefault(row.phase, self.fault)
-                return delivered
+                return message.at if delivered and message is not None else None
             await asyncio.sleep(0.2)
 
     def close(self) -> Figures:
@@ -442,38 +454,22 @@ async def first_due(table: Table) -> float:
 
 
 async def deadline_passes(table: Table, clock: Clock) -> float:
-    """Seconds from a deadline passing to the table's next phase message reaching the channel,
-    as its players see it (the fake's message), after a rest of the channel's own rate-limit
-    window, so that what is timed is not this channel's own pace (as ``paced`` does for moves).
-
-    Not until the bot records the message's id: discord.py returns from a post that spent its
-    channel's bucket (5 posts in 5 s) only after waiting for the bucket's reset, so the id is
-    recorded up to 5 s after the players saw the table (docs/reliability.md)."""
+    """Seconds from a deadline passing to the table's next phase message reaching the channel
+    (``Table.table_seen``), after a rest of the channel's own rate-limit window, so that what
+    is timed is not this channel's own pace (as ``paced`` does for moves)."""
     await asyncio.sleep(OWN_WINDOW)
-    fake, where = table.fake, table.where
     row = await table.row()
     phase = row.phase if row is not None else ""
-    known = {i for i, m in fake.messages.items() if m.channel_id == where}
-    arrived: dict[int, float] = {}  # message id → when it was first seen in the channel
     clock.now += 3 * DAY
     table.bot.wake_deadlines()
     start = time.monotonic()
     while time.monotonic() - start < SHARED_429:
-        now = time.monotonic()
-        for i, message in list(fake.messages.items()):
-            if message.channel_id == where and i not in known:
-                arrived.setdefault(i, now)
         row = await table.row()
-        if row is None or row.status != ACTIVE:
+        if row is None or row.status != ACTIVE or row.phase != phase:
             break
-        record = (row.messages or {}).get("phase") or {}
-        shown = arrived.get(int(record.get("id") or 0))
-        if row.phase != phase and record.get("phase") == row.phase and shown is not None:
-            await table.table_seen()
-            return shown - start
-        await asyncio.sleep(0.02)
-    await table.table_seen(grace=SHARED_429)
-    return time.monotonic() - start
+        await asyncio.sleep(0.05)
+    shown = await table.table_seen(grace=SHARED_429)
+    return (shown if shown is not None else time.monotonic()) - start
 
 
 async def shared_429(folder: Path) -> Figures:
