@@ -14,7 +14,8 @@ typed otherwise; tests/fakediscord/table.py) in a thread, and at fixed moves the
 
 Then two games in two channels: one channel's posts get a 60 s shared 429 while the other
 channel's game goes on (moves a little over a second apart, and a deadline), timed against the
-same before the 429.
+same before the 429: a move until its answer and table, a deadline until its table reaches the
+channel, each after a rest that keeps that channel under its own limit (5 posts in 5 s).
 
 Printed: moves tried; acknowledged moves lost (the player saw "Recorded" or the table's
 answer, and the move is not in the game's log); moves applied while their player saw "This
@@ -74,6 +75,7 @@ GRACE = 3.0 if QUICK else 5.0  # how long a player waits for the table before ac
 SHARED_429 = 20.0 if QUICK else 60.0
 LATENCY = 3.5
 PACE = 1.2  # seconds between the other channel's moves during the 429
+OWN_WINDOW = 5.0  # a channel's own limit: 5 posts in 5 s (rested before a timed deadline)
 DAY = 86_400.0
 # The move (attempt) at which each fault begins, per game.
 SCHEDULE = {
@@ -222,17 +224,21 @@ class Table:
             exchange = await self.fake.slash(
                 player.user, f"{self.game} {command}", channel_id=self.where, **_typed(args)
             )
-        await self.settle(exchange)
+        answered = await self.settle(exchange)
         applied = any(
             s == seat and not by_default for _, s, by_default in (await self.log())[logged:]
         )
-        await self.table_seen()
-        outcome = Outcome(exchange, applied, time.monotonic() - start)
+        shown = await self.table_seen()
+        # Until the player has their answer and the table is in the channel (its message's,
+        # as the players see it: an old one when the move did not change the phase).
+        seconds = max(answered, shown if shown is not None else time.monotonic()) - start
+        outcome = Outcome(exchange, applied, seconds)
         self.judge(outcome, player)
         return outcome
 
-    async def settle(self, exchange: Exchange) -> None:
-        """Until the player knows how it went, and the bot is done with it."""
+    async def settle(self, exchange: Exchange) -> float:
+        """Until the player knows how it went, and the bot is done with it; returns when the
+        player knew (``time.monotonic()``)."""
         end = time.monotonic() + 20 + LATENCY * 2
         gateway = self.fake.gateway
         sessions = gateway.identifies
@@ -243,8 +249,10 @@ class Table:
             if exchange.answer is not None or (exchange.failed and (reached or lost)):
                 break
             await asyncio.sleep(0.05)
+        knew = time.monotonic()
         if self.wait_idle:
             await self.fake.idle(quiet=0.1, timeout=120)
+        return knew
 
     def judge(self, outcome: Outcome, player: Player) -> None:
         exchange = outcome.exchange
@@ -267,21 +275,27 @@ class Table:
         if outcome.applied and told_retry:
             count("try_again")
 
-    async def table_seen(self, grace: float = GRACE) -> bool:
-        """Whether the current phase's message is in the channel (waiting up to ``grace``, as
-        a player waits for the table); notes the phase either way."""
+    async def table_seen(self, grace: float = GRACE) -> float | None:
+        """When the current phase's message reached the channel (``time.monotonic()``; now for
+        a game over), waiting up to ``grace``, as a player waits for the table; ``None``: not
+        within it. Notes the phase either way.
+
+        The message is found by the id the bot recorded, but timed by when Discord took it
+        (``Sent.at``): discord.py returns from a post that spent its channel's bucket (5 posts
+        in 5 s) only after waiting for the bucket's reset, so the bot records the id up to 5 s
+        after the players saw the table."""
         end = time.monotonic() + grace
         while True:
             row = await self.row()
             if row is None or row.status != ACTIVE:
-                return True
+                return time.monotonic()
             record = (row.messages or {}).get("phase") or {}
             message = self.fake.messages.get(int(record.get("id") or 0))
             delivered = record.get("phase") == row.phase and message is not None
             if delivered or time.monotonic() >= end:
                 self.phases[row.phase] = self.phases.get(row.phase, False) or delivered
                 self.phase_fault.setdefault(row.phase, self.fault)
-                return delivered
+                return message.at if delivered and message is not None else None
             await asyncio.sleep(0.2)
 
     def close(self) -> Figures:
@@ -440,7 +454,10 @@ async def first_due(table: Table) -> float:
 
 
 async def deadline_passes(table: Table, clock: Clock) -> float:
-    """Seconds from a deadline passing to the table's next phase message in the channel."""
+    """Seconds from a deadline passing to the table's next phase message reaching the channel
+    (``Table.table_seen``), after a rest of the channel's own rate-limit window, so that what
+    is timed is not this channel's own pace (as ``paced`` does for moves)."""
+    await asyncio.sleep(OWN_WINDOW)
     row = await table.row()
     phase = row.phase if row is not None else ""
     clock.now += 3 * DAY
@@ -451,8 +468,8 @@ async def deadline_passes(table: Table, clock: Clock) -> float:
         if row is None or row.status != ACTIVE or row.phase != phase:
             break
         await asyncio.sleep(0.05)
-    await table.table_seen(grace=SHARED_429)
-    return time.monotonic() - start
+    shown = await table.table_seen(grace=SHARED_429)
+    return (shown if shown is not None else time.monotonic()) - start
 
 
 async def shared_429(folder: Path) -> Figures:
@@ -501,16 +518,18 @@ async def shared_429(folder: Path) -> Figures:
                 if outcome is not None:
                     during.append(outcome.seconds)
                 if len(during) == 3:
-                    # The stalled channel's deadline falls due (its post meets the 429), then
-                    # this channel's: how long until this one's table moves on?
+                    # The stalled channel's deadline falls due and its post meets the 429
+                    # (this channel's falls due in the same round: both were set at the same
+                    # time on the bot's clock). Then a deadline of this channel is timed, in a
+                    # round that passes the stalled channel's next one too.
                     clock.now = max(clock.now, await first_due(stalled) + 1)
                     bot.wake_deadlines()
                     await asyncio.sleep(1.0)
                     pass_during = await deadline_passes(other, clock)
                     # The pass posted this channel's table on top of its paced moves: let the
-                    # channel's own limit (5 posts in 5 s) pass, so that the next move times the
-                    # other channel's stall, not this channel's pace (as ``paced`` does).
-                    await asyncio.sleep(5.0)
+                    # channel's own limit pass, so that the next move times the other
+                    # channel's stall, not this channel's pace (as ``paced`` does).
+                    await asyncio.sleep(OWN_WINDOW)
             # The stalled channel's table is judged once its 429 is over (a post waiting out
             # a rate limit is late, not lost), allowing the wait the last 429 asked for (the
             # fake's say the whole SHARED_429): by then it must have gone out.

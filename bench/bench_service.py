@@ -11,9 +11,7 @@ Figures:
   ``BENCH_PG_URL``) names a server: no single writer, and asyncpg talks to the server from the
   event loop itself (no thread to cross to), so a command costs the bot less CPU there;
 - what durability costs: the bare commit and the service-alone throughput with
-  ``SQLITE_SYNCHRONOUS=NORMAL`` beside the default FULL (a sync per commit), and what the
-  one-crossing SQLite driver (``bot/store/sqlite_driver.py``, aiosqlite internals) saves: the
-  same throughput through SQLAlchemy's own aiosqlite adapter (public API only);
+  ``SQLITE_SYNCHRONOUS=NORMAL`` beside the default FULL (a sync per commit);
 - peak memory (max RSS) of the run.
 
 Targets on a 2-core machine: p99 ≤ 20 ms (no resolution), ≤ 150 ms (resolution), ≥ 300 cmd/s.
@@ -194,24 +192,19 @@ async def _postgresql(
 
 
 async def _variant(
-    url: str, tiny: Game[Any], long: dict[str, Any], first: int, synchronous: str, one_hop: bool
+    url: str, tiny: Game[Any], long: dict[str, Any], first: int, synchronous: str
 ) -> tuple[float, int, float]:
-    """The service-alone throughput on games of its own, with ``SQLITE_SYNCHRONOUS`` and the
-    SQLite driver (the one-crossing one, or SQLAlchemy's own adapter) as given: what
-    durability and the driver's internals cost. Both are read when the engine is made."""
-    from bot.store import sqlite_driver
-
-    saved = os.environ.get("SQLITE_SYNCHRONOUS"), sqlite_driver.AVAILABLE
+    """The service-alone throughput on games of its own, with ``SQLITE_SYNCHRONOUS`` as given
+    (read when the engine is made): what durability costs."""
+    saved = os.environ.get("SQLITE_SYNCHRONOUS")
     os.environ["SQLITE_SYNCHRONOUS"] = synchronous
-    sqlite_driver.AVAILABLE = one_hop and saved[1]
     try:
         service = await Service.open(url, render=False, migrate=False)
     finally:
-        sqlite_driver.AVAILABLE = saved[1]
-        if saved[0] is None:
+        if saved is None:
             os.environ.pop("SQLITE_SYNCHRONOUS")
         else:
-            os.environ["SQLITE_SYNCHRONOUS"] = saved[0]
+            os.environ["SQLITE_SYNCHRONOUS"] = saved
     await _populate(service, tiny, 2, CONCURRENT, first_channel=first, options=long)
     rate = await _throughput(
         service, tiny, 2, [first - 10_000 + i for i in range(CONCURRENT)], long
@@ -272,8 +265,7 @@ async def run() -> None:
     await service.close()
     url = f"sqlite+aiosqlite:///{path}"
     first = 100_000 + CONCURRENT
-    normal = await _variant(url, tiny, long, first, "NORMAL", one_hop=True)
-    adapter = await _variant(url, tiny, long, first + CONCURRENT, "FULL", one_hop=False)
+    normal = await _variant(url, tiny, long, first, "NORMAL")
     on_pg = await _postgresql(game, seats, tiny, long)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -300,12 +292,9 @@ async def run() -> None:
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
         if pictures:
             print(f"{'  pictures drawn (per s)':<44}{pictures:>12.0f}")
-    for label, (rate, errors, _) in (
-        ("  service alone, synchronous=NORMAL (cmd/s)", normal),
-        ("  service alone, SQLAlchemy's adapter (cmd/s)", adapter),
-    ):
-        print(f"{label:<44}{rate:>12.0f}{'':>12}")
-        print(f"{'    refused commands (must be 0)':<44}{errors:>12}")
+    rate, errors, _ = normal
+    print(f"{'  service alone, synchronous=NORMAL (cmd/s)':<44}{rate:>12.0f}{'':>12}")
+    print(f"{'    refused commands (must be 0)':<44}{errors:>12}")
     for label, (rate, errors, _) in on_pg:
         print(f"{label:<44}{rate:>12.0f}{'>= 300':>12}")
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")

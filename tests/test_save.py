@@ -35,6 +35,36 @@ async def test_a_save_over_a_newer_version_is_refused(service: Service) -> None:
         assert row is not None and row.updated_at == 123.0 and row.version == seen + 1
 
 
+async def test_a_stale_save_raises_where_it_is_run_and_nothing_of_it_stays(
+    service: Service,
+) -> None:
+    """``repo.run`` writes at once, on SQLite as on PostgreSQL: a save over a version another
+    writer replaced raises at ``run``, not later at the commit, and the transaction's earlier
+    writes roll back with it."""
+    await started(service, ALICE, BOB)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        game_id, seen = row.id, row.version
+    async with service.sessions() as first, first.begin():
+        fresh = await repo.open_game(first, HERE.channel_id)
+        assert fresh is not None
+        await repo.save_game(first, fresh, seen, {"updated_at": 123.0})
+    ran: list[str] = []
+    with pytest.raises(StaleDataError):
+        async with service.sessions() as late, late.begin():
+            stale = await repo.open_game(late, HERE.channel_id)
+            assert stale is not None
+            logged = repo.Writes().append_action(game_id, 999, 0, {"kind": "pass"}, 8.0, False)
+            await repo.run(late, logged.save_game(stale, seen, {"updated_at": 456.0}))
+            ran.append("after run")  # never: the stale save raised in ``run``
+    assert ran == []
+    async with service.sessions() as check:
+        row = await repo.open_game(check, HERE.channel_id)
+        assert row is not None and row.updated_at == 123.0 and row.version == seen + 1
+        assert all(entry.seq != 999 for entry in await repo.action_log(check, game_id))
+
+
 async def test_a_move_is_retried_when_another_writer_saved_first(
     service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -197,7 +197,6 @@ async def resolve(
     if draft.messages is not None:  # (a live table's narration, kept with the move)
         saved["messages"] = draft.messages
     # The writes come last: on SQLite, other games' moves run while this one only computes.
-    # All of them together: on SQLite, one crossing to the connection's thread.
     # A game that ends keeps its log as one compacted row (bot/store/logs.py), written in the
     # transaction that ends it; the moves before this one are read before taking the writer.
     earlier = [logs.entry(e) for e in await logs.moves(tx.session, row.id)] if after.over else []

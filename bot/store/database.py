@@ -12,7 +12,6 @@ from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from bot import config
-from bot.store import sqlite_driver
 
 log = logging.getLogger("partida.store")
 
@@ -62,17 +61,7 @@ def create_engine(url: str, *, transactional_ddl: bool = False) -> AsyncEngine:
         # DB_POOL_SIZE: connections kept open per bot process (twice as many may open at peaks).
         size = settings.db_pool_size
         return create_async_engine(url, pool_size=size, max_overflow=2 * size, pool_pre_ping=True)
-    path = make_url(url).database or ":memory:"
-
-    if sqlite_driver.AVAILABLE:
-
-        async def connect() -> Any:
-            # One thread crossing per statement instead of four (see sqlite_driver).
-            return await sqlite_driver.connect(path, timeout=30)
-
-        engine = create_async_engine(url, async_creator=connect)
-    else:  # aiosqlite without the internals sqlite_driver uses: SQLAlchemy's own adapter
-        engine = create_async_engine(url, connect_args={"timeout": 30})
+    engine = create_async_engine(url, connect_args={"timeout": 30})
     synchronous = settings.sqlite_synchronous
 
     @event.listens_for(engine.sync_engine, "connect")

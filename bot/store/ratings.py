@@ -1,10 +1,10 @@
 """The ratings' queries and writes (tables ``ratings`` and ``rated_games``, bot/store/models.py).
 
 A rating is saved by an update of its row (an insert for a player's first game), added to a
-move's ``repo.Writes``: the same statements on SQLite and PostgreSQL (no dialect's upsert), and
-on SQLite in the same one crossing as the rest of the move's save. An update, never a delete and
-an insert: PostgreSQL hands a transaction waiting on a locked row (``load``) the row's updated
-version, but skips a deleted one, and the waiting game would rate from scratch.
+move's ``repo.Writes``: the same statements on SQLite and PostgreSQL (no dialect's upsert), run
+with the rest of the move's save. An update, never a delete and an insert: PostgreSQL hands a
+transaction waiting on a locked row (``load``) the row's updated version, but skips a deleted
+one, and the waiting game would rate from scratch.
 """
 
 from __future__ import annotations

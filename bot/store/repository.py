@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
-from bot.store import logs, sqlite_driver
+from bot.store import logs
 from bot.store.models import (
     CANCELLED,
     FINISHED,
@@ -160,11 +160,8 @@ def show(row: GameRow, values: dict[str, Any]) -> None:
 
 
 class Writes:
-    """A transaction's writes, run together by ``run``: on SQLite in one crossing to the
-    connection's thread together with the transaction's commit (each statement through
-    SQLAlchemy would be a crossing of its own, and those crossings were most of a move's cost),
-    elsewhere statement by statement. Statements run in the order they were added, before
-    anything the transaction does after ``run``."""
+    """A transaction's writes, gathered as they are planned (a move's save, its log entry, its
+    deadlines) and run by ``run``, in the order they were added."""
 
     def __init__(self) -> None:
         # (statement, rows of parameters, "must change exactly one row": the error if not)
@@ -242,82 +239,29 @@ def take_written_deadline(engine: AsyncEngine) -> float | None:
 
 
 async def run(session: AsyncSession, writes: Writes) -> None:
-    """Run ``writes`` in the session's transaction (see ``Writes``). On SQLite they run with
-    the transaction's next statement or its commit, and a stale save raises ``StaleDataError``
-    there; elsewhere at once."""
+    """Run ``writes`` now, in the session's transaction, statement by statement; a save over a
+    version another writer replaced raises ``StaleDataError`` here, on every database."""
     if not writes.steps:
         return
-    for statement, rows, _check in writes.steps:
+    connection = await session.connection()
+    for statement, rows, check in writes.steps:
         if statement is _ADD_DEADLINES:
             _note_deadline(session, min(float(row["due_at"]) for row in rows))
-    connection = await session.connection()
-    if connection.dialect.name == "sqlite":
-        raw = (await connection.get_raw_connection()).driver_connection
-        if isinstance(raw, sqlite_driver.OneHopConnection):
-            # Handed to the connection: they run with the transaction's next statement or its
-            # commit, in one crossing (see sqlite_driver); a stale save raises there.
-            raw.defer(
-                [
-                    (*_compiled(connection.dialect, statement, rows), check)
-                    for statement, rows, check in writes.steps
-                ]
-            )
-            return
-    for statement, rows, check in writes.steps:
         result = await connection.execute(statement, rows if len(rows) > 1 else rows[0])
         if check is not None and result.rowcount != 1:
             raise StaleDataError(check)
 
 
-_COMPILED: dict[tuple[int, frozenset[str]], tuple[str, list[str], list[Any]]] = {}
-
-
-def _compiled(
-    dialect: Any, statement: Any, rows: list[dict[str, Any]]
-) -> tuple[str, list[Sequence[Any]]]:
-    """The SQL of ``statement`` for these parameter names and its rows of positional values,
-    each through its column type's bind processing (JSON to text, as SQLAlchemy stores it).
-    Compiled once per statement and set of names (the statements here are module constants)."""
-    names = frozenset(rows[0])
-    key = (id(statement), names)
-    cached = _COMPILED.get(key)
-    if cached is None:
-        compiled = statement.compile(dialect=dialect, column_keys=sorted(names))
-        order = list(compiled.positiontup or ())
-        processors = [compiled.binds[name].type.bind_processor(dialect) for name in order]
-        cached = _COMPILED[key] = (compiled.string, order, processors)
-    sql, order, processors = cached
-    values: list[Sequence[Any]] = []
-    for row in rows:
-        line = []
-        for name, process in zip(order, processors, strict=True):
-            value = row[name]
-            line.append(process(value) if process is not None else value)
-        values.append(line)
-    return sql, values
-
-
-async def run_now(session: AsyncSession, writes: Writes) -> None:
-    """``run``, and on SQLite the writes run now too, not with the next statement: a stale
-    save raises here."""
-    await run(session, writes)
-    connection = await session.connection()
-    if connection.dialect.name == "sqlite":
-        raw = (await connection.get_raw_connection()).driver_connection
-        if isinstance(raw, sqlite_driver.OneHopConnection):
-            await raw.run_deferred()
-
-
 async def save_game(session: AsyncSession, row: GameRow, seen: int, values: dict[str, Any]) -> None:
     """``Writes.save_game`` run at once."""
-    await run_now(session, Writes().save_game(row, seen, values))
+    await run(session, Writes().save_game(row, seen, values))
 
 
 async def clear_deadlines(
     session: AsyncSession, game_id: int, seats: Iterable[int] | None = None
 ) -> None:
     """``Writes.clear_deadlines`` run at once."""
-    await run_now(session, Writes().clear_deadlines(game_id, seats))
+    await run(session, Writes().clear_deadlines(game_id, seats))
 
 
 async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:
@@ -341,7 +285,7 @@ async def compact_log(session: AsyncSession, game_id: int) -> None:
     entries = [logs.entry(e) for e in await logs.moves(session, game_id)]
     writes = Writes()
     logs.compact(writes, game_id, entries)
-    await run_now(session, writes)
+    await run(session, writes)
 
 
 async def prune_closed(session: AsyncSession, before: float, limit: int) -> int:

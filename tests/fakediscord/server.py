@@ -75,6 +75,9 @@ class Sent:
     payload: dict[str, Any]
     files: dict[str, bytes]
     message: dict[str, Any]
+    # When Discord took it (``time.monotonic()``, like ``Request.time``): what a reader of the
+    # channel sees from then on, however late the bot's library returns.
+    at: float = field(default_factory=time.monotonic)
 
     @property
     def content(self) -> str:

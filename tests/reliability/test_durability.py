@@ -19,8 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from bot.service import Service
+from bot.store.database import create_engine
 from tests.conftest import ALICE, BOB
 from tests.test_service import started
 
@@ -93,3 +95,22 @@ async def test_every_acknowledged_move_is_synced_to_disk(tmp_path: Path) -> None
 async def test_the_count_would_catch_synchronous_normal(tmp_path: Path) -> None:
     syncs = await _syncs_of_moves(tmp_path, "NORMAL")
     assert syncs < MOVES, f"NORMAL synced {syncs} times for {MOVES} moves: the count proves nothing"
+
+
+async def test_commits_are_synced_by_default_and_normal_on_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's ``synchronous``: FULL (2) unless SQLITE_SYNCHRONOUS says otherwise; the
+    migrations' engine uses the same."""
+    for setting, pragma in ((None, 2), ("NORMAL", 1), ("EXTRA", 3)):
+        if setting is None:
+            monkeypatch.delenv("SQLITE_SYNCHRONOUS", raising=False)
+        else:
+            monkeypatch.setenv("SQLITE_SYNCHRONOUS", setting)
+        for ddl in (False, True):
+            engine = create_engine(
+                f"sqlite+aiosqlite:///{tmp_path / 's.db'}", transactional_ddl=ddl
+            )
+            async with engine.connect() as connection:
+                assert (await connection.execute(text("PRAGMA synchronous"))).scalar() == pragma
+            await engine.dispose()
