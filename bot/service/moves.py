@@ -86,7 +86,7 @@ async def _step(
     """A step of a move chosen from menus (``bot.service.picks``): the next step's menus,
     privately, with nothing saved; or, the last step made, the move itself."""
     made = {k: v for k, v in shown.canonical_args(table.kind, made).items() if v not in ("", None)}
-    if not picks.leads_somewhere(table, seat, spec.name, made):
+    if not picks.leads_somewhere(table, seat, spec, made):
         raise picks.refused(table, seat, spec.name, made)
     step = picks.next_step(table, seat, spec, made)
     if step is not None:

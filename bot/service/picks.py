@@ -31,10 +31,9 @@ from bot.service.errors import Refusal
 from bot.service.replies import Button, Select
 from bot.service.shown import show, show_args
 from bot.service.table import Table
-from bot.service.text import Text, phrase
+from bot.service.text import Strong, Text, phrase
 from i18n import catalogue, language_for, t
 from rules.core import Command, CommandArgs, RulesError
-from rules.core.spec import command_key
 
 MAX_OPTIONS = 25  # Discord: options of one select menu
 MAX_MENUS = 5  # Discord: rows of one message, a menu each
@@ -67,17 +66,31 @@ def next_step(table: Table, seat: int, spec: Command, made: CommandArgs) -> Step
     return None
 
 
-def leads_somewhere(table: Table, seat: int, command: str, made: CommandArgs) -> bool:
-    """Whether some legal action of ``seat`` starts with the steps ``made``."""
-    wanted = dict(command_key(command, made)[1])
-    for action in table.engine.legal_actions(table.state, seat):
-        mapped = table.engine.to_command(action)
-        if mapped is None or mapped[0] != command:
+def leads_somewhere(table: Table, seat: int, spec: Command, made: CommandArgs) -> bool:
+    """Whether the steps ``made`` are each among the values their menus offer ``seat`` now
+    (the same question the menus were made from, so a square that names a wall from its
+    other end is as good as the one ``to_command`` writes), and something is left to do."""
+    if spec.name not in legal_commands(table, seat):
+        return False  # (an engine's menus may list values outside their phase)
+    so_far: CommandArgs = {}
+    for param in spec.steps:
+        if param not in made:
             continue
-        theirs = dict(command_key(*mapped)[1])
-        if all(theirs.get(k) == v for k, v in wanted.items()):
-            return True
-    return False
+        offered = table.engine.suggestions(table.state, seat, spec.name, param, so_far)
+        if str(made[param]).upper() not in {str(v).upper() for v in offered}:
+            return False
+        so_far[param] = made[param]
+    return set(made) <= set(so_far) and bool(made or next_step(table, seat, spec, made))
+
+
+def legal_commands(table: Table, seat: int) -> set[str]:
+    """The commands of ``seat``'s legal actions now."""
+    engine = table.engine
+    return {
+        mapped[0]
+        for action in engine.legal_actions(table.state, seat)
+        if (mapped := engine.to_command(action)) is not None
+    }
 
 
 # ----------------------------------------------------------------- under the phase message
@@ -94,11 +107,7 @@ def controls(
         return (), ()
     able: dict[str, list[int]] = {}
     for seat in seats:
-        legal = {
-            mapped[0]
-            for action in engine.legal_actions(table.state, seat)
-            if (mapped := engine.to_command(action)) is not None
-        }
+        legal = legal_commands(table, seat)
         for spec in specs:
             if spec.name in legal:
                 able.setdefault(spec.name, []).append(seat)
@@ -133,12 +142,11 @@ def chooser(
     asked = prompt(table, spec.name, made, step, lang)
     menus = _menus(table, spec, made, step, lang, asked)
     shown = sum(len(m.options) for m in menus)
-    draft.say(Text.of(f"**{asked}**"))
+    draft.say(Text.of(Strong(asked)))
     if shown < len(step.values):
         draft.say(phrase("lobby.pick.more", lang, shown=shown, count=len(step.values)))
-    example = typed(table, seat, spec.name, {**made, step.param: step.values[0]}, lang)
-    if example is not None:
-        draft.say(phrase("lobby.pick.typed", lang, command=example))
+    example = typed(table, seat, spec, {**made, step.param: step.values[0]}, lang)
+    draft.say(phrase("lobby.pick.typed", lang, command=example))
     draft.private_selects = menus
     return draft
 
@@ -213,18 +221,17 @@ def _bands(squares: list[str], lang: str) -> list[tuple[str, list[str]]]:
 # ----------------------------------------------------------------- typing it instead
 
 
-def typed(table: Table, seat: int, command: str, made: CommandArgs, lang: str) -> str | None:
-    """The exact command for a legal action of ``seat`` that starts with ``made``, as ``lang``
-    types it: "/zvv move pawn:C3 to:E5" ("/zvv mover peon:C3 destino:E5")."""
-    engine = table.engine
-    wanted = dict(command_key(command, made)[1])
-    for action in engine.legal_actions(table.state, seat):
-        mapped = engine.to_command(action)
-        if mapped is None or mapped[0] != command:
-            continue
-        if all(dict(command_key(*mapped)[1]).get(k) == v for k, v in wanted.items()):
-            return written(table.kind, command, mapped[1], lang)
-    return None
+def typed(table: Table, seat: int, spec: Command, made: CommandArgs, lang: str) -> str:
+    """The exact command for a legal move of ``seat`` that starts with ``made`` (each step
+    left filled with its first value), as ``lang`` types it: "/zvv move pawn:C3 to:E5"
+    ("/zvv mover peon:C3 destino:E5")."""
+    filled = dict(made)
+    for param in spec.steps:
+        if param not in filled:
+            found = table.engine.suggestions(table.state, seat, spec.name, param, filled)
+            if found:
+                filled[param] = found[0]
+    return written(table.kind, spec.name, filled, lang)
 
 
 def written(kind: str, command: str, args: CommandArgs, lang: str) -> str:

@@ -149,14 +149,22 @@ async def test_a_two_step_move_costs_no_channel_post(fake: FakeDiscord, bots: Bo
     assert len(fake.posted) - posts == 1
 
 
-@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
-async def test_another_players_pick_is_refused_and_changes_nothing_for_the_first(
-    fake: FakeDiscord, bots: Bots, locale: str
-) -> None:
+async def _pawn_picked(fake: FakeDiscord, bots: Bots, locale: str) -> tuple[Any, ...]:
+    """A ZvV game whose mover has picked their first pawn: the bot, the mover, the other
+    player, the game's row, the phase message, its pawn menu and the private answer."""
     bot, mover, other = await _zvv_move(fake, bots, locale)
     row, phase = await _table(fake, bot)
     pawns = _menu(phase, "pawn")
     menu = await (await fake.choose(mover, phase, pawns["custom_id"], [_values(pawns)[0]])).result()
+    return bot, mover, other, row, phase, pawns, menu
+
+
+@pytest.mark.parametrize("locale", ["en-US", "es-ES"])
+async def test_another_players_pick_is_refused_and_changes_nothing_for_the_first(
+    fake: FakeDiscord, bots: Bots, locale: str
+) -> None:
+    picked = await _pawn_picked(fake, bots, locale)
+    bot, mover, other, row, phase, pawns, menu = picked
     posts, edits = len(fake.posted), len(fake.edits)
 
     # The other player picks in the same public menu: refused, to them alone, in their words.
@@ -182,11 +190,8 @@ async def test_another_players_pick_is_refused_and_changes_nothing_for_the_first
 async def test_a_pick_after_the_table_moved_on_is_refused_in_words(
     fake: FakeDiscord, bots: Bots, locale: str
 ) -> None:
-    bot, mover, _ = await _zvv_move(fake, bots, locale)
-    row, phase = await _table(fake, bot)
-    pawns = _menu(phase, "pawn")
+    bot, mover, _, row, _, pawns, menu = await _pawn_picked(fake, bots, locale)
     pawn = _values(pawns)[0]
-    menu = await (await fake.choose(mover, phase, pawns["custom_id"], [pawn])).result()
     target = _values(menu.selects[0])[0]
     # The move is made another way (typed) before the menu is used.
     typed = await fake.slash(mover, "zvv move", channel_id=row.channel_id, pawn=pawn, to=target)
