@@ -7,9 +7,9 @@ of an earlier phase is recognised as stale), the command and its arguments
 the picked values are joined with spaces into that parameter. Discord caps ids at 100 chars.
 
 A command chosen step by step from menus (``Command.steps``: a pawn, then where it goes) writes
-the steps already made before the ``@<param>`` of the next: ``pt:42:1a2b3c4d:move:pawn=C3&@to``,
-and a button that opens the first step ends with ``?`` (``pt:42:1a2b3c4d:place:?``). A message
-with several menus for one parameter (squares by rows) numbers them: ``@to#2``.
+the steps already made before the ``@<param>`` of the next, and a menu of a private answer says
+which of its menus it is: ``pt:42:1a2b3c4d:move:pawn=C3&@to#0``; a button that opens the first
+step ends with ``?`` (``pt:42:1a2b3c4d:place:?``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Press:
     args: CommandArgs
     select_param: str | None = None
     # A step of a command chosen from menus (``Command.steps``): an opener (``?``), or a menu
-    # whose pick may leave further steps to choose.
+    # of a private answer (``#n``), which the next answer replaces.
     step: bool = False
 
 
@@ -91,12 +91,18 @@ def _encoded(args: CommandArgs) -> str:
 
 
 def step_id(
-    game_id: int, phase: str, command: str, args: CommandArgs, param: str | None, number: int = 0
+    game_id: int,
+    phase: str,
+    command: str,
+    args: CommandArgs,
+    param: str | None,
+    number: int | None = None,
 ) -> str | None:
     """The custom_id of a step of a command chosen from menus: the menu of ``param`` with the
-    steps ``args`` already made (``number``: its place among several menus of that parameter),
-    or with ``param`` None the button that opens the first step. None: it would not fit."""
-    last = OPEN if param is None else f"@{param}" + (f"#{number}" if number else "")
+    steps ``args`` already made, or with ``param`` None the button that opens the first step.
+    ``number``: a menu of a private answer (its place among that answer's menus), which a pick
+    replaces; None: the first step's menu under a message that stays. None: it would not fit."""
+    last = OPEN if param is None else f"@{param}" + ("" if number is None else f"#{number}")
     made = _encoded(args)
     custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:" + "&".join(
         part for part in (made, last) if part
@@ -117,8 +123,8 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
     if parts and parts[-1] == OPEN:
         parts, step = parts[:-1], True
     elif parts and parts[-1].startswith("@"):
-        select_param = parts[-1][1:].split("#", 1)[0]
-        step = len(parts) > 1  # a later step: the earlier ones come before it
+        select_param, mark, _ = parts[-1][1:].partition("#")
+        step = bool(mark)  # a menu of a private step ("#n"), which its answer replaces
         parts = parts[:-1]
     for pair in parts:
         key, sep, value = pair.partition("=")

@@ -66,7 +66,12 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
             raise Refusal("lobby.error.stale_pick" if stepping else "lobby.error.stale_button")
         if spec is not None and stepping:
             with seat_names(table, tx.lang):
-                return await _step(tx, table, seat, spec, dict(clicked.args), place)
+                draft = await _step(tx, table, seat, spec, dict(clicked.args), place)
+            # A later step's menu is the picker's own message (the answer to the step before):
+            # it becomes the answer. The first step's (under the phase message or a private
+            # board) stays as it is.
+            draft.in_place = clicked.step and clicked.select_param is not None
+            return draft
         with seat_names(table, tx.lang):
             try:
                 action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
@@ -90,12 +95,9 @@ async def _step(
         raise picks.refused(table, seat, spec.name, made)
     step = picks.next_step(table, seat, spec, made)
     if step is not None:
-        draft = picks.chooser(table, seat, spec, made, step, tx.lang)
-    else:
-        action = table.engine.parse(spec.name, made, table.state, seat)
-        draft = await resolve(tx, table, seat, action, place, by_default=False)
-    draft.in_place = True  # from a private menu: its message becomes the answer
-    return draft
+        return picks.chooser(table, seat, spec, made, step, tx.lang)
+    action = table.engine.parse(spec.name, made, table.state, seat)
+    return await resolve(tx, table, seat, action, place, by_default=False)
 
 
 def _owners(table: Table, seat: int, custom_id: str) -> list[int]:

@@ -119,7 +119,8 @@ def controls(
             continue
         step = next_step(table, users[0], spec, {}) if len(users) == 1 else None
         if step is not None and len(step.values) <= MAX_OPTIONS:
-            menu = _menus(table, spec, {}, step, lang, prompt(table, spec.name, {}, step, lang))
+            asked = prompt(table, spec.name, {}, step, lang)
+            menu = _menus(table, spec, {}, step, lang, asked, private=False)
             if len(menu) == 1:
                 menus.append(menu[0])
                 continue
@@ -140,7 +141,7 @@ def chooser(
     the command to type for what the menus do not hold."""
     draft = Draft(picked=True)
     asked = prompt(table, spec.name, made, step, lang)
-    menus = _menus(table, spec, made, step, lang, asked)
+    menus = _menus(table, spec, made, step, lang, asked, private=True)
     shown = sum(len(m.options) for m in menus)
     draft.say(Text.of(Strong(asked)))
     if shown < len(step.values):
@@ -158,10 +159,18 @@ def prompt(table: Table, command: str, made: CommandArgs, step: Step, lang: str)
 
 
 def _menus(
-    table: Table, spec: Command, made: CommandArgs, step: Step, lang: str, asked: str
+    table: Table,
+    spec: Command,
+    made: CommandArgs,
+    step: Step,
+    lang: str,
+    asked: str,
+    *,
+    private: bool,
 ) -> tuple[Select, ...]:
     """The menus of one step: one when its values fit, else squares in bands of rows (row
-    then column) or the values in order, 25 a menu, at most five menus."""
+    then column) or the values in order, 25 a menu, at most five menus. ``private``: in the
+    picker's own answer, which the next pick replaces."""
     row = table.row
     groups: list[tuple[str, list[str]]]
     if len(step.values) <= MAX_OPTIONS:
@@ -173,7 +182,9 @@ def _menus(
         groups = [("", list(chunk)) for chunk in chunks]
     out: list[Select] = []
     for number, (band, values) in enumerate(groups[:MAX_MENUS]):
-        custom_id = button_ids.step_id(row.id, row.phase, spec.name, made, step.param, number)
+        custom_id = button_ids.step_id(
+            row.id, row.phase, spec.name, made, step.param, number if private else None
+        )
         if custom_id is None:
             continue
         options = tuple((v, _label(table, spec.name, step.param, v, lang)) for v in values)
@@ -196,9 +207,12 @@ def _label(table: Table, command: str, param: str, value: str, lang: str) -> str
     """A value as a menu shows it: a piece by its name (and price), else as ``lang`` names it."""
     topic = pieces.param_topic(table.kind, command, param)
     item = pieces.piece(table.kind, topic, value) if topic else None
-    if item is not None:
-        return pieces.within(pieces.name(table.kind, item, lang))
-    return pieces.within(str(show(table.kind, param, value, lang)))
+    said = (
+        pieces.name(table.kind, item, lang)
+        if item is not None
+        else str(show(table.kind, param, value, lang))
+    )
+    return pieces.within(said[:1].upper() + said[1:])  # "Wall, 3 coins", as a menu reads
 
 
 def _bands(squares: list[str], lang: str) -> list[tuple[str, list[str]]]:

@@ -255,3 +255,17 @@ async def test_menus_under_late_answers_5xx_and_429s_never_tell_less_than_the_tr
     assert SAVED in said and TRY_AGAIN not in said.lower(), said
     assert (await _table(fake, bot))[0].phase != row.phase, "the move was made once"
     assert len(fake.posted) == posts + 1, "and the table followed"
+
+
+async def test_the_private_board_offers_the_first_step_and_stays(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    bot, mover, _ = await _zvv_move(fake, bots)
+    row, _ = await _table(fake, bot)
+    board = await (await fake.slash(mover, "game board", channel_id=row.channel_id)).result()
+    assert board.ephemeral and "Your board" in board.content
+    pawns = _menu(board, "pawn")
+    menu = await (await fake.choose(mover, board, pawns["custom_id"], [_values(pawns)[0]])).result()
+    assert menu.ephemeral and menu.message["id"] != board.message["id"], "a message of its own"
+    kept = fake.messages[int(board.message["id"])]
+    assert menu.selects and "Your board" in kept.content and kept.selects, "the board stays"
