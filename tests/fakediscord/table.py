@@ -59,6 +59,12 @@ class Counts:
             f"{self.game:9s} {self.seats} seats: {self.moves:4d} moves, {self.phases:4d} phases · "
             f"REST {self.rest:5d} (lobby {self.lobby_calls}), {per_move:.2f}/move · posts {self.posts / per_phase:.2f}, "
             f"edits {self.edits / per_phase:.2f}, pings {self.pings / per_phase:.2f} per phase"
+            + (
+                f" · {self.typed} typed, {sum(self.picked.values())} moves by menus "
+                f"({self.picks} picks, {self.openers} openers, {self.private} private answers)"
+                if self.picks
+                else ""
+            )
         )
 
 
