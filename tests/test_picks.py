@@ -21,25 +21,29 @@ from rules.core.game import Game
 from rules.core.rng import Rng
 from tests.fakediscord import limits
 
-CASES = [
-    ("zvv", {"size": 9}, 2),
-    ("zvv", {"size": 15}, 4),
-    ("badbones", {"advanced": True}, 3),
-    ("badbones", {"advanced": True, "cooperative": True, "chiefs": True}, 2),
+CASES = [  # (game, options, seats, positions)
+    ("zvv", {"size": 9}, 2, 120),
+    ("zvv", {"size": 15}, 4, 120),
+    ("badbones", {"advanced": True}, 3, 120),
+    ("badbones", {"advanced": True, "cooperative": True, "chiefs": True}, 2, 120),
+    ("farkle", {}, 3, 600),  # items are seldom playable
 ]
 
 
 def _positions(name: str, options: dict[str, Any], seats: int, count: int) -> list[Any]:
     game = get_game(name)
-    rng = Rng(5)
-    state = game.new_game(seats, options, 5)
-    out = []
-    now = 1_000_000.0
-    while not game.is_over(state) and len(out) < count:
-        out.append(game.copy(state))
-        seat = rng.choice(sorted(game.pending(state)))
-        game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)
-        now += 1.0
+    out: list[Any] = []
+    seed = 5
+    while len(out) < count:  # game after game
+        rng = Rng(seed)
+        state = game.new_game(seats, options, seed)
+        now = 1_000_000.0
+        while not game.is_over(state) and len(out) < count:
+            out.append(game.copy(state))
+            seat = rng.choice(sorted(game.pending(state)))
+            game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)
+            now += 1.0
+        seed += 1
     return out
 
 
@@ -76,19 +80,29 @@ def _firsts(table: Table, seat: int, command: str, made: dict[str, Any], param: 
     return out
 
 
-@pytest.mark.parametrize(("name", "options", "seats"), CASES)
+@pytest.mark.parametrize(("name", "options", "seats", "count"), CASES)
 def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
-    name: str, options: dict[str, Any], seats: int
+    name: str, options: dict[str, Any], seats: int, count: int
 ) -> None:
     game = get_game(name)
+    hidden = {c.name for c in game.commands if c.hidden}
     walked = 0
-    for state in _positions(name, options, seats, 120):
+    for state in _positions(name, options, seats, count):
         table = _table(game, state)
         pending = sorted(game.pending(state))
         for lang in LANGUAGES:
             opened, menus = picks.controls(table, pending, lang)
             _fits(menus, opened)
             assert all(len(b.label) <= 80 for b in opened)
+            # What a hidden hand allows is never offered under a public message.
+            shown = {p.command for c in (*opened, *menus) if (p := button_ids.parse(c.custom_id))}
+            assert not shown & hidden, (game.phase(state), shown)
+        for seat in pending:
+            mine = picks.controls(table, [seat], "en", private=True)
+            offered = {
+                p.command for c in (*mine[0], *mine[1]) if (p := button_ids.parse(c.custom_id))
+            }
+            assert offered & hidden == picks.legal_commands(table, seat) & hidden
         for seat in pending:
             legal = picks.legal_commands(table, seat)
             for spec in (c for c in game.commands if c.steps):

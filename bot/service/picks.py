@@ -97,12 +97,14 @@ def legal_commands(table: Table, seat: int) -> set[str]:
 
 
 def controls(
-    table: Table, seats: Sequence[int], lang: str
+    table: Table, seats: Sequence[int], lang: str, *, private: bool = False
 ) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
     """The first step of every command chosen from menus that one of ``seats`` may make now:
-    its menu when one seat is asked and its values fit one menu, else a button that opens it."""
+    its menu when one seat is asked and its values fit one menu, else a button that opens it.
+    ``private``: for one player's eyes (their board), with the commands whose use tells what
+    they hold (``Command.hidden``)."""
     engine, row = table.engine, table.row
-    specs = [c for c in engine.commands if c.steps]
+    specs = [c for c in engine.commands if c.steps and (private or not c.hidden)]
     if not specs:
         return (), ()
     able: dict[str, list[int]] = {}

@@ -124,7 +124,9 @@ class Command:
     ``steps``: parameters chosen one after another from menus, each offering only the values
     that still lead to a legal action (Zombies vs Vampires' pawn, then where it goes); a step
     with no value to offer (a wall of length 1 has no direction) is skipped. The bot asks the
-    first under the phase message and each next one privately.
+    first under the phase message and each next one privately. ``hidden``: whether its player
+    may use it now is theirs alone to know (Farkle's items, from a hidden hand), so its menus
+    open only from the player's private board, never under a public message.
     """
 
     name: str
@@ -133,6 +135,7 @@ class Command:
     select: str | None = None
     owned: bool = False
     steps: tuple[str, ...] = ()
+    hidden: bool = False
 
 
 CommandArgs = dict[str, str | int | bool]

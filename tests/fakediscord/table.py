@@ -131,6 +131,9 @@ async def play(
         command, args = engine.to_command(action) or ("", {})
         wanted = button_ids.button_id(row.id, row.phase, command, args)
         holder = _holding(fake, player, wanted, where)
+        if holder is None and wanted is not None and clicks_only:
+            await fake.idle(quiet=0.02)  # quick players: the phase's message is on its way
+            holder = _holding(fake, player, wanted, where)
         stepped = next((c for c in engine.commands if c.name == command and c.steps), None)
         if holder is not None and wanted is not None:
             exchange = await fake.click(player.user, holder, wanted)
@@ -176,14 +179,28 @@ async def pick(
     """Make the move ``spec`` with ``args`` in menus, as a player would: its first step under
     the latest phase message (a menu, or the button that opens it), each next one in the
     private answer to the pick before. Returns the last pick's exchange (the move's)."""
-    phase_message = next(s for s in reversed(fake.in_channel(where)) if s.components)
     opener = button_ids.step_id(game_id, phase, spec.name, {}, None)
+    first = button_ids.step_id(game_id, phase, spec.name, {}, spec.steps[0])
+    wanted = {opener, first}
+
+    def holder() -> Sent | None:
+        return next(
+            (s for s in reversed(fake.in_channel(where)) if wanted & _ids(s)),
+            None,
+        )
+
+    phase_message = holder()
+    if phase_message is None:  # quick players: the phase's message is still on its way
+        await fake.idle(quiet=0.02)
+        phase_message = holder()
+    assert phase_message is not None, f"no menu for {spec.name} in phase {phase}"
     if opener is not None and opener in phase_message.buttons.values():
         exchange = await fake.click(player.user, phase_message, opener)
         counts.clicks += 1
         counts.openers += 1
         answer = await exchange.result()
         counts.private += 1
+        assert "⚠️" not in answer.content, (spec.name, answer.content)
         menus = answer.selects
     else:
         answer, menus = phase_message, phase_message.selects
@@ -213,6 +230,10 @@ async def pick(
         made[param] = value
     assert not menus, f"{spec.name} {args}: still asked {menus}"
     return exchange
+
+
+def _ids(sent: Sent) -> set[str | None]:
+    return {c.get("custom_id") for c in sent.components}
 
 
 async def _settle(fake: FakeDiscord, bot: Any, patient: bool) -> None:
