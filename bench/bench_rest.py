@@ -12,7 +12,8 @@ is an edit), *quick* ones submit together (several make one edit).
 
 ``python -m bench rest`` (environment: ``BENCH_REST_GAMES`` = games, default all four;
 ``BENCH_REST_SEATS`` = seats, default each game's largest table but ZvV's, whose long games
-get 2).
+get 2; ``BENCH_REST_CLICKS=1``: no typed command, a move no button makes is made in the menus
+of its steps, and the line adds the picks and private answers they cost).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tests.fakediscord.table import Counts, play
 OPTIONS: dict[str, dict[str, str]] = {"fuse": {"mode": "relaxed"}}
 GAMES = os.environ.get("BENCH_REST_GAMES", "badbones farkle fuse zvv").split()
 SEATS = os.environ.get("BENCH_REST_SEATS")
+CLICKS = os.environ.get("BENCH_REST_CLICKS") == "1"
 
 
 def seats_for(game: str) -> int:
@@ -59,7 +61,16 @@ async def one(game: str, patient: bool, folder: Path) -> Counts:
         users = [fake.add_user(700 + i, f"Player{i}") for i in range(seats_for(game))]
         try:
             options = OPTIONS.get(game)
-            return await play(fake, bot, game, users, seed=11, patient=patient, options=options)
+            return await play(
+                fake,
+                bot,
+                game,
+                users,
+                seed=11,
+                patient=patient,
+                options=options,
+                clicks_only=CLICKS,
+            )
         finally:
             await fake.idle()
             await bot.close()

@@ -94,7 +94,10 @@ class Console:
     locale: str = "en"  # the server's language: public messages
     users: dict[str, Actor] = field(default_factory=dict)
     last_buttons: list[str] = field(default_factory=list)
-    last_select: str | None = None
+    # The menus of the last message that had any (a phase message's, or a private step's of a
+    # move chosen from menus): each custom_id with its values. ``/select`` picks in the one
+    # that offers the values typed.
+    last_selects: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     image_count: int | None = None  # the last picture's number; None: not yet looked up
     posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
     slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
@@ -177,10 +180,11 @@ class Console:
         if group == "press":
             return await svc.press(actor, place, self._button(words[0] if words else ""))
         if group == "select":
-            if self.last_select is None:
+            menu = self._menu(words)
+            if menu is None:
                 self.say("? There is no menu to choose from.")
                 return None
-            return await svc.press(actor, place, self.last_select, words)
+            return await svc.press(actor, place, menu, words)
         if _lobby_named(group, ("help",)) == "help":  # /ayuda juego:farkle as well
             named, positional = _split(words)
             named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
@@ -306,6 +310,15 @@ class Console:
                 named.setdefault(param.name, value)
         return await svc.act(actor, place, group, name, dict(named))
 
+    def _menu(self, values: list[str]) -> str | None:
+        """The last menu that offers every value in ``values`` (squares in several menus by
+        rows: the one holding the square); else the first of them, which refuses in words."""
+        wanted = {v.upper() for v in values}
+        for custom_id, offered in self.last_selects:
+            if wanted <= {o.upper() for o in offered}:
+                return custom_id
+        return self.last_selects[0][0] if self.last_selects else None
+
     def _button(self, ref: str) -> str:
         if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
             return self.last_buttons[int(ref) - 1]
@@ -408,8 +421,11 @@ class Console:
                 self.last_buttons = [b.custom_id for b in message.buttons]
             labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
             self.say(f"    buttons (/press N): {labels}")
+        if message.selects:
+            self.last_selects = [
+                (m.custom_id, tuple(v for v, _ in m.options)) for m in message.selects
+            ]
         for select in message.selects:
-            self.last_select = select.custom_id
             self.say(
                 f"    menu (/select a b …): {select.placeholder}: "
                 + " ".join(v for v, _ in select.options)

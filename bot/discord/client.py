@@ -458,7 +458,7 @@ class PartidaBot(ext.AutoShardedBot):
             return
         # What the user is told from here on depends on whether their command changed a game
         # (a refused one changed nothing, and neither did a read-only one).
-        committed = reply.ok and not reads
+        committed = reply.ok and reply.wrote and not reads
         try:
             await send.answer(interaction, reply, actor.locale, self.outbox)
         except Exception:

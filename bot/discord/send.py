@@ -916,7 +916,12 @@ async def _reply_first(
     clicked = interaction.message.id if interaction.message is not None else None
     same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)
     thinking = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-    if reply.ack_by_edit and same is not None and not thinking:
+    own = interaction.message is not None and interaction.message.flags.ephemeral
+    if reply.in_place and own and private is not None and not thinking:
+        # A pick in the player's own menu (a move chosen step by step): its message becomes
+        # the next step, or the move's receipt, instead of a new message each time.
+        extra = await _edit(interaction, private, clear=True)
+    elif reply.ack_by_edit and same is not None and not thinking:
         # A click that only made its player ready: the phase message they clicked shows it,
         # in the interaction's answer.
         public.remove(same)
@@ -1066,10 +1071,16 @@ async def _respond(
     return rest
 
 
-async def _edit(interaction: discord.Interaction[Any], message: Message) -> list[Piece]:
+async def _edit(
+    interaction: discord.Interaction[Any], message: Message, *, clear: bool = False
+) -> list[Piece]:
+    """Edit the interaction's original message (``clear``: the menus it had go, unless
+    ``message`` brings its own)."""
     first, *rest = layout(message)
     kwargs = message_kwargs(message, first)
     kwargs.setdefault("embeds", [])
+    if clear:
+        kwargs.setdefault("view", None)
     file = attachment(message)
     await interaction.edit_original_response(attachments=[file] if file else [], **kwargs)
     return rest

@@ -5,6 +5,11 @@ phase the button was made for (a short hash of the engine's phase token, so a cl
 of an earlier phase is recognised as stale), the command and its arguments
 (``key=value&key=value``, percent-encoded). A select has ``@<param>`` in place of the arguments:
 the picked values are joined with spaces into that parameter. Discord caps ids at 100 chars.
+
+A command chosen step by step from menus (``Command.steps``: a pawn, then where it goes) writes
+the steps already made before the ``@<param>`` of the next, and a menu of a private answer says
+which of its menus it is: ``pt:42:1a2b3c4d:move:pawn=C3&@to#0``; a button that opens the first
+step ends with ``?`` (``pt:42:1a2b3c4d:place:?``).
 """
 
 from __future__ import annotations
@@ -44,14 +49,14 @@ class Press:
     command: str
     args: CommandArgs
     select_param: str | None = None
+    # A step of a command chosen from menus (``Command.steps``): an opener (``?``), or a menu
+    # of a private answer (``#n``), which the next answer replaces.
+    step: bool = False
 
 
 def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str | None:
     """The custom_id of a button, or None if it would not fit Discord's limit."""
-    encoded = "&".join(
-        f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items())
-    )
-    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{encoded}"
+    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{_encoded(args)}"
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 
 
@@ -81,6 +86,35 @@ def select_id(game_id: int, phase: str, command: str, param: str) -> str:
     return f"pt:{game_id}:{phase_hash(phase)}:{command}:@{param}"
 
 
+OPEN = "?"
+
+
+def _encoded(args: CommandArgs) -> str:
+    return "&".join(
+        f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items())
+    )
+
+
+def step_id(
+    game_id: int,
+    phase: str,
+    command: str,
+    args: CommandArgs,
+    param: str | None,
+    number: int | None = None,
+) -> str | None:
+    """The custom_id of a step of a command chosen from menus: the menu of ``param`` with the
+    steps ``args`` already made, or with ``param`` None the button that opens the first step.
+    ``number``: a menu of a private answer (its place among that answer's menus), which a pick
+    replaces; None: the first step's menu under a message that stays. None: it would not fit."""
+    last = OPEN if param is None else f"@{param}" + ("" if number is None else f"#{number}")
+    made = _encoded(args)
+    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:" + "&".join(
+        part for part in (made, last) if part
+    )
+    return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
+
+
 def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
     """Decode a custom_id (None if it is not one of ours or is malformed)."""
     match = PATTERN.match(custom_id or "")
@@ -89,16 +123,22 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
     rest = match["rest"]
     args: CommandArgs = {}
     select_param: str | None = None
-    if rest.startswith("@"):
-        select_param = rest[1:]
+    step = False
+    parts = rest.split("&") if rest else []
+    if parts and parts[-1] == OPEN:
+        parts, step = parts[:-1], True
+    elif parts and parts[-1].startswith("@"):
+        select_param, mark, _ = parts[-1][1:].partition("#")
+        step = bool(mark)  # a menu of a private step ("#n"), which its answer replaces
+        parts = parts[:-1]
+    for pair in parts:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            return None
+        args[unquote(key)] = unquote(value)
+    if select_param is not None:
         args[select_param] = " ".join(str(v) for v in (values or []))
-    elif rest:
-        for pair in rest.split("&"):
-            key, sep, value = pair.partition("=")
-            if not sep:
-                return None
-            args[unquote(key)] = unquote(value)
-    return Press(int(match["game"]), match["phase"], match["command"], args, select_param)
+    return Press(int(match["game"]), match["phase"], match["command"], args, select_param, step)
 
 
 # Buttons that belong to no game (the pages of a leaderboard or of the history, a history

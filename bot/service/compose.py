@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import live, pieces
+from bot.service import live, picks, pieces
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
@@ -40,6 +40,7 @@ from i18n import catalogue, language_for
 from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_game, public
 
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
+MAX_ROWS = 5
 TIMED_OUT = "lobby.deadline.defaulted"
 
 
@@ -119,10 +120,12 @@ def phase_post(
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
         seats = [s for s in sorted(awaited) if not (by_seat[s].computer or by_seat[s].left)]
-        buttons = offered_buttons(table, seats, lang, snap.pending)
-        selects = offered_selects(table, seats, lang)
-        if selects:
-            buttons = buttons[:20]  # a select takes one of the five rows
+        # Moves chosen from menus first (a pawn, "Place a trap…"): the common moves.
+        opened, menus = picks.controls(table, seats, lang)
+        selects = (*offered_selects(table, seats, lang), *menus)[:MAX_ROWS]
+        # A select takes one of the five rows.
+        room = (MAX_ROWS - len(selects)) * 5
+        buttons = (*opened, *offered_buttons(table, seats, lang, snap.pending))[:room]
     return Post(
         table.row.channel_id,
         head,

@@ -69,6 +69,7 @@ class Draft:
     private: list[Text] = field(default_factory=list)
     private_image: RenderJob | None = None
     private_buttons: tuple[Button, ...] = ()
+    private_selects: tuple[Select, ...] = ()
     public: list[Post] = field(default_factory=list)
     ok: bool = True
     # The actor's private answer says only "Recorded", and an edit among ``public`` shows them
@@ -79,6 +80,11 @@ class Draft:
     # Each public post's delivery row and nonce, once recorded in the command's transaction
     # (``Service._owe``); empty when nothing records them.
     owing: list[tuple[int, str]] = field(default_factory=list)
+    # A step of a move chosen from menus (``bot.service.picks``): answered privately, nothing
+    # saved (unless ``public`` says so: a player back from autopilot).
+    picked: bool = False
+    # Made from a private menu of such a step: the answer may replace that menu's message.
+    in_place: bool = False
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

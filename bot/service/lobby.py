@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.service import compose, computer, deadlines
+from bot.service import compose, computer, deadlines, picks
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
@@ -365,7 +365,12 @@ def board(actor: Actor) -> Work:
             view = table.engine.view(table.state, seat.seat)
             draft.private_image = RenderJob(row.kind, view, table.plain_names(), tx.lang, True)
             draft.say(phrase("lobby.board.yours", tx.lang))
-            draft.private_buttons = compose.offered_buttons(table, [seat.seat], tx.lang)
+            # The moves chosen from menus too, the player's own (a trap, then its square; the
+            # items of a Farkle hand, which no public message may offer).
+            opened, menus = picks.controls(table, [seat.seat], tx.lang, private=True)
+            room = (compose.MAX_ROWS - len(menus)) * 5
+            buttons = (*opened, *compose.offered_buttons(table, [seat.seat], tx.lang))
+            draft.private_buttons, draft.private_selects = buttons[:room], menus
         return draft
 
     return work

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, ratings, rematch, replays, shown, standings
+from bot.service import compose, deadlines, picks, ratings, rematch, replays, shown, standings
 from bot.service import undo as undoing
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
@@ -34,7 +34,7 @@ from bot.store import logs
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from i18n import language_for
-from rules.core import Action, CommandArgs, RulesError
+from rules.core import Action, Command, CommandArgs, RulesError
 
 # Steps with no decision played within one move, at most (a guard: ZvV has one, its roll).
 MAX_AUTOMATIC = 4
@@ -60,8 +60,19 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
         if clicked is None or row is None or row.id != clicked.game_id or row.status != ACTIVE:
             raise Refusal("lobby.error.stale_button")
         table, seat = seated(row, actor, None)
+        spec = picks.stepped(table, clicked.command)
+        stepping = spec is not None and (clicked.step or clicked.select_param in spec.steps)
         if button_ids.phase_hash(row.phase) != clicked.phase:
-            raise Refusal("lobby.error.stale_button")
+            # A pick made before the table moved on: its menus show what was legal then.
+            raise Refusal("lobby.error.stale_pick" if stepping else "lobby.error.stale_button")
+        if spec is not None and stepping:
+            with seat_names(table, tx.lang):
+                draft = await _step(tx, table, seat, spec, dict(clicked.args), place)
+            # A later step's menu is the picker's own message (the answer to the step before):
+            # it becomes the answer. The first step's (under the phase message or a private
+            # board) stays as it is.
+            draft.in_place = clicked.step and clicked.select_param is not None
+            return draft
         with seat_names(table, tx.lang):
             try:
                 action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
@@ -73,6 +84,21 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
             return await resolve(tx, table, seat, action, place, by_default=False)
 
     return work
+
+
+async def _step(
+    tx: Tx, table: Table, seat: int, spec: Command, made: CommandArgs, place: Place
+) -> Draft:
+    """A step of a move chosen from menus (``bot.service.picks``): the next step's menus,
+    privately, with nothing saved; or, the last step made, the move itself."""
+    made = {k: v for k, v in shown.canonical_args(table.kind, made).items() if v not in ("", None)}
+    if not picks.leads_somewhere(table, seat, spec, made):
+        raise picks.refused(table, seat, spec.name, made)
+    step = picks.next_step(table, seat, spec, made)
+    if step is not None:
+        return picks.chooser(table, seat, spec, made, step, tx.lang)
+    action = table.engine.parse(spec.name, made, table.state, seat)
+    return await resolve(tx, table, seat, action, place, by_default=False)
 
 
 def _owners(table: Table, seat: int, custom_id: str) -> list[int]:

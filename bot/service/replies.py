@@ -150,3 +150,9 @@ class Reply:
     # The channel of this command's game when that game is paused (the bot could not post
     # there): an adapter that can post there now resumes it (``Service.resume``).
     paused: int | None = None
+    # False: nothing was saved (a step of a move chosen from menus), so a failed answer is
+    # "try again", never "saved".
+    wrote: bool = True
+    # Answer a click on the actor's own private message by replacing it (the next step of a
+    # move chosen from menus, then the move's receipt), not with a message of its own.
+    in_place: bool = False

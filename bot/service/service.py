@@ -768,10 +768,18 @@ class Service(Reading):
     async def _finish(self, draft: Draft) -> Reply:
         """After commit: draw the images (off the event loop) and build the messages."""
         private_image = await self._draw(draft.private_image)
-        reply = Reply(ok=draft.ok, ack_by_edit=draft.ack_by_edit)
-        if draft.private or private_image or draft.private_buttons:
+        reply = Reply(
+            ok=draft.ok,
+            ack_by_edit=draft.ack_by_edit,
+            wrote=not draft.picked or bool(draft.public),
+            in_place=draft.in_place,
+        )
+        if draft.private or private_image or draft.private_buttons or draft.private_selects:
             reply.private = Message(
-                lines(draft.private), image=private_image, buttons=draft.private_buttons
+                lines(draft.private),
+                image=private_image,
+                buttons=draft.private_buttons,
+                selects=draft.private_selects,
             )
         for index, post in enumerate(draft.public):
             delivery, nonce = draft.owing[index] if draft.owing else (None, None)

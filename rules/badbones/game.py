@@ -277,8 +277,9 @@ class BadBones(Game[BadBonesState]):
                     names="badbones.colour",
                 ),
             ),
+            steps=("trap", "square", "orientation"),
         ),
-        Command("retrieve", (Param("square", autocomplete=True),)),
+        Command("retrieve", (Param("square", autocomplete=True),), steps=("square",)),
         Command("nothing", button=True),
         Command(
             "prefer",
@@ -288,7 +289,7 @@ class BadBones(Game[BadBonesState]):
             ),
         ),
         Command("choose", (Param("answer", autocomplete=True, names="badbones.dir"),), button=True),
-        Command("buy", (Param("item", autocomplete=True, pieces="market"),)),
+        Command("buy", (Param("item", autocomplete=True, pieces="market"),), steps=("item",)),
         Command("pass", button=True),
         Command(
             "weapon",
@@ -297,6 +298,7 @@ class BadBones(Game[BadBonesState]):
                 # The crossbow's "to" may name a chief's kind: described where it is chosen.
                 Param("to", required=False, autocomplete=True, pieces="chiefs"),
             ),
+            steps=("target", "to"),
         ),
         Command("skip", button=True),
         Command("start", (Param("square", autocomplete=True),), button=True),

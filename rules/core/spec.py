@@ -121,6 +121,12 @@ class Command:
     tokens found in the legal actions' values, and joins the picks with spaces.
     ``owned``: its buttons act on one seat's own things (FUSE's return: a die on your card), so
     when several seats are asked at once, each such button says whose it is.
+    ``steps``: parameters chosen one after another from menus, each offering only the values
+    that still lead to a legal action (Zombies vs Vampires' pawn, then where it goes); a step
+    with no value to offer (a wall of length 1 has no direction) is skipped. The bot asks the
+    first under the phase message and each next one privately. ``hidden``: whether its player
+    may use it now is theirs alone to know (Farkle's items, from a hidden hand), so its menus
+    open only from the player's private board, never under a public message.
     """
 
     name: str
@@ -128,6 +134,8 @@ class Command:
     button: bool = False
     select: str | None = None
     owned: bool = False
+    steps: tuple[str, ...] = ()
+    hidden: bool = False
 
 
 CommandArgs = dict[str, str | int | bool]

@@ -184,12 +184,17 @@ class DragonFarkle(Game[FarkleState]):
                 Param("item", autocomplete=True, names="farkle.item", pieces="items"),
                 Param("die", required=False, autocomplete=True),
             ),
+            steps=("item", "die"),
+            hidden=True,  # in menus under the player's own /game board only
         ),
         Command("fight", button=True),
         Command("bonus", button=True),
         Command("farkle", button=True),
         Command(
-            "discard", (Param("item", autocomplete=True, names="farkle.item", pieces="items"),)
+            "discard",
+            (Param("item", autocomplete=True, names="farkle.item", pieces="items"),),
+            steps=("item",),
+            hidden=True,
         ),
     )
 

@@ -143,6 +143,7 @@ class ZombiesVsVampires(Game[ZvvState]):
         Command(
             "move",
             (Param("pawn", autocomplete=True), Param("to", autocomplete=True)),
+            steps=("pawn", "to"),
         ),
         Command(
             "build",
@@ -151,6 +152,7 @@ class ZombiesVsVampires(Game[ZvvState]):
                 Param("side", autocomplete=True, names="zvv.side"),
                 Param("direction", required=False, autocomplete=True, names="zvv.side"),
             ),
+            steps=("square", "side", "direction"),
         ),
         # ``side`` is for "remove G9 E" typed positionally (the console splits words), so the
         # wall may be named as build names it: a square and a side.
@@ -161,6 +163,7 @@ class ZombiesVsVampires(Game[ZvvState]):
                 Param("side", required=False, names="zvv.side"),
             ),
             button=True,
+            steps=("wall",),
         ),
         Command("stop", button=True),
         Command("pass", button=True),

@@ -18,8 +18,8 @@ from bot.service import buttons as button_ids
 from bot.service.table import Table
 from bot.store import repository as repo
 from bot.store.models import ACTIVE
-from rules.core import get_game
-from tests.fakediscord.server import FakeDiscord, FakeUser, Sent
+from rules.core import Command, CommandArgs, get_game
+from tests.fakediscord.server import Exchange, FakeDiscord, FakeUser, Sent
 
 
 @dataclass
@@ -38,6 +38,10 @@ class Counts:
     pings: int = 0  # users a post may notify (its allowed_mentions)
     clicks: int = 0
     typed: int = 0
+    picks: int = 0  # choices in menus of moves chosen step by step (bot/service/picks.py)
+    picked: Counter[str] = field(default_factory=Counter)  # moves made in menus, by command
+    openers: int = 0  # clicks on a button that opens a move's menus ("Place a trap…")
+    private: int = 0  # private answers to picks and openers (ephemeral, or edited in place)
 
     @property
     def rest(self) -> int:
@@ -55,6 +59,12 @@ class Counts:
             f"{self.game:9s} {self.seats} seats: {self.moves:4d} moves, {self.phases:4d} phases · "
             f"REST {self.rest:5d} (lobby {self.lobby_calls}), {per_move:.2f}/move · posts {self.posts / per_phase:.2f}, "
             f"edits {self.edits / per_phase:.2f}, pings {self.pings / per_phase:.2f} per phase"
+            + (
+                f" · {self.typed} typed, {sum(self.picked.values())} moves by menus "
+                f"({self.picks} picks, {self.openers} openers, {self.private} private answers)"
+                if self.picks
+                else ""
+            )
         )
 
 
@@ -75,11 +85,13 @@ async def play(
     patient: bool = True,
     max_moves: int = 5000,
     channel_id: int | None = None,
+    clicks_only: bool = False,
 ) -> Counts:
     """Open ``game`` with ``users`` (the first hosts), play it to its end with random legal
     moves and return what it cost. ``patient``: wait for every edit before the next move (as
     players who take longer than the edit delay); otherwise moves come as fast as the bot
-    answers, and several make one edit."""
+    answers, and several make one edit. ``clicks_only``: a move no button makes is made in
+    the menus of its steps (``Command.steps``), never typed."""
     rng = random.Random(seed)
     engine = get_game(game)
     service = bot.get_service()
@@ -119,9 +131,17 @@ async def play(
         command, args = engine.to_command(action) or ("", {})
         wanted = button_ids.button_id(row.id, row.phase, command, args)
         holder = _holding(fake, player, wanted, where)
+        if holder is None and wanted is not None and clicks_only:
+            await fake.idle(quiet=0.02)  # quick players: the phase's message is on its way
+            holder = _holding(fake, player, wanted, where)
+        stepped = next((c for c in engine.commands if c.name == command and c.steps), None)
         if holder is not None and wanted is not None:
             exchange = await fake.click(player.user, holder, wanted)
             counts.clicks += 1
+        elif clicks_only:
+            assert stepped is not None, f"{game}: no button nor menu makes {command} {args}"
+            exchange = await pick(fake, counts, player, row.id, row.phase, stepped, args, where)
+            counts.picked[command] += 1
         else:
             exchange = await fake.slash(
                 player.user, f"{game} {command}", channel_id=where, **_typed(args)
@@ -144,6 +164,76 @@ async def play(
     counts.edits = len(fake.edits) - edits_before
     counts.pings = sum(len(s.allowed_mentions.get("users") or []) for s in posted)
     return counts
+
+
+async def pick(
+    fake: FakeDiscord,
+    counts: Counts,
+    player: Player,
+    game_id: int,
+    phase: str,
+    spec: Command,
+    args: CommandArgs,
+    where: int,
+) -> Exchange:
+    """Make the move ``spec`` with ``args`` in menus, as a player would: its first step under
+    the latest phase message (a menu, or the button that opens it), each next one in the
+    private answer to the pick before. Returns the last pick's exchange (the move's)."""
+    opener = button_ids.step_id(game_id, phase, spec.name, {}, None)
+    first = button_ids.step_id(game_id, phase, spec.name, {}, spec.steps[0])
+    wanted = {opener, first}
+
+    def holder() -> Sent | None:
+        return next(
+            (s for s in reversed(fake.in_channel(where)) if wanted & _ids(s)),
+            None,
+        )
+
+    phase_message = holder()
+    if phase_message is None:  # quick players: the phase's message is still on its way
+        await fake.idle(quiet=0.02)
+        phase_message = holder()
+    assert phase_message is not None, f"no menu for {spec.name} in phase {phase}"
+    if opener is not None and opener in phase_message.buttons.values():
+        exchange = await fake.click(player.user, phase_message, opener)
+        counts.clicks += 1
+        counts.openers += 1
+        answer = await exchange.result()
+        counts.private += 1
+        assert "⚠️" not in answer.content, (spec.name, answer.content)
+        menus = answer.selects
+    else:
+        answer, menus = phase_message, phase_message.selects
+    made: dict[str, str | int | bool] = {}
+    for param in spec.steps:
+        if param not in args:
+            continue
+        value = str(args[param])
+        prefix = button_ids.step_id(game_id, phase, spec.name, made, param)
+        assert prefix is not None
+        menu = next(
+            (
+                m
+                for m in menus
+                if m["custom_id"].split("#")[0] == prefix
+                and value in {o["value"] for o in m["options"]}
+            ),
+            None,
+        )
+        assert menu is not None, (spec.name, param, value, [m["custom_id"] for m in menus])
+        exchange = await fake.choose(player.user, answer, menu["custom_id"], [value])
+        counts.picks += 1
+        answer = await exchange.result()
+        counts.private += 1
+        assert "⚠️" not in answer.content, (spec.name, made, param, value, answer.content)
+        menus = answer.selects
+        made[param] = value
+    assert not menus, f"{spec.name} {args}: still asked {menus}"
+    return exchange
+
+
+def _ids(sent: Sent) -> set[str | None]:
+    return {c.get("custom_id") for c in sent.components}
 
 
 async def _settle(fake: FakeDiscord, bot: Any, patient: bool) -> None:
