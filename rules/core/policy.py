@@ -25,7 +25,7 @@ from rules.core.actions import Action
 from rules.core.game import Game
 from rules.core.rng import Rng
 
-LEVELS: tuple[str, ...] = ("easy", "normal")
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
 
 # Game name -> its policy module. Adding a game is one line here.
 POLICY_MODULES: dict[str, str] = {
