@@ -1,6 +1,6 @@
 """Bad Bones solo and cooperative: how often a table of computer players wins, and what beats it.
 
-Run: ``python -m bench coop [--games N] [--levels normal hard]``. Every seat plays the same
+Run: ``python -m bench coop [--games N] [--levels normal hard] [--seats 1 2 3 4]``. Every seat plays the same
 level; a row is ``N`` seeded games (seed = game number) of the solo game (10 rounds) or the
 cooperative game with 2, 3 and 4 players (10 rounds, the house board of
 ``../shared/rules/bad-bones.md``: towers on B2, D2, B4, D4, the capital beyond the top edge),
@@ -118,25 +118,36 @@ def _run(args: tuple[int, dict[str, Any], str, int, int]) -> list[Outcome]:
 
 def main(argv: list[str] | None = None) -> None:
     args = list(argv or [])
-    games = GAMES
-    levels: tuple[str, ...] = LEVELS
-    if "--games" in args:
-        games = int(args[args.index("--games") + 1])
-    if "--levels" in args:
-        levels = tuple(a for a in args[args.index("--levels") + 1 :] if not a.startswith("-"))
+    games = int(_values(args, "--games", [str(GAMES)])[0])
+    levels = _values(args, "--levels", list(LEVELS))
+    seats = [int(v) for v in _values(args, "--seats", [str(t) for t, _ in TABLES])]
     print(f"Bad Bones solo and cooperative, {games} seeded games per row, every seat one level")
     started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS) as pool:
-        for seats, options in TABLES:
+        for table, options in TABLES:
+            if table not in seats:
+                continue
             for level in levels:
                 chunk = max(1, games // (WORKERS * 4))
                 parts = [
-                    (seats, options, level, lo, min(games, lo + chunk))
+                    (table, options, level, lo, min(games, lo + chunk))
                     for lo in range(0, games, chunk)
                 ]
                 outcomes = [o for part in pool.map(_run, parts) for o in part]
-                _report(seats, level, outcomes)
+                _report(table, level, outcomes)
     print(f"bench time {time.perf_counter() - started:.0f} s")
+
+
+def _values(args: list[str], flag: str, default: list[str]) -> list[str]:
+    """The words after ``flag`` up to the next option (``default`` without the flag)."""
+    if flag not in args:
+        return default
+    words = []
+    for word in args[args.index(flag) + 1 :]:
+        if word.startswith("--"):
+            break
+        words.append(word)
+    return words
 
 
 def _report(seats: int, level: str, outcomes: list[Outcome]) -> None:

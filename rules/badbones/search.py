@@ -17,11 +17,11 @@ A decision is weighed on what the seat knows, never more:
   (solo), each less the skeletons waiting in its forests.
 - **The candidates.** ``normal``'s own play-out (one round, the others' defaults) ranks every
   hero step, every useful trap placement and retrieval, every tower pick and every answer to an
-  owner's question; the best ``CANDIDATES`` get ``WORLDS`` sampled worlds each, the same worlds
-  for every candidate (so the comparison is fair). The Market and weapons stay ``normal``'s.
+  owner's question; the best ``CANDIDATES`` get ``WORLDS`` sampled worlds each (fewer at a
+  bigger table), the same worlds for every candidate (so the comparison is fair). The Market and weapons stay ``normal``'s.
 
-Cost is bounded by the count of play-outs (``CANDIDATES * WORLDS``), never by the clock: the
-same position gives the same choice whatever the machine's load.
+Cost is bounded by the count of play-outs (``CANDIDATES * worlds(seats)``), never by the
+clock: the same position gives the same choice whatever the machine's load.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def choose_hard(
     candidates = _shortlist(game, known, seat, searched, rng)
     if len(candidates) == 1:
         return candidates[0]
-    seeds = [rng.next64() for _ in range(WORLDS)]
+    seeds = [rng.next64() for _ in range(worlds(known.seats))]
     memo: dict[tuple[Any, ...], Action] = {}
     best: tuple[float, int] | None = None
     choice = candidates[0]
@@ -82,6 +82,13 @@ def choose_hard(
         if best is None or key > best:
             best, choice = key, action
     return choice
+
+
+def worlds(seats: int) -> int:
+    """Sampled worlds per candidate: every play-out resolves every board, so a bigger table
+    samples fewer (two players: ``WORLDS``; four: half as many), keeping a decision's cost,
+    and its p99, about the same at every table."""
+    return WORLDS if seats <= 2 else max(2, WORLDS * 2 // seats)
 
 
 def _shortlist(
