@@ -49,8 +49,10 @@ Rollout = Callable[[Game[Any], BadBonesState, int, str, Dice], Action]
 
 
 def knowledge(game: Game[Any], state: BadBonesState, seat: int) -> BadBonesState:
-    """What ``seat`` knows of the position: the state without the others' sealed submissions."""
+    """What ``seat`` knows of the position: the state without the others' sealed submissions
+    and without the generator that will draw the next skeletons from the bag."""
     known = game.copy(state)
+    known.rng = 0
     if known.stage in HIDDEN_STAGES:
         for other in sorted(known.subs):
             if other != seat:

@@ -51,7 +51,17 @@ def test_the_others_sealed_traps_change_nothing() -> None:
         sealed, _ = GAME.apply(state, 1, trap)
         assert choose(GAME, sealed, 0, "hard") == alone
     # What the search reads is the position without the opponent's submission.
-    assert GAME.dump(knowledge(GAME, sealed, 0)) == GAME.dump(state)
+    assert GAME.dump(knowledge(GAME, sealed, 0)) == GAME.dump(knowledge(GAME, state, 0))
+
+
+def test_the_bags_next_draws_change_nothing() -> None:
+    # The state's generator decides which skeletons phase 4 draws from the bag; nobody at the
+    # table knows them, and hard samples them afresh: a different generator, the same choice.
+    mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
+    state = game_from_text(mine, OPPONENT, stage="trap", round=2)
+    other = GAME.copy(state)
+    other.rng = state.rng ^ 0x5EED
+    assert choose(GAME, other, 0, "hard") == choose(GAME, state, 0, "hard")
 
 
 def test_teammates_sealed_tower_picks_change_nothing() -> None:

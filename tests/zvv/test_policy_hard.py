@@ -34,6 +34,19 @@ def test_the_same_position_gives_the_same_choice() -> None:
         state, _ = GAME.apply(state, seat, first)
 
 
+def test_the_next_rolls_change_nothing() -> None:
+    # The state's generator decides the next rolls; hard weighs every face of the die as
+    # equally likely and never reads it: a different generator, the same choices.
+    state = GAME.new_game(2, {"size": 9}, 6)
+    for _ in range(16):
+        seat = state.turn
+        other = GAME.copy(state)
+        other.rng = state.rng ^ 0x5EED
+        chosen = choose(GAME, state, seat, "hard")
+        assert choose(GAME, other, seat, "hard") == chosen
+        state, _ = GAME.apply(state, seat, chosen)
+
+
 def test_a_pawn_is_not_parked_where_the_rival_jumps_over_it() -> None:
     # Seat 0 rolled a 2. C5 to E5 cuts its race by two, as much as any move, and is what normal
     # plays; but E5 lies right in front of the rival's last pawn (F5, walking west home to C3),
