@@ -83,7 +83,10 @@ def board_worth(state: BadBonesState, seat: int) -> float:
 
 def play_out(game: Game[Any], state: BadBonesState, seat: int, action: Action) -> float:
     """Worth of seat's board once the round is over, had it played ``action`` now."""
-    sim, _ = game.apply(state, seat, action)
+    sim = game.copy(state)
+    # The skeletons phase 4 draws are nobody's to know: the play-out draws its own.
+    sim.rng = 0
+    game.play(sim, seat, action, 0.0)
     start = state.round
     guard = 0
     while not game.is_over(sim) and sim.round == start and guard < 200:

@@ -141,3 +141,17 @@ def _round_on_defaults(state: BadBonesState) -> BadBonesState:
         seat, pending = min(GAME.pending(state).items())
         state, _ = GAME.apply(state, seat, pending.default)
     return state
+
+
+def test_the_bags_next_draws_change_nothing() -> None:
+    # The opponent has submitted, so normal's play-out of each trap runs through phase 4, which
+    # draws new skeletons from the bag. Nobody knows those draws: with another generator in the
+    # state (other draws to come), normal weighs the same and chooses the same.
+    mine = "hero E2 floors 4 houses 4\nE3 red.right:W\nsupply wall catapult treasure"
+    state = game_from_text(mine, "hero C1 floors 4 houses 5\nA2 blue.left:E", stage="trap")
+    state, _ = GAME.apply(state, 1, Nothing())
+    other = GAME.copy(state)
+    other.rng = state.rng ^ 0x5EED
+    for action in GAME.legal_actions(state, 0)[:12]:
+        assert play_out(GAME, other, 0, action) == play_out(GAME, state, 0, action)
+    assert choose(GAME, other, 0, "normal") == choose(GAME, state, 0, "normal")
