@@ -139,25 +139,28 @@ def choose(game: Game[Any], state: ZvvState, seat: int, level: str, dice: Dice) 
 def best_move(state: ZvvState, b: Board, mask: list[int], seat: int, legal: list[Action]) -> Action:
     """The move that shortens the race most; arrivals count their whole walk plus depth."""
     corner = OPPOSITE_CORNER[START_CORNERS[seat]]
-    target = b.zone_squares(corner)
     dist = distances(state, b, mask, seat)
     best: tuple[float, int] | None = None
     choice: Action | None = None
     for i, action in enumerate(legal):
         if not isinstance(action, Move):
             continue
-        start, dest = b.square(action.pawn), b.square(action.to)
-        assert start is not None and dest is not None
-        if dest in target:
-            gain = dist[start] + 1 - DEPTH * b.distance_to_corner(dest, corner) / 4
-        else:
-            gain = dist[start] - dist[dest]
-        key = (gain, -i)
+        key = (move_gain(b, dist, corner, action), -i)
         if best is None or key > best:
             best, choice = key, action
     if choice is None or (state.phase == "split_more" and best is not None and best[0] <= 0):
         return Stop() if Stop() in legal else legal[0]
     return choice
+
+
+def move_gain(b: Board, dist: list[int], corner: str, move: Move) -> float:
+    """How much ``move`` cuts its pawn's walk home (``dist``: the seat's distances); an
+    arrival counts the whole walk, and a little more the deeper it goes into the zone."""
+    start, dest = b.square(move.pawn), b.square(move.to)
+    assert start is not None and dest is not None
+    if dest in b.zone_squares(corner):
+        return dist[start] + 1 - DEPTH * b.distance_to_corner(dest, corner) / 4
+    return dist[start] - dist[dest]
 
 
 def _cost_change(

@@ -28,7 +28,7 @@ from rules.core.policy import Dice
 from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
 from rules.zvv.game import ZvvState
-from rules.zvv.policy import DEPTH, FAR, distances, wall_mask, wall_worths
+from rules.zvv.policy import FAR, distances, move_gain, wall_mask, wall_worths
 
 MOVES = 8
 WALLS = 6
@@ -74,17 +74,8 @@ def _move_shortlist(
 ) -> list[Action]:
     """The ``MOVES`` moves that cut the race most now (``normal``'s measure)."""
     corner = OPPOSITE_CORNER[START_CORNERS[seat]]
-    target = b.zone_squares(corner)
     dist = distances(state, b, mask, seat)
-    scored = []
-    for i, move in enumerate(moves):
-        start, dest = b.square(move.pawn), b.square(move.to)
-        assert start is not None and dest is not None
-        if dest in target:
-            gain = dist[start] + 1 - DEPTH * b.distance_to_corner(dest, corner) / 4
-        else:
-            gain = dist[start] - dist[dest]
-        scored.append((gain, -i, move))
+    scored = [(move_gain(b, dist, corner, move), -i, move) for i, move in enumerate(moves)]
     scored.sort(key=lambda t: (t[0], t[1]), reverse=True)
     return [m for _, _, m in scored[:MOVES]]
 
