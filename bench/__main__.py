@@ -1,7 +1,7 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
 each registered game that has a ``bench_<game>.py`` (badbones, farkle, fuse, zvv), replay, bots,
-rest, rebuild, storage, memory, render, fairuse, faults, growth). Options after a name are that
-benchmark's: ``python -m bench growth --quick``."""
+rest, rebuild, storage, memory, render, fairuse, faults, growth, coop). Options after a name are
+that benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ ALL = (
     "fairuse",
     "faults",
     "growth",
+    "coop",
 )
 
 

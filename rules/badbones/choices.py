@@ -20,7 +20,8 @@ Defaults (also what an AFK owner gets at the deadline):
 - dragon: the direction whose square is best for the owner, in this order: off the board into a
   forest, or onto the hero (the skeleton leaves the board) → onto a catapult → a plain square
   facing north → facing east/west → a square whose arrow would turn it → facing south → onto a
-  wall, dragon or treasure → into the tower. Ties go N, E, W, S.
+  wall, dragon or treasure, or beside the owner's treasure (the skeleton turns toward it and
+  steals it next phase) → into the tower. Ties go N, E, W, S.
 """
 
 from __future__ import annotations
@@ -67,10 +68,17 @@ def repel_rank(board: Board, layout: Layout, square: int, d: int) -> int:
     trap = board.traps.get(target)
     if trap is not None and not (trap.kind == "bomb" and trap.side):
         return 1 if trap.kind in ("catapult", "hearse", "bomb") else 7
+    if any(layout.step[target][td] in _treasures(board) for td in range(4)):
+        return 7  # it turns toward the treasure beside it and steals it next phase
     arrow = layout.arrow[target]
     if arrow >= 0 and (arrow - d) % 2 == 1:
         return 5
     return {N: 2, S: 6}.get(d, 3)
+
+
+def _treasures(board: Board) -> set[int]:
+    """The owner's treasures a skeleton could steal (not one the hero stands on)."""
+    return {sq for sq, t in board.traps.items() if t.kind == "treasure" and sq != board.hero}
 
 
 def default_repel(board: Board, layout: Layout, square: int) -> int:

@@ -25,28 +25,49 @@ from rules.badbones.state import BadBonesState
 from rules.core import Action, Game
 from rules.core.policy import Dice
 
-# Hero steps and trap actions played out, by seat count: every play-out resolves every board, so
-# a bigger table tries fewer (a decision stays within ~50 ms). Up to SMALL_TABLE seats, every
-# useful placement is tried.
+# Hero steps and weapon uses played out, by seat count: every play-out resolves every board, so
+# a bigger table tries fewer (a decision stays within ~50 ms). Every useful trap placement is
+# tried at every table (a sample of two once left the helpful one out).
 HERO_TRIES = {1: 4, 2: 3}
-SMALL_TABLE = 2
 BIG_TABLE_TRIES = 2
 SENT = 0.5  # worth of a skeleton sent to the one opponent
 SKELETON = 0.7  # cost of a skeleton left on the board
 THREAT = 2.5  # ... one step from the tower or the village
+TILE = 1.5  # worth of a trap tile owned (on the board or in the supply)
+FOREST = 0.5  # cost of a skeleton waiting in a forest (it walks in next phase 3)
 LAST = 6.0  # scarcity: the last floor (house) costs this much more than the first
 BASIC_TOWERS = frozenset({parse_square("C3")})
 COOP_TOWERS = frozenset(parse_square(t) for t in ("B2", "D2", "B4", "D4"))
 
 
 def worth(state: BadBonesState, seat: int) -> float:
-    """How well seat's board stands (higher is better): floors and houses, the last ones worth
-    the most (losing all of either ends the game for the board); traps still owned; fewer
-    skeletons on the board, above all those one step from the tower or the village. With two
-    players, every skeleton in the opponent's cemetery counts too: they come from this board
-    (exits, catapult) and walk on the opponent's next round."""
+    """How well seat's board stands (higher is better, :func:`board_worth`); in the cooperative
+    game the shared capital counts too. With two players, every skeleton in the opponent's
+    cemetery counts too: they come from this board (exits, catapult) and walk on the
+    opponent's next round."""
+    value = board_worth(state, seat)
+    if state.coop:
+        value += 3.0 * state.capital
+    elif state.seats == 2:
+        value += SENT * len(state.boards[1 - seat].cemetery)
+    return value
+
+
+def board_worth(state: BadBonesState, seat: int) -> float:
+    """How well seat's own board stands: floors and houses, the last ones worth the most
+    (losing all of either ends the game for the board); traps still owned; fewer skeletons on
+    the board, above all those one step from the tower or the village."""
     b = state.boards[seat]
-    value = 4.0 * b.floors + 3.0 * b.houses + 1.5 * (len(b.traps) + len(b.supply))
+    value = 4.0 * b.floors + 3.0 * b.houses + TILE * (len(b.traps) + len(b.supply))
+    # A treasure a skeleton faces, or on the square a skeleton in the forests walks in on, is
+    # stolen next phase (the hero standing on it now must step off first): as good as gone.
+    facing_into = {_ahead(s.square, s.facing, 1) for s in b.skeletons}
+    facing_into.update(state.layout.entries[token.model][0] for token in b.forest)
+    value -= sum(
+        TILE
+        for square, trap in b.traps.items()
+        if trap.kind == "treasure" and square in facing_into
+    )
     value -= LAST / max(1, b.floors) + (LAST / max(1, b.houses) if b.village else 0.0)
     towers = COOP_TOWERS if state.coop else BASIC_TOWERS
     home = N if state.coop else S  # the edge a skeleton burns a house through
@@ -55,10 +76,6 @@ def worth(state: BadBonesState, seat: int) -> float:
         ahead = _ahead(skeleton.square, facing, 1)
         threat = (ahead is None and facing == home) or (ahead in towers and ahead not in b.ruins)
         value -= THREAT if threat else SKELETON
-    if state.coop:
-        value += 3.0 * state.capital
-    elif state.seats == 2:
-        value += SENT * len(state.boards[1 - seat].cemetery)
     if b.eliminated:
         value -= 100.0
     return value
@@ -66,7 +83,10 @@ def worth(state: BadBonesState, seat: int) -> float:
 
 def play_out(game: Game[Any], state: BadBonesState, seat: int, action: Action) -> float:
     """Worth of seat's board once the round is over, had it played ``action`` now."""
-    sim, _ = game.apply(state, seat, action)
+    sim = game.copy(state)
+    # The skeletons phase 4 draws are nobody's to know: the play-out draws its own.
+    sim.rng = 0
+    game.play(sim, seat, action, 0.0)
     start = state.round
     guard = 0
     while not game.is_over(sim) and sim.round == start and guard < 200:
@@ -89,34 +109,39 @@ def _ahead(square: int, facing: int, steps: int) -> int | None:
 
 def _trap_squares(state: BadBonesState, seat: int) -> set[int]:
     """Where this round's walk meets a trap first: the square in front of each skeleton on the
-    board, and the skeletons' own squares (the dragon may land there)."""
+    board, the skeletons' own squares (the dragon may land there), and the entry squares of the
+    skeletons waiting in the forests (they walk in this phase 3)."""
+    b = state.boards[seat]
     out: set[int] = set()
-    for skeleton in state.boards[seat].skeletons:
+    for skeleton in b.skeletons:
         square = skeleton.square
         out.add(square)
         ahead = _ahead(square, skeleton.facing, 1)
         if ahead is not None:
             out.add(ahead)
+    entries = state.layout.entries
+    out.update(entries[token.model][0] for token in b.forest)
     return out
 
 
 def _treasure_squares(state: BadBonesState, seat: int) -> set[int]:
-    """Where a treasure turns skeletons: every square orthogonally next to one (they turn toward
-    it at once), and the hero's square (a treasure the hero stands on is not stolen)."""
+    """Where a treasure turns skeletons: every square orthogonally next to one or next to where
+    one walks in (a skeleton turns toward a treasure beside it when it lands), and the hero's
+    square (a treasure the hero stands on is not stolen this phase)."""
     b = state.boards[seat]
-    out: set[int] = set() if b.hero is None else {b.hero}
-    for skeleton in b.skeletons:
+    out: set[int] = set() if b.hero < 0 else {b.hero}
+    for square in _trap_squares(state, seat):
         for facing in (N, E, S, W):
-            beside = _ahead(skeleton.square, facing, 1)
+            beside = _ahead(square, facing, 1)
             if beside is not None:
                 out.add(beside)
     return out
 
 
-def _trap_tries(state: BadBonesState, seat: int, places: list[Place], dice: Dice) -> list[Action]:
-    """The placements worth playing out: every trap on a square the skeletons walk into (so a
-    trap that helps is never missed for a sample that left it out) and the treasure where it
-    turns skeletons. A big table, whose play-outs cost more, tries a fair sample of them."""
+def trap_tries(state: BadBonesState, seat: int, places: list[Place]) -> list[Action]:
+    """The placements worth playing out, at every table: every trap on a square the skeletons
+    walk into (so a trap that helps is never missed for a sample that left it out) and the
+    treasure where it turns skeletons."""
     ahead = _trap_squares(state, seat)
     lure = _treasure_squares(state, seat)
     tries: list[Action] = []
@@ -124,10 +149,6 @@ def _trap_tries(state: BadBonesState, seat: int, places: list[Place], dice: Dice
         square = parse_square(place.square)
         if square in ahead or (place.trap == "treasure" and square in lure):
             tries.append(place)
-    if state.seats > SMALL_TABLE and len(tries) > BIG_TABLE_TRIES:
-        # A fair sample of kinds and squares rather than the first squares of one kind.
-        dice().shuffle(tries)
-        tries = tries[:BIG_TABLE_TRIES]
     return tries
 
 
@@ -155,6 +176,11 @@ def _hero_shortlist(state: BadBonesState, seat: int, moves: list[Move]) -> list[
 def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: Dice) -> Action:
     legal = game.legal_actions(state, seat)
     default = game.pending(state)[seat].default if seat in game.pending(state) else legal[0]
+    if level == "hard":
+        # The search plays its candidates out with this module's normal (it builds on it).
+        from rules.badbones.search import choose_hard
+
+        return choose_hard(game, state, seat, choose, dice)
     if level == "easy":
         placing = [a for a in legal if isinstance(a, Place)]
         if placing and dice().below(3) == 0:
@@ -164,8 +190,9 @@ def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: D
     if moves:
         return _best(game, state, seat, _hero_shortlist(state, seat, moves))
     places = [a for a in legal if isinstance(a, Place)]
-    if places or any(isinstance(a, Retrieve) for a in legal):
-        return _best(game, state, seat, [Nothing(), *_trap_tries(state, seat, places, dice)])
+    retrieves = [a for a in legal if isinstance(a, Retrieve)]
+    if places or retrieves:
+        return _best(game, state, seat, [Nothing(), *trap_tries(state, seat, places), *retrieves])
     buys = [a for a in legal if isinstance(a, Buy)]
     if buys:
         return buys[0]

@@ -110,6 +110,11 @@ def leader(state: ZvvState, b: Board, mask: list[int], seat: int) -> int:
 
 def choose(game: Game[Any], state: ZvvState, seat: int, level: str, dice: Dice) -> Action:
     legal = game.legal_actions(state, seat)
+    if level == "hard":
+        # The search weighs its candidates with this module's measures (it builds on it).
+        from rules.zvv.search import choose_hard
+
+        return choose_hard(game, state, seat, choose, dice)
     if level == "easy":
         if dice().below(4) == 0:
             return dice().choice(legal)
@@ -134,25 +139,28 @@ def choose(game: Game[Any], state: ZvvState, seat: int, level: str, dice: Dice) 
 def best_move(state: ZvvState, b: Board, mask: list[int], seat: int, legal: list[Action]) -> Action:
     """The move that shortens the race most; arrivals count their whole walk plus depth."""
     corner = OPPOSITE_CORNER[START_CORNERS[seat]]
-    target = b.zone_squares(corner)
     dist = distances(state, b, mask, seat)
     best: tuple[float, int] | None = None
     choice: Action | None = None
     for i, action in enumerate(legal):
         if not isinstance(action, Move):
             continue
-        start, dest = b.square(action.pawn), b.square(action.to)
-        assert start is not None and dest is not None
-        if dest in target:
-            gain = dist[start] + 1 - DEPTH * b.distance_to_corner(dest, corner) / 4
-        else:
-            gain = dist[start] - dist[dest]
-        key = (gain, -i)
+        key = (move_gain(b, dist, corner, action), -i)
         if best is None or key > best:
             best, choice = key, action
     if choice is None or (state.phase == "split_more" and best is not None and best[0] <= 0):
         return Stop() if Stop() in legal else legal[0]
     return choice
+
+
+def move_gain(b: Board, dist: list[int], corner: str, move: Move) -> float:
+    """How much ``move`` cuts its pawn's walk home (``dist``: the seat's distances); an
+    arrival counts the whole walk, and a little more the deeper it goes into the zone."""
+    start, dest = b.square(move.pawn), b.square(move.to)
+    assert start is not None and dest is not None
+    if dest in b.zone_squares(corner):
+        return dist[start] + 1 - DEPTH * b.distance_to_corner(dest, corner) / 4
+    return dist[start] - dist[dest]
 
 
 def _cost_change(
@@ -205,6 +213,39 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
     all weighed (a rough estimate once built a wall worth 8 steps while one worth 46 was
     legal), and a few that cross nobody's way as a safe fallback. A wall that shuts one of our
     own pawns out of every free square of its zone is never built: only a ± could undo it."""
+    walls = []
+    for i, action in enumerate(builds):
+        wall = b.parse_wall(action.wall)
+        assert wall is not None
+        walls.append((-i, action, wall, b.wall_edges(wall)))
+    rival = leader(state, b, mask, seat)
+    if seat in state.locked:
+        theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
+
+        # D7: this seat can never finish; a wall in the others' way would only make the game
+        # endless. It builds where the wall crosses nobody's way (else where it hurts least).
+        def harm(w: tuple[int, Build, Wall, list[tuple[int, int]]]) -> tuple[int, int]:
+            return (sum(theirs.get(e, 0) + mine.get(e, 0) for e in w[3]), -w[0])
+
+        return min(walls, key=harm)[1]
+    weighed = wall_worths(state, b, mask, seat, builds)
+    if weighed:
+        return max(weighed, key=lambda w: (w[0], w[1]))[2]
+    # Every weighed wall shuts us in: the one that does so least.
+    base = (race(state, b, mask, seat), race(state, b, mask, rival))
+    sealing = [
+        (_cost_change(state, b, (seat, rival), [*state.walls, w[2]], base), w[0], w[1])
+        for w in walls
+    ]
+    return max(sealing, key=lambda c: (c[0], c[1]))[2]
+
+
+def wall_worths(
+    state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build]
+) -> list[tuple[float, int, Build]]:
+    """(worth, -index, build) of every wall across one of the leader's shortest paths and of a
+    few that cross nobody's way, weighed exactly (the leader's race longer against our own);
+    never one that shuts every one of our open pawns out of the zone."""
     rival = leader(state, b, mask, seat)
     theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
     base = (race(state, b, mask, seat), race(state, b, mask, rival))
@@ -213,32 +254,17 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
         wall = b.parse_wall(action.wall)
         assert wall is not None
         walls.append((-i, action, wall, b.wall_edges(wall)))
-    if seat in state.locked:
-        # D7: this seat can never finish; a wall in the others' way would only make the game
-        # endless. It builds where the wall crosses nobody's way (else where it hurts least).
-        def harm(w: tuple[int, Build, Wall, list[tuple[int, int]]]) -> tuple[int, int]:
-            return (sum(theirs.get(e, 0) + mine.get(e, 0) for e in w[3]), -w[0])
-
-        return min(walls, key=harm)[1]
     across = [w for w in walls if any(e in theirs for e in w[3])]
     quiet = [w for w in walls if not any(e in theirs or e in mine for e in w[3])]
     open_ways = _open_pawns(state, b, mask, seat)
-    best: tuple[float, int] | None = None
-    choice: Build | None = None
+    out = []
     for order, action, wall, edges in across + quiet[:2]:
         if _seals(state, b, [*state.walls, wall], seat, open_ways):
             continue
         touched = (any(e in mine for e in edges), any(e in theirs for e in edges))
         worth = _cost_change(state, b, (seat, rival), [*state.walls, wall], base, touched)
-        if best is None or (worth, order) > best:
-            best, choice = (worth, order), action
-    if choice is None:  # every weighed wall shuts us in: the one that does so least
-        sealing = [
-            (_cost_change(state, b, (seat, rival), [*state.walls, w[2]], base), w[0], w[1])
-            for w in walls
-        ]
-        return max(sealing, key=lambda c: (c[0], c[1]))[2]
-    return choice
+        out.append((worth, order, action))
+    return out
 
 
 def _open_pawns(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:

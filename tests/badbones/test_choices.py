@@ -32,6 +32,18 @@ def test_default_dragon_prefers_the_forest_or_the_hero() -> None:
     assert GAME.pending(state)[0].default == Choose("W"), "into the left forest"
 
 
+def test_default_dragon_keeps_fleeing_skeletons_off_the_owners_treasure() -> None:
+    # Without the treasure the default is north (C1, the best plain square: see above). With
+    # the owner's treasure on B1, a skeleton fleeing to C1 (or to B2) lands beside it and turns
+    # toward it, and steals it next phase: the default sends it east to D2 instead.
+    state = position("C2 dragon\nC1 S\nB1 treasure", "", stage=TRAP)
+    state, _ = trap_phase(state)
+    assert GAME.pending(state)[0].default == Choose("E")
+    state, _ = GAME.apply(state, 0, GAME.pending(state)[0].default)
+    assert where(state, 0) == {"D2": ["E"]}
+    assert parse_name("B1") in state.boards[0].traps
+
+
 def test_default_target_is_the_leader() -> None:
     state = position("", "B1 N", "floors 2", "", stage=TRAP)
     state, _ = trap_phase(state)

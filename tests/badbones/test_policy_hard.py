@@ -1,0 +1,92 @@
+"""Bad Bones' ``hard`` computer player: legal, reproducible, blind to the others' sealed
+choices, and a search that finds what the round holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.badbones import GAME
+from rules.badbones.actions import Move, Nothing, Place, Start
+from rules.badbones.position import game_from_text
+from rules.badbones.search import knowledge
+from rules.core.policy import choose, play_bots
+from tests.support.fingerprint import option_sets
+
+OPPONENT = "hero C1 floors 4 houses 5\nA2 blue.left:E\nE2 yellow.right:W"
+
+
+@pytest.mark.parametrize("options", list(option_sets(GAME)), ids=str)
+def test_every_choice_is_legal_in_every_option(options: dict[str, object]) -> None:
+    levels = ("hard",) if "solo_rounds" in options else ("hard", "normal")
+    state, _ = play_bots(GAME, levels, 1, options, strict=True)
+    assert GAME.is_over(state)
+
+
+def test_the_same_position_gives_the_same_choice() -> None:
+    state = GAME.new_game(2, {}, 4)
+    for _ in range(12):
+        seat = min(GAME.pending(state))
+        first = choose(GAME, state, seat, "hard")
+        assert choose(GAME, GAME.load(GAME.dump(state)), seat, "hard") == first
+        state, _ = GAME.apply(state, seat, first)
+
+
+def test_the_others_sealed_moves_change_nothing() -> None:
+    # Phase 1: the opponent has already sent a hero step, hidden until both have. Whatever it
+    # is (or if there is none yet), hard picks the same step: it samples the opponent's choice
+    # and never reads the one submitted.
+    state = game_from_text("hero C3\nD4 W*2\nB2 E", OPPONENT)
+    alone = choose(GAME, state, 0, "hard")
+    for step in ("S", "E", "W"):
+        sealed, _ = GAME.apply(state, 1, Move(step))
+        assert GAME.sealed(sealed, 1)
+        assert choose(GAME, sealed, 0, "hard") == alone
+
+
+def test_the_others_sealed_traps_change_nothing() -> None:
+    mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
+    state = game_from_text(mine, OPPONENT, stage="trap", round=2)
+    alone = choose(GAME, state, 0, "hard")
+    for trap in (Nothing(), Place("catapult", "B2"), Place("wall", "D2", "/")):
+        sealed, _ = GAME.apply(state, 1, trap)
+        assert choose(GAME, sealed, 0, "hard") == alone
+    # What the search reads is the position without the opponent's submission.
+    assert GAME.dump(knowledge(GAME, sealed, 0)) == GAME.dump(knowledge(GAME, state, 0))
+
+
+def test_the_bags_next_draws_change_nothing() -> None:
+    # The state's generator decides which skeletons phase 4 draws from the bag; nobody at the
+    # table knows them, and hard samples them afresh: a different generator, the same choice.
+    mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
+    state = game_from_text(mine, OPPONENT, stage="trap", round=2)
+    other = GAME.copy(state)
+    other.rng = state.rng ^ 0x5EED
+    assert choose(GAME, other, 0, "hard") == choose(GAME, state, 0, "hard")
+
+
+def test_teammates_sealed_tower_picks_change_nothing() -> None:
+    state = GAME.new_game(3, {"cooperative": True}, 2)
+    alone = choose(GAME, state, 0, "hard")
+    assert isinstance(alone, Start)
+    for square in ("B2", "D4"):
+        sealed, _ = GAME.apply(state, 1, Start(square))
+        sealed, _ = GAME.apply(sealed, 2, Start("D2"))
+        assert choose(GAME, sealed, 0, "hard") == alone
+
+
+def test_a_skeleton_walking_to_the_tower_meets_a_trap() -> None:
+    # Three players: the skeleton on E4 walks west, toward the tower's row; doing nothing
+    # leaves it on its way. Hard, like normal, puts a trap in front of it.
+    mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
+    third = "hero C1 floors 4 houses 5\nA2 blue.left:E"
+    state = game_from_text(mine, OPPONENT, third, stage="trap", round=2)
+    chosen = choose(GAME, state, 0, "hard")
+    assert isinstance(chosen, Place) and chosen.square in ("D4", "E4")
+
+
+def test_the_hero_steps_onto_the_biggest_group_when_no_trap_is_left() -> None:
+    # Three skeletons on D4 walk west to C4, whose arrow turns them north, into the tower.
+    # With traps in the supply, a catapult on C4 would throw all three at the opponent; with
+    # none left, the hero steps onto D4 and kills them now.
+    state = game_from_text("D4 W*3\nB2 E\nsupply", "A1 S")
+    assert choose(GAME, state, 0, "hard") == Move("SE")

@@ -1,0 +1,93 @@
+"""Zombies vs Vampires' ``hard`` computer player: legal, reproducible, and a step ahead."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.core.policy import choose, play_bots
+from rules.zvv import GAME
+from rules.zvv.actions import Build, Move
+from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board, reach
+from rules.zvv.game import ZvvState
+from rules.zvv.notation import position
+from rules.zvv.policy import race, wall_mask
+
+ZONE_0_BUT_TWO = ["I9", "J9", "K9", "I10", "J10", "K10", "I11"]
+ZONE_1_BUT_C3 = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]
+
+
+# Small boards: a game of hard's searches on the full board takes seconds.
+@pytest.mark.parametrize(
+    "options", [{"size": 9}, {"size": 9, "two_star": "plain", "extra_roll": "bonus"}], ids=str
+)
+def test_every_choice_is_legal(options: dict[str, object]) -> None:
+    state, _ = play_bots(GAME, ("hard", "normal"), 2, options, strict=True)
+    assert GAME.is_over(state)
+
+
+def test_the_same_position_gives_the_same_choice() -> None:
+    state = GAME.new_game(2, {}, 5)
+    for _ in range(24):
+        seat = state.turn
+        first = choose(GAME, state, seat, "hard")
+        assert choose(GAME, GAME.load(GAME.dump(state)), seat, "hard") == first
+        state, _ = GAME.apply(state, seat, first)
+
+
+def test_the_next_rolls_change_nothing() -> None:
+    # The state's generator decides the next rolls; hard weighs every face of the die as
+    # equally likely and never reads it: a different generator, the same choices.
+    state = GAME.new_game(2, {"size": 9}, 6)
+    for _ in range(16):
+        seat = state.turn
+        other = GAME.copy(state)
+        other.rng = state.rng ^ 0x5EED
+        chosen = choose(GAME, state, seat, "hard")
+        assert choose(GAME, other, seat, "hard") == chosen
+        state, _ = GAME.apply(state, seat, chosen)
+
+
+def test_a_pawn_is_not_parked_where_the_rival_jumps_over_it() -> None:
+    # Seat 0 rolled a 2. C5 to E5 cuts its race by two, as much as any move, and is what normal
+    # plays; but E5 lies right in front of the rival's last pawn (F5, walking west home to C3),
+    # which then jumps over it: its next 2 reaches C5 instead of D5. Hard looks one roll ahead
+    # for both and walks C5 another way.
+    state = position(pawns={0: [*ZONE_0_BUT_TWO, "C5", "F8"], 1: [*ZONE_1_BUT_C3, "F5"]}, face="2")
+    assert choose(GAME, state, 0, "normal") == Move("C5", "E5")
+    chosen = choose(GAME, state, 0, "hard")
+    assert isinstance(chosen, Move) and chosen.to != "E5"
+    b = board(state.size)
+    mask = wall_mask(b, state.walls)
+    mine, _ = GAME.apply(state, 0, chosen)
+    normals, _ = GAME.apply(state, 0, Move("C5", "E5"))
+    assert race(mine, b, mask, 0) == race(normals, b, mask, 0)  # the same cut now
+    assert "C5" in _rival_reach(normals, "F5", 2) and "C5" not in _rival_reach(mine, "F5", 2)
+
+
+def _rival_reach(state: ZvvState, pawn: str, steps: int) -> set[str]:
+    """Where seat 1's pawn can go with ``steps`` steps (jumps over pawns included)."""
+    b = board(state.size)
+    occupied = bytearray(b.size * b.size)
+    for seat, pawns in enumerate(state.pawns):
+        for sq in pawns:
+            occupied[sq] = seat + 1
+    start = b.square(pawn)
+    assert start is not None
+    home = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[1]])
+    return {b.name(sq) for sq in reach(b, occupied, wall_mask(b, state.walls), start, steps, home)}
+
+
+def test_a_wall_goes_across_the_leaders_way() -> None:
+    state = position(
+        pawns={0: [*ZONE_0_BUT_TWO, "J11", "B9"], 1: [*ZONE_1_BUT_C3, "F3"]},
+        face="build",
+        wall_len=3,
+    )
+    action = choose(GAME, state, 0, "hard")
+    assert isinstance(action, Build)
+    b = board(state.size)
+    wall = b.parse_wall(action.wall)
+    assert wall is not None
+    before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
+    assert race(state, b, after, 1) > race(state, b, before, 1)
+    assert race(state, b, after, 0) <= race(state, b, before, 0)
