@@ -57,6 +57,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bench import pg
 from bot.service import Actor, Place, Service, history, rematch, standings
 from bot.store import ratings as rated
 from bot.store import repository as repo
@@ -867,5 +868,11 @@ def main(argv: list[str] | None = None) -> None:
         Size("tenth", args.games // 10, args.channel // 10, args.players // 10),
         Size("full", args.games, args.channel, args.players),
     ]
-    print(f"database: {'PostgreSQL' if args.pg else 'SQLite'}")
+    if args.pg:
+        url, label = asyncio.run(pg.checked(args.pg))
+        print(f"database: PostgreSQL ({label})")
+        if url is None:
+            return
+    else:
+        print("database: SQLite")
     asyncio.run(run(sizes, args.samples, args.pg))
