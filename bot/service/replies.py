@@ -8,6 +8,7 @@ times as data), which each adapter renders its own way.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from bot.service.text import Text
@@ -130,6 +131,11 @@ class Outgoing:
     # nothing recorded it (the console, a welcome), it is sent from memory alone.
     delivery: tuple[int, ...] = ()
     nonce: str | None = None
+    # The message's picture, still being drawn (the process is over its drawing capacity):
+    # the adapter sends the message without it at once and adds it once drawn (``None``: the
+    # drawing failed, the words stand alone). Owed until then: ``delivery`` is settled by the
+    # picture's edit.
+    image_later: asyncio.Future[Image | None] | None = field(default=None, compare=False)
 
 
 @dataclass
