@@ -1,6 +1,6 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
 badbones, farkle, fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse,
-faults, growth). Options after a name are that benchmark's: ``python -m bench growth --quick``."""
+faults, growth, capacity). Options after a name are that benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ ALL = (
     "fairuse",
     "faults",
     "growth",
+    "capacity",
 )
 
 

@@ -47,7 +47,6 @@ import sqlite3
 import statistics
 import tempfile
 import time
-import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,7 +181,7 @@ class RawPostgres(Raw):
     async def open(cls, url: str) -> RawPostgres:
         import asyncpg
 
-        return cls(await asyncpg.connect(_dsn(url)))
+        return cls(await asyncpg.connect(pg.dsn(url)))
 
     async def rows(
         self, table: str, game_ids: list[int]
@@ -220,10 +219,6 @@ class RawPostgres(Raw):
 
     async def close(self) -> None:
         await self.connection.close()
-
-
-def _dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 # ------------------------------------------------------------------ real games, copied
@@ -686,7 +681,7 @@ async def run(
     if url is None:
         url = f"sqlite+aiosqlite:///{folder}/growth.db"
     else:
-        url = await _fresh_pg(url)
+        url, _ = await pg.database(url)
         made.append(url)
     path = None if made else folder / "growth.db"
     clock = Clock()
@@ -772,7 +767,7 @@ async def _copy(raw: Raw, url: str, folder: Path) -> tuple[Raw, str]:
 
     name = f"{make_url(url).database}_empty"
     server = make_url(url).set(database="postgres").render_as_string(hide_password=False)
-    connection = await asyncpg.connect(_dsn(server))
+    connection = await asyncpg.connect(pg.dsn(server))
     try:
         await connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{make_url(url).database}"')
     finally:
@@ -795,29 +790,9 @@ async def _open_probe_games(service: Service, clock: Clock) -> None:
             await service.moved(row.id, channel, thread)
 
 
-async def _fresh_pg(base: str) -> str:
-    import asyncpg
-
-    name = f"growth_{uuid.uuid4().hex[:12]}"
-    connection = await asyncpg.connect(_dsn(base))
-    try:
-        await connection.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await connection.close()
-    return make_url(base).set(database=name).render_as_string(hide_password=False)
-
-
 async def _drop_pg(url: str) -> None:
-    import asyncpg
-
-    name = make_url(url).database
-    connection = await asyncpg.connect(
-        _dsn(make_url(url).set(database="postgres").render_as_string(hide_password=False))
-    )
-    try:
-        await connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    finally:
-        await connection.close()
+    server = make_url(url).set(database="postgres").render_as_string(hide_password=False)
+    await pg.drop(pg.dsn(server), url)
 
 
 def _report(sizes: list[Size], result: Result, out: Callable[[str], None]) -> None:
