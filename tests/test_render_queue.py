@@ -207,3 +207,18 @@ async def test_behind_says_how_long_a_new_picture_would_take_from_the_backlog() 
         gate.let(f"move {n}")
     gate.let("replay")
     await asyncio.gather(*jobs, replays)
+
+
+def test_table_workers_give_way_to_the_bot_and_take_it_from_replays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RENDER_WORKERS", "1")
+    monkeypatch.setattr(drawing, "_pool", None)
+    pool = drawing._get_pool()
+    assert pool is not None
+    try:
+        nice = pool.submit(os.nice, 0).result(timeout=60)
+        assert os.nice(0) < nice < min(19, os.nice(0) + drawing.BULK_NICE)
+    finally:
+        pool.shutdown(wait=True)
+        monkeypatch.setattr(drawing, "_pool", None)

@@ -6,7 +6,9 @@ cores while the bot goes on serving commands. ``RENDER_WORKERS`` sets how many p
 table pictures (default: one per core the bot may use; 0 = draw in a thread).
 
 Every picture waits in one :class:`RenderQueue`, table pictures (a move's picture, a seat's
-board) ahead of bulk drawing (a replay: seconds of drawing). Bulk drawing has its own worker,
+board) ahead of bulk drawing (a replay: seconds of drawing). The table workers run a little
+below the bot's CPU priority (``TABLE_NICE``): a bot over its drawing capacity keeps a core's
+share for its answers. Bulk drawing has its own worker,
 at the lowest CPU priority (``nice`` 19), so a replay takes only the CPU the tables leave. A
 table's picture that is still waiting when a newer one of the same table arrives is not drawn:
 both messages get the newer picture, so a table that is behind draws only its newest state.
@@ -96,7 +98,7 @@ def _spawn(count: int, nice: int) -> ProcessPoolExecutor:
 def _get_pool() -> ProcessPoolExecutor | None:
     global _pool
     if _pool is None and workers() > 0:
-        _pool = _spawn(workers(), 0)
+        _pool = _spawn(workers(), TABLE_NICE)
     return _pool
 
 
@@ -110,6 +112,12 @@ def _get_bulk_pool() -> ProcessPoolExecutor | None:
 # The bulk worker's niceness: under contention Linux gives it ~1.5 % of a core against a
 # table worker's share, so a replay never slows a table's picture noticeably.
 BULK_NICE = 19
+# The table workers' niceness: one worker per core keeps every core busy when the pictures
+# are behind, and the bot's own process (the answers, the table's words) must not wait for a
+# core behind them: under contention Linux gives a worker at nice 10 about a tenth of the
+# bot's share, and nothing less when the cores are free (the bulk worker keeps ~1/7 of a
+# table worker's).
+TABLE_NICE = 10
 
 
 def shutdown() -> None:
@@ -129,7 +137,7 @@ PR_SET_PDEATHSIG = 1
 def die_with_parent(parent: int, nice: int = 0) -> None:
     """The worker's initializer. A spawned worker holds both ends of its task queue, so the
     parent's death closes nothing it waits on: left alone it would wait for work forever.
-    ``nice``: how much lower the worker's CPU priority is (the bulk worker's)."""
+    ``nice``: how much lower the worker's CPU priority is than the bot's."""
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
