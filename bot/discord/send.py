@@ -936,10 +936,13 @@ def drawn(outgoing: Outgoing) -> Outgoing:
 
 def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:
     """``later`` replaces the waiting edit ``earlier`` of the same message, but not its picture
-    when it brings none (a live FUSE table: a claim right after the new round's picture)."""
-    if earlier is None or earlier.message.image is None or later.message.image is not None:
+    when it brings none (a live FUSE table: a claim right after the new round's picture), nor
+    the picture still being drawn for it."""
+    if earlier is None or later.message.image is not None or later.image_later is not None:
         return later
-    return replace(later, message=replace(later.message, image=earlier.message.image))
+    if earlier.message.image is not None:
+        return replace(later, message=replace(later.message, image=earlier.message.image))
+    return replace(later, image_later=earlier.image_later)
 
 
 async def answer(
