@@ -90,8 +90,11 @@ async def play(
 
     async def one(channel: int) -> None:
         place = Place(channel, 1)
-        if think:  # the games do not start together
-            await asyncio.sleep(min(rng.uniform(0, think), seconds))
+        if think:  # each game's first command comes like its next ones: at a random time
+            start = rng.expovariate(1 / think)
+            if start >= seconds:
+                return  # not this run's
+            await asyncio.sleep(start)
         for seat, command, args in script:
             if time.perf_counter() >= end:
                 return
