@@ -7,8 +7,8 @@ task through the service, as the Discord bot calls it.
 
 First the capacity is measured: commands/s with every game playing at once and no pause, with
 and without pictures. Then the games are *paced* (each waits a random think time between its
-commands) so that together they offer ``OVER`` (1.5) times the capacity with pictures, and less
-than the capacity without them: a process whose pictures are the ceiling, as issue 30 measured
+commands) so that together they offer ``OVER`` (3, ``BENCH_CAPACITY_OVER``) times the capacity
+with pictures, and less than the capacity without them: a process whose pictures are the ceiling, as issue 30 measured
 it. Two runs, on games of their own:
 
 - **waiting for pictures** (``Service.picture_wait = None``, what the bot did before): a move's
@@ -41,7 +41,8 @@ from rules.core import Game, get_game
 
 GAMES = int(os.environ.get("BENCH_CAPACITY_GAMES", "1000"))
 SECONDS = float(os.environ.get("BENCH_CAPACITY_SECONDS", "20"))
-OVER = 1.5  # the offered rate, as a multiple of the capacity with pictures
+# The offered rate, as a multiple of the capacity with pictures (``BENCH_CAPACITY_OVER``).
+OVER = float(os.environ.get("BENCH_CAPACITY_OVER", "3"))
 SEATS = 2
 
 
