@@ -12,8 +12,9 @@ when one ends, and checks every reply. Two runs per database:
 
 Printed per run: commands/s, p50 and p99 latency, errors (refused or failed replies: must be 0,
 every command is legal) and lost moves (acknowledged submissions missing from the action log:
-must be 0). PostgreSQL runs when ``PARTIDA_TEST_PG_URL`` (or ``BENCH_PG_URL``) names a server;
-a fresh database is created there and dropped afterwards.
+must be 0). PostgreSQL runs when ``BENCH_PG_URL`` (or ``PARTIDA_TEST_PG_URL``) names a durable
+server (``bench/pg.py``: ``BENCH_PG_UNDURABLE=1`` measures one with fsync off anyway); a fresh
+database is created there and dropped afterwards.
 
 ``python -m bench.bench_load`` (environment: ``BENCH_LOAD_GAMES`` = 1000, ``BENCH_LOAD_SECONDS``
 = 5 per run).
@@ -28,15 +29,14 @@ import os
 import random
 import tempfile
 import time
-import uuid
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.engine import make_url
 
+from bench import pg
 from bot.service import Actor, Place, Reply, Service
 from bot.service.moves import MAX_AUTOMATIC
 from bot.store.models import ACTIVE, GameRow, SeatRow
@@ -291,42 +291,19 @@ async def drop_all(service: Service) -> None:
             await connection.execute(table.delete())
 
 
-async def pg_database(base: str) -> tuple[str, str]:
-    import asyncpg
-
-    name = f"bench_{uuid.uuid4().hex[:12]}"
-    dsn = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
-    connection = await asyncpg.connect(dsn)
-    try:
-        await connection.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await connection.close()
-    return make_url(base).set(database=name).render_as_string(hide_password=False), dsn
-
-
-async def pg_drop(dsn: str, url: str) -> None:
-    import asyncpg
-
-    connection = await asyncpg.connect(dsn)
-    try:
-        await connection.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
-    finally:
-        await connection.close()
-
-
 async def run_all() -> None:
     table = []
     folder = Path(tempfile.mkdtemp(prefix="partida-load-"))
     table += await one_backend(f"sqlite+aiosqlite:///{folder / 'load.db'}", "SQLite")
-    base = os.environ.get("BENCH_PG_URL") or os.environ.get("PARTIDA_TEST_PG_URL")
+    base, label = await pg.checked()
     if base:
-        url, dsn = await pg_database(base)
+        url, dsn = await pg.database(base)
         try:
-            table += await one_backend(url, "PostgreSQL")
+            table += await one_backend(url, f"PostgreSQL ({label})")
         finally:
-            await pg_drop(dsn, url)
+            await pg.drop(dsn, url)
     else:
-        print("(PostgreSQL skipped: set PARTIDA_TEST_PG_URL)")
+        print(f"({label})")
     print(f"{GAMES} concurrent games ({', '.join(kinds())}), {SECONDS:.0f} s per run")
     print(f"{'run':<34}{'cmd/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}{'lost':>6}")
     for label, rate, p50, p99, errors, lost in table:

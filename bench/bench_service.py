@@ -7,11 +7,15 @@ Figures:
   service alone (the test game: the platform's own cost), Bad Bones (a real game's rules,
   buttons and replies), and Bad Bones with its pictures drawn (every phase, in the render
   worker: bounded by the drawing, so the pictures/s are printed too);
-- the same throughputs on PostgreSQL (a fresh database), when ``PARTIDA_TEST_PG_URL`` (or
-  ``BENCH_PG_URL``) names a server: no single writer, and asyncpg talks to the server from the
+- the same throughputs on PostgreSQL (a fresh database), when ``BENCH_PG_URL`` (or
+  ``PARTIDA_TEST_PG_URL``) names a durable server (``bench/pg.py``; ``BENCH_PG_UNDURABLE=1``
+  measures one with fsync off anyway, and says so): no single writer, and asyncpg talks to the server from the
   event loop itself (no thread to cross to), so a command costs the bot less CPU there;
 - what durability costs: the bare commit and the service-alone throughput with
-  ``SQLITE_SYNCHRONOUS=NORMAL`` beside the default FULL (a sync per commit);
+  ``SQLITE_SYNCHRONOUS=NORMAL`` beside the default FULL (a sync per commit), and the disk's
+  fsync rate (a loop of 4 KB writes and ``fsync`` on the database's disk: commits/s), which
+  bounds FULL's commits: the one-writer throughput is that rate times the moves a commit
+  carries;
 - peak memory (max RSS) of the run.
 
 Targets on a 2-core machine: p99 ≤ 20 ms (no resolution), ≤ 150 ms (resolution), ≥ 300 cmd/s.
@@ -31,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import pg
 from bot.service import Actor, Place, Service
 from bot.store.models import ACTIVE, GameRow, SeatRow
 from rules.core import Game, get_game
@@ -114,6 +119,24 @@ def _bare_update(path: Path, synchronous: str, n: int = 300) -> float:
     return statistics.median(times)
 
 
+def _fsync_rate(folder: Path, seconds: float = 2.0) -> float:
+    """The disk's fsync rate: commits/s of a loop that writes 4 KB to a file in ``folder`` (the
+    database's disk) and syncs it, as SQLite's FULL does at each commit of its WAL."""
+    path = folder / "fsync.probe"
+    block = os.urandom(4096)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        count, started = 0, time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            os.pwrite(fd, block, (count % 256) * len(block))
+            os.fsync(fd)
+            count += 1
+        return count / (time.perf_counter() - started)
+    finally:
+        os.close(fd)
+        path.unlink()
+
+
 def _script(
     game: Game[Any], seats: int, options: dict[str, Any] | None
 ) -> list[tuple[int, str, dict[str, Any]]]:
@@ -168,14 +191,13 @@ async def _throughput(
 
 async def _postgresql(
     game: Game[Any], seats: int, tiny: Game[Any], long: dict[str, Any]
-) -> list[tuple[str, tuple[float, int, float]]]:
-    """The throughputs without pictures on a fresh PostgreSQL database (none without one)."""
-    from bench.bench_load import pg_database, pg_drop
-
-    base = os.environ.get("BENCH_PG_URL") or os.environ.get("PARTIDA_TEST_PG_URL")
+) -> tuple[str, list[tuple[str, tuple[float, int, float]]]]:
+    """The throughputs without pictures on a fresh PostgreSQL database (none without one), and
+    what the server is (durable, or why it was skipped)."""
+    base, label = await pg.checked()
     if not base:
-        return []
-    url, dsn = await pg_database(base)
+        return label, []
+    url, dsn = await pg.database(base)
     try:
         service = await Service.open(url, render=False)
         await _populate(service, tiny, 2, CONCURRENT, first_channel=100_000, options=long)
@@ -184,8 +206,8 @@ async def _postgresql(
         moves = await _throughput(service, game, seats, [190_000 + i for i in range(CONCURRENT)])
         await service.close()
     finally:
-        await pg_drop(dsn, url)
-    return [
+        await pg.drop(dsn, url)
+    return label, [
         ("throughput, service alone, PostgreSQL (cmd/s)", alone),
         (f"throughput, {game.name}, PostgreSQL (cmd/s)", moves),
     ]
@@ -245,6 +267,7 @@ async def run() -> None:
         assert r0.ok and r1.ok, (r0, r1)
         plain.append(t1 - t0)
         resolving.append(t2 - t1)
+    fsyncs = _fsync_rate(folder)
     bare = _bare_update(path, "FULL")  # the default (SQLITE_SYNCHRONOUS)
     bare_normal = _bare_update(path, "NORMAL")
 
@@ -266,13 +289,15 @@ async def run() -> None:
     url = f"sqlite+aiosqlite:///{path}"
     first = 100_000 + CONCURRENT
     normal = await _variant(url, tiny, long, first, "NORMAL")
-    on_pg = await _postgresql(game, seats, tiny, long)
+    pg_label, on_pg = await _postgresql(game, seats, tiny, long)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     ms = 1000.0
     print(f"{'figure':<44}{'value':>12}{'target':>12}")
     print(f"{'bare SQLite UPDATE + commit, p50 (ms)':<44}{bare * ms:>12.2f}{'':>12}")
     print(f"{'  the same, synchronous=NORMAL (ms)':<44}{bare_normal * ms:>12.2f}{'':>12}")
+    print(f"{'the disk: fsync loop (commits/s)':<44}{fsyncs:>12.0f}{'':>12}")
+    print(f"{'  bare UPDATE + commit, FULL (commits/s)':<44}{1 / bare:>12.0f}{'':>12}")
     print(f"{'submission, no resolution, p50 (ms)':<44}{_pct(plain, 0.5) * ms:>12.2f}")
     print(
         f"{'submission, no resolution, p99 (ms)':<44}{_pct(plain, 0.99) * ms:>12.2f}{'<= 20':>12}"
@@ -292,14 +317,14 @@ async def run() -> None:
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
         if pictures:
             print(f"{'  pictures drawn (per s)':<44}{pictures:>12.0f}")
+    print(f"{'  the disk: fsync loop (commits/s)':<44}{fsyncs:>12.0f}{'':>12}")
     rate, errors, _ = normal
     print(f"{'  service alone, synchronous=NORMAL (cmd/s)':<44}{rate:>12.0f}{'':>12}")
     print(f"{'    refused commands (must be 0)':<44}{errors:>12}")
+    print(f"PostgreSQL: {pg_label}")
     for label, (rate, errors, _) in on_pg:
         print(f"{label:<44}{rate:>12.0f}{'>= 300':>12}")
         print(f"{'  refused commands (must be 0)':<44}{errors:>12}")
-    if not on_pg:
-        print("(PostgreSQL skipped: set PARTIDA_TEST_PG_URL)")
     print(f"{'peak memory, max RSS (MB)':<44}{peak:>12.0f}")
 
 

@@ -186,3 +186,39 @@ async def test_the_service_names_the_game_of_a_table_picture_and_never_of_a_boar
         await service.close()
     assert (False, row.id) in asked and (True, None) in asked
     assert all(table is None for private, table in asked if private)
+
+
+async def test_behind_says_how_long_a_new_picture_would_take_from_the_backlog() -> None:
+    gate = Gate()
+    queue = RenderQueue({TABLE: "table", BULK: "bulk"}, {"table": 1, "bulk": 1}, gate)
+    assert queue.behind() == 0.0, "nothing drawn yet: no estimate, no wait"
+    gate.let("first")
+    await queue.submit(TABLE, None, picture, "first")
+    alone = queue.behind()  # an idle worker: its own drawing only
+    assert alone > 0
+    jobs = [asyncio.create_task(queue.submit(TABLE, None, picture, f"move {n}")) for n in range(4)]
+    await settle()
+    # One drawing and three waiting on the one worker: a new picture comes after all four.
+    assert queue.behind() == pytest.approx(5 * alone)
+    replays = asyncio.create_task(queue.submit(BULK, None, picture, "replay"))
+    await settle()
+    assert queue.behind() == pytest.approx(5 * alone), "a replay in its own lane is no backlog"
+    for n in range(4):
+        gate.let(f"move {n}")
+    gate.let("replay")
+    await asyncio.gather(*jobs, replays)
+
+
+def test_table_workers_give_way_to_the_bot_and_take_it_from_replays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("RENDER_WORKERS", "1")
+    monkeypatch.setattr(drawing, "_pool", None)
+    pool = drawing._get_pool()
+    assert pool is not None
+    try:
+        nice = pool.submit(os.nice, 0).result(timeout=60)
+        assert os.nice(0) < nice < min(19, os.nice(0) + drawing.BULK_NICE)
+    finally:
+        pool.shutdown(wait=True)
+        monkeypatch.setattr(drawing, "_pool", None)

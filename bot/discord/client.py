@@ -24,7 +24,7 @@ from bot.discord.commands import all_groups
 from bot.discord.host import GameService
 from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
-from bot.service import buttons
+from bot.service import buttons, drawing
 from bot.service.errors import DamagedDatabase
 from bot.service.replies import Actor, Outgoing, Place, Reply
 from bot.store import outage
@@ -209,6 +209,9 @@ class PartidaBot(ext.AutoShardedBot):
         self.add_dynamic_items(GameItem)
         # Every command records what it owes the channels; the outbox settles it once sent.
         self.service.owes = True
+        # Over its drawing capacity the bot answers moves at once: a picture not drawn within
+        # this follows its message (``bot.service.drawing``).
+        self.service.picture_wait = drawing.PICTURE_WAIT
         self._deadline_task = asyncio.create_task(self._deadlines(), name="partida-deadlines")
         settings = config.current()
         if settings.health_port:  # /healthz and /metrics (bot/discord/health.py), off by default
@@ -325,6 +328,10 @@ class PartidaBot(ext.AutoShardedBot):
     async def dm_closed(self, user_id: int) -> None:
         if self.service is not None:
             await self.service.dm_closed(user_id)
+
+    async def unpictured(self, ids: tuple[int, ...], message_id: int) -> None:
+        if self.service is not None:
+            await self.service.unpictured(ids, message_id)
 
     async def close(self) -> None:
         if self.health is not None:

@@ -67,6 +67,7 @@ class PostReporter(Protocol):
     async def delivered(self, ids: tuple[int, ...]) -> None: ...
     async def attempted(self, ids: tuple[int, ...], delay: float) -> None: ...
     async def dm_closed(self, user_id: int) -> None: ...
+    async def unpictured(self, ids: tuple[int, ...], message_id: int) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -127,7 +128,8 @@ class Job:
     """One thing a channel's sender owes: a post, an edit, an archive (``outgoing``), or an
     ``action`` to run once what was queued before it went out (telling a host that their
     table is back). ``pieces``: ids of the pieces of a long post already sent, so a retry
-    sends only the rest."""
+    sends only the rest. ``words``: False for an edit that brings a late picture alone (the
+    message's words may be newer than the outgoing's), until a later edit is folded in."""
 
     outgoing: Outgoing | None
     since: float | None = None
@@ -138,6 +140,7 @@ class Job:
     sending: bool = False
     nonce: str = field(default_factory=lambda: secrets.token_hex(8))
     pieces: list[int] = field(default_factory=list)
+    words: bool = True
 
 
 @dataclass(frozen=True)
@@ -201,6 +204,9 @@ class Outbox:
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
         self._unsettled: list[int] = []  # rows to delete in the next batch
         self._settling = False
+        # Rows whose message went out and whose picture is still being drawn (owed: its edit
+        # settles them).
+        self._drawing: set[int] = set()
 
     @property
     def busy(self) -> bool:
@@ -225,6 +231,7 @@ class Outbox:
         ``since``: when the service planned this post (a deadline's; ``time.monotonic``). The
         service plans none for a paused table, so a block older than that is out of date:
         another process resumed the table."""
+        outgoing = drawn(outgoing)
         channel = outgoing.channel_id
         blocked = self.blocked.get(channel)
         if blocked is not None and since is not None and blocked.at < since and not blocked.gone:
@@ -236,6 +243,7 @@ class Outbox:
             waiting = self._waiting_edit(slot)
             if waiting is not None and waiting.outgoing is not None:
                 waiting.outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
+                waiting.words = True
                 return
             queue.append(Job(outgoing, since, not_before=time.monotonic() + self.delay))
         else:
@@ -270,7 +278,7 @@ class Outbox:
             self._chore(self._settle(rows))
 
     def _queued_rows(self) -> set[int]:
-        return {
+        return self._drawing | {
             row
             for queue in self.queues.values()
             for job in queue
@@ -365,6 +373,8 @@ class Outbox:
                     continue
                 if queue and queue[0] is job:
                     queue.popleft()
+                if outcome == DONE and self._picture_follows(job.outgoing, self._sent_as(job)):
+                    continue  # owed until the picture's edit: it settles the rows
                 if job.outgoing is not None and job.outgoing.delivery:
                     self._chore(self._settle(job.outgoing.delivery))
         finally:
@@ -387,7 +397,7 @@ class Outbox:
             if outgoing.archive:
                 return await self._archive(outgoing.channel_id), 0.0
             if outgoing.edit:
-                return await self._edit_later(outgoing), 0.0
+                return await self._edit_later(outgoing, words=job.words), 0.0
             return await self._post_job(job), 0.0
         except discord.RateLimited as exc:
             return RETRY, exc.retry_after
@@ -756,6 +766,7 @@ class Outbox:
     async def edit(self, outgoing: Outgoing, interaction: discord.Interaction[Any]) -> None:
         """Replace the words of the slot's message as the response to ``interaction``, a
         click on that very message (a waiting edit of it is older: it is folded in)."""
+        outgoing = drawn(outgoing)
         slot = outgoing.slot
         assert slot is not None
         waiting = self._waiting_edit(slot)
@@ -771,12 +782,13 @@ class Outbox:
             log.warning("could not edit the clicked message in %s: %s", outgoing.channel_id, exc)
             self.enqueue(outgoing)  # the channel's sender edits it instead
             raise
-        self.done(outgoing)
+        if not self._picture_follows(outgoing, self._where(outgoing)):
+            self.done(outgoing)
 
-    async def _edit_later(self, outgoing: Outgoing) -> str:
-        """Replace the words (and buttons, if it has any) of the slot's message."""
+    async def _edit_later(self, outgoing: Outgoing, *, words: bool = True) -> str:
+        """Replace the words (and buttons, if it has any) of the slot's message (or of the
+        message ``edit_of`` names); ``words=False``: add its picture alone."""
         slot = outgoing.slot
-        assert slot is not None
         where = self._where(outgoing)
         if where is None:
             # Its id was never recorded (the bot stopped between the post and the record):
@@ -791,7 +803,8 @@ class Outbox:
             await self._reopen(where[0])  # else the edit meets 50083 and reopens it then
         channel = self.client.get_partial_messageable(where[0])
         try:
-            await channel.get_partial_message(where[1]).edit(**_edit_kwargs(outgoing, slot))
+            edit = _edit_kwargs(outgoing, slot) if words else _picture_kwargs(outgoing.message)
+            await channel.get_partial_message(where[1]).edit(**edit)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 refused = await self._refused(where[0], exc)
@@ -801,7 +814,8 @@ class Outbox:
             # Someone deleted the table's message: it goes on in a new one (recorded as the
             # slot's, so the next edits find it).
             log.warning("message %s in channel %s is gone; posting it anew", where[1], where[0])
-            self.known.pop(slot, None)
+            if slot is not None:
+                self.known.pop(slot, None)
             await self._post_anew(outgoing)
         except discord.HTTPException as exc:
             refused = await self._refused(where[0], exc)
@@ -809,6 +823,81 @@ class Outbox:
                 return refused
             raise
         return DONE
+
+    # ------------------------------------------------------------------ late pictures
+
+    def _sent_as(self, job: Job) -> tuple[int, int] | None:
+        """The message ``job`` went out as (channel, id), if known."""
+        outgoing = job.outgoing
+        if outgoing is None:
+            return None
+        if outgoing.edit:
+            return self._where(outgoing)
+        return (outgoing.channel_id, job.pieces[0]) if job.pieces else None
+
+    def _picture_follows(self, outgoing: Outgoing | None, where: tuple[int, int] | None) -> bool:
+        """``outgoing`` went out as message ``where`` without its picture, still being drawn
+        (the process is over its drawing capacity): the picture follows as an edit of that
+        message, and its rows stay owed until then. False: no picture follows (none was
+        late, or the message is not known: a table posted anew carries its own)."""
+        if outgoing is None or outgoing.image_later is None or where is None:
+            return False
+        self._drawing.update(outgoing.delivery)
+        self._chore(self._add_picture(outgoing, where))
+        return True
+
+    async def _add_picture(self, outgoing: Outgoing, where: tuple[int, int]) -> None:
+        """Once drawn, the picture of ``outgoing`` (sent as message ``where``) is added to it by
+        the channel's sender. The service first records that what stays owed is that edit, so
+        that a restart meanwhile still adds the picture (drawn again)."""
+        assert outgoing.image_later is not None
+        rows = outgoing.delivery
+        try:
+            if rows and self.service is not None:
+                try:
+                    await self.service.unpictured(rows, where[1])
+                except Exception:  # owed as the post still: a restart posts it whole
+                    log.exception("could not record deliveries %s as awaiting a picture", rows)
+            image = await outgoing.image_later
+        finally:
+            self._drawing.difference_update(rows)
+        channel, message_id = where
+        follow = replace(
+            outgoing,
+            channel_id=channel,
+            message=replace(outgoing.message, image=image),
+            edit=True,
+            edit_of=message_id,
+            thread=None,
+            image_later=None,
+        )
+        queue = self.queues.get(channel, deque())
+        slot = follow.slot
+        newer = any(
+            not job.sending
+            and job.outgoing is not None
+            and slot is not None
+            and _is_phase_post(job.outgoing)
+            and job.outgoing.slot is not None
+            and job.outgoing.slot.game_id == slot.game_id
+            for job in queue
+        )
+        waiting = self._waiting_edit(slot) if slot is not None else None
+        if image is None or newer:
+            # The drawing failed (the words stand alone, as for any failed picture), or the
+            # game's next table, about to go out, shows it: nothing more to send.
+            if rows:
+                await self._settle(rows)
+        elif waiting is not None and waiting.outgoing is not None:
+            # A later edit of the message waits: it takes the picture along (one edit).
+            earlier = waiting.outgoing
+            waiting.outgoing = replace(
+                _keeping_picture(follow, earlier),
+                delivery=tuple(dict.fromkeys((*earlier.delivery, *rows))),
+            )
+        else:
+            self.queues.setdefault(channel, deque()).append(Job(follow, words=False))
+            self._run(channel)
 
     async def _post_anew(self, outgoing: Outgoing) -> None:
         """An edit whose message is unknown or gone: the service's message of that slot as it
@@ -832,7 +921,7 @@ def _merged(later: Outgoing, earlier: Job) -> Outgoing:
     return replace(later, delivery=rows)
 
 
-def _edit_kwargs(outgoing: Outgoing, slot: Slot) -> dict[str, Any]:
+def _edit_kwargs(outgoing: Outgoing, slot: Slot | None) -> dict[str, Any]:
     """An edit's request: its words, embeds, buttons and picture."""
     message = outgoing.message
     piece = layout(message)[0]  # an edit's words are a head: one message by construction
@@ -844,7 +933,7 @@ def _edit_kwargs(outgoing: Outgoing, slot: Slot) -> dict[str, Any]:
         kwargs["embeds"] = [discord.Embed(description=e) for e in piece.embeds]
     if message.buttons or message.selects:
         kwargs["view"] = view(message)
-    elif slot.role == "lobby" or message.narration:
+    elif (slot is not None and slot.role == "lobby") or message.narration:
         # A started or cancelled lobby has no buttons left; an edit with narration is the
         # whole message (a live FUSE table), and nobody present has a button on it now.
         kwargs["view"] = None
@@ -854,12 +943,29 @@ def _edit_kwargs(outgoing: Outgoing, slot: Slot) -> dict[str, Any]:
     return kwargs
 
 
+def _picture_kwargs(message: Message) -> dict[str, Any]:
+    """An edit that adds a late picture to its message, leaving its words as they are now."""
+    return {"attachments": [attachment(message)]}
+
+
+def drawn(outgoing: Outgoing) -> Outgoing:
+    """``outgoing`` with its late picture in it, when that has been drawn meanwhile."""
+    later = outgoing.image_later
+    if later is None or not later.done():
+        return outgoing
+    image = later.result() if not later.cancelled() else None
+    return replace(outgoing, message=replace(outgoing.message, image=image), image_later=None)
+
+
 def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:
     """``later`` replaces the waiting edit ``earlier`` of the same message, but not its picture
-    when it brings none (a live FUSE table: a claim right after the new round's picture)."""
-    if earlier is None or earlier.message.image is None or later.message.image is not None:
+    when it brings none (a live FUSE table: a claim right after the new round's picture), nor
+    the picture still being drawn for it."""
+    if earlier is None or later.message.image is not None or later.image_later is not None:
         return later
-    return replace(later, message=replace(later.message, image=earlier.message.image))
+    if earlier.message.image is not None:
+        return replace(later, message=replace(later.message, image=earlier.message.image))
+    return replace(later, image_later=earlier.image_later)
 
 
 async def answer(
@@ -942,9 +1048,11 @@ async def _reply_first(
             ),
             None,
         )
+        if here is not None and drawn(here).image_later is not None:
+            here = None  # its picture is still being drawn: the channel's sender adds it
         if here is not None:
             public.remove(here)
-            await _respond(interaction, here.message, ephemeral=False)
+            await _respond(interaction, drawn(here).message, ephemeral=False)
         else:
             said = Message(Text.of(note or t("discord.done", lang)))
             await _respond(interaction, said, ephemeral=True)

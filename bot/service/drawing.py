@@ -6,10 +6,18 @@ cores while the bot goes on serving commands. ``RENDER_WORKERS`` sets how many p
 table pictures (default: one per core the bot may use; 0 = draw in a thread).
 
 Every picture waits in one :class:`RenderQueue`, table pictures (a move's picture, a seat's
-board) ahead of bulk drawing (a replay: seconds of drawing). Bulk drawing has its own worker,
+board) ahead of bulk drawing (a replay: seconds of drawing). The table workers run a little
+below the bot's CPU priority (``TABLE_NICE``): a bot over its drawing capacity keeps a core's
+share for its answers. Bulk drawing has its own worker,
 at the lowest CPU priority (``nice`` 19), so a replay takes only the CPU the tables leave. A
 table's picture that is still waiting when a newer one of the same table arrives is not drawn:
 both messages get the newer picture, so a table that is behind draws only its newest state.
+
+Over capacity (more pictures asked for than the workers draw) a move does not wait for its
+picture: the service waits for a table's picture at most ``PICTURE_WAIT`` seconds, and not at
+all when the queue says it would start later than that (:meth:`RenderQueue.behind`); its
+message then goes out with its words alone and the picture follows it
+(``Outgoing.image_later``, an edit of that message by the channel's sender).
 
 A worker dies with the bot, however the bot ends (SIGKILL included): on Linux the kernel sends it
 SIGKILL when its parent dies (``PR_SET_PDEATHSIG``), and everywhere a watchdog thread ends it
@@ -48,6 +56,13 @@ _bulk_pool: ProcessPoolExecutor | None = None  # replays, at the lowest CPU prio
 TABLE = 0  # a table's picture after a move, a seat's board: drawn first
 BULK = 1  # a replay: drawn when no table picture waits, in its own low-priority worker
 
+# How long a move's answer and table message may wait for the table's picture (seconds): a
+# picture drawn by then goes with the message (one post); a later one follows it (an edit).
+# Under capacity a picture takes 10-40 ms; at capacity it waits its turn a little.
+PICTURE_WAIT = 0.25
+# How much a new duration weighs in a lane's running mean of the time a picture takes.
+_MEAN_WEIGHT = 0.1
+
 
 def cores() -> int:
     """The cores this process may run on (a container's CPU set, not the host's)."""
@@ -83,7 +98,7 @@ def _spawn(count: int, nice: int) -> ProcessPoolExecutor:
 def _get_pool() -> ProcessPoolExecutor | None:
     global _pool
     if _pool is None and workers() > 0:
-        _pool = _spawn(workers(), 0)
+        _pool = _spawn(workers(), TABLE_NICE)
     return _pool
 
 
@@ -97,6 +112,12 @@ def _get_bulk_pool() -> ProcessPoolExecutor | None:
 # The bulk worker's niceness: under contention Linux gives it ~1.5 % of a core against a
 # table worker's share, so a replay never slows a table's picture noticeably.
 BULK_NICE = 19
+# The table workers' niceness: one worker per core keeps every core busy when the pictures
+# are behind, and the bot's own process (the answers, the table's words) must not wait for a
+# core behind them: under contention Linux gives a worker at nice 10 about a tenth of the
+# bot's share, and nothing less when the cores are free (the bulk worker keeps ~1/7 of a
+# table worker's).
+TABLE_NICE = 10
 
 
 def shutdown() -> None:
@@ -116,7 +137,7 @@ PR_SET_PDEATHSIG = 1
 def die_with_parent(parent: int, nice: int = 0) -> None:
     """The worker's initializer. A spawned worker holds both ends of its task queue, so the
     parent's death closes nothing it waits on: left alone it would wait for work forever.
-    ``nice``: how much lower the worker's CPU priority is (the bulk worker's)."""
+    ``nice``: how much lower the worker's CPU priority is than the bot's."""
     if nice:
         with contextlib.suppress(OSError):
             os.nice(nice)
@@ -213,6 +234,8 @@ class RenderQueue:
         self._waiting: dict[str, list[Job]] = {lane: [] for lane in slots}
         self._newest: dict[Hashable, Job] = {}  # the waiting picture of each table
         self._numbers = itertools.count()
+        # Each lane's running mean of the seconds a job takes (None: none drawn yet).
+        self._took: dict[str, float | None] = dict.fromkeys(slots)
 
     def waiting(self) -> list[Job]:
         """The jobs not started yet, in the order they will start (per lane, lanes in turn)."""
@@ -220,6 +243,18 @@ class RenderQueue:
 
     def busy(self) -> int:
         return sum(self._busy.values())
+
+    def behind(self, priority: int = TABLE) -> float:
+        """About how many seconds a job of ``priority`` asked for now would take to be drawn:
+        its turn (the jobs waiting ahead of it, shared among the lane's workers) and its own
+        drawing, at the lane's mean time per job so far (0 before any job was drawn)."""
+        lane = self._lanes[priority]
+        took = self._took[lane] or 0.0
+        ahead = sum(
+            1 for job in self._waiting[lane] if not job.dropped and job.priority <= priority
+        )
+        full = self._busy[lane] >= self._slots[lane]
+        return (ahead / self._slots[lane] + (1 if full else 0) + 1) * took
 
     async def submit(
         self, priority: int, key: Hashable | None, function: Callable[..., bytes], *args: Any
@@ -249,6 +284,7 @@ class RenderQueue:
                 asyncio.get_running_loop().create_task(self._start(lane, job))
 
     async def _start(self, lane: str, job: Job) -> None:
+        began = time.perf_counter()
         try:
             result = await self._run(job.priority, job.function, job.args)
         except BaseException as exc:  # the renderer's error is each waiter's
@@ -258,6 +294,8 @@ class RenderQueue:
             if not isinstance(exc, Exception):
                 raise
         else:
+            took, mean = time.perf_counter() - began, self._took[lane]
+            self._took[lane] = took if mean is None else mean + _MEAN_WEIGHT * (took - mean)
             for waiter in job.waiters:
                 if not waiter.done():
                     waiter.set_result(result)

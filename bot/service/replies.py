@@ -8,6 +8,7 @@ times as data), which each adapter renders its own way.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from bot.service.text import Text
@@ -134,6 +135,11 @@ class Outgoing:
     # posted in ``channel_id``, mentioning them, if Discord refuses it (bot/service/reach.py).
     dm: int | None = None
     fallback: Message | None = None
+    # The message's picture, still being drawn (the process is over its drawing capacity):
+    # the adapter sends the message without it at once and adds it once drawn (``None``: the
+    # drawing failed, the words stand alone). Owed until then: ``delivery`` is settled by the
+    # picture's edit.
+    image_later: asyncio.Future[Image | None] | None = field(default=None, compare=False)
 
 
 @dataclass

@@ -96,6 +96,12 @@ class Service(Reading):
         # table), for an adapter that settles them once sent: the Discord bot turns it on
         # (``bot.discord.send.Outbox``); the console prints at once and owes nothing.
         self.owes = False
+        # How long a reply waits for its table pictures (seconds): None, until they are drawn
+        # (the console, which shows them at once); the Discord bot sets
+        # ``drawing.PICTURE_WAIT``, and a picture not drawn by then follows its message
+        # (``Outgoing.image_later``), so that a process over its drawing capacity still
+        # answers moves at once.
+        self.picture_wait: float | None = None
         self._handed: dict[int, float] = {}  # delivery row → when a reply handed it out
 
     @classmethod
@@ -542,6 +548,13 @@ class Service(Reading):
         if ids:
             await self._write(lambda session: deliveries.settle(session, list(ids)))
 
+    async def unpictured(self, ids: tuple[int, ...] | list[int], message_id: int) -> None:
+        """The adapter sent these deliveries without their picture, as ``message_id`` (the
+        picture was still being drawn): what stays owed is the picture, an edit of that
+        message, so that a restart before it went out still adds it."""
+        if ids:
+            await self._write(lambda session: deliveries.as_edit(session, list(ids), message_id))
+
     async def attempted(self, ids: tuple[int, ...] | list[int], delay: float) -> None:
         """A delivery failed and is tried again in ``delay`` seconds."""
         if ids:
@@ -766,7 +779,14 @@ class Service(Reading):
         raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
 
     async def _finish(self, draft: Draft) -> Reply:
-        """After commit: draw the images (off the event loop) and build the messages."""
+        """After commit: draw the images (off the event loop) and build the messages. A table
+        picture not drawn within ``picture_wait`` follows its message (``image_later``)."""
+        pictures = {
+            index: asyncio.ensure_future(self._draw(post.picture))
+            for index, post in enumerate(draft.public)
+            if post.picture is not None and post.replay is None and self._draws(post.picture.kind)
+        }
+        await self._wait(list(pictures.values()))
         private_image = await self._draw(draft.private_image)
         reply = Reply(
             ok=draft.ok,
@@ -785,12 +805,14 @@ class Service(Reading):
             delivery, nonce = draft.owing[index] if draft.owing else (None, None)
             if delivery is not None:
                 self._handed[delivery] = time.monotonic()
+            drawn = pictures.get(index)
+            image = drawn.result() if drawn is not None and drawn.done() else None
+            if post.replay:
+                image = await self._animate(post.replay)
             message = Message(
                 post.text,
                 narration=post.narration,
-                image=await self._animate(post.replay)
-                if post.replay
-                else await self._draw(post.picture),
+                image=image,
                 mentions=post.mentions,
                 buttons=post.buttons,
                 selects=post.selects,
@@ -808,9 +830,20 @@ class Service(Reading):
                     nonce=nonce,
                     dm=post.dm,
                     fallback=Message(post.fallback, mentions=(post.dm,)) if post.dm else None,
+                    image_later=drawn if drawn is not None and not drawn.done() else None,
                 )
             )
         return reply
+
+    async def _wait(self, pictures: list[asyncio.Future[Image | None]]) -> None:
+        """Wait for the table pictures of a reply, as long as ``picture_wait`` allows: not at
+        all when the render queue says they would come later than that (over capacity)."""
+        if not pictures:
+            return
+        if self.picture_wait is None:
+            await asyncio.wait(pictures)
+        elif drawing.queue().behind() <= self.picture_wait:
+            await asyncio.wait(pictures, timeout=self.picture_wait)
 
     async def _animate(self, job: ReplayJob) -> Image | None:
         if not self._draws(job.kind):

@@ -88,6 +88,17 @@ async def attempted(session: AsyncSession, ids: Sequence[int], next_try_at: floa
         )
 
 
+async def as_edit(session: AsyncSession, ids: Sequence[int], message_id: int) -> None:
+    """These deliveries went out without their picture as message ``message_id``: what is
+    owed now is an edit of that message (its words again, and the picture drawn anew)."""
+    for row in await owed(session, ids):
+        body = {key: value for key, value in row.body.items() if key != "thread"}
+        body.update(edit=True, edit_of=message_id)
+        await session.execute(
+            update(_DELIVERIES).where(_DELIVERIES.c.id == row.id).values(kind="edit", body=body)
+        )
+
+
 async def waiting(session: AsyncSession) -> tuple[int, float | None]:
     """How many deliveries are owed, and when the oldest was recorded (``None``: none)."""
     found = await session.execute(select(func.count(), func.min(_DELIVERIES.c.created_at)))
