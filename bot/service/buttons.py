@@ -1,8 +1,11 @@
-"""Button and select ``custom_id``s: ``pt:<game id>:<phase>:<command>:<args>``.
+"""Button and select ``custom_id``s: ``pt:<game id>:<phase>[~<asked>]:<command>:<args>``.
 
 They survive a restart because everything needed to act is in the id itself: the game, the
 phase the button was made for (a short hash of the engine's phase token, so a click on a button
-of an earlier phase is recognised as stale), the command and its arguments
+of an earlier phase is recognised as stale), where the phase asks questions that stay open while
+others are answered (Bad Bones phase 3) the newest question the message asked (``asked``, see
+``rules.core.Pending``: a seat's question asked after it is not this button's), the command and
+its arguments
 (``key=value&key=value``, percent-encoded). A select has ``@<param>`` in place of the arguments:
 the picked values are joined with spaces into that parameter. Discord caps ids at 100 chars.
 """
@@ -18,7 +21,7 @@ from rules.core import CommandArgs
 
 MAX_CUSTOM_ID = 100
 PATTERN = re.compile(
-    r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8}):(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$"
+    r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8})(?:~(?P<asked>\d{1,9}))?:(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$"
 )
 
 
@@ -44,14 +47,18 @@ class Press:
     command: str
     args: CommandArgs
     select_param: str | None = None
+    asked: int | None = None  # the newest question of the message it was on (see above)
 
 
-def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str | None:
+def button_id(
+    game_id: int, phase: str, command: str, args: CommandArgs, asked: int | None = None
+) -> str | None:
     """The custom_id of a button, or None if it would not fit Discord's limit."""
     encoded = "&".join(
         f"{quote(k, safe='')}={quote(str(v), safe='')}" for k, v in sorted(args.items())
     )
-    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{encoded}"
+    mark = "" if asked is None else f"~{asked}"
+    custom_id = f"pt:{game_id}:{phase_hash(phase)}{mark}:{command}:{encoded}"
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 
 
@@ -93,7 +100,8 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
             if not sep:
                 return None
             args[unquote(key)] = unquote(value)
-    return Press(int(match["game"]), match["phase"], match["command"], args, select_param)
+    asked = int(match["asked"]) if match["asked"] else None
+    return Press(int(match["game"]), match["phase"], match["command"], args, select_param, asked)
 
 
 # Buttons that belong to no game (the pages of a leaderboard or of the history, a history

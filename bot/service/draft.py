@@ -75,6 +75,8 @@ class Draft:
     # Each public post's delivery row and nonce, once recorded in the command's transaction
     # (``Service._owe``); empty when nothing records them.
     owing: list[tuple[int, str]] = field(default_factory=list)
+    # The game's version the public posts show, once recorded (``Outgoing.version``).
+    version: int | None = None
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

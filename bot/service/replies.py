@@ -130,6 +130,9 @@ class Outgoing:
     # nothing recorded it (the console, a welcome), it is sent from memory alone.
     delivery: tuple[int, ...] = ()
     nonce: str | None = None
+    # The game's version the message shows, where recorded: of two edits of one message, the
+    # older one is moot (they may reach the sender out of order).
+    version: int | None = None
 
 
 @dataclass
