@@ -66,22 +66,30 @@ async def _answer_together(
     return said
 
 
+async def _at_the_questions(
+    fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch, *, render: bool = False
+) -> tuple[list[FakeUser], Sent]:
+    """Three players through phases 1 and 2 (nothing each): phase 3's message with its
+    questions."""
+    monkeypatch.setattr(GAME, "setup", three_boards)
+    await bots.start(render=render)
+    players = [fake.add_user(701, "Ana"), fake.add_user(702, "Beto"), fake.add_user(703, "Cora")]
+    await (await fake.slash(players[0], "badbones new")).result()
+    for player in players[1:]:
+        await (await fake.slash(player, "game join")).result()
+    await (await fake.slash(players[0], "game start")).result()
+    for player in players:
+        await (await fake.slash(player, "badbones nothing")).result()
+    await fake.idle()
+    return players, next(s for s in reversed(fake.posted) if "Question 1" in s.content)
+
+
 @pytest.mark.parametrize("faults", ["none", "429", "5xx", "late"])
 async def test_three_players_answer_phase_3_at_once_in_one_edited_message(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch, faults: str
 ) -> None:
-    monkeypatch.setattr(GAME, "setup", three_boards)
-    await bots.start(render=True)
-    players = [fake.add_user(701, "Ana"), fake.add_user(702, "Beto"), fake.add_user(703, "Cora")]
+    players, asked = await _at_the_questions(fake, bots, monkeypatch, render=True)
     ana, beto, cora = players
-    await (await fake.slash(ana, "badbones new")).result()
-    for player in (beto, cora):
-        await (await fake.slash(player, "game join")).result()
-    await (await fake.slash(ana, "game start")).result()
-    for player in players:
-        await (await fake.slash(player, "badbones nothing")).result()
-    await fake.idle()
-    asked = next(s for s in reversed(fake.posted) if "Question 1" in s.content)
     table_id = int(asked.message["id"])
     assert set(asked.allowed_mentions.get("users") or []) == {p.id for p in players}
     assert "the pink skeleton on A1 leaves your board" in asked.content
@@ -134,18 +142,8 @@ async def test_three_players_answer_phase_3_at_once_in_one_edited_message(
 async def test_a_button_of_an_answered_question_is_stale_and_another_players_is_refused(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(GAME, "setup", three_boards)
-    await bots.start()
-    players = [fake.add_user(701, "Ana"), fake.add_user(702, "Beto"), fake.add_user(703, "Cora")]
+    players, asked = await _at_the_questions(fake, bots, monkeypatch)
     ana, beto, cora = players
-    await (await fake.slash(ana, "badbones new")).result()
-    for player in (beto, cora):
-        await (await fake.slash(player, "game join")).result()
-    await (await fake.slash(ana, "game start")).result()
-    for player in players:
-        await (await fake.slash(player, "badbones nothing")).result()
-    await fake.idle()
-    asked = next(s for s in reversed(fake.posted) if "Question 1" in s.content)
     mine = _answer_label(asked, ana, "2")
     assert mine is not None
     first = await (await fake.click(ana, asked, mine)).result()
