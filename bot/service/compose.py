@@ -289,7 +289,8 @@ def move_draft(
     draw = draws and (after.over or after.picture_key != before.picture_key)
     if moved_on and asking.asks(after):
         # A phase of questions asked in place begins: its message keeps what it narrates.
-        draft.messages = asking.remember(table, told, fresh=True)
+        kept = [asking.timed_out(seat), *told] if blame else told
+        draft.messages = asking.remember(table, kept, fresh=True)
     elif not moved_on and (asking.asks(before) or asking.asks(after)):
         computer = by_default or computer_plays(seat_of_number(table.row, seat))
         told = asking.by_computer(told) if computer else told
