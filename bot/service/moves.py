@@ -236,12 +236,16 @@ async def resolve(
     else:
         for e in logged:
             writes.append_action(row.id, e["seq"], e["seat"], e["action"], now, e["by_default"])
+        # A follow-up question for the mover (Bad Bones phase 3, asked in place) is the next
+        # step of its turn: its deadline carries on, with the grace a step gets.
+        mine, later = before.pending.get(seat), after.pending.get(seat)
+        asked_again = mine is not None and later is not None and later.asked != mine.asked
         await deadlines.plan(
             tx,
             writes,
             table,
             after.pending,
-            phase_changed=changed,
+            phase_changed=changed or asked_again,
             was_pending=set(before.pending),
             same_turn=after.turn == before.turn,
             mover=None if by_default else seat,
