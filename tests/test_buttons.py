@@ -1,7 +1,9 @@
 """The buttons of a seat are its legal actions of the commands marked ``button``, whichever
 shorter list an engine looks among (``Game.button_candidates``): in every position of many
 random games of every game and option set, they equal the ones read off the whole list of
-legal actions. (An engine may then pick among them: ZvV offers only its newest walls' removals.)"""
+legal actions. (An engine may then pick among them: ZvV offers only its newest walls' removals.)
+Besides the moves, a button may set a preference, which is no move and always allowed: Bad
+Bones' "always decide for me" beside a question (``prefer … auto``), checked to parse."""
 
 from __future__ import annotations
 
@@ -43,9 +45,17 @@ def test_buttons_are_exactly_the_legal_button_actions(name: str) -> None:
                 now = 1_000_000.0
                 while not game.is_over(state) and positions < 8_000:
                     for seat in range(seats):
-                        assert Game.buttons(game, state, seat) == _from_every_legal_action(
-                            game, state, seat
-                        ), (name, options, game.phase(state), seat)
+                        offered = Game.buttons(game, state, seat)
+                        settings = [b for b in offered if b[0] == "prefer"]
+                        for command, args in settings:
+                            game.parse(command, args, state, seat)  # allowed as it is
+                        moves = [b for b in offered if b not in settings]
+                        assert moves == _from_every_legal_action(game, state, seat), (
+                            name,
+                            options,
+                            game.phase(state),
+                            seat,
+                        )
                     positions += 1
                     seat = rng.choice(sorted(game.pending(state)))
                     game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)

@@ -8,7 +8,7 @@ from rules.core import game_names
 from tests.support.fingerprint import fingerprint
 
 PINNED = {
-    "badbones": "ffe64fe9dfa81f11",
+    "badbones": "827ae05d79e0d2c1",  # the table hears each phase-3 answer (chose_*); no rule moved
     "farkle": "2260e3d515bb0eb3",
     "fuse": "9314f25013e34399",  # D21: a solo deal's second pair follows the pair rule too
     "zvv": "92994e74ee35b46d",

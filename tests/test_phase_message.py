@@ -182,7 +182,8 @@ def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None
     said = str(Text.of(post.text, "\n", post.narration))
     assert "Ana ran out of time" in said
     assert "🔒" not in said, "the default answer's echo is no news"
-    assert "⏳ @Bob: Your dragon lands on C2" in said
+    assert "⏳ @Bob: Question 1: your dragon lands on C2" in said
+    assert "🤖 chose N for Ana: the pink skeleton from under the dragon flees" in said
     assert "⏳ @Ana" not in said and 100 not in post.mentions
 
 

@@ -184,6 +184,8 @@ class Outbox:
         self.delay = delay
         # slot → (channel id, message id), least recently used first (bounded: KNOWN_MAX).
         self.known: OrderedDict[Slot, tuple[int, int]] = OrderedDict()
+        # slot → the newest game version an edit of it showed (bounded: KNOWN_MAX).
+        self._newest_edit: OrderedDict[Slot, int] = OrderedDict()
         self.queues: dict[int, deque[Job]] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.chores: set[asyncio.Task[Any]] = set()  # direct messages, settling rows
@@ -240,6 +242,9 @@ class Outbox:
         queue = self.queues.setdefault(channel, deque())
         slot = outgoing.slot
         if outgoing.edit and slot is not None:
+            if self._outdated(outgoing, slot):
+                self.done(outgoing)  # a newer edit of that message came first: it shows more
+                return
             waiting = self._waiting_edit(slot)
             if waiting is not None and waiting.outgoing is not None:
                 waiting.outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
@@ -251,6 +256,22 @@ class Outbox:
                 outgoing = self._supersede(queue, outgoing, slot)
             queue.append(Job(outgoing, since))
         self._run(channel)
+
+    def _outdated(self, outgoing: Outgoing, slot: Slot) -> bool:
+        """Whether ``outgoing``, an edit of ``slot``'s message, was made before an edit of it
+        already handed over. Two moves' edits can come out of order (the first move's private
+        answer was retried before its public messages were handed over), and an edit is the
+        whole table as its move left it: the older one would undo what the newer one shows."""
+        newest = outgoing.version
+        if newest is None:
+            return False
+        if newest < self._newest_edit.get(slot, -1):
+            return True
+        self._newest_edit[slot] = newest
+        self._newest_edit.move_to_end(slot)
+        while len(self._newest_edit) > KNOWN_MAX:
+            self._newest_edit.popitem(last=False)
+        return False
 
     def after(self, channel_id: int, action: Callable[[], Awaitable[None]]) -> None:
         """Run ``action`` once what is queued for the channel now has gone out (or not)."""

@@ -1,8 +1,11 @@
-"""Button and select ``custom_id``s: ``pt:<game id>:<phase>:<command>:<args>``.
+"""Button and select ``custom_id``s: ``pt:<game id>:<phase>[~<asked>]:<command>:<args>``.
 
 They survive a restart because everything needed to act is in the id itself: the game, the
 phase the button was made for (a short hash of the engine's phase token, so a click on a button
-of an earlier phase is recognised as stale), the command and its arguments
+of an earlier phase is recognised as stale), where the phase asks questions that stay open while
+others are answered (Bad Bones phase 3) the newest question the message asked (``asked``, see
+``rules.core.Pending``: a seat's question asked after it is not this button's), the command and
+its arguments
 (``key=value&key=value``, percent-encoded). A select has ``@<param>`` in place of the arguments:
 the picked values are joined with spaces into that parameter. Discord caps ids at 100 chars.
 
@@ -23,7 +26,7 @@ from rules.core import CommandArgs
 
 MAX_CUSTOM_ID = 100
 PATTERN = re.compile(
-    r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8}):(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$"
+    r"^pt:(?P<game>\d{1,12}):(?P<phase>[0-9a-f]{0,8})(?:~(?P<asked>\d{1,9}))?:(?P<command>[a-z0-9_-]{1,32}):(?P<rest>.*)$"
 )
 
 
@@ -52,11 +55,15 @@ class Press:
     # A step of a command chosen from menus (``Command.steps``): an opener (``?``), or a menu
     # of a private answer (``#n``), which the next answer replaces.
     step: bool = False
+    asked: int | None = None  # the newest question of the message it was on (see above)
 
 
-def button_id(game_id: int, phase: str, command: str, args: CommandArgs) -> str | None:
+def button_id(
+    game_id: int, phase: str, command: str, args: CommandArgs, asked: int | None = None
+) -> str | None:
     """The custom_id of a button, or None if it would not fit Discord's limit."""
-    custom_id = f"pt:{game_id}:{phase_hash(phase)}:{command}:{_encoded(args)}"
+    mark = "" if asked is None else f"~{asked}"
+    custom_id = f"pt:{game_id}:{phase_hash(phase)}{mark}:{command}:{_encoded(args)}"
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 
 
@@ -138,7 +145,10 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
         args[unquote(key)] = unquote(value)
     if select_param is not None:
         args[select_param] = " ".join(str(v) for v in (values or []))
-    return Press(int(match["game"]), match["phase"], match["command"], args, select_param, step)
+    asked = int(match["asked"]) if match["asked"] else None
+    return Press(
+        int(match["game"]), match["phase"], match["command"], args, select_param, step, asked
+    )
 
 
 # Buttons that belong to no game (the pages of a leaderboard or of the history, a history

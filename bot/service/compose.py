@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from bot.service import asking, live, picks, pieces
 from bot.service import buttons as button_ids
-from bot.service import live, picks, pieces
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
@@ -32,6 +32,7 @@ from bot.service.table import (
     computer_plays,
     public_locale,
     seat_names,
+    seat_of_number,
     seats_in_order,
 )
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
@@ -41,7 +42,7 @@ from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_ga
 
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
 MAX_ROWS = 5
-TIMED_OUT = "lobby.deadline.defaulted"
+TIMED_OUT = asking.TIMED_OUT
 
 
 def refusal(error: Refusal | RulesError, lang: str) -> Text:
@@ -289,8 +290,33 @@ def move_draft(
             autoplayed=frozenset(autoplayed),
             acted=not by_default,
         )
+    draw = draws and (after.over or after.picture_key != before.picture_key)
+    if moved_on and asking.asks(after):
+        # A phase of questions asked in place begins: its message keeps what it narrates.
+        kept = [asking.timed_out(seat), *told] if blame else told
+        draft.messages = asking.remember(table, kept, fresh=True)
+    elif not moved_on and (asking.asks(before) or asking.asks(after)):
+        computer = by_default or computer_plays(seat_of_number(table.row, seat))
+        told = asking.by_computer(told) if computer else told
+        if blame:
+            told = [asking.timed_out(seat), *told]
+        whole = phase_post(
+            table,
+            after,
+            [],
+            public_lang,
+            before=before,
+            draw=draw,
+            autoplayed=frozenset(autoplayed),
+        )
+        asking.answered(
+            draft, table, before, after, whole, told, public_lang, frozenset(autoplayed)
+        )
+        if not by_default and seat in after.pending:  # the next question about their board
+            draft.say(pending_text(table.kind, after.pending[seat], names, lang))
+            draft.private_buttons = offered_buttons(table, [seat], lang)
+        return draft
     if moved_on:
-        draw = draws and (after.over or after.picture_key != before.picture_key)
         post = phase_post(
             table,
             after,
@@ -395,8 +421,16 @@ def offered_buttons(
     names = table.names()
     known = catalogue(language_for(lang))
     out: list[Button] = []
+    # Questions that stay open while others are answered (Bad Bones phase 3): the buttons
+    # carry the newest question asked here, so each stays valid until its own is answered.
+    asked = [
+        item.asked
+        for seat, item in (engine.pending(state) if pending is None else pending).items()
+        if seat in seats and item.asked is not None
+    ]
+    mark = max(asked) if asked else None
     for (command, args), offered in ranked[:MAX_BUTTONS]:
-        custom_id = button_ids.button_id(row.id, row.phase, command, args)
+        custom_id = button_ids.button_id(row.id, row.phase, command, args, mark)
         if custom_id is None:
             continue
         key = f"{row.kind}.button.{command}"

@@ -85,6 +85,8 @@ class Draft:
     picked: bool = False
     # Made from a private menu of such a step: the answer may replace that menu's message.
     in_place: bool = False
+    # The game's version the public posts show, once recorded (``Outgoing.version``).
+    version: int | None = None
 
     def say(self, text: Text) -> None:
         """A line for the user who acted, alone."""

@@ -74,10 +74,12 @@ def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) 
             draft.in_place = clicked.step and clicked.select_param is not None
             return draft
         with seat_names(table, tx.lang):
+            if clicked.asked is not None:
+                _still_asked(table, seat, clicked)
             try:
                 action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
             except RulesError:
-                owners = _owners(table, seat, custom_id)
+                owners = _owners(table, seat, clicked)
                 if owners:  # "Bob: 1-05 · slot 2" pressed by Alice: the move is Bob's
                     raise RulesError("lobby.error.others_button", seats=owners) from None
                 raise
@@ -101,24 +103,41 @@ async def _step(
     return await resolve(tx, table, seat, action, place, by_default=False)
 
 
-def _owners(table: Table, seat: int, custom_id: str) -> list[int]:
-    """The other seats offered the button ``custom_id`` (one the presser cannot use), where
+def _still_asked(table: Table, seat: int, clicked: button_ids.Press) -> None:
+    """A button of a question (Bad Bones phase 3) acts while the presser's question it was
+    made for is open: asked no later than the newest question of its message, and offering
+    this very button. Whatever the others answered meanwhile, it stays valid; the presser's
+    own answered question (a follow-up asked since) makes it stale."""
+    item = table.engine.pending(table.state).get(seat)
+    newest = clicked.asked if clicked.asked is not None else -1
+    mine = item is not None and item.asked is not None and item.asked <= newest
+    if mine and _offers(table, seat, clicked):
+        return
+    if item is not None and item.asked is not None and item.asked > newest:
+        raise Refusal("lobby.error.question_answered")  # a follow-up was asked since
+    owners = _owners(table, seat, clicked)
+    if owners:
+        raise RulesError("lobby.error.others_button", seats=owners)
+    raise Refusal("lobby.error.stale_button")
+
+
+def _offers(table: Table, seat: int, clicked: button_ids.Press) -> bool:
+    """Whether ``seat``'s buttons now include the one clicked."""
+    wanted = (clicked.command, {k: str(v) for k, v in clicked.args.items()})
+    return any(
+        (command, {k: str(v) for k, v in args.items()}) == wanted
+        for command, args in table.engine.buttons(table.state, seat)
+    )
+
+
+def _owners(table: Table, seat: int, clicked: button_ids.Press) -> list[int]:
+    """The other seats offered the button ``clicked`` (one the presser cannot use), where
     the buttons say whose they are (``compose.says_whose``). Elsewhere the presser's own refusal
     says more."""
-    engine, row = table.engine, table.row
-    pending = engine.pending(table.state)
-    clicked = button_ids.parse(custom_id, None)
-    if clicked is None or not compose.says_whose(table, pending, clicked.command, len(pending)):
+    pending = table.engine.pending(table.state)
+    if not compose.says_whose(table, pending, clicked.command, len(pending)):
         return []
-    return [
-        other
-        for other in sorted(pending)
-        if other != seat
-        and any(
-            button_ids.button_id(row.id, row.phase, command, args) == custom_id
-            for command, args in engine.buttons(table.state, other)
-        )
-    ]
+    return [other for other in sorted(pending) if other != seat and _offers(table, other, clicked)]
 
 
 def suggest(
@@ -252,12 +271,16 @@ async def resolve(
     else:
         for e in logged:
             writes.append_action(row.id, e["seq"], e["seat"], e["action"], now, e["by_default"])
+        # A follow-up question for the mover (Bad Bones phase 3, asked in place) is the next
+        # step of its turn: its deadline carries on, with the grace a step gets.
+        mine, later = before.pending.get(seat), after.pending.get(seat)
+        asked_again = mine is not None and later is not None and later.asked != mine.asked
         await deadlines.plan(
             tx,
             writes,
             table,
             after.pending,
-            phase_changed=changed,
+            phase_changed=changed or asked_again,
             was_pending=set(before.pending),
             same_turn=after.turn == before.turn,
             mover=None if by_default else seat,

@@ -140,6 +140,9 @@ class Outgoing:
     # drawing failed, the words stand alone). Owed until then: ``delivery`` is settled by the
     # picture's edit.
     image_later: asyncio.Future[Image | None] | None = field(default=None, compare=False)
+    # The game's version the message shows, where recorded: of two edits of one message, the
+    # older one is moot (they may reach the sender out of order).
+    version: int | None = None
 
 
 @dataclass

@@ -528,16 +528,18 @@ class Service(Reading):
         async with self.sessions() as session:
             before = self.clock() - stale if stale is not None else None
             wanted = [i for i in await deliveries.owed_ids(session, before) if i not in skip]
-            rows = [(r.id, r.nonce, r.body) for r in await deliveries.owed(session, wanted)]
+            rows = [
+                (r.id, r.nonce, r.body, r.version) for r in await deliveries.owed(session, wanted)
+            ]
         out: list[Outgoing] = []
-        for row_id, nonce, body in rows:
+        for row_id, nonce, body, version in rows:
             try:
                 post = owed.load(body)
             except (KeyError, TypeError, ValueError):
                 log.exception("delivery %s cannot be read; dropped", row_id)
                 await self.delivered([row_id])
                 continue
-            draft = Draft(public=[post], owing=[(row_id, nonce)])
+            draft = Draft(public=[post], owing=[(row_id, nonce)], version=version)
             out.extend((await self._finish(draft)).public)
         return out
 
@@ -701,6 +703,8 @@ class Service(Reading):
                             draft.public.insert(0, back)
                         await routing.route(tx, draft)  # mentions, DMs, quiet hours, away
                         draft.owing = await self._owe(tx, draft.public)
+                        if draft.owing and tx.row is not None:
+                            draft.version = tx.row.version
                         # The adapter resumes a paused table once it can post there again.
                         paused_in = row.channel_id if row and pause.paused(row) else None
                     break
@@ -831,6 +835,7 @@ class Service(Reading):
                     dm=post.dm,
                     fallback=Message(post.fallback, mentions=(post.dm,)) if post.dm else None,
                     image_later=drawn if drawn is not None and not drawn.done() else None,
+                    version=draft.version,
                 )
             )
         return reply

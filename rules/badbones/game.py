@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.badbones import market, phases, weapons
+from rules.badbones import market, phases, questions, weapons
 from rules.badbones.actions import (
     ACTIONS,
     Buy,
@@ -39,7 +39,7 @@ from rules.badbones.board import (
     shown,
     square_name,
 )
-from rules.badbones.choices import CHOICES, DIRECTION_CHOICES, preference_values
+from rules.badbones.choices import AUTO, CHOICES, DIRECTION_CHOICES, preference_values
 from rules.badbones.hero import hero_target, heroes
 from rules.badbones.scoring import score, winners
 from rules.badbones.state import (
@@ -281,14 +281,15 @@ class BadBones(Game[BadBonesState]):
         ),
         Command("retrieve", (Param("square", autocomplete=True),), steps=("square",)),
         Command("nothing", button=True),
+        Command("choose", (Param("answer", autocomplete=True, names="badbones.dir"),), button=True),
         Command(
             "prefer",
             (
                 Param("choice", choices=CHOICES, names="badbones.choice"),
                 Param("value", autocomplete=True, names="badbones.pref_value"),
             ),
+            button=True,  # only ever offered as "always decide for me" beside a question
         ),
-        Command("choose", (Param("answer", autocomplete=True, names="badbones.dir"),), button=True),
         Command("buy", (Param("item", autocomplete=True, pieces="market"),), steps=("item",)),
         Command("pass", button=True),
         Command(
@@ -352,9 +353,6 @@ class BadBones(Game[BadBonesState]):
         return state.stage == OVER
 
     def phase(self, state: BadBonesState) -> str:
-        if state.stage in (LANDING, SKELETONS):
-            # Every answer may raise a new question: old "choose" buttons become stale.
-            return f"{state.round}.{state.stage}.{state.answered}"
         if state.stage == MARKET and state.market is not None:
             # Every purchase moves the turn on: old buttons become stale.
             m = state.market
@@ -368,9 +366,10 @@ class BadBones(Game[BadBonesState]):
             # The channel sees the Market after each purchase (and pass).
             return self.phase(state)
         if state.stage in (LANDING, SKELETONS) and state.questions:
-            # Each new question comes with the board at that moment (where the skeleton it
-            # is about stands); an answer with no question left ends the phase.
-            return self.phase(state)
+            # The phase (and its message) goes on while questions are answered, but each new
+            # question comes with the board at that moment (where the skeleton it is about
+            # stands): the message's picture is replaced.
+            return f"{self.phase(state)}.{state.answered}"
         return f"{state.round}.{state.stage}"
 
     def turn_key(self, state: BadBonesState) -> str:
@@ -433,58 +432,15 @@ class BadBones(Game[BadBonesState]):
         if state.stage in (LANDING, SKELETONS):
             return {
                 s: Pending(
-                    self._question_kind(state, q),
+                    questions.kind(q, state.coop),
                     Skip() if q["choice"] == "weapon" else Choose(q["default"]),
-                    args=self._question_args(q),
+                    args=questions.pending_args(q),
+                    # Its buttons stay valid until it is answered, whatever the others answer.
+                    asked=int(q.get("asked", 0)),
                 )
                 for s, q in sorted(state.questions.items())
             }
         return {}
-
-    @staticmethod
-    def _question_kind(state: BadBonesState, q: dict[str, Any]) -> str:
-        choice = q["choice"]
-        if choice == "top" and state.coop:
-            return "choose_top_coop"  # the cooperative "top" forest is the bottom one
-        if choice == "dragon" and "from" in q:
-            # Which skeleton flees, in words: one walking in from a square or the forest, or
-            # one the dragon landed on.
-            return "choose_dragon_landing" if q["from"] == "landing" else "choose_dragon_from"
-        return f"choose_{choice}"
-
-    @staticmethod
-    def _question_args(q: dict[str, Any]) -> dict[str, Any]:
-        if q["choice"] == "weapon":
-            # Answered by ``weapon target:… to:…`` (or ``skip``): the targets it may take now.
-            targets = [weapons.from_answer(o)[0] for o in q["options"] if o != weapons.SKIP]
-            return {
-                "square": q["square"],
-                "count": q["kills"],
-                "weapon_key": f"badbones.weapon.{q['weapon']}",
-                "targets": ", ".join(dict.fromkeys(targets)),
-            }
-        args: dict[str, Any] = {
-            "square": q.get("square", ""),
-            # Named as the parameter "answer" is, so a direction reads in the reader's
-            # language (bot/service/shown.py): "answers" the options, "answer" the default.
-            "answers": ", ".join(q["options"]),
-            "answer": q["default"],
-        }
-        if "seats" in q:
-            args["seats"] = list(q["seats"])
-        if "facing" in q:
-            args["direction"] = q["facing"]
-        if "from" in q:
-            symbol = q["model"].split(".")[0]
-            args["symbol_key"] = f"badbones.symbol.{symbol}"
-            args["skeleton_key"] = (
-                f"badbones.chief.{q['chief']}" if q.get("chief") else "badbones.skeleton"
-            )
-            if q["from"] == "forest":
-                args["origin_key"] = "badbones.from_forest"
-            else:
-                args["origin"] = q["from"]
-        return args
 
     def _default_move(self, state: BadBonesState, seat: int) -> str:
         """AFK hero: the step that kills the most skeletons (ties: the first of N NE E …)."""
@@ -552,6 +508,11 @@ class BadBones(Game[BadBonesState]):
             # Placing and retrieving are typed (a square, a kind, a side): the one button is
             # "nothing".
             return [Nothing()]
+        question = state.questions.get(seat) if state.stage in (LANDING, SKELETONS) else None
+        if question is not None and question["choice"] in CHOICES:
+            # Beside the question's answers: "always decide for me" for that kind of question
+            # (the preference ``auto``; ``prefer … ask`` undoes it).
+            return [*self.legal_actions(state, seat), Prefer(question["choice"], AUTO)]
         return self.legal_actions(state, seat)
 
     @staticmethod
@@ -592,7 +553,6 @@ class BadBones(Game[BadBonesState]):
 
     def resolve(self, state: BadBonesState, seat: int, action: Action, now: float) -> list[Event]:
         if isinstance(action, Prefer):
-            state.boards[seat].prefs[action.choice] = action.value
             choice_key = f"badbones.choice.{action.choice}"
             events = [
                 # A rival's seat is confirmed with the player's name ("catapult: 1" said little).
@@ -605,15 +565,15 @@ class BadBones(Game[BadBonesState]):
                 # Named as the parameter: ask/auto and directions read in the reader's
                 # language (badbones.pref_value).
                 else Event(
-                    "badbones.event.preference",
+                    # "Always decide for me" says how to be asked again.
+                    "badbones.event.preference_auto"
+                    if action.value == AUTO
+                    else "badbones.event.preference",
                     {"choice_key": choice_key, "value": action.value},
                     to=seat,
                 )
             ]
-            if state.stage in (LANDING, SKELETONS):
-                # The answers given so far are replaced by the new standing preference.
-                events += phases.answer(state, seat, None)
-            return events
+            return events + phases.prefer(state, seat, action.choice, action.value)
         if isinstance(action, Choose):
             # A seat number is confirmed with the player's name ("Answer: 1" said little).
             said = (
@@ -623,7 +583,10 @@ class BadBones(Game[BadBonesState]):
                 if action.answer.isdigit()
                 else Event("badbones.event.answered", {"answer": action.answer}, to=seat)
             )
-            return [said, *phases.answer(state, seat, action.answer)]
+            told = questions.told(
+                seat, state.questions[seat], action.answer, state.coop, computer=False
+            )
+            return [said, told, *phases.answer(state, seat, action.answer)]
         if isinstance(action, Start):
             return phases.start_on(state, seat, parse_name(action.square))
         if isinstance(action, Buy):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.badbones import weapons
+from rules.badbones import questions, weapons
 from rules.badbones.board import (
     BASIC,
     BLUE,
@@ -307,14 +307,33 @@ def _run(state: BadBonesState, stage: str, r: Resolver, seat: int) -> None:
 
 
 def dry_run(state: BadBonesState, seat: int, scores: list[int] | None = None) -> None:
-    """Resolve ``seat``'s board on a copy: record its open question, or that it has none."""
+    """Resolve ``seat``'s board on a copy: record its open question, or that it has none. A
+    question is stamped with the moment it was asked (``asked``: the game's count of answers
+    then), which its buttons carry: they stay valid until it is answered, whatever the other
+    boards answer meanwhile. The same question met again keeps its stamp."""
     r = resolver_for(state, seat, state.boards[seat].copy(), scores or scores_now(state))
     try:
         _run(state, state.stage, r, seat)
     except NeedChoice as need:
-        state.questions[seat] = need.question
+        earlier = dict(state.questions.get(seat) or {})
+        asked = earlier.pop("asked", state.answered)
+        state.questions[seat] = {
+            **need.question,
+            "asked": asked if earlier == need.question else state.answered,
+        }
     else:
         state.questions.pop(seat, None)
+
+
+def decisions(state: BadBonesState, seat: int) -> list[str]:
+    """Every decision ``seat``'s board has taken so far this phase, in order (``kind=value``):
+    its answers, and what its preferences chose, up to its open question (or the end)."""
+    r = resolver_for(state, seat, state.boards[seat].copy(), scores_now(state))
+    try:
+        _run(state, state.stage, r, seat)
+    except NeedChoice:
+        pass
+    return r.decisions
 
 
 def board_at_question(state: BadBonesState, seat: int) -> Board | None:
@@ -343,14 +362,28 @@ def start_resolution(state: BadBonesState, stage: str) -> list[Event]:
     return [] if state.questions else commit(state)
 
 
-def answer(state: BadBonesState, seat: int, value: str | None) -> list[Event]:
-    """A new answer (or, with ``None``, new preferences): replay this board; commit when no
-    board has a question left."""
+def answer(state: BadBonesState, seat: int, value: str) -> list[Event]:
+    """An answer to ``seat``'s open question: replay this board; commit when no board has a
+    question left."""
     state.answered += 1
-    if value is None:
-        state.answers[seat] = []
-    else:
-        state.answers.setdefault(seat, []).append(value)
+    choice = state.questions[seat]["choice"]
+    state.answers.setdefault(seat, []).append(f"{choice}={value}")
+    dry_run(state, seat)
+    return [] if state.questions else commit(state)
+
+
+def prefer(state: BadBonesState, seat: int, choice: str, value: str) -> list[Event]:
+    """A standing preference (``prefer``; "always decide for me" is ``auto``). While a phase
+    resolves it applies from now on: the decisions the board took so far stand (recorded as
+    its answers), and its open question, if of that kind, is decided by it."""
+    board = state.boards[seat]
+    if state.stage not in (LANDING, SKELETONS):
+        board.prefs[choice] = value
+        return []
+    taken = decisions(state, seat)
+    board.prefs[choice] = value
+    state.answered += 1
+    state.answers[seat] = taken
     dry_run(state, seat)
     return [] if state.questions else commit(state)
 
@@ -410,6 +443,11 @@ def board_events(seat: int, r: Resolver) -> list[Event]:
         events.append(Event("badbones.event.dragon_landed", {"seat": seat, "count": r.landed}))
     if r.killed:
         events.append(Event("badbones.event.hero_killed", {"seat": seat, "count": r.killed}))
+    # What "always decide for me" chose for the owner ("🤖 chose … for …").
+    events.extend(
+        questions.told(seat, {"choice": choice, **info}, value, r.coop, computer=True)
+        for choice, value, info in r.decided
+    )
     events.extend(r.weapon_events)  # D20: what the weapon did, in the middle of the phase
     if r.hero_died:
         events.append(Event("badbones.event.hero_died", {"seat": seat}))

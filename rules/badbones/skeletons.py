@@ -50,6 +50,7 @@ from rules.badbones.state import (
 from rules.badbones.traps import TRAPS, WHITE, Trap, after_trigger, reflect
 from rules.core import Event
 
+AUTO_MARK = "~"  # a recorded decision "always decide for me" took: ``dragon~=N``
 FOREST_ORIGIN = -1  # a move that started in a forest
 NO_ORIGIN = -2  # a move with no square to stay on (fleeing a landing dragon)
 
@@ -97,6 +98,10 @@ class Resolver:
         self.sabotaged: set[int] = set()
         self.saboteurs: set[int] = set()  # chief ids of saboteurs that triggered a trap
         self.catapult_targets: dict[int, int] = {}
+        # Every decision of this phase in order (``kind=value``), and those "always decide for
+        # me" took (kind, value, the question it answered), for the channel.
+        self.decisions: list[str] = []
+        self.decided: list[tuple[str, str, dict[str, Any]]] = []
         # narration counters
         self.killed = 0
         self.hero_kills: list[Token] = []  # what the hero killed this phase that went to the bag
@@ -127,25 +132,42 @@ class Resolver:
     # ----------------------------------------------------------------- owner choices (D5)
 
     def _choose(self, choice: str, options: list[str], auto: str, info: dict[str, Any]) -> str:
-        pref = self.board.prefs.get(choice, ASK)
+        """The owner's decision (D5). A decision given for this very moment comes first: an
+        answer (tagged with its kind, ``kind=value``), or a decision recorded when the owner
+        changed a preference in the middle of the phase (:func:`decisions`), so the decisions
+        made so far stand and the new preference applies from now on. Then the preference:
+        ``auto`` ("always decide for me") takes the default and says so, a seat or direction is
+        used where it fits; ``ask`` stops the board with a question."""
         if len(options) == 1:
             return options[0]
+        pref = self.board.prefs.get(choice, ASK)
+        if self.cursor < len(self.answers):
+            kind, tagged, value = self.answers[self.cursor].rpartition("=")
+            # An untagged answer (a game saved before answers had kinds) only ever answered a
+            # question, as it did then. ``kind~``: what "always decide for me" chose.
+            if kind.rstrip(AUTO_MARK) == choice or (not tagged and pref == ASK):
+                self.cursor += 1
+                self.decisions.append(f"{kind or choice}={value}")
+                if kind.endswith(AUTO_MARK):
+                    self.decided.append((choice, value, info))
+                return value
         if pref == AUTO:
+            self.decisions.append(f"{choice}{AUTO_MARK}={auto}")
+            self.decided.append((choice, auto, info))
             return auto
         if pref != ASK:
             # A standing preference was set before this question existed: it may not fit.
-            return pref if pref in options else auto
-        if self.cursor < len(self.answers):
-            # An answer was checked against this very question (``check``: the replay is
-            # deterministic, so it meets the same question at the same place).
-            answer = self.answers[self.cursor]
-            self.cursor += 1
-            return answer
+            value = pref if pref in options else auto
+            self.decisions.append(f"{choice}={value}")
+            return value
         raise NeedChoice(
             {"choice": choice, "index": self.cursor, "options": options, "default": auto, **info}
         )
 
-    def _target(self, choice: str, square: int, token: Token) -> int:
+    def _target(self, choice: str, square: int, token: Token, **info: Any) -> int:
+        """Which opponent receives what leaves the board (``choice``: top, catapult, hearse).
+        The question names the skeleton: its model and chief kind, the trap's square (the
+        square it leaves from, for an exit) and ``info`` (where it came from, how many)."""
         if self.seats == 1:
             return self.seat
         opponents = [(self.seat + k) % self.seats for k in range(1, self.seats)]
@@ -157,7 +179,9 @@ class Resolver:
             {
                 "square": square_name(square) if square >= 0 else "",
                 "model": model_name(token.model),
+                "chief": token.kind,
                 "seats": opponents,
+                **info,
             },
         )
         return int(answer) - 1
@@ -178,11 +202,7 @@ class Resolver:
                 "model": model_name(token.model),
                 "chief": token.kind,
                 "facing": DIRS[facing],
-                "from": "landing"
-                if came_from == NO_ORIGIN
-                else "forest"
-                if came_from == FOREST_ORIGIN
-                else square_name(came_from),
+                **_whence(came_from),
             },
         )
         return DIRS.index(answer)
@@ -235,7 +255,7 @@ class Resolver:
         while unit:
             self.moving = (target, unit, d)
             if target < 0:
-                self._leave(target, unit)
+                self._leave(target, unit, came_from)
                 return
             if self.standing_tower(target):
                 unit = self._tower(target, unit)
@@ -290,7 +310,9 @@ class Resolver:
                     self.triggered.add(target)
                     if target not in self.catapult_targets:
                         # D10: one opponent for everything this catapult throws this phase.
-                        self.catapult_targets[target] = self._target("catapult", target, unit[0])
+                        self.catapult_targets[target] = self._target(
+                            "catapult", target, unit[0], **_whence(came_from, len(unit))
+                        )
                     for token in unit:
                         self._send(self.catapult_targets[target], token, "catapult")
                     return
@@ -306,7 +328,7 @@ class Resolver:
                         self._bag(token)
                     return
                 if kind == "hearse":
-                    to = self._target("hearse", target, unit[0])
+                    to = self._target("hearse", target, unit[0], **_whence(came_from, len(unit)))
                     for token in unit:
                         self._send(to, token, "hearse")
                     del board.traps[target]
@@ -453,7 +475,7 @@ class Resolver:
                     break
         self.board.skeletons.extend(Skeleton(square, token, d, rested) for token in unit)
 
-    def _leave(self, exit_: int, unit: list[Token]) -> None:
+    def _leave(self, exit_: int, unit: list[Token], came_from: int) -> None:
         if exit_ == EXIT_LEFT:
             for token in unit:
                 self._send((self.seat - 1) % self.seats, token, "left")
@@ -461,7 +483,8 @@ class Resolver:
             for token in unit:
                 self._send((self.seat + 1) % self.seats, token, "right")
         elif exit_ == EXIT_TOP:
-            to = self._target("top", -1, unit[0])
+            # Named by the square it leaves from (a second one is not a repeat).
+            to = self._target("top", came_from, unit[0], count=len(unit))
             for token in unit:
                 self._send(to, token, "top")
         else:  # the village (the capital in the cooperative game)
@@ -674,6 +697,19 @@ class Resolver:
                 # Stolen: removed from the game; the thieves stay without being turned.
                 del board.traps[square]
                 self.changes.append((square, "treasure", "stolen"))
+
+
+def _whence(came_from: int, count: int = 1) -> dict[str, Any]:
+    """Where a skeleton a question is about came from (a square, its forest, or under a
+    landing dragon), and how many move with it (an instructor's unit)."""
+    origin = (
+        "landing"
+        if came_from == NO_ORIGIN
+        else "forest"
+        if came_from == FOREST_ORIGIN
+        else square_name(came_from)
+    )
+    return {"from": origin, "count": count}
 
 
 def _standing(square: int, units: list[tuple[list[Token], int]]) -> list[Skeleton]:

@@ -48,6 +48,10 @@ class Pending:
     default: Action
     deadline: float | None = None
     args: dict[str, Any] = field(default_factory=dict)
+    # A question asked while the phase goes on (Bad Bones phase 3): a number that grows with
+    # each new question, which its buttons carry, so they stay valid until it is answered
+    # whatever the others answer meanwhile. ``None``: the buttons belong to the phase.
+    asked: int | None = None
 
 
 @dataclass(frozen=True)

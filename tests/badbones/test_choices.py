@@ -52,14 +52,16 @@ def test_default_target_is_the_leader() -> None:
     assert q["options"] == ["3", "4", "1"] and q["default"] == "4"
 
 
-def test_preference_set_during_resolution_replaces_the_answers() -> None:
+def test_preference_set_during_resolution_applies_from_now_on() -> None:
+    # The dragon lands on three skeletons: the first is sent west by hand, then the owner sets
+    # "always east": the answer given stands, the two still to flee go east.
     state = position("C2 S*3", "", stage=TRAP)
     state, _ = trap_phase(state, {0: Place("dragon", "C2")})
     state, _ = GAME.apply(state, 0, Choose("W"))
     assert state.stage == LANDING and state.questions[0]["index"] == 1
     state, events = GAME.apply(state, 0, Prefer("dragon", "E"))
     assert state.stage == HERO
-    assert where(state, 0) == {"D2": ["E", "E", "E"]}
+    assert where(state, 0) == {"B2": ["W"], "D2": ["E", "E"]}
 
 
 def test_fixed_preference_that_is_impossible_falls_back_to_the_default() -> None:
@@ -73,9 +75,11 @@ def test_several_boards_answer_independently_and_the_phase_waits_for_all() -> No
     state = position("C5 dragon\nC4 S", "C5 dragon\nC4 S", stage=TRAP)
     state, _ = trap_phase(state)
     assert state.stage == SKELETONS and set(GAME.pending(state)) == {0, 1}
-    phase = GAME.phase(state)
+    phase, asked = GAME.phase(state), GAME.pending(state)[0].asked
     state, _ = GAME.apply(state, 1, Choose("W"))
-    assert set(GAME.pending(state)) == {0} and GAME.phase(state) != phase
+    # The phase (and its message) goes on; seat 1's question, still open, is the same one.
+    assert set(GAME.pending(state)) == {0} and GAME.phase(state) == phase
+    assert GAME.pending(state)[0].asked == asked
     assert where(state, 1) == {"C4": ["S"]}, "nothing is committed before every board is done"
     state, _ = GAME.apply(state, 0, Choose("E"))
     assert where(state, 0) == {"D5": ["E"]} and where(state, 1) == {"B5": ["W"]}
@@ -131,12 +135,12 @@ def test_the_dragon_asks_about_a_named_skeleton_and_says_its_default() -> None:
     state = position("C2 dragon\nC1 S", "", stage=TRAP)
     state, _ = trap_phase(state)
     assert _asked(state, "en") == (
-        "Your dragon on C2 repels the pink skeleton coming from C1 (facing S): which way does it"
-        " flee? N, E, W, S (default N)"
+        "Question 1: your dragon on C2 repels the pink skeleton coming from C1 (facing S): which"
+        " way does it flee? N, E, W, S (default N)"
     )
     assert _asked(state, "es") == (
-        "Tu dragón en C2 repele a un esqueleto (de los rosas) que llega desde C1 (mirando al S):"
-        " ¿hacia dónde huye? N, E, O, S (por defecto N)"  # west is "O" in Spanish
+        "Pregunta 1: tu dragón en C2 repele al esqueleto (de los rosas) que llega desde C1"
+        " (mirando al S): ¿hacia dónde huye? N, E, O, S (por defecto N)"  # west is "O" in Spanish
     )
 
 
@@ -144,8 +148,8 @@ def test_a_landing_dragon_asks_about_each_skeleton_it_lands_on() -> None:
     state = position("C2 S*2", "", stage=TRAP)
     state, _ = trap_phase(state, {0: Place("dragon", "C2")})
     assert _asked(state, "en") == (
-        "Your dragon lands on C2, on the pink skeleton facing S: which way does it flee?"
-        " N, E, W, S (default N)"
+        "Question 1: your dragon lands on C2, on the pink skeleton facing S: which way does it"
+        " flee? N, E, W, S (default N)"
     )
 
 

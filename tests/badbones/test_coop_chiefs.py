@@ -313,6 +313,7 @@ def test_a_rebuild_is_told_before_the_loss_whose_count_includes_it() -> None:
         landed=0,
         killed=0,
         weapon_events=[],
+        decided=[],
         hero_died=False,
         sent={},
         lost=0,

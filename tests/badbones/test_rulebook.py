@@ -323,9 +323,12 @@ def test_forest_exits_go_to_left_right_and_chosen_top_neighbours() -> None:
         "index": 0,
         "options": ["3", "1"],
         "default": "3",
-        "square": "",
+        "square": "B1",  # the square it leaves from: the question names the skeleton
         "model": "pink.top",
+        "chief": "",
         "seats": [2, 0],
+        "count": 1,
+        "asked": 0,
     }
     state, events = GAME.apply(state, 1, Choose("1"))
     sent = sorted((e.args["to_seat"], e.args["way_key"]) for e in events if e.key.endswith("sent"))

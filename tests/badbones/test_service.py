@@ -128,7 +128,7 @@ async def test_a_spanish_player_reads_ways_and_ask_auto_in_spanish(
     assert "usa uno de preguntar, automático, N, E, S, O." in out.getvalue()[mark:]
     mark = len(out.getvalue())
     await con.line("@ana:es /badbones preferir eleccion:catapulta valor:automático")
-    assert "A partir de ahora, catapulta: automático." in out.getvalue()[mark:]
+    assert "el ordenador decide por ti las preguntas de catapulta" in out.getvalue()[mark:]
     mark = len(out.getvalue())
     await con.line("@beto /badbones prefer choice:dragon value:X")
     assert "use one of ask, auto, N, E, S, W." in out.getvalue()[mark:]
@@ -170,8 +170,8 @@ async def test_a_phase_3_weapon_question_reaches_its_owner_and_the_answer_replay
     await con.line("@beto:es /badbones nada")
     asked = channel(out.getvalue()[mark:])
     assert (
-        "Your hero on B2 has just destroyed 3 skeletons at once: use your crossbow now, before"
-        " the other skeletons move (`/badbones weapon target:…`: C2), or skip" in asked
+        "Question 1: your hero on B2 has just destroyed 3 skeletons at once: use your crossbow now,"
+        " before the other skeletons move (`/badbones weapon target:…`: C2), or skip" in asked
     )
     mark = len(out.getvalue())
     await con.line("@ana /badbones weapon target:c2")

@@ -179,7 +179,7 @@ def test_the_answer_replays_exactly_and_survives_a_save() -> None:
     assert set(GAME.pending(state)) == {0, 1}
     state, _ = GAME.apply(state, 0, Weapon("C2"))
     saved = GAME.load(GAME.dump(state))
-    assert saved.answers[0] == ["C2"] and set(GAME.pending(saved)) == {1}
+    assert saved.answers[0] == ["weapon=C2"] and set(GAME.pending(saved)) == {1}
     ends = []
     for s in (state, saved):
         s, _ = GAME.apply(s, 1, Choose("3"))
