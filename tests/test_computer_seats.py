@@ -9,6 +9,7 @@ from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED, GameRow
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.chat import standing
 
 DAVE = Actor(4, "Dave")
 ERIN = Actor(5, "Erin")
@@ -133,7 +134,7 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
     for person in people[1:]:
         assert (await service.join(person, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
-    messages: list[str] = []
+    sent: list[Outgoing] = []
     for _ in range(2000):
         row = await game(service)
         if row.status == FINISHED:
@@ -141,13 +142,16 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
         due = await service.next_deadline()
         assert due is not None, "a game in play always has a deadline"
         clock.now = max(clock.now, due)
-        messages += said(await service.run_deadlines())
+        sent += await service.run_deadlines()
     else:
         raise AssertionError("the game did not end")
+    # A turn's message tells its whole turn, edit after edit: each line counts once.
+    messages = standing(sent)
+    told = [line for message in messages for line in message.splitlines()]
     for person in people:
-        switched = [m for m in messages if f"{person.display_name} {MISSED}" in m]
+        switched = [m for m in told if f"{person.display_name} {MISSED}" in m]
         assert len(switched) == 1, f"{person.display_name}'s switch is announced once"
-        timed_out = [m for m in messages if f"{person.display_name} ran out of time" in m]
+        timed_out = [m for m in told if f"{person.display_name} ran out of time" in m]
         assert len(timed_out) == 2, "two missed deadlines, then the computer plays the seat"
     assert any("Winner" in m or "Nobody" in m for m in messages[-2:])
     assert all(s.autopilot for s in row.seats)
