@@ -196,6 +196,10 @@ class Outbox:
         self.archived: OrderedDict[int, None] = OrderedDict()
         self.failed = 0
         self.retries = 0
+        # What each slot's message shows (its newest delivery row), and a click's answer under
+        # way per slot: an edit of an older move never replaces a newer one.
+        self._shown: OrderedDict[Slot, int] = OrderedDict()
+        self._editing: dict[Slot, asyncio.Lock] = {}
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
         self._unsettled: list[int] = []  # rows to delete in the next batch
@@ -305,8 +309,10 @@ class Outbox:
     def _supersede(self, queue: deque[Job], outgoing: Outgoing, slot: Slot) -> Outgoing:
         """A new phase post of a game: its earlier phase's edits not sent yet are moot (the new
         message shows the table), and its earlier phase posts not sent yet are replaced by this
-        one, which tells their narration first (nothing that happened goes untold)."""
-        moot = [
+        one, which tells their narration first (nothing that happened goes untold). An edit
+        that brings a table message's narration (a turn's message, a live table) is the only
+        place its story is told: it goes out now, ahead of the post, rather than wait."""
+        mine = [
             job
             for job in queue
             if job.outgoing is not None
@@ -315,13 +321,21 @@ class Outbox:
             and job.outgoing.slot.game_id == slot.game_id
             and job.outgoing.slot.role == "phase"
         ]
+        unsent = {job.outgoing.slot for job in mine if job.outgoing and not job.outgoing.edit}
+        moot: list[Job] = []
+        stories: dict[Slot | None, Text] = {}  # each unsent message's story, as last told
+        for job in mine:
+            o = job.outgoing
+            assert o is not None
+            if o.edit and o.message.narration and o.slot not in unsent:
+                job.not_before = 0.0  # its message is out: the story goes to it now
+                continue
+            moot.append(job)
+            if o.message.narration and (not o.edit or o.slot in stories):
+                stories[o.slot] = o.message.narration  # a whole-message edit tells it all
         if not moot:
             return outgoing
-        told = [
-            job.outgoing.message.narration
-            for job in moot
-            if job.outgoing is not None and not job.outgoing.edit and job.outgoing.message.narration
-        ]
+        told = list(stories.values())
         rows: list[int] = []
         for job in moot:
             queue.remove(job)
@@ -731,24 +745,48 @@ class Outbox:
         return where is not None and where[1] == message_id
 
     async def edit(self, outgoing: Outgoing, interaction: discord.Interaction[Any]) -> None:
-        """Replace the words of the slot's message as the response to ``interaction``, a
-        click on that very message (a waiting edit of it is older: it is folded in)."""
+        """Replace the slot's message as the response to ``interaction``, a click on that very
+        message (an interaction call: Discord's global rate limit does not count it). A waiting
+        edit of the same message is folded in, the newer content winning; one click's answer
+        waits for another's on the same message, and an answer older than what the message
+        already shows is not sent (``delivery`` rows grow in the order moves are saved). If
+        Discord refuses or fails it, the channel's sender delivers the edit instead."""
         slot = outgoing.slot
         assert slot is not None
-        waiting = self._waiting_edit(slot)
-        if waiting is not None and waiting.outgoing is not None:
-            outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
-            self.queues[waiting.outgoing.channel_id].remove(waiting)
+        lock = self._editing.setdefault(slot, asyncio.Lock())
         try:
-            if interaction.response.is_done():  # a deferred click's message
-                await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
-            else:
-                await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
-        except discord.HTTPException as exc:
-            log.warning("could not edit the clicked message in %s: %s", outgoing.channel_id, exc)
-            self.enqueue(outgoing)  # the channel's sender edits it instead
-            raise
-        self.done(outgoing)
+            async with lock:
+                waiting = self._waiting_edit(slot)
+                if waiting is not None and waiting.outgoing is not None:
+                    newer = _newest(waiting.outgoing, outgoing)
+                    outgoing = _merged(_keeping_picture(waiting.outgoing, newer), waiting)
+                    self.queues[waiting.outgoing.channel_id].remove(waiting)
+                if _order(outgoing) < self._shown.get(slot, -1):
+                    self.done(outgoing)  # the message shows a later move already
+                    return
+                try:
+                    if interaction.response.is_done():  # a deferred click's message
+                        await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
+                    else:
+                        await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "could not edit the clicked message in %s: %s", outgoing.channel_id, exc
+                    )
+                    self.enqueue(outgoing)  # the channel's sender edits it instead
+                    raise
+                self._showing(slot, outgoing)
+                self.done(outgoing)
+        finally:
+            if not lock.locked() and self._editing.get(slot) is lock:
+                del self._editing[slot]
+
+    def _showing(self, slot: Slot, outgoing: Outgoing) -> None:
+        """The slot's message now shows ``outgoing`` (bounded like ``known``)."""
+        self._shown[slot] = max(_order(outgoing), self._shown.get(slot, -1))
+        self._shown.move_to_end(slot)
+        while len(self._shown) > KNOWN_MAX:
+            self._shown.popitem(last=False)
 
     async def _edit_later(self, outgoing: Outgoing) -> str:
         """Replace the words (and buttons, if it has any) of the slot's message."""
@@ -766,9 +804,12 @@ class Outbox:
         if where[0] in self.archived:
             del self.archived[where[0]]
             await self._reopen(where[0])  # else the edit meets 50083 and reopens it then
+        if _order(outgoing) < self._shown.get(slot, -1):
+            return DONE  # a click's answer showed a later move already
         channel = self.client.get_partial_messageable(where[0])
         try:
             await channel.get_partial_message(where[1]).edit(**_edit_kwargs(outgoing, slot))
+            self._showing(slot, outgoing)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 refused = await self._refused(where[0], exc)
@@ -800,6 +841,17 @@ class Outbox:
 
 def _channel_of(job: Job) -> str:
     return str(job.outgoing.channel_id) if job.outgoing is not None else "?"
+
+
+def _order(outgoing: Outgoing) -> int:
+    """Where ``outgoing`` stands among a message's edits: its newest delivery row (rows are
+    numbered as moves are saved; -1: unrecorded, never held back)."""
+    return max(outgoing.delivery, default=-1)
+
+
+def _newest(a: Outgoing, b: Outgoing) -> Outgoing:
+    """Of two edits of one message, the one of the later move (``b`` when neither says)."""
+    return a if _order(a) > _order(b) else b
 
 
 def _merged(later: Outgoing, earlier: Job) -> Outgoing:
@@ -893,12 +945,17 @@ async def _reply_first(
     clicked = interaction.message.id if interaction.message is not None else None
     same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)
     thinking = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-    if reply.ack_by_edit and same is not None and not thinking:
-        # A click that only made its player ready: the phase message they clicked shows it,
-        # in the interaction's answer.
+    if same is not None and not thinking:
+        # A click on the table message whose change is that message's edit: the edit is the
+        # interaction's answer (an interaction call, which Discord's global rate limit does not
+        # count); the player's private lines follow it, unless they only said "Recorded".
         public.remove(same)
         assert outbox is not None
-        await outbox.edit(same, interaction)
+        try:
+            await outbox.edit(same, interaction)
+        finally:
+            if private is not None and not reply.ack_by_edit:
+                extra = await _respond(interaction, private, ephemeral=True)
     elif thinking:
         if private is None and note is not None:
             private, note = Message(Text.of(note)), None

@@ -75,6 +75,7 @@ class Sent:
     payload: dict[str, Any]
     files: dict[str, bytes]
     message: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)  # when the fake took it
 
     @property
     def content(self) -> str:
