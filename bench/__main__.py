@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
-badbones, farkle, fuse, zvv, replay, bots, rest, rebuild, storage, memory, render, fairuse,
+badbones, farkle, fuse, zvv, replay, bots, rest, table, rebuild, storage, memory, render, fairuse,
 faults, growth). Options after a name are that benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ ALL = (
     "replay",
     "bots",
     "rest",
+    "table",
     "rebuild",
     "storage",
     "memory",

@@ -106,12 +106,15 @@ def phase_post(
         )
     else:
         by_seat = {s.seat: s for s in table.row.seats}
-        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it.
-        skipped = autoplayed | automatic_steps(table, snap.pending).keys()
-        awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         # A turn's message pings the player whose turn begins and whoever is newly asked in it.
         by_turns = live.edits_in_place(table, snap) and table.kind != "fuse"
         turn_pings = live.pinged(before, snap) if by_turns else frozenset()
+        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it;
+        # but a turn that begins with one (the game's first) names and pings its player, whose
+        # turn message the roll then edits (an edit pings nobody).
+        shown = turn_pings if before is None else frozenset()
+        skipped = autoplayed | (automatic_steps(table, snap.pending).keys() - shown)
+        awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
@@ -119,7 +122,7 @@ def phase_post(
             # Nobody to ping where the computer plays the seat.
             if not computer_plays(user) and (seat in turn_pings if by_turns else newly):
                 mentions.append(user.user_id)
-        head = awaited_lines(table, snap, (), lang, skipped)
+        head = awaited_lines(table, snap, (), lang, skipped, shown)
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
         seats = [s for s in sorted(awaited) if not (by_seat[s].computer or by_seat[s].left)]
@@ -146,17 +149,18 @@ def awaited_lines(
     ready: Sequence[int],
     lang: str,
     skipped: frozenset[int] = frozenset(),
+    shown: frozenset[int] = frozenset(),
 ) -> Text:
     """The head of a phase message: one line per seat the phase waits for, in seat order,
     "⏳ @player: what" while awaited and "✅ player is ready" once they have submitted, then
     the clock. Mentions come first in the message, so no length of narration can push them out.
     ``skipped``: seats the computer plays at once (their turn's deadline is spent, or the step
-    has no decision in it), whom nobody waits for; seats the computer plays are named, not
-    mentioned."""
+    has no decision in it), whom nobody waits for, but for those ``shown`` (a turn's player
+    called as it begins); seats the computer plays are named, not mentioned."""
     names = table.names()
     by_seat = {s.seat: s for s in table.row.seats}
     said: list[Text] = []
-    skipped = skipped | automatic_steps(table, snap.pending).keys()
+    skipped = skipped | (automatic_steps(table, snap.pending).keys() - shown)
     for seat in sorted((set(snap.pending) - skipped) | set(ready)):
         item = snap.pending.get(seat)
         if item is None:
