@@ -37,6 +37,16 @@ async def started(fake: FakeDiscord, bot: Any, game: str, *users: FakeUser) -> t
     return where, fake.in_channel(where)[-1]
 
 
+async def farkle_for_two(fake: FakeDiscord, bots: Bots) -> tuple[Any, int, Sent, FakeUser]:
+    """A started two-player Farkle game: the bot, its channel, the first turn's message and
+    the player whose turn it is."""
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    where, table = await started(fake, bot, "farkle", alice, bob)
+    first = alice if await whose_turn(bot, where) == alice.id else bob
+    return bot, where, table, first
+
+
 async def step(fake: FakeDiscord, user: FakeUser, message: Sent) -> Exchange:
     """The first move the message offers: its first button, or its menu's first choice."""
     if message.buttons:
@@ -63,13 +73,9 @@ async def whose_turn(bot: Any, where: int) -> int:
 async def test_a_farkle_turn_is_one_message_edited_step_by_step(
     fake: FakeDiscord, bots: Bots
 ) -> None:
-    bot = await bots.start()
-    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    where, table = await started(fake, bot, "farkle", alice, bob)
-    first = await whose_turn(bot, where)
+    bot, where, table, alice = await farkle_for_two(fake, bots)
     pinged = [int(u) for u in table.allowed_mentions.get("users") or []]
-    assert pinged == [first], "the turn's player is pinged, as the turn begins"
-    alice = alice if first == alice.id else bob
+    assert pinged == [alice.id], "the turn's player is pinged, as the turn begins"
     posts, steps = len(fake.posted), 0
     told: list[str] = []
     for _ in range(3):  # choose, roll, set aside… while it is still Alice's turn
@@ -106,11 +112,8 @@ async def test_a_farkle_turn_is_one_message_edited_step_by_step(
 async def test_a_turns_edit_whose_answer_fails_is_still_delivered_and_told_as_saved(
     fake: FakeDiscord, bots: Bots, fault: Fault
 ) -> None:
-    bot = await bots.start()
-    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    where, table = await started(fake, bot, "farkle", alice, bob)
+    _, where, table, alice = await farkle_for_two(fake, bots)
     fake.inject(fault)
-    alice = alice if await whose_turn(bot, where) == alice.id else bob
     exchange = await fake.click(alice, table, next(iter(table.buttons.values())))
     await exchange.result()
     for _ in range(200):  # the channel's sender edits it instead (its delay, then the edit)
@@ -128,13 +131,10 @@ async def test_a_turns_edit_whose_answer_fails_is_still_delivered_and_told_as_sa
 async def test_a_turns_edit_answered_503_by_the_channel_goes_out_later(
     fake: FakeDiscord, bots: Bots
 ) -> None:
-    bot = await bots.start()
-    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    where, table = await started(fake, bot, "farkle", alice, bob)
+    _, where, table, alice = await farkle_for_two(fake, bots)
     # A typed move: its answer is the "thinking…" message; the turn's message is edited by the
     # channel's sender, whose first try Discord fails.
     outage = fake.inject(Fault(method="PATCH", route=EDIT, status=503))
-    alice = alice if await whose_turn(bot, where) == alice.id else bob
     exchange = await fake.slash(alice, "farkle recruit", channel_id=where)
     answer = await exchange.result()
     assert "⚠️" not in answer.content and TRY_AGAIN not in answer.content.lower()
@@ -150,12 +150,9 @@ async def test_a_turns_edit_answered_503_by_the_channel_goes_out_later(
 async def test_a_late_click_on_a_turns_message_changes_nothing(
     fake: FakeDiscord, bots: Bots
 ) -> None:
-    bot = await bots.start()
     fake.window = 3.0
-    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
-    where, table = await started(fake, bot, "farkle", alice, bob)
+    _, where, table, alice = await farkle_for_two(fake, bots)
     fake.inject(Fault(route=CALLBACK, status=None, delay=3.5))
-    alice = alice if await whose_turn(bot, where) == alice.id else bob
     exchange = await fake.click(alice, table, next(iter(table.buttons.values())))
     await past_the_window(fake, exchange)
     assert exchange.failed, "the player reads that it failed…"
