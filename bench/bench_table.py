@@ -118,7 +118,15 @@ async def run() -> None:
             quick = None
             if seats > 1 and get_game(game).max_seats >= 3:
                 quick = await one(
-                    game, False, folder, seats=2, options=options, computers=1, seed=7, level=LEVEL
+                    game,
+                    False,
+                    folder,
+                    seats=2,
+                    options=options,
+                    computers=1,
+                    seed=7,
+                    level=LEVEL,
+                    render=True,
                 )
             results += report(game, label, patient, quick)
     print(f"targets met: {sum(results)} of {len(results)}", flush=True)
