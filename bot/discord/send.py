@@ -110,6 +110,11 @@ SETTLE_BATCH = 0.05
 # longest backoff: a process retrying its own deliveries keeps them).
 PICK_UP_EVERY = 30.0
 ABANDONED = 600.0
+# Discord lets a channel take about 5 messages in 5 s: the sender posts no faster, so a quick
+# table's next posts wait, and the newest of a game's replaces those still waiting
+# (``_supersede``: the story stays) rather than meet a 429.
+CHANNEL_POSTS = 5
+CHANNEL_WINDOW = 5.0
 # Discord's error code for a channel or thread that is not there (deleted).
 UNKNOWN_CHANNEL = 10003
 GONE = "gone"  # a Blocked reason: the channel or thread was deleted
@@ -199,6 +204,9 @@ class Outbox:
         # What each slot's message shows (its newest delivery row), and a click's answer under
         # way per slot: an edit of an older move never replaces a newer one.
         self._shown: OrderedDict[Slot, int] = OrderedDict()
+        # When the channels that posted in the last window got their posts (the last
+        # ``CHANNEL_POSTS`` each; in the order they last posted).
+        self._posts: dict[int, deque[float]] = {}
         self._editing: dict[Slot, asyncio.Lock] = {}
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
@@ -365,6 +373,10 @@ class Outbox:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue  # the head may have been replaced meanwhile
+                paced = self._paced(channel_id, job)
+                if paced > 0:
+                    job.not_before = time.monotonic() + paced
+                    continue
                 outcome, retry_after = await self._try(job)
                 if outcome == AGAIN:
                     continue
@@ -376,6 +388,8 @@ class Outbox:
                     if job.outgoing is not None and job.outgoing.delivery and self.service:
                         self._chore(self._attempted(job.outgoing.delivery, delay))
                     continue
+                if job.outgoing is not None and _is_post(job.outgoing) and outcome == DONE:
+                    self._posted(channel_id)
                 if queue and queue[0] is job:
                     queue.popleft()
                 if job.outgoing is not None and job.outgoing.delivery:
@@ -385,6 +399,36 @@ class Outbox:
                 del self.tasks[channel_id]
                 if not queue:
                     self.queues.pop(channel_id, None)
+
+    def _posted(self, channel_id: int) -> None:
+        """A post went out in ``channel_id`` now; channels quiet for a whole window are
+        forgotten (the table stays as small as the channels posting lately)."""
+        now = time.monotonic()
+        recent = self._posts.pop(channel_id, None) or deque()
+        recent.append(now)
+        while len(recent) > CHANNEL_POSTS:
+            recent.popleft()
+        self._posts[channel_id] = recent  # (the most recently posting last)
+        while self._posts:
+            oldest = next(iter(self._posts))
+            if now - self._posts[oldest][-1] < CHANNEL_WINDOW:
+                break
+            del self._posts[oldest]
+
+    def _paced(self, channel_id: int, job: Job) -> float:
+        """Seconds ``job`` (a post) must wait so the channel gets at most ``CHANNEL_POSTS`` in
+        ``CHANNEL_WINDOW`` seconds; 0: it may go now (edits and notices are not paced)."""
+        if job.outgoing is None or not _is_post(job.outgoing):
+            return 0.0
+        recent = self._posts.get(channel_id)
+        if not recent:
+            return 0.0
+        now = time.monotonic()
+        while recent and now - recent[0] >= CHANNEL_WINDOW:
+            recent.popleft()
+        if len(recent) < CHANNEL_POSTS:
+            return 0.0
+        return CHANNEL_WINDOW - (now - recent[0])
 
     async def _try(self, job: Job) -> tuple[str, float]:
         """One try at ``job``: what it came to, and how long Discord asked to wait."""
@@ -837,6 +881,11 @@ class Outbox:
             return
         for fresh in await self.service.table_again(slot.game_id, slot.role):
             self.enqueue(fresh)
+
+
+def _is_post(outgoing: Outgoing) -> bool:
+    """A new message in a channel (not an edit, not an archive)."""
+    return not outgoing.edit and not outgoing.archive
 
 
 def _channel_of(job: Job) -> str:

@@ -48,11 +48,13 @@ async def farkle_for_two(fake: FakeDiscord, bots: Bots) -> tuple[Any, int, Sent,
 
 
 async def step(fake: FakeDiscord, user: FakeUser, message: Sent) -> Exchange:
-    """The first move the message offers: its first button, or its menu's first choice."""
+    """The first move the message offers: its first button, or every choice of its menu (all
+    the dice that score, set aside together)."""
     if message.buttons:
         return await fake.click(user, message, next(iter(message.buttons.values())))
     [menu] = message.selects
-    return await fake.choose(user, message, menu["custom_id"], [menu["options"][0]["value"]])
+    values = [option["value"] for option in menu["options"]][: menu.get("max_values", 1)]
+    return await fake.choose(user, message, menu["custom_id"], values)
 
 
 def counted(fake: FakeDiscord, since: int) -> list[str]:
