@@ -250,7 +250,8 @@ async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
     started = await service.start(ALICE, HERE)
     first, other = await awaited(service, ALICE, BOB)
     phase = started.public[0].message
-    assert "Roll the action die" not in str(phase.text) and not phase.buttons
+    # The first turn's message names and pings its player; the roll, played at once, edits it.
+    assert phase.mentions == (first.user_id,) and not phase.buttons
     rolled = said(await service.run_deadlines())  # at once: no time passes
     assert any(f"{first.display_name} rolls" in m for m in rolled)
     assert any(

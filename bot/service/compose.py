@@ -113,7 +113,8 @@ def phase_post(
         # but a turn that begins with one (the game's first) names and pings its player, whose
         # turn message the roll then edits (an edit pings nobody).
         shown = turn_pings if before is None else frozenset()
-        skipped = autoplayed | (automatic_steps(table, snap.pending).keys() - shown)
+        automatic = automatic_steps(table, snap.pending).keys()
+        skipped = autoplayed | (automatic - shown)
         awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
@@ -125,7 +126,11 @@ def phase_post(
         head = awaited_lines(table, snap, (), lang, skipped, shown)
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
-        seats = [s for s in sorted(awaited) if not (by_seat[s].computer or by_seat[s].left)]
+        seats = [
+            s
+            for s in sorted(awaited)
+            if not (by_seat[s].computer or by_seat[s].left) and s not in automatic
+        ]
         buttons = offered_buttons(table, seats, lang, snap.pending)
         selects = offered_selects(table, seats, lang)
         if selects:
