@@ -1,6 +1,6 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
 each registered game that has a ``bench_<game>.py`` (badbones, farkle, fuse, zvv), replay, bots,
-rest, rebuild, storage, memory, render, fairuse, faults, growth, coop, capacity). Options after a name are
+rest, table, rebuild, storage, memory, render, fairuse, faults, growth, coop, capacity). Options after a name are
 that benchmark's: ``python -m bench growth --quick``."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ ALL = (
     "replay",
     "bots",
     "rest",
+    "table",
     "rebuild",
     "storage",
     "memory",

@@ -23,6 +23,7 @@ import logging
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bot.discord import async_sync_commands
 from bot.discord.client import PartidaBot
@@ -47,28 +48,47 @@ def seats_for(game: str) -> int:
     return 2 if game == "zvv" else engine.max_seats
 
 
-async def one(game: str, patient: bool, folder: Path) -> Counts:
+async def one(
+    game: str,
+    patient: bool,
+    folder: Path,
+    *,
+    seats: int | None = None,
+    options: dict[str, Any] | None = None,
+    computers: int = 0,
+    together: int = 1,
+    seed: int = 11,
+    level: str | None = None,
+    render: bool = False,
+) -> Counts:
+    """One whole game of ``game`` through a fake Discord of its own (``seats`` players, and
+    ``computers`` computer seats; see :func:`tests.fakediscord.table.play`)."""
     async with FakeDiscord() as fake:
         await async_sync_commands(fake.token, fake.guild_id)
-        url = f"sqlite+aiosqlite:///{folder / f'{game}-{patient}.db'}"
-        service = await Service.open(url, render=False)
+        name = f"{game}-{patient}-{seed}-{len(list(folder.iterdir()))}.db"
+        url = f"sqlite+aiosqlite:///{folder / name}"
+        service = await Service.open(url, render=render)
         # Patient players outwait any delay; quick ones meet the real one (2 s).
         delay = 0.05 if patient else EDIT_DELAY
         bot = PartidaBot(service=service, guild_ready_timeout=0.05, edit_delay=delay)
         bot._owns_service = True
         await fake.run(bot)
         fake.busy_checks.append(lambda: bot.busy > 0 or bot.outbox.busy)
-        users = [fake.add_user(700 + i, f"Player{i}") for i in range(seats_for(game))]
+        count = seats or seats_for(game)
+        users = [fake.add_user(700 + i, f"Player{i}") for i in range(count)]
         try:
-            options = OPTIONS.get(game)
+            chosen = OPTIONS.get(game) if options is None else options
             return await play(
                 fake,
                 bot,
                 game,
                 users,
-                seed=11,
+                seed=seed,
                 patient=patient,
-                options=options,
+                options=chosen,
+                computers=computers,
+                together=together,
+                level=level,
                 clicks_only=CLICKS,
             )
         finally:
@@ -86,6 +106,11 @@ async def run() -> None:
                 print(("patient " if patient else "quick   ") + counts.line(), flush=True)
                 routes = ", ".join(f"{k} {v}" for k, v in sorted(counts.calls.items()))
                 print(f"          calls: {routes}", flush=True)
+                print(
+                    f"          counted (global rate limit): {counts.counted}, "
+                    f"{counts.game_counted / max(1, counts.turns):.2f} a turn from the start",
+                    flush=True,
+                )
 
 
 def main() -> None:

@@ -3,12 +3,13 @@ taking a seat over, through the service on a real database (the clock is the tes
 
 from __future__ import annotations
 
-from bot.service import Actor, Service
+from bot.service import Actor, Outgoing, Service
 from bot.service.table import Table, computer_plays, plain_names
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
+from tests.support.chat import standing
 from tests.support.replies import messages, private
 from tests.support.rows import game_at
 
@@ -118,7 +119,7 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
     for person in people[1:]:
         assert (await service.join(person, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
-    posts: list[str] = []
+    sent: list[Outgoing] = []
     for _ in range(2000):
         row = await game_at(service, HERE)
         if row.status == FINISHED:
@@ -126,15 +127,18 @@ async def test_four_absent_players_the_game_still_ends_each_switch_announced_onc
         due = await service.next_deadline()
         assert due is not None, "a game in play always has a deadline"
         clock.now = max(clock.now, due)
-        posts += messages(await service.run_deadlines())
+        sent += await service.run_deadlines()
     else:
         raise AssertionError("the game did not end")
+    # A turn's message tells its whole turn, edit after edit: each line counts once.
+    shown = standing(sent)
+    told = [line for message in shown for line in message.splitlines()]
     for person in people:
-        switched = [m for m in posts if f"{person.display_name} {MISSED}" in m]
+        switched = [m for m in told if f"{person.display_name} {MISSED}" in m]
         assert len(switched) == 1, f"{person.display_name}'s switch is announced once"
-        timed_out = [m for m in posts if f"{person.display_name} ran out of time" in m]
+        timed_out = [m for m in told if f"{person.display_name} ran out of time" in m]
         assert len(timed_out) == 2, "two missed deadlines, then the computer plays the seat"
-    assert any("Winner" in m or "Nobody" in m for m in posts[-2:])
+    assert any("Winner" in m or "Nobody" in m for m in shown[-2:])
     assert all(s.autopilot for s in row.seats)
 
 
@@ -231,7 +235,8 @@ async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
     started = await service.start(ALICE, HERE)
     first, other = await awaited(service, ALICE, BOB)
     phase = started.public[0].message
-    assert "Roll the action die" not in str(phase.text) and not phase.buttons
+    # The first turn's message names and pings its player; the roll, played at once, edits it.
+    assert phase.mentions == (first.user_id,) and not phase.buttons
     rolled = messages(await service.run_deadlines())  # at once: no time passes
     assert any(f"{first.display_name} rolls" in m for m in rolled)
     assert any(

@@ -112,6 +112,11 @@ SETTLE_BATCH = 0.05
 # longest backoff: a process retrying its own deliveries keeps them).
 PICK_UP_EVERY = 30.0
 ABANDONED = 600.0
+# Discord lets a channel take about 5 messages in 5 s: the sender posts no faster, so a quick
+# table's next posts wait, and the newest of a game's replaces those still waiting
+# (``_supersede``: the story stays) rather than meet a 429.
+CHANNEL_POSTS = 5
+CHANNEL_WINDOW = 5.0
 # Discord's error code for a channel or thread that is not there (deleted).
 UNKNOWN_CHANNEL = 10003
 GONE = "gone"  # a Blocked reason: the channel or thread was deleted
@@ -202,6 +207,13 @@ class Outbox:
         self.archived: OrderedDict[int, None] = OrderedDict()
         self.failed = 0
         self.retries = 0
+        # What each slot's message shows (its newest delivery row), and a click's answer under
+        # way per slot: an edit of an older move never replaces a newer one.
+        self._shown: OrderedDict[Slot, int] = OrderedDict()
+        # When the channels that posted in the last window got their posts (the last
+        # ``CHANNEL_POSTS`` each; in the order they last posted).
+        self._posts: dict[int, deque[float]] = {}
+        self._editing: dict[Slot, asyncio.Lock] = {}
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
         self._unsettled: list[int] = []  # rows to delete in the next batch
@@ -335,8 +347,10 @@ class Outbox:
     def _supersede(self, queue: deque[Job], outgoing: Outgoing, slot: Slot) -> Outgoing:
         """A new phase post of a game: its earlier phase's edits not sent yet are moot (the new
         message shows the table), and its earlier phase posts not sent yet are replaced by this
-        one, which tells their narration first (nothing that happened goes untold)."""
-        moot = [
+        one, which tells their narration first (nothing that happened goes untold). An edit
+        that brings a table message's narration (a turn's message, a live table) is the only
+        place its story is told: it goes out now, ahead of the post, rather than wait."""
+        mine = [
             job
             for job in queue
             if job.outgoing is not None
@@ -345,13 +359,21 @@ class Outbox:
             and job.outgoing.slot.game_id == slot.game_id
             and job.outgoing.slot.role == "phase"
         ]
+        unsent = {job.outgoing.slot for job in mine if job.outgoing and not job.outgoing.edit}
+        moot: list[Job] = []
+        stories: dict[Slot | None, Text] = {}  # each unsent message's story, as last told
+        for job in mine:
+            o = job.outgoing
+            assert o is not None
+            if o.edit and o.message.narration and o.slot not in unsent:
+                job.not_before = 0.0  # its message is out: the story goes to it now
+                continue
+            moot.append(job)
+            if o.message.narration and (not o.edit or o.slot in stories):
+                stories[o.slot] = o.message.narration  # a whole-message edit tells it all
         if not moot:
             return outgoing
-        told = [
-            job.outgoing.message.narration
-            for job in moot
-            if job.outgoing is not None and not job.outgoing.edit and job.outgoing.message.narration
-        ]
+        told = list(stories.values())
         rows: list[int] = []
         for job in moot:
             queue.remove(job)
@@ -381,6 +403,10 @@ class Outbox:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue  # the head may have been replaced meanwhile
+                paced = self._paced(channel_id, job)
+                if paced > 0:
+                    job.not_before = time.monotonic() + paced
+                    continue
                 outcome, retry_after = await self._try(job)
                 if outcome == AGAIN:
                     continue
@@ -392,6 +418,8 @@ class Outbox:
                     if job.outgoing is not None and job.outgoing.delivery and self.service:
                         self._chore(self._attempted(job.outgoing.delivery, delay))
                     continue
+                if job.outgoing is not None and _is_post(job.outgoing) and outcome == DONE:
+                    self._posted(channel_id)
                 if queue and queue[0] is job:
                     queue.popleft()
                 if outcome == DONE and self._picture_follows(job.outgoing, self._sent_as(job)):
@@ -403,6 +431,36 @@ class Outbox:
                 del self.tasks[channel_id]
                 if not queue:
                     self.queues.pop(channel_id, None)
+
+    def _posted(self, channel_id: int) -> None:
+        """A post went out in ``channel_id`` now; channels quiet for a whole window are
+        forgotten (the table stays as small as the channels posting lately)."""
+        now = time.monotonic()
+        recent = self._posts.pop(channel_id, None) or deque()
+        recent.append(now)
+        while len(recent) > CHANNEL_POSTS:
+            recent.popleft()
+        self._posts[channel_id] = recent  # (the most recently posting last)
+        while self._posts:
+            oldest = next(iter(self._posts))
+            if now - self._posts[oldest][-1] < CHANNEL_WINDOW:
+                break
+            del self._posts[oldest]
+
+    def _paced(self, channel_id: int, job: Job) -> float:
+        """Seconds ``job`` (a post) must wait so the channel gets at most ``CHANNEL_POSTS`` in
+        ``CHANNEL_WINDOW`` seconds; 0: it may go now (edits and notices are not paced)."""
+        if job.outgoing is None or not _is_post(job.outgoing):
+            return 0.0
+        recent = self._posts.get(channel_id)
+        if not recent:
+            return 0.0
+        now = time.monotonic()
+        while recent and now - recent[0] >= CHANNEL_WINDOW:
+            recent.popleft()
+        if len(recent) < CHANNEL_POSTS:
+            return 0.0
+        return CHANNEL_WINDOW - (now - recent[0])
 
     async def _try(self, job: Job) -> tuple[str, float]:
         """One try at ``job``: what it came to, and how long Discord asked to wait."""
@@ -785,26 +843,50 @@ class Outbox:
         return where is not None and where[1] == message_id
 
     async def edit(self, outgoing: Outgoing, interaction: discord.Interaction[Any]) -> None:
-        """Replace the words of the slot's message as the response to ``interaction``, a
-        click on that very message (a waiting edit of it is older: it is folded in)."""
+        """Replace the slot's message as the response to ``interaction``, a click on that very
+        message (an interaction call: Discord's global rate limit does not count it). A waiting
+        edit of the same message is folded in, the newer content winning; one click's answer
+        waits for another's on the same message, and an answer older than what the message
+        already shows is not sent (``delivery`` rows grow in the order moves are saved). If
+        Discord refuses or fails it, the channel's sender delivers the edit instead."""
         outgoing = drawn(outgoing)
         slot = outgoing.slot
         assert slot is not None
-        waiting = self._waiting_edit(slot)
-        if waiting is not None and waiting.outgoing is not None:
-            outgoing = _merged(_keeping_picture(waiting.outgoing, outgoing), waiting)
-            self.queues[waiting.outgoing.channel_id].remove(waiting)
+        lock = self._editing.setdefault(slot, asyncio.Lock())
         try:
-            if interaction.response.is_done():  # a deferred click's message
-                await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
-            else:
-                await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
-        except discord.HTTPException as exc:
-            log.warning("could not edit the clicked message in %s: %s", outgoing.channel_id, exc)
-            self.enqueue(outgoing)  # the channel's sender edits it instead
-            raise
-        if not self._picture_follows(outgoing, self._where(outgoing)):
-            self.done(outgoing)
+            async with lock:
+                waiting = self._waiting_edit(slot)
+                if waiting is not None and waiting.outgoing is not None:
+                    newer = _newest(waiting.outgoing, outgoing)
+                    outgoing = _merged(_keeping_picture(waiting.outgoing, newer), waiting)
+                    self.queues[waiting.outgoing.channel_id].remove(waiting)
+                if _order(outgoing) < self._shown.get(slot, -1):
+                    self.done(outgoing)  # the message shows a later move already
+                    return
+                try:
+                    if interaction.response.is_done():  # a deferred click's message
+                        await interaction.edit_original_response(**_edit_kwargs(outgoing, slot))
+                    else:
+                        await interaction.response.edit_message(**_edit_kwargs(outgoing, slot))
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "could not edit the clicked message in %s: %s", outgoing.channel_id, exc
+                    )
+                    self.enqueue(outgoing)  # the channel's sender edits it instead
+                    raise
+                self._showing(slot, outgoing)
+                if not self._picture_follows(outgoing, self._where(outgoing)):
+                    self.done(outgoing)
+        finally:
+            if not lock.locked() and self._editing.get(slot) is lock:
+                del self._editing[slot]
+
+    def _showing(self, slot: Slot, outgoing: Outgoing) -> None:
+        """The slot's message now shows ``outgoing`` (bounded like ``known``)."""
+        self._shown[slot] = max(_order(outgoing), self._shown.get(slot, -1))
+        self._shown.move_to_end(slot)
+        while len(self._shown) > KNOWN_MAX:
+            self._shown.popitem(last=False)
 
     async def _edit_later(self, outgoing: Outgoing, *, words: bool = True) -> str:
         """Replace the words (and buttons, if it has any) of the slot's message (or of the
@@ -822,10 +904,14 @@ class Outbox:
         if where[0] in self.archived:
             del self.archived[where[0]]
             await self._reopen(where[0])  # else the edit meets 50083 and reopens it then
+        if slot is not None and _order(outgoing) < self._shown.get(slot, -1):
+            return DONE  # a click's answer showed a later move already
         channel = self.client.get_partial_messageable(where[0])
         try:
             edit = _edit_kwargs(outgoing, slot) if words else _picture_kwargs(outgoing.message)
             await channel.get_partial_message(where[1]).edit(**edit)
+            if slot is not None:
+                self._showing(slot, outgoing)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 refused = await self._refused(where[0], exc)
@@ -931,8 +1017,24 @@ class Outbox:
             self.enqueue(fresh)
 
 
+def _is_post(outgoing: Outgoing) -> bool:
+    """A new message in a channel (not an edit, not an archive)."""
+    return not outgoing.edit and not outgoing.archive
+
+
 def _channel_of(job: Job) -> str:
     return str(job.outgoing.channel_id) if job.outgoing is not None else "?"
+
+
+def _order(outgoing: Outgoing) -> int:
+    """Where ``outgoing`` stands among a message's edits: its newest delivery row (rows are
+    numbered as moves are saved; -1: unrecorded, never held back)."""
+    return max(outgoing.delivery, default=-1)
+
+
+def _newest(a: Outgoing, b: Outgoing) -> Outgoing:
+    """Of two edits of one message, the one of the later move (``b`` when neither says)."""
+    return a if _order(a) > _order(b) else b
 
 
 def _merged(later: Outgoing, earlier: Job) -> Outgoing:
@@ -1048,12 +1150,17 @@ async def _reply_first(
         # A pick in the player's own menu (a move chosen step by step): its message becomes
         # the next step, or the move's receipt, instead of a new message each time.
         extra = await _edit(interaction, private, clear=True)
-    elif reply.ack_by_edit and same is not None and not thinking:
-        # A click that only made its player ready: the phase message they clicked shows it,
-        # in the interaction's answer.
+    elif same is not None and not thinking:
+        # A click on the table message whose change is that message's edit: the edit is the
+        # interaction's answer (an interaction call, which Discord's global rate limit does not
+        # count); the player's private lines follow it, unless they only said "Recorded".
         public.remove(same)
         assert outbox is not None
-        await outbox.edit(same, interaction)
+        try:
+            await outbox.edit(same, interaction)
+        finally:
+            if private is not None and not reply.ack_by_edit:
+                extra = await _respond(interaction, private, ephemeral=True)
     elif thinking:
         if private is None and note is not None:
             private, note = Message(Text.of(note)), None

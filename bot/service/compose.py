@@ -43,6 +43,7 @@ from rules.core import CommandArgs, Event, Pending, RulesError, Snapshot, get_ga
 MAX_BUTTONS = 25  # Discord: 5 rows of 5
 MAX_ROWS = 5
 TIMED_OUT = asking.TIMED_OUT
+TURN_TIMED_OUT = "lobby.deadline.defaulted_seat"  # the same, kept in a turn's narration
 
 
 def refusal(error: Refusal | RulesError, lang: str) -> Text:
@@ -108,19 +109,31 @@ def phase_post(
         )
     else:
         by_seat = {s.seat: s for s in table.row.seats}
-        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it.
-        skipped = autoplayed | automatic_steps(table, snap.pending).keys()
+        # A turn's message pings the player whose turn begins and whoever is newly asked in it.
+        by_turns = live.edits_in_place(table, snap) and table.kind != "fuse"
+        turn_pings = live.pinged(before, snap) if by_turns else frozenset()
+        # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it;
+        # but a turn that begins with one (the game's first) names and pings its player, whose
+        # turn message the roll then edits (an edit pings nobody).
+        shown = turn_pings if before is None else frozenset()
+        automatic = automatic_steps(table, snap.pending).keys()
+        skipped = autoplayed | (automatic - shown)
         awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
             user = by_seat[seat]
             earlier = before.pending.get(seat) if before is not None else None
+            newly = earlier is None or earlier.kind != item.kind
             # Nobody to ping where the computer plays the seat.
-            if not computer_plays(user) and (earlier is None or earlier.kind != item.kind):
+            if not computer_plays(user) and (seat in turn_pings if by_turns else newly):
                 mentions.append(user.user_id)
-        head = awaited_lines(table, snap, (), lang, skipped)
+        head = awaited_lines(table, snap, (), lang, skipped, shown)
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
-        seats = [s for s in sorted(awaited) if not (by_seat[s].computer or by_seat[s].left)]
+        seats = [
+            s
+            for s in sorted(awaited)
+            if not (by_seat[s].computer or by_seat[s].left) and s not in automatic
+        ]
         # Moves chosen from menus first (a pawn, "Place a trap…"): the common moves.
         opened, menus = picks.controls(table, seats, lang)
         selects = (*offered_selects(table, seats, lang), *menus)[:MAX_ROWS]
@@ -146,17 +159,18 @@ def awaited_lines(
     ready: Sequence[int],
     lang: str,
     skipped: frozenset[int] = frozenset(),
+    shown: frozenset[int] = frozenset(),
 ) -> Text:
     """The head of a phase message: one line per seat the phase waits for, in seat order,
     "⏳ @player: what" while awaited and "✅ player is ready" once they have submitted, then
     the clock. Mentions come first in the message, so no length of narration can push them out.
     ``skipped``: seats the computer plays at once (their turn's deadline is spent, or the step
-    has no decision in it), whom nobody waits for; seats the computer plays are named, not
-    mentioned."""
+    has no decision in it), whom nobody waits for, but for those ``shown`` (a turn's player
+    called as it begins); seats the computer plays are named, not mentioned."""
     names = table.names()
     by_seat = {s.seat: s for s in table.row.seats}
     said: list[Text] = []
-    skipped = skipped | automatic_steps(table, snap.pending).keys()
+    skipped = skipped | (automatic_steps(table, snap.pending).keys() - shown)
     for seat in sorted((set(snap.pending) - skipped) | set(ready)):
         item = snap.pending.get(seat)
         if item is None:
@@ -185,9 +199,16 @@ def awaited_lines(
     return lines(said)
 
 
-def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
+def phase_record(
+    table: Table, snap: Snapshot, before: Snapshot | None = None, told: Sequence[Event] = ()
+) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
-    filled in once the adapter has posted it (``Service.posted``)."""
+    filled in once the adapter has posted it (``Service.posted``). A table message edited in
+    place (FUSE live, a turn's message: ``bot.service.live``) goes on, or begins here with
+    ``told`` (what its post narrates: "the game begins"), compared with ``before``."""
+    kept = live.carried(table, snap, before)
+    if kept.get("table") == snap.phase and told:
+        kept["told"] = [[e.key, e.args] for e in told]
     return {
         **(table.row.messages or {}),
         "phase": {
@@ -195,7 +216,7 @@ def phase_record(table: Table, snap: Snapshot) -> dict[str, Any]:
             "id": None,
             "phase": snap.phase,
             "awaited": sorted(snap.pending),
-            **live.carried(table, snap),  # FUSE live: the one table message goes on
+            **kept,
         },
     }
 
@@ -365,13 +386,14 @@ def _live_move(
     autoplayed: frozenset[int],
     acted: bool,
 ) -> Draft:
-    """A move at a live FUSE table (``bot.service.live``): the table message edited in place,
-    or posted anew where the rules there say so. A seat the round timer played for is a line in
-    it, not a post of its own."""
+    """A move at a table whose message is edited in place (``bot.service.live``: a live FUSE
+    table, a turn's message): the table message edited, or posted anew where the rules there
+    say so. A seat the timer played for is a line in it, not a post of its own."""
     earlier = before.pending.get(seat)
     if blame and earlier is not None:
         timer = live.round_timer(table, earlier) is not None
-        told = [Event(live.TIMER if timer else live.DEADLINE, {"seat": seat}), *told]
+        key = live.TIMER if timer else live.DEADLINE if table.kind == "fuse" else TURN_TIMED_OUT
+        told = [Event(key, {"seat": seat}), *told]
     draw = draws and after.picture_key != before.picture_key
     whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
     draft.messages = live.remember(table, found, told)

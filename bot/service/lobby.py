@@ -177,12 +177,12 @@ def start(actor: Actor, place: Place) -> Work:
         row.phase_started_at = row.updated_at = tx.now
         table = Table(row, engine, state)
         snap = engine.snapshot(state)
-        row.messages = compose.phase_record(table, snap)
+        started = Event("lobby.start.public", {"game_key": f"{row.kind}.name"})
+        row.messages = compose.phase_record(table, snap, told=[started])
         await deadlines.schedule(tx, table, phase_changed=True)
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.start.private", tx.lang))
-        started = Event("lobby.start.public", {"game_key": f"{row.kind}.name"})
         post = compose.phase_post(
             table, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
         )

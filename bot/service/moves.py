@@ -208,7 +208,7 @@ async def resolve(
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
         if not after.over:
-            saved["messages"] = compose.phase_record(table, after)
+            saved["messages"] = compose.phase_record(table, after, before)
     if after.over:
         result = after.result
         saved.update(

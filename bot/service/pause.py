@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service import compose
+from bot.service import compose, live
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
-from bot.service.replies import Actor
+from bot.service.narrate import events_text
+from bot.service.replies import Actor, Slot
 from bot.service.table import Table, public_locale
-from bot.service.text import Text, phrase
+from bot.service.text import Text, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, LOBBY, GameRow
@@ -173,8 +174,16 @@ def table_post(table: Table, said: str | Text, *, draw: bool) -> Post:
     awaited = (record.get("awaited") or []) if record.get("phase") == snap.phase else []
     ready = [int(s) for s in awaited if int(s) not in snap.pending]
     gone = frozenset(s.seat for s in table.row.seats if s.left)
+    narration = phrase(said, lang) if isinstance(said, str) else said
+    found = live.record(table)
+    if found is not None:
+        # A table message edited in place (a turn's): the new one takes its slot, and tells
+        # the story it told, so nothing it said is lost with it.
+        told = events_text(live.narration(found), table.names(), lang)
+        narration = lines([*told, narration])
+        post = replace(post, slot=Slot(table.row.id, "phase", str(found["table"])))
     return replace(
         post,
         text=compose.awaited_lines(table, snap, ready, lang, gone),
-        narration=phrase(said, lang) if isinstance(said, str) else said,
+        narration=narration,
     )

@@ -466,9 +466,11 @@ async def record_message(
 ) -> bool:
     """Note the id of a game's message of ``role`` (``GameRow.messages``) once it is posted.
 
-    A phase message is noted only while the game is still in that phase: a message reported
-    late, after the next phase began, must not become the one later edits go to. A Core
-    statement that leaves ``version`` alone, so no move in flight has to retry for it."""
+    A phase message is noted only while the game is still in that phase, or, for a table
+    message edited in place (a turn's, a live FUSE table's: ``bot.service.live``), while the
+    record's ``table`` is still the phase it was posted in: a message reported late, after
+    the next one began, must not become the one later edits go to. A Core statement that
+    leaves ``version`` alone, so no move in flight has to retry for it."""
     found = await session.execute(
         select(_GAMES.c.messages, _GAMES.c.phase).where(_GAMES.c.id == game_id)
     )
@@ -477,12 +479,18 @@ async def record_message(
         return False
     messages = dict(current.messages or {})
     record = dict(messages.get(role) or {})
-    if role == "phase" and (current.phase != phase or record.get("phase") != phase):
+    in_place = role == "phase" and record.get("table") == phase
+    if (
+        role == "phase"
+        and not in_place
+        and (current.phase != phase or record.get("phase") != phase)
+    ):
         return False
     record.update(channel=channel_id, id=message_id)
     messages[role] = record
     update = _GAMES.update().where(_GAMES.c.id == game_id)
     if role == "phase":
-        update = update.where(_GAMES.c.phase == phase)
+        # (No move changed the row meanwhile: its messages are the ones read here.)
+        update = update.where(_GAMES.c.phase == current.phase)
     result = await session.execute(update.values(messages=messages))
     return (result.rowcount or 0) == 1  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from rules.core.spec import (
     Piece,
     Result,
     Snapshot,
+    Turn,
 )
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Rng",
     "Snapshot",
     "RulesError",
+    "Turn",
     "game_names",
     "get_game",
     "public",

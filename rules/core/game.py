@@ -25,6 +25,8 @@ Contract (see docs/engine.md):
 - ``phase(state)`` → a short token that changes whenever the phase changes (stale buttons)
 - ``picture_key(state)`` → when it changes, the channel gets a new picture (default: the phase)
 - ``turn_key(state)`` → the steps of one turn share one deadline (default: the picture key)
+- ``turn(state)`` → the unit the table's messages follow: whose turn, which turn, who else must
+  look now (default: the phase, for simultaneous games)
 - ``snapshot(state)`` → all of the above that a move's replies and deadlines need, asked once
 """
 
@@ -45,6 +47,7 @@ from rules.core.spec import (
     Piece,
     Result,
     Snapshot,
+    Turn,
     command_key,
 )
 
@@ -137,6 +140,14 @@ class Game(ABC, Generic[S]):
         turns (a purchase at the Market) returns a coarser key."""
         return self.picture_key(state)
 
+    def turn(self, state: S) -> Turn:
+        """The unit of the table's messages: a turn-based game names the turn (its number)
+        and whose it is, and any other player who must look now (a brawl's defender); each
+        step of the turn then edits the turn's message in place, and a new message (with a
+        ping) comes only when the turn passes or another player is asked. The default is the
+        phase, nobody's turn alone: a simultaneous game posts each phase, as everyone acts."""
+        return Turn(self.phase(state))
+
     def automatic(self, state: S, seat: int) -> Action | None:
         """A step of ``seat`` with no decision in it (a roll that only follows from pressing
         Roll), which the service plays at once for the player when the game's options say so;
@@ -186,6 +197,7 @@ class Game(ABC, Generic[S]):
             pending={} if over else self.pending(state),
             over=over,
             result=self.result(state) if over else None,
+            unit=self.turn(state),
         )
 
     def copy(self, state: S) -> S:

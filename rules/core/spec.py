@@ -68,6 +68,27 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Turn:
+    """The unit the table's messages follow (``Game.turn``): one message per unit, which the
+    unit's steps edit in place.
+
+    ``key`` changes when a new unit begins (a turn number; the phase token in a simultaneous
+    game, whose unit stays the phase). ``player`` is whose turn it is (``None``: nobody's
+    alone, a simultaneous phase). ``asked`` are the other players who must look now, within
+    the turn (a brawl's defender): one newly asked gets a message of their own, which pings
+    them."""
+
+    key: str
+    player: int | None = None
+    asked: frozenset[int] = frozenset()
+
+    @property
+    def by_turns(self) -> bool:
+        """Whether this is one player's turn (its steps edit one message)."""
+        return self.player is not None
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """The table after a move, as the rest of the move sees it (``Game.snapshot``): who is
     awaited and for what, the phase token, picture and turn keys, and whether and how it ended."""
@@ -78,6 +99,7 @@ class Snapshot:
     pending: dict[int, Pending]
     over: bool
     result: Result | None
+    unit: Turn | None = None  # the unit of posting (``Game.turn``); ``None``: the phase
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from rules.core import (
     Result,
     Rng,
     RulesError,
+    Turn,
 )
 from rules.farkle import scoring
 from rules.farkle.actions import (
@@ -268,6 +269,22 @@ class DragonFarkle(Game[FarkleState]):
         # Choose, roll, keep, roll again…: one turn, one deadline (a brawl's defender, newly
         # asked, gets a deadline of their own).
         return str(state.turn_no)
+
+    def turn(self, state: FarkleState) -> Turn:
+        """One message per turn: its wannabe's choose, rolls, keeps, rally… edit it. Another
+        player asked within the turn must look at once: a brawl's defender (declared against,
+        then rolling), a Pickpocket winner who is not the wannabe, a player discarding."""
+        stage = state.stage
+        if stage == "over":
+            return Turn(str(state.turn_no))
+        asked: set[int] = set()
+        if stage == "respond" or (state.defence is not None and stage in _RUN_STAGES):
+            asked = {state.defender}
+        elif stage == "pickpocket":
+            asked = {state.thief}
+        elif stage == "discard":
+            asked = set(self.pending(state))
+        return Turn(str(state.turn_no), state.turn, frozenset(asked - {state.turn}))
 
     def pending(self, state: FarkleState) -> dict[int, Pending]:
         stage = state.stage

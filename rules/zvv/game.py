@@ -30,6 +30,7 @@ from rules.core import (
     Result,
     Rng,
     RulesError,
+    Turn,
 )
 from rules.zvv.actions import Build, Move, Pass, Remove, Reroll, Roll, Stop
 from rules.zvv.board import (
@@ -847,6 +848,12 @@ class ZombiesVsVampires(Game[ZvvState]):
 
     def phase(self, state: ZvvState) -> str:
         return f"{state.turns}.{state.phase}.{state.actions}"
+
+    def turn(self, state: ZvvState) -> Turn:
+        """One message per turn: the roll, the move and the second step edit it."""
+        if state.phase == "over":
+            return Turn(str(state.turns))
+        return Turn(str(state.turns), state.turn)
 
     def picture_key(self, state: ZvvState) -> str:
         # One picture per turn (after the move or the wall), not one per die roll.

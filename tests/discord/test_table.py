@@ -32,19 +32,19 @@ async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots
     assert not any("is ready" in s.text for s in fake.posted), "readiness is never a post"
     assert all(e.message["id"] in {s.message["id"] for s in channel} for e in fake.edits)
     # Patient players (each waits out the edit delay): every command and click is deferred
-    # before it runs (so it is applied only if it can be answered) and then answered once (the
-    # deferred message's edit, or a click's follow-up or the edit of the message clicked):
-    # two interaction calls a move, which Discord's global rate limit does not count; and a
-    # post per phase and an edit per readiness change, which is one channel call a move at
-    # most, give or take the result told in the channel at the end.
+    # before it runs (so it is applied only if it can be answered) and then answered (the
+    # deferred message's edit, or a click's follow-up, or the edit of the message clicked
+    # and the player's private lines after it): interaction calls, which Discord's global
+    # rate limit does not count. The channel's calls, counted, are a post per phase and an
+    # edit per readiness change a click did not show: at most one a move.
     callbacks = counts.calls["POST /interactions/{id}/{token}/callback"]
     assert callbacks - 7 == counts.moves, "new, 5 joins and start: one defer each"
     answers = (
         counts.calls["PATCH /webhooks/{app}/{token}/messages/{message}"]
         + counts.calls["POST /webhooks/{app}/{token}"]
     )
-    assert answers == callbacks, "one answer per defer: no follow-up of its own"
-    assert counts.per_move <= 2.0 + 1.0 + 1 / counts.moves, counts.line()
+    assert callbacks <= answers <= 2 * callbacks, "an answer per defer, its private lines after"
+    assert counts.counted <= counts.moves, counts.line()
 
 
 @pytest.mark.parametrize("locale", ["en-US", "es-ES"])
