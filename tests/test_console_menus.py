@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from pathlib import Path
 
 from bot.console import Console, ConsoleClock
@@ -44,8 +45,10 @@ async def _play_by_menus(tmp_path: Path, game: str, options: str, moves: int) ->
             command, args = engine.to_command(rng.choice(engine.legal_actions(table.state, seat)))
             spec = next(c for c in engine.commands if c.name == command)
             button = button_ids.button_id(row.id, row.phase, command, args)
-            if button in console.last_buttons:
-                await console.line(f"{who} /press {console.last_buttons.index(button) + 1}")
+            # (A Bad Bones question's button carries when it was asked: ``~<asked>``.)
+            shown = [re.sub(r"~\d+:", ":", b, count=1) for b in console.last_buttons]
+            if button in shown:
+                await console.line(f"{who} /press {shown.index(button) + 1}")
             else:
                 assert spec.steps, f"no button nor menu makes {command} {args}"
                 opener = button_ids.step_id(row.id, row.phase, command, {}, None)

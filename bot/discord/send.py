@@ -1027,9 +1027,10 @@ def _channel_of(job: Job) -> str:
 
 
 def _order(outgoing: Outgoing) -> int:
-    """Where ``outgoing`` stands among a message's edits: its newest delivery row (rows are
-    numbered as moves are saved; -1: unrecorded, never held back)."""
-    return max(outgoing.delivery, default=-1)
+    """Where ``outgoing`` stands among a message's edits: the game version it shows (versions
+    grow with every save; delivery row ids do not order moves, since SQLite reuses the ids of
+    settled rows); -1: unrecorded, never held back."""
+    return outgoing.version if outgoing.version is not None else -1
 
 
 def _newest(a: Outgoing, b: Outgoing) -> Outgoing:

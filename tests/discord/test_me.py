@@ -94,8 +94,10 @@ async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
     thread = await _tiny(fake, alice, bob)
     table = next(s for s in reversed(fake.in_channel(thread)) if s.components)
-    confirmation = await (await fake.click(alice, table, "bid 3")).result()
-    assert confirmation.ephemeral and "↩ Undo" in confirmation.buttons
+    clicked = await fake.click(alice, table, "bid 3")
+    await clicked.result()  # the table's edit answers the click; her confirmation follows
+    await fake.idle()
+    confirmation = next(m for m in clicked.messages if m.ephemeral and "↩ Undo" in m.buttons)
     posts = len(fake.in_channel(thread))
     # A click that reaches the bot after Discord's 3 s window: nothing is applied behind
     # "This interaction failed".

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -211,7 +212,7 @@ async def play(
             menu = button_ids.select_id(row.id, row.phase, command, param) if param else None
             offered = _holding(fake, player, menu, where) if param and param in args else None
             if holder is not None and wanted is not None:
-                exchanges.append(fake.click(player.user, holder, wanted))
+                exchanges.append(fake.click(player.user, holder, _as_on(holder, wanted)))
                 counts.clicks += 1
             elif offered is not None and menu is not None and param is not None:
                 values = str(args[param]).split()
@@ -408,10 +409,11 @@ def _holding(fake: FakeDiscord, player: Player, custom_id: str | None, where: in
     latest public message in the game's channel that has it."""
     if custom_id is None:
         return None
-    if player.last is not None and custom_id in _ids(player.last):
+    wanted = _unasked(custom_id)
+    if player.last is not None and wanted in _ids(player.last):
         return player.last
     for sent in reversed(fake.in_channel(where)):
-        if custom_id in _ids(sent):
+        if wanted in _ids(sent):
             return sent
         if sent.buttons or sent.selects:
             return None  # the latest phase message lacks it: older buttons are stale
@@ -419,8 +421,26 @@ def _holding(fake: FakeDiscord, player: Player, custom_id: str | None, where: in
 
 
 def _ids(sent: Sent) -> set[str]:
-    """The custom ids of a message's buttons and menus."""
-    return {*sent.buttons.values(), *(s["custom_id"] for s in sent.selects)}
+    """The custom ids of a message's buttons and menus, without the mark of the question they
+    answer (``~<asked>``, Bad Bones phase 3: bot/service/buttons.py)."""
+    return {_unasked(i) for i in (*sent.buttons.values(), *(s["custom_id"] for s in sent.selects))}
+
+
+def _unasked(custom_id: str) -> str:
+    return re.sub(r"^(pt:\d+:[0-9a-f]*)~\d+:", r"\1:", custom_id)
+
+
+def _as_on(sent: Sent, custom_id: str) -> str:
+    """``custom_id`` as the message ``sent`` carries it (with its question's mark, if any)."""
+    wanted = _unasked(custom_id)
+    return next(
+        (
+            i
+            for i in (*sent.buttons.values(), *(s["custom_id"] for s in sent.selects))
+            if _unasked(i) == wanted
+        ),
+        custom_id,
+    )
 
 
 def _typed(args: dict[str, Any]) -> dict[str, Any]:
