@@ -102,6 +102,7 @@ def leave(actor: Actor, place: Place) -> Work:
             await _remove_from_lobby(tx, row, seat)
             if not row.seats or computer.only_computers(row):
                 close(row, CANCELLED)
+                await deadlines.archive_later(tx, row)
             if rematch_complete(row):
                 # The others had all asked for this rematch: it was waiting only for them.
                 draft = await start_as_host(tx, row, place)
@@ -202,6 +203,7 @@ def cancel(actor: Actor, place: Place) -> Work:
         close(row, CANCELLED)
         row.updated_at = tx.now
         await repo.clear_deadlines(tx.session, row.id)
+        await deadlines.archive_later(tx, row)
         await tx.session.flush()
         if not was_lobby:  # a game cancelled once begun keeps its log compacted, as one ended
             await repo.compact_log(tx.session, row.id)

@@ -76,3 +76,27 @@ async def test_without_thread_permissions_the_game_stays_in_the_channel(
     await (await fake.slash(alice, "tiny new")).result()
     await fake.idle()
     assert sum("may not create threads" in s.content for s in fake.in_channel()) == 1, "once"
+
+
+async def test_a_cancelled_games_thread_is_archived_an_hour_later_too(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """Not only a finished game's: a cancelled one's thread would otherwise stay among the
+    server's active threads (and in discord.py's memory) for a week."""
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "tiny new", rounds=1)).result()
+    await (await fake.slash(bob, "game join")).result()
+    await fake.idle()
+    thread = next(iter(fake.threads))
+    await (await fake.slash(alice, "game start", channel_id=thread)).result()
+    await (await fake.slash(alice, "game cancel", channel_id=thread)).result()
+    await fake.idle()
+    assert not fake.archived(thread)
+    clock.now += 3601
+    bot.wake_deadlines()
+    for _ in range(100):
+        if fake.archived(thread):
+            break
+        await asyncio.sleep(0.05)
+    assert fake.archived(thread), "an hour after the cancel its thread is archived"
