@@ -206,7 +206,11 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     offered = offered_buttons(table, sorted(pending), "en", pending)
     bobs = next(b for b in offered if b.label == "Bob: 3")
     anas = next(b for b in offered if b.label == "Ana: W")
-    assert _owners(table, 0, bobs.custom_id) == [1]
-    assert _owners(table, 1, anas.custom_id) == [0]
-    stale = button_ids.button_id(table.row.id, "another phase", "choose", {"answer": "3"})
-    assert stale is not None and _owners(table, 0, stale) == []
+    def pressed(custom_id: str) -> button_ids.Press:
+        press = button_ids.parse(custom_id)
+        assert press is not None
+        return press
+
+    assert _owners(table, 0, pressed(bobs.custom_id)) == [1]
+    assert _owners(table, 1, pressed(anas.custom_id)) == [0]
+    # (A button of another phase never gets this far: ``moves.press`` refuses it as stale.)
