@@ -11,7 +11,9 @@ exactly what was acknowledged before the kill:
   whether this submission resolves the phase);
 - ``ACK {...}``: the service answered "✅ Recorded" for that submission;
 - ``ANNOUNCE {"channel": c}``: a phase-resolution message was produced (after commit);
-- ``DEFAULTED {"channel": c}``: a deadline applied a default action (after commit);
+- ``DEFAULTED {"channel": c}``: a post without a slot said a default (after commit);
+- ``SAID {...}``: a post or edit of a slot's message, whole, with the game version it shows
+  (after commit): :func:`defaults_by_process` finds the defaults it added;
 - ``DONE {...}``: it stopped (all games over, or out of steps).
 """
 
@@ -25,6 +27,7 @@ import random
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,28 +121,73 @@ def emit(tag: str, data: dict[str, Any]) -> None:
 def watch_announcements(service: Service) -> None:
     """Report each phase announcement and each applied default *after commit*: ``_finish``
     runs only for committed transactions, and a phase announcement is a post marked
-    ``phase`` (a retried transaction's posts never reach ``_finish``)."""
+    ``phase`` (a retried transaction's posts never reach ``_finish``).
+
+    A post without a slot that says a default is one ``DEFAULTED``. A post with a slot (a
+    turn's or a live table's message, edited in place) is reported whole as ``SAID``, with the
+    game version it shows: its edits repeat the narration so far, and the other process may
+    have posted or edited the same message, so only the whole timeline of the message, both
+    processes' edits in version order, tells which default lines are new
+    (:func:`defaults_by_process`)."""
+    # As the Discord client does (``bot/discord/client.py``): each command records what it owes
+    # its channels, and so each draft knows the game version its posts show.
+    service.owes = True
     finish = service._finish
-    # A live FUSE table's edits show its latest narration again: only the lines an edit adds
-    # to its message's narration are news.
-    shown: dict[Any, list[str]] = {}
 
     async def watched_finish(draft: Any) -> Any:
         for post in draft.public:
             if post.phase:
                 emit("ANNOUNCE", {"channel": post.channel_id})
             said = [str(post.text), *str(post.narration).split("\n")]
-            if post.edit and post.slot is not None:
-                before = shown.get(post.slot, [])
-                shown[post.slot] = said[1:]
-                said = said[1:][_overlap(before, said[1:]) :]
-            elif post.slot is not None:
-                shown[post.slot] = said[1:]
-            if any(mark in line for line in said for mark in DEFAULTED_MARKS):
+            if post.slot is not None:
+                slot = [post.slot.game_id, post.slot.role, post.slot.phase]
+                emit(
+                    "SAID",
+                    {
+                        "channel": post.channel_id,
+                        "slot": slot,
+                        "version": draft.version,
+                        "edit": post.edit,
+                        "lines": said,
+                    },
+                )
+            elif any(mark in line for line in said for mark in DEFAULTED_MARKS):
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 
     service._finish = watched_finish  # type: ignore[method-assign]
+
+
+def defaults_by_process(outputs: list[list[tuple[str, dict[str, Any]]]]) -> list[Counter[int]]:
+    """Per process, per channel, the defaults it announced: its ``DEFAULTED`` posts, and the
+    default lines its posts and edits of a slot's message added to that message. A slot's
+    posts and edits, from both processes, are read in the order of the game version they
+    show; an edit shows its message's narration so far (a live table's, its latest lines), so
+    only the lines past those it keeps from the message as it stood are news. A default
+    really announced twice (two processes, or twice in one message) is still two lines."""
+    counts: list[Counter[int]] = [Counter() for _ in outputs]
+    timelines: dict[tuple[Any, ...], list[tuple[int, int, int, dict[str, Any]]]] = {}
+    for index, lines in enumerate(outputs):
+        for number, (tag, data) in enumerate(lines):
+            if tag == "DEFAULTED":
+                counts[index][data["channel"]] += 1
+            elif tag == "SAID":
+                key = (data["channel"], *data["slot"])
+                assert data["version"] is not None, data  # (``watch_announcements``: owes)
+                timelines.setdefault(key, []).append((data["version"], index, number, data))
+    for events in timelines.values():
+        shown: list[str] | None = None
+        for _version, index, _number, data in sorted(events, key=lambda e: e[:3]):
+            said: list[str] = data["lines"]
+            if data["edit"] and shown is not None:
+                new = said[1:][_overlap(shown, said[1:]) :]
+            else:
+                new = said
+            shown = said[1:]
+            counts[index][data["channel"]] += sum(
+                any(mark in line for mark in DEFAULTED_MARKS) for line in new
+            )
+    return counts
 
 
 def _overlap(before: list[str], after: list[str]) -> int:

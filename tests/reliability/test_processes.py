@@ -27,8 +27,16 @@ import pytest
 
 from bot.service import Service
 from bot.store import repository as repo
+from i18n import t
 from rules.core import get_game
-from tests.reliability.driver import GameSpec, all_games, parse_output, seat_count, setup_games
+from tests.reliability.driver import (
+    GameSpec,
+    all_games,
+    defaults_by_process,
+    parse_output,
+    seat_count,
+    setup_games,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,12 +57,13 @@ async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
 
 
 async def check_log_against_outputs(
-    service: Service, ids: dict[int, int], lines: list[tuple[str, dict[str, Any]]]
+    service: Service, ids: dict[int, int], outputs: list[list[tuple[str, dict[str, Any]]]]
 ) -> dict[str, int]:
     """The per-game accounting described in the module docstring; returns totals."""
+    lines = [line for output in outputs for line in output]
     acks = Counter(d["channel"] for tag, d in lines if tag == "ACK")
     announced = Counter(d["channel"] for tag, d in lines if tag == "ANNOUNCE")
-    defaulted = Counter(d["channel"] for tag, d in lines if tag == "DEFAULTED")
+    defaulted = sum(defaults_by_process(outputs), Counter())
     totals: Counter[str] = Counter()
     for channel, game_id in ids.items():
         async with service.sessions() as session:
@@ -133,7 +142,7 @@ async def test_two_processes_never_resolve_twice_or_lose_a_move(database_url: st
             for tag, data in lines:
                 if tag == "REFUSED":
                     assert "went wrong" not in data["text"], data
-        totals = await check_log_against_outputs(service, ids, outputs[0] + outputs[1])
+        totals = await check_log_against_outputs(service, ids, outputs)
         # The processes really did work on the same games.
         both = set.intersection(
             *({d["channel"] for tag, d in lines if tag == "ACK"} for lines in outputs)
@@ -174,7 +183,7 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
         for code, _out, err in results:
             assert code == 0 and "Traceback" not in err, err[-3000:]
         outputs = [parse_output(out) for _code, out, _err in results]
-        applied = [sum(tag == "DEFAULTED" for tag, _ in lines) for lines in outputs]
+        applied = [sum(counts.values()) for counts in defaults_by_process(outputs)]
         print("defaults applied by each process:", applied)
         assert all(applied), f"both processes must apply deadlines: {applied}"
         async with service.sessions() as session:
@@ -185,9 +194,28 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
                 assert all(e.by_default for e in log)
         assert sum(applied) == logged, f"{applied} defaults announced, {logged} in the log"
         assert logged >= due, f"{logged} defaults in the log for {due} due deadlines"
-        await check_log_against_outputs(service, ids, outputs[0] + outputs[1])
+        await check_log_against_outputs(service, ids, outputs)
     finally:
         await service.close()
+
+
+def test_a_default_is_counted_once_per_message_not_per_edit() -> None:
+    """A turn's message edited by both processes shows a default line again in each edit: it
+    counts once, for the process whose edit added it; a default really said twice counts
+    twice (twice in one message, or in two posts)."""
+    line = t("lobby.deadline.defaulted", "en", player="P0")
+
+    def said(version: int, *narration: str, edit: bool = True) -> tuple[str, dict[str, Any]]:
+        data = {"channel": 7, "slot": [1, "phase", "1"], "version": version, "edit": edit}
+        return "SAID", {**data, "lines": ["turn", *narration]}
+
+    first = [said(1, "a", line, edit=False), said(3, "a", line, "b", "c")]
+    second = [said(2, "a", line, "b"), said(4, "a", line, "b", "c", line)]
+    counts = defaults_by_process([first, second])
+    assert [counts[0][7], counts[1][7]] == [1, 1]
+    plain = ("DEFAULTED", {"channel": 7})
+    counts = defaults_by_process([[plain], [plain, said(1, line, edit=False)]])
+    assert [counts[0][7], counts[1][7]] == [1, 2]
 
 
 def test_deadlocks_and_serialization_failures_are_retried() -> None:
