@@ -146,16 +146,25 @@ async def test_lobby_buttons_join_leave_start(fake: FakeDiscord, bots: Bots) -> 
     assert set(lobby.buttons) == {"Unirme", "Salir", "Empezar"}, "the server's language"
     assert "las de siempre" in lobby.content or "rounds" in lobby.content
 
-    joined = await (await fake.click(bob, lobby, "Unirme")).result()
-    assert joined.ephemeral and "joined" in joined.content, "Bob reads his own language"
+    # A click that changes the lobby is answered by the lobby's edit (quiet-turn), the
+    # clicker's private line after it.
+    join = await fake.click(bob, lobby, "Unirme")
+    joined = await join.result()
+    assert joined.kind == "edit" and joined.message["id"] == lobby.message["id"]
+    await fake.idle()
+    [private] = [m for m in join.messages if m.ephemeral]
+    assert "joined" in private.content, "Bob reads his own language"
     again = await (await fake.click(bob, lobby, "Unirme")).result()
     assert "already joined" in again.content
     not_host = await (await fake.click(bob, lobby, "Empezar")).result()
     assert "host" in not_host.content.lower()
     await fake.idle()
     assert "2/4: Ana, Bob" in fake.in_channel()[-1].content
-    left = await (await fake.click(bob, lobby, "Salir")).result()
-    assert left.ephemeral
+    leave = await fake.click(bob, lobby, "Salir")
+    left = await leave.result()
+    assert left.kind == "edit" and left.message["id"] == lobby.message["id"]
+    await fake.idle()
+    assert [m for m in leave.messages if m.ephemeral], "Bob is told he left"
     await fake.idle()
     assert "1/4: Ana" in fake.in_channel()[-1].content
     await (await fake.click(bob, lobby, "Unirme")).result()

@@ -11,8 +11,8 @@ import pytest
 from bot.service.shown import _names
 from rules import game_names, get_game
 from tests.discord.conftest import Bots
-from tests.discord.test_games import latest_with_components
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import Sent
 
 STEPS = 6
 
@@ -52,16 +52,30 @@ async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     # (A game whose values read the same in both languages, or that has no parameters, has
     # no such words: its table is still read for Python's True, False and key=value.)
     words = english_only(game)
+    seen: list[Sent] = []  # every state of the phase messages, its buttons and menus
     for _ in range(STEPS):
-        phase = latest_with_components(fake)
+        phase = next((s for s in reversed(fake.in_channel()) if s.components), None)
         if phase is None:
             break
+        seen.append(phase)
         awaited = [by_id[u] for u in phase.allowed_mentions.get("users", []) if u in by_id]
-        label = next(iter(phase.buttons))
-        answers.append(await (await fake.click((awaited or players)[0], phase, label)).result())
+        player = (awaited or players)[0]
+        if phase.buttons:
+            exchange = await fake.click(player, phase, next(iter(phase.buttons)))
+        else:  # a move chosen from a menu under the phase message (move-buttons)
+            menu = phase.selects[0]
+            values = [o["value"] for o in menu["options"][: max(1, menu.get("min_values", 1))]]
+            exchange = await fake.choose(player, phase, menu["custom_id"], values)
+        answers.append(await exchange.result())
         await fake.idle()
-    said = [s.content for s in [*fake.in_channel(), *answers]]
-    labels = [label for s in fake.in_channel() for label in s.buttons]
-    assert labels, "the phase messages had buttons"
+    shown = [*seen, *fake.in_channel(), *answers]
+    said = [s.content for s in shown]
+    labels = [label for s in shown for label in s.buttons] + [
+        text
+        for s in shown
+        for menu in s.selects
+        for text in [menu.get("placeholder", ""), *(o["label"] for o in menu["options"])]
+    ]
+    assert labels, "the phase messages had buttons or menus"
     problems = {text: leftovers(text, words) for text in said + labels}
     assert not {t: p for t, p in problems.items() if p}, problems

@@ -338,7 +338,20 @@ async def pick(
         assert "⚠️" not in answer.content, (spec.name, made, param, value, answer.content)
         menus = answer.selects
         made[param] = value
-    assert not menus, f"{spec.name} {args}: still asked {menus}"
+    if answer.ephemeral:  # the move's receipt replaced the private menus
+        assert not menus, f"{spec.name} {args}: still asked {menus}"
+    else:
+        # The last step was picked under the phase message: the click is answered by that
+        # message's edit (quiet-turn), whose menus are the table's next question (another
+        # player's, or the mover's next move), never a further step of this move.
+        assert answer.message["id"] == phase_message.message["id"], (spec.name, answer.content)
+        going_on = {
+            button_ids.step_id(game_id, phase, spec.name, made, param)
+            for param in spec.steps
+            if param not in made
+        }
+        left = [m["custom_id"] for m in menus if m["custom_id"].split("#")[0] in going_on]
+        assert not left, f"{spec.name} {args}: still asked {left}"
     return exchange
 
 
