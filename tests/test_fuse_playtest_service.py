@@ -206,6 +206,7 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     offered = offered_buttons(table, sorted(pending), "en", pending)
     bobs = next(b for b in offered if b.label == "Bob: 3")
     anas = next(b for b in offered if b.label == "Ana: W")
+
     def pressed(custom_id: str) -> button_ids.Press:
         press = button_ids.parse(custom_id)
         assert press is not None
