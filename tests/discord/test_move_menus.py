@@ -168,7 +168,7 @@ async def test_another_players_pick_is_refused_and_changes_nothing_for_the_first
 
     # The other player picks in the same public menu: refused, to them alone, in their words.
     refused = await (
-        await fake.choose(other, phase, pawns["custom_id"], [_values(pawns)[1]])
+        await fake.choose(other, phase, pawns["custom_id"], [_values(pawns)[-1]])
     ).result()
     assert refused.ephemeral and "⚠️" in refused.content
     wanted = "No es tu turno" if locale == "es-ES" else "It is not your turn"
