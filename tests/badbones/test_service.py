@@ -128,7 +128,7 @@ async def test_a_spanish_player_reads_ways_and_ask_auto_in_spanish(
     assert "usa uno de preguntar, automático, N, E, S, O." in out.getvalue()[mark:]
     mark = len(out.getvalue())
     await con.line("@ana:es /badbones preferir eleccion:catapulta valor:automático")
-    assert "el ordenador decide por ti las preguntas de catapulta" in out.getvalue()[mark:]
+    assert "la computadora decide por ti las preguntas de catapulta" in out.getvalue()[mark:]
     mark = len(out.getvalue())
     await con.line("@beto /badbones prefer choice:dragon value:X")
     assert "use one of ask, auto, N, E, S, W." in out.getvalue()[mark:]
