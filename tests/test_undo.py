@@ -68,7 +68,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
     await service.settings(ALICE, HERE, deadline_minutes=600, reminder_minutes=120)
     replies = [await service.start(ALICE, HERE)]
     rng = Rng(7)
-    undone, refused = 0, set()
+    undone, refused, edited_back = 0, set(), 0
     for _ in range(STEPS):
         row, state_data, logged = await _load(service)
         if row is None:
@@ -103,9 +103,13 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
             again, state_again, log_again = await _load(service)
             assert again is not None
             assert state_again == state_data and log_again == logged, "as before the step"
-            assert any(
-                "took back their last step" in str(o.message.narration) for o in taken.public
-            )
+            # The channel's table is shown as it now stands, in one message: the table message
+            # edited back (a turn's story says who took a step back; a phase message shows
+            # the player awaited again), or, where the step had passed the turn, posted anew.
+            [shown] = [o for o in taken.public if o.dm is None]
+            told = "took back their last step" in str(shown.message.narration)
+            assert told or shown.edit, shown
+            edited_back += shown.edit
             redo = await service.act(ALICE, HERE, kind, command, dict(args))  # and play on
             assert redo.ok
             replies.append(redo)
@@ -116,6 +120,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
             row_after, _, log_after = await _load(service)
             assert row_after is None or log_after >= logged, "a refusal changes nothing"
     assert undone >= 1, "some step of Alice's could be taken back"
+    assert edited_back >= 1, "the table message is edited back, not posted again"
     assert refused, "and some could not, each with its reason"
     # The log is clean: the game rebuilt from it is the game as it stands.
     row, state_data, _ = await _load(service)

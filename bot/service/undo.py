@@ -3,20 +3,23 @@
 A player may take back their own last step when nobody has acted since and the step revealed
 nothing random or hidden (a roll, a draw, a simultaneous phase's resolution): the engine's rule,
 ``Game.undoable``, one per game. The game is rebuilt from its seed and its log without that
-step, and the step leaves the log for good, so a replay and the ratings never see it. The table
-is posted again as it now stands (it takes the phase's message slot: the buttons there are the
-current ones), saying who took a step back; nothing private is said in the channel. A host
-turns undo off for a game with ``/game settings undo:off``.
+step, and the step leaves the log for good, so a replay and the ratings never see it. The
+table message is edited back to the table as it now stands (:func:`table_back`): a turn's
+message keeps its story and adds who took a step back; a phase message shows the player awaited
+again. Only where the message that showed the table before the step is no longer the table's
+(the step passed the turn) is the table posted again. Nothing private is said in the channel. A
+host turns undo off for a game with ``/game settings undo:off``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import delete
 
-from bot.service import buttons, deadlines
-from bot.service.draft import Draft
+from bot.service import buttons, compose, deadlines, live
+from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.pause import table_post
@@ -26,7 +29,9 @@ from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, ActionRow
-from rules.core import Action, RulesError
+from rules.core import Action, Event, RulesError, Snapshot
+
+UNDONE = "core.undo.public"  # "↩️ {seat} took back their last step.", in the table's story
 
 
 def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
@@ -90,23 +95,56 @@ def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
         await tx.session.execute(
             delete(ActionRow).where(ActionRow.game_id == row.id, ActionRow.seq == last.seq)
         )
+        now = engine.snapshot(table.state)
         table.state = before
-        phase = engine.phase(before)
+        back = engine.snapshot(before)
         saved: dict[str, Any] = {"state": engine.dump(before), "updated_at": tx.now}
-        if phase != row.phase:
-            saved.update(phase=phase, phase_started_at=tx.now)
+        if back.phase != row.phase:
+            saved.update(phase=back.phase, phase_started_at=tx.now)
+        post, messages = table_back(table, now, back, seat, draw=tx.draws(row.kind))
+        if messages is not None:
+            saved["messages"] = messages
         repo.show(row, saved)
         writes = repo.Writes().save_game(row, row.version, saved)
         await deadlines.plan(tx, writes, table, engine.pending(before), phase_changed=True)
         await repo.run(tx.session, writes)
         draft = Draft()
         draft.say(phrase("core.undo.done", tx.lang))
-        name = Name(plain_name(seat_of_number(row, seat).display_name))
-        said = phrase("core.undo.public", public_locale(row), player=name)
-        draft.public.append(table_post(table, said, draw=tx.draws(row.kind)))
+        draft.public.append(post)
         return draft
 
     return work
+
+
+def table_back(
+    table: Table, now: Snapshot, back: Snapshot, seat: int, *, draw: bool
+) -> tuple[Post, dict[str, Any] | None]:
+    """The channel's table after ``seat`` took back a step (``now`` → ``back``, ``table``
+    holding ``back``'s state), and the phase message's record to keep (``None``: as it is).
+
+    - A turn's message (``bot.service.live``) that still shows this turn is edited back: the
+      table as it stands, its buttons and picture, and its story with "X took back their last
+      step" added (what the step did stays told: the channel saw it).
+    - A phase message of a phase that goes on (a submission taken back before the others
+      chose) is edited to show the player awaited again.
+    - Otherwise (the step had passed the turn, whose earlier message is not the table's any
+      more) the table is posted anew, in the phase's slot, saying who took a step back."""
+    lang = public_locale(table.row)
+    found = live.record(table)
+    if found is not None:
+        record = compose.phase_record(table, back, now)["phase"]
+        if record.get("table") == found.get("table"):
+            messages = live.remember(table, record, [Event(UNDONE, {"seat": seat})])
+            whole = compose.phase_post(table, back, [], lang, before=now, draw=draw)
+            edit = live.edit(table, whole, messages["phase"], lang)
+            return (edit if back.phase != now.phase else replace(edit, phase=False)), messages
+    elif back.phase == now.phase:
+        ready = compose.readiness(table, back, lang)
+        if ready is not None:
+            return ready, None
+    name = Name(plain_name(seat_of_number(table.row, seat).display_name))
+    said = phrase(UNDONE, lang, seat=name)
+    return table_post(table, said, draw=draw), None
 
 
 def allow(actor: Actor, on: bool) -> Work:

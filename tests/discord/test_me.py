@@ -98,6 +98,7 @@ async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
     await clicked.result()  # the table's edit answers the click; her confirmation follows
     await fake.idle()
     confirmation = next(m for m in clicked.messages if m.ephemeral and "↩ Undo" in m.buttons)
+    assert "✅" in fake.messages[int(table.message["id"])].text, "the table shows her bid made"
     posts = len(fake.in_channel(thread))
     # A click that reaches the bot after Discord's 3 s window: nothing is applied behind
     # "This interaction failed".
@@ -109,8 +110,10 @@ async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
     taken = await (await fake.click(alice, confirmation, "↩ Undo")).result()
     assert taken.ephemeral and "taken back" in taken.text
     await fake.idle()
-    again = fake.in_channel(thread)[posts:]
-    assert len(again) == 1 and "Alice took back their last step" in again[0].text
+    # The table message is edited back (Alice awaited again, her bid to make), not posted anew.
+    assert len(fake.in_channel(thread)) == posts, "no new post"
+    shown = fake.messages[int(table.message["id"])].text
+    assert f"⏳ <@{alice.id}>" in shown and "✅" not in shown, shown
     twice = await (await fake.click(alice, confirmation, "↩ Undo")).result()
     assert "no step in this game to take back" in twice.text, "once: nothing more of hers"
     fake.check()
