@@ -200,13 +200,18 @@ def awaited_lines(
 
 
 def phase_record(
-    table: Table, snap: Snapshot, before: Snapshot | None = None, told: Sequence[Event] = ()
+    table: Table,
+    snap: Snapshot,
+    before: Snapshot | None = None,
+    told: Sequence[Event] = (),
+    mover: int | None = None,
 ) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
     filled in once the adapter has posted it (``Service.posted``). A table message edited in
     place (FUSE live, a turn's message: ``bot.service.live``) goes on, or begins here with
-    ``told`` (what its post narrates: "the game begins"), compared with ``before``."""
-    kept = live.carried(table, snap, before)
+    ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
+    the seat that made the step in person, ``live.new_message``)."""
+    kept = live.carried(table, snap, before, mover)
     if kept.get("table") == snap.phase and told:
         kept["told"] = [[e.key, e.args] for e in told]
     return {

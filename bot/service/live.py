@@ -7,7 +7,10 @@ second step) edits the turn's message: its head (who is awaited now), the narrat
 whole turn so far, the buttons and the picture, replaced. Nobody is pinged by an edit. A new
 message is posted (and pings) only when:
 
-- the turn passes to another player (the new turn's player is pinged, once);
+- the turn passes to another player (the new turn's player is pinged, once), unless that
+  player passed it by a step of their own: a brawl's defender whose last roll ends the
+  attacker's turn and begins theirs was pinged in this message and is at it, so their turn
+  goes on in it;
 - another player is asked within the turn (``Turn.asked``: a brawl declared against them):
   they must look at once, so they get a message of their own that pings them; the turn goes
   on in it;
@@ -79,16 +82,23 @@ def edits_in_place(table: Table, snap: Snapshot | None = None) -> bool:
 
 
 def new_message(
-    before: Snapshot | None, after: Snapshot, told: int, asked: frozenset[int] = frozenset()
+    before: Snapshot | None,
+    after: Snapshot,
+    told: int,
+    asked: frozenset[int] = frozenset(),
+    mover: int | None = None,
 ) -> bool:
     """Whether a turn-based game's step opens a new message rather than edit the turn's
     (``told``: events the turn's message narrates already; ``asked``: the players asked
-    earlier in the turn): the turn passed, a player is asked for the first time in the turn,
-    or the message is full. See the module's rules."""
+    earlier in the turn; ``mover``: the seat that made the step in person, ``None`` for a step
+    played by default): the turn passed (but to the mover themselves), a player is asked for
+    the first time in the turn, or the message is full. See the module's rules."""
     old, new = before.unit if before else None, after.unit
-    if old is None or new is None or not old.by_turns or old.key != new.key:
+    if old is None or new is None or not old.by_turns or told >= TURN_NARRATED:
         return True
-    return bool(new.asked - old.asked - asked) or told >= TURN_NARRATED
+    if old.key != new.key:
+        return mover is None or new.player != mover
+    return bool(new.asked - old.asked - asked)
 
 
 def pinged(before: Snapshot | None, after: Snapshot) -> frozenset[int]:
@@ -130,16 +140,20 @@ def _bombs(table: Table) -> int:
     return len(getattr(table.state, "defused", ()))
 
 
-def carried(table: Table, snap: Snapshot, before: Snapshot | None = None) -> dict[str, Any]:
+def carried(
+    table: Table, snap: Snapshot, before: Snapshot | None = None, mover: int | None = None
+) -> dict[str, Any]:
     """The table message fields of a new phase's record: those of the message the phase goes
-    on in (the same table message), or a new message's (see the module's rules)."""
+    on in (the same table message), or a new message's (see the module's rules; ``mover``:
+    the seat whose own step it was, see :func:`new_message`)."""
     if not edits_in_place(table, snap):
         return {}
     old = (table.row.messages or {}).get("phase") or {}
     if table.kind != "fuse":
         asked = asked_in_turn(table, before, snap)
         earlier = frozenset(old.get("asked") or [])
-        if old.get("table") and not new_message(before, snap, len(old.get("told") or []), earlier):
+        told = len(old.get("told") or [])
+        if old.get("table") and not new_message(before, snap, told, earlier, mover):
             kept = {key: old.get(key) for key in ("channel", "id", "table", "told")}
             return {**kept, "asked": asked}
         return {"table": snap.phase, "told": [], "asked": asked}

@@ -208,7 +208,8 @@ async def resolve(
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
         if not after.over:
-            saved["messages"] = compose.phase_record(table, after, before)
+            mover = None if by_default else seat
+            saved["messages"] = compose.phase_record(table, after, before, mover=mover)
     if after.over:
         result = after.result
         saved.update(

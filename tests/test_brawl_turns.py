@@ -1,0 +1,88 @@
+"""A Dragon Farkle brawl at the table: the defender is asked in a message of their own (pinged:
+they must look at once, D8), and when the brawl ends the attacker's turn, the next turn's player
+is pinged by a new message, unless they are the defender whose own last roll began it: they are
+at the very message that asked them, so their turn goes on in it (an edit pings nobody)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Actor, Place, Service
+from bot.service.replies import Reply
+from bot.store import repository as repo
+from rules.core import get_game
+from rules.core.policy import choose
+from rules.farkle.actions import Brawl
+from tests.conftest import ALICE, BOB, CAROL
+
+HERE = Place(700, 1)
+FARKLE = get_game("farkle")
+SEED = 1  # a game whose brawl ends by the defender's own step
+
+
+async def _state(service: Service) -> tuple[dict[int, Actor], object]:
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+    assert row is not None
+    by_user = {p.user_id: p for p in (ALICE, BOB, CAROL)}
+    return {s.seat: by_user[s.user_id] for s in row.seats}, FARKLE.load(row.state)
+
+
+async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int) -> tuple:
+    """Start a game of ``players``; the first player brawls the seat ``target_after`` seats
+    after theirs; both play as the normal computer would until the turn passes. Returns the
+    declaration's reply, the last step's reply, who made it, the defender and the next turn's
+    player."""
+    await service.new_game(players[0], HERE, "farkle", {})
+    for player in players[1:]:
+        await service.join(player, HERE)
+    await service.start(players[0], HERE)
+    seats, state = await _state(service)
+    attacker = FARKLE.turn(state).player
+    assert attacker is not None
+    defender = (attacker + target_after) % len(players)
+    command, args = FARKLE.to_command(Brawl(defender))  # type: ignore[misc]
+    declared = await service.act(seats[attacker], HERE, "farkle", command, dict(args))
+    assert declared.ok
+    turn, last, mover = FARKLE.turn_key(state), declared, attacker
+    for _ in range(100):
+        seats, state = await _state(service)
+        if FARKLE.turn_key(state) != turn:
+            break
+        mover = min(FARKLE.pending(state))
+        command, args = FARKLE.to_command(choose(FARKLE, state, mover, "normal"))  # type: ignore[misc]
+        last = await service.act(seats[mover], HERE, "farkle", command, dict(args))
+        assert last.ok
+    nxt = FARKLE.turn(state).player
+    return declared, last, mover, defender, nxt, seats
+
+
+def _posts(reply: Reply) -> list:
+    return [o for o in reply.public if o.dm is None and not o.edit]
+
+
+@pytest.fixture(autouse=True)
+def _seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: SEED)
+
+
+async def test_the_defender_whose_last_roll_begins_their_turn_plays_on_in_the_same_message(
+    service: Service,
+) -> None:
+    declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB), 1)
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,), "the defender is asked at once"
+    assert mover == defender == nxt, "the defender's own step ended the brawl and began their turn"
+    assert _posts(last) == [], "their turn goes on in the message that asked them"
+    [edit] = [o for o in last.public if o.dm is None]
+    assert edit.slot == asked.slot and not edit.message.mentions
+    assert "⏳" in str(edit.message.text) and seats[nxt].display_name in str(edit.message.text)
+
+
+async def test_a_turn_that_passes_to_someone_else_after_a_brawl_pings_them_in_a_new_message(
+    service: Service,
+) -> None:
+    declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2)
+    assert nxt != defender
+    [post] = _posts(last)
+    assert post.message.mentions == (seats[nxt].user_id,), "the next player is pinged, once"
