@@ -192,7 +192,11 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
                 log = await repo.action_log(session, game_id)
                 logged += sum(e.by_default for e in log)
                 assert all(e.by_default for e in log)
-        assert sum(applied) == logged, f"{applied} defaults announced, {logged} in the log"
+        # Each default is announced once, by the process that applied it; the rest of a turn
+        # whose deadline passed is the computer's, quietly (by default too, not announced), so
+        # the log may hold more than was announced, never less. That no default was applied
+        # twice is checked per game below (a seat defaults once in a phase).
+        assert sum(applied) <= logged, f"{applied} defaults announced, {logged} in the log"
         assert logged >= due, f"{logged} defaults in the log for {due} due deadlines"
         await check_log_against_outputs(service, ids, outputs)
     finally:
