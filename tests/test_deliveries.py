@@ -10,7 +10,8 @@ from typing import Any, cast
 
 from sqlalchemy import func, select
 
-from bot.discord.send import BACKOFF_CAP, KNOWN_MAX, Job, Outbox, backoff
+from bot.discord.channels import BACKOFF_CAP, KNOWN_MAX, backoff
+from bot.discord.send import Job, Outbox
 from bot.service import Message, Outgoing, Service
 from bot.service.draft import Post, RenderJob, ReplayJob
 from bot.service.owed import dump, load

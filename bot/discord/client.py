@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.ext import commands as ext
 
 from bot import config
-from bot.discord import health, send
+from bot.discord import answer, health, send
 from bot.discord.commands import all_groups
 from bot.discord.host import GameService
 from bot.discord.items import GameItem
@@ -144,7 +144,7 @@ class PartidaTree(app_commands.CommandTree[Any]):
             log.warning(
                 "command /%s refused in channel %s: %s", command, interaction.channel_id, error
             )
-        await send.failure(interaction, key, language_for(str(interaction.locale)))
+        await answer.failure(interaction, key, language_for(str(interaction.locale)))
 
 
 class PartidaBot(ext.AutoShardedBot):
@@ -245,7 +245,7 @@ class PartidaBot(ext.AutoShardedBot):
         for interaction, lang in cut:
             # Nothing tells whether the command committed before it was cut, so the message
             # says how to find out rather than guessing.
-            await send.failure(interaction, "discord.error.restarting", lang)
+            await answer.failure(interaction, "discord.error.restarting", lang)
         if late:
             log.warning("stopping: %d commands cut short after %.0f s", len(late), grace)
         if self._deadline_task is not None:
@@ -397,7 +397,7 @@ class PartidaBot(ext.AutoShardedBot):
             )
             return
         if self.draining:
-            await send.failure(interaction, "discord.error.restarting", lang)
+            await answer.failure(interaction, "discord.error.restarting", lang)
             return
         task = asyncio.current_task()
         if task is not None:
@@ -426,7 +426,7 @@ class PartidaBot(ext.AutoShardedBot):
         actor = actor_of(interaction)
         place = place_of(interaction)
         if place is None:
-            await send.failure(interaction, "discord.error.guild_only", actor.locale)
+            await answer.failure(interaction, "discord.error.guild_only", actor.locale)
             return
         channel_id = place.channel_id
 
@@ -458,20 +458,20 @@ class PartidaBot(ext.AutoShardedBot):
         except Exception as error:
             if outage.lost(error):  # the database out of reach: one WARNING per outage
                 outage.database.failed(error)
-                await send.failure(interaction, "lobby.error.database", actor.locale)
+                await answer.failure(interaction, "lobby.error.database", actor.locale)
                 return
             failed("in its work")
-            await send.failure(interaction, "discord.error.internal", actor.locale)
+            await answer.failure(interaction, "discord.error.internal", actor.locale)
             return
         # What the user is told from here on depends on whether their command changed a game
         # (a refused one changed nothing, and neither did a read-only one).
         committed = reply.ok and reply.wrote and not reads
         try:
-            await send.answer(interaction, reply, actor.locale, self.outbox)
+            await answer.answer(interaction, reply, actor.locale, self.outbox)
         except Exception:
             failed("after its work was saved" if committed else "while answering")
             key = send.SAVED if committed else "discord.error.internal"
-            await send.failure(interaction, key, actor.locale)
+            await answer.failure(interaction, key, actor.locale)
 
     async def _defer(self, interaction: discord.Interaction[Any]) -> bool:
         """Acknowledge the interaction before its work runs; whether Discord took it in time.
@@ -566,7 +566,7 @@ class PartidaBot(ext.AutoShardedBot):
         if buttons.OURS.fullmatch(custom_id) and carried:
             return
         log.warning("click on an unknown component in channel %s", interaction.channel_id)
-        await send.failure(
+        await answer.failure(
             interaction, "lobby.error.stale_button", language_for(str(interaction.locale))
         )
 

@@ -20,22 +20,29 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any
 
 import aiohttp
 import discord
 
-from bot.discord import perms
-from bot.discord.layout import Piece, attachment, layout, message_kwargs, view
-from bot.service.replies import Message, Outgoing, Reply, Slot
+from bot.discord.channels import (
+    AGAIN,
+    DONE,
+    DROP,
+    KNOWN_MAX,
+    RETRY,
+    Channels,
+    PostReporter,
+    backoff,
+)
+from bot.discord.layout import attachment, layout, message_kwargs, view
+from bot.service.replies import Message, Outgoing, Slot
 from bot.service.text import Text, lines
-from i18n import language_for, t
 
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is not there (deleted)
 # What the user reads when something failed: before anything was saved ("try again"), and
@@ -50,61 +57,9 @@ log = logging.getLogger(__name__)
 EDIT_DELAY = 2.0
 
 
-class PostReporter(Protocol):
-    """What the outbox tells the service: which message a slot's post became, which thread
-    a game moved to, that a channel's table must wait (or may go on), and that a slot's
-    message is lost (the service gives it again)."""
-
-    async def posted(self, outgoing: Outgoing, message_id: int) -> None: ...
-    async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None: ...
-    async def pause(self, channel_id: int, missing: tuple[str, ...] = ()) -> int | None: ...
-    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]: ...
-    async def table_again(self, game_id: int, role: str) -> list[Outgoing]: ...
-    async def gone(self, channel_id: int) -> tuple[int | None, int | None]: ...
-    async def owed(
-        self, exclude: Collection[int] = (), stale: float | None = None
-    ) -> list[Outgoing]: ...
-    async def delivered(self, ids: tuple[int, ...]) -> None: ...
-    async def attempted(self, ids: tuple[int, ...], delay: float) -> None: ...
-    async def dm_closed(self, user_id: int) -> None: ...
-    async def unpictured(self, ids: tuple[int, ...], message_id: int) -> None: ...
-
-
-@dataclass(frozen=True)
-class Blocked:
-    """A channel the bot may not post in: what it lacks there, and whether the gateway's cache
-    showed it (then the cache also shows when it is fixed, and the table comes back by itself)."""
-
-    missing: tuple[str, ...]
-    foreseen: bool
-    at: float = field(default_factory=time.monotonic)
-
-    @property
-    def gone(self) -> bool:
-        """The channel was deleted: nothing brings it back."""
-        return GONE in self.missing
-
-
-# What a try at a delivery came to.
-DONE = "done"  # Discord took it (or it was settled another way): owed no more
-RETRY = "retry"  # a passing failure (5xx, 429, a timeout, the network): try again later
-AGAIN = "again"  # something was fixed just now (a thread reopened): try again at once
-DROP = "drop"  # never to be sent (a paused or gone channel, a request Discord refuses)
-
-# Retries wait BACKOFF_BASE · 2^(attempt-1) seconds, at most BACKOFF_CAP, less a random part of
-# up to half (jitter: many channels failing together do not retry together).
-BACKOFF_BASE = 1.0
-BACKOFF_CAP = 300.0
-# How many slots' messages the outbox remembers (the database has them all: ``GameRow.messages``
-# and ``Outgoing.edit_of``); the least recently used are forgotten first.
-KNOWN_MAX = 1024
 # How long a closing bot waits for the channels' queues to empty (what is left stays owed in
 # the database and goes out after the next start).
 FLUSH_GRACE = 2.0
-# Discord lets a thread stay open without activity for 60, 1440, 4320 or 10080 minutes. A
-# game's thread takes the longest: a deadline may be changed after the thread opened, and a
-# waiting thread that archives refuses the players' slash commands.
-THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080
 # Rows sent within this many seconds are deleted in one transaction.
 SETTLE_BATCH = 0.05
 # How often at most the database is asked for deliveries owed and not queued, and how long a
@@ -117,15 +72,6 @@ ABANDONED = 600.0
 # (``_supersede``: the story stays) rather than meet a 429.
 CHANNEL_POSTS = 5
 CHANNEL_WINDOW = 5.0
-# Discord's error code for a channel or thread that is not there (deleted).
-UNKNOWN_CHANNEL = 10003
-GONE = "gone"  # a Blocked reason: the channel or thread was deleted
-
-
-def backoff(attempt: int, retry_after: float = 0.0) -> float:
-    """Seconds before try ``attempt + 1`` (at least what Discord asked, ``retry_after``)."""
-    ceiling = min(BACKOFF_CAP, BACKOFF_BASE * 2 ** max(0, attempt - 1))
-    return max(retry_after, ceiling * random.uniform(0.5, 1.0))
 
 
 @dataclass
@@ -162,7 +108,7 @@ class SenderStats:
     failed: int
 
 
-class Outbox:
+class Outbox(Channels):
     """The bot's posts and edits, delivered by a sender per channel (see ``docs/discord.md``).
 
     :meth:`enqueue` takes a message and returns at once: each channel (or thread) with work has
@@ -184,29 +130,13 @@ class Outbox:
     def __init__(
         self, client: discord.Client, service: PostReporter | None, delay: float = EDIT_DELAY
     ) -> None:
-        self.client = client
-        self.service = service
+        super().__init__(client, service)
         self.delay = delay
-        # slot → (channel id, message id), least recently used first (bounded: KNOWN_MAX).
-        self.known: OrderedDict[Slot, tuple[int, int]] = OrderedDict()
         # slot → the newest game version an edit of it showed (bounded: KNOWN_MAX).
         self._newest_edit: OrderedDict[Slot, int] = OrderedDict()
         self.queues: dict[int, deque[Job]] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
-        self.chores: set[asyncio.Task[Any]] = set()  # direct messages, settling rows
-        self.no_threads: set[int] = set()  # channels told that games are played there
-        # Channels that get no request while the bot may not post there (their tables wait),
-        # or that are gone.
-        self.blocked: dict[int, Blocked] = {}
-        # Channels whose host heard of the pause and not yet of its end: a table refused again
-        # right after it came back does not tell them twice.
-        self.told: set[int] = set()
-        # Threads the gateway said archived (and not locked), which refuse an edit (50083)
-        # until reopened: reopened before one, rather than learnt from a refusal. Bounded by
-        # KNOWN_MAX, like ``known``.
-        self.archived: OrderedDict[int, None] = OrderedDict()
         self.failed = 0
-        self.retries = 0
         # What each slot's message shows (its newest delivery row), and a click's answer under
         # way per slot: an edit of an older move never replaces a newer one.
         self._shown: OrderedDict[Slot, int] = OrderedDict()
@@ -529,11 +459,6 @@ class Outbox:
         except Exception:
             log.exception("could not record a failed try of deliveries %s", rows)
 
-    def _chore(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self.chores.add(task)
-        task.add_done_callback(self.chores.discard)
-
     # ------------------------------------------------------------------ posts
 
     async def _post_job(self, job: Job) -> str:
@@ -576,230 +501,6 @@ class Outbox:
         if outgoing.fallback is not None and await self._may_post(outgoing.channel_id):
             instead = replace(outgoing, message=outgoing.fallback, dm=None)
             await _send(self.client, instead, [], f"{nonce}f")
-        return DONE
-
-    async def _refused(self, channel_id: int, exc: discord.HTTPException) -> str | None:
-        """What a refusal of a post or an edit in ``channel_id`` means: the channel is gone
-        (its game pauses), an archived thread (reopened, then try again), a permission the
-        bot lacks (the channel is blocked); ``None``: none of these."""
-        if isinstance(exc, discord.NotFound) and exc.code == UNKNOWN_CHANNEL:
-            await self._gone(channel_id)
-            return DROP
-        if exc.code == perms.THREAD_ARCHIVED_CODE and await self._reopen(channel_id):
-            return AGAIN
-        thread = perms.is_thread(self.client.get_channel(channel_id))
-        lacking = perms.refused(exc, thread=thread)
-        if lacking is None:
-            return None
-        log.warning("channel %s refused a message (%s); its table waits", channel_id, exc)
-        # A reopened thread comes back into the cache (discord.py drops archived ones).
-        await self.block(channel_id, lacking, foreseen=lacking == (perms.ARCHIVED,))
-        return DROP
-
-    def thread_changed(self, thread_id: int, *, archived: bool, locked: bool) -> None:
-        """What the gateway says of a thread (THREAD_UPDATE): archived and not locked, an edit
-        there reopens it first; locked, it waits for a moderator (the block's business)."""
-        self.archived.pop(thread_id, None)
-        if archived and not locked:
-            self.archived[thread_id] = None
-            while len(self.archived) > KNOWN_MAX:
-                self.archived.popitem(last=False)
-
-    async def _reopen(self, thread_id: int) -> bool:
-        """Unarchive a thread that refused a message for being archived, unless a moderator
-        locked it (then it waits for them, even where Manage Threads would let the bot)."""
-        try:
-            thread = await self.client.fetch_channel(thread_id)
-            if not isinstance(thread, discord.Thread) or thread.locked:
-                return False
-            await thread.edit(archived=False)
-        except discord.HTTPException as exc:
-            log.info("could not reopen thread %s: %s", thread_id, exc)
-            return False
-        log.info("thread %s was archived: reopened it", thread_id)
-        return True
-
-    async def _gone(self, channel_id: int) -> None:
-        """The channel or thread was deleted: nothing more goes there, its game pauses (moved
-        back to the channel its thread hung from, where a command resumes it) and its host
-        hears once, by direct message, where and how to go on."""
-        if channel_id in self.blocked and self.blocked[channel_id].gone:
-            return
-        log.warning("channel %s is gone (deleted); its game pauses", channel_id)
-        self.blocked[channel_id] = Blocked((GONE,), foreseen=False)
-        for slot in [s for s, (c, _) in self.known.items() if c == channel_id]:
-            del self.known[slot]
-        if self.service is None:
-            return
-        host, where = await self.service.gone(channel_id)
-        if host is None:
-            return
-        lang = self._lang(where if where is not None else channel_id)
-        if where is not None:
-            text = t("discord.pause.host_gone", lang, channel=f"<#{where}>")
-        else:
-            text = t("discord.pause.host_gone_for_good", lang)
-        self._tell(host, text)
-
-    async def _may_post(self, channel_id: int) -> bool:
-        """Whether to send to this channel at all: not while it is blocked, nor when the cache
-        shows a permission missing (which blocks it, without a request)."""
-        if channel_id in self.blocked:
-            return False
-        lacking = perms.cached(self.client, channel_id)
-        if lacking:
-            log.warning("channel %s: the bot lacks %s; its table waits", channel_id, lacking)
-            await self.block(channel_id, lacking, foreseen=True)
-            return False
-        return True
-
-    # ------------------------------------------------------------------ paused channels
-
-    async def block(
-        self,
-        channel_id: int,
-        missing: tuple[str, ...],
-        *,
-        foreseen: bool,
-        actor: int | None = None,
-        lang: str | None = None,
-    ) -> None:
-        """Send nothing more to this channel, pause its table and tell its host, once, by
-        direct message what the bot needs there (not when the host is ``actor``, who was just
-        told in their answer). The message is queued: no request is awaited here."""
-        self.blocked[channel_id] = Blocked(missing, foreseen)
-        if self.service is None:
-            return
-        host = await self.service.pause(channel_id, missing)
-        if host is None or channel_id in self.told:
-            return
-        self.told.add(channel_id)
-        if host == actor:
-            return
-        lang = lang or self._lang(channel_id)
-        key = "discord.pause.host_locked" if perms.ARCHIVED in missing else "discord.pause.host"
-        where = f"<#{channel_id}>"
-        self._tell(host, t(key, lang, channel=where, missing=perms.named(missing, lang)))
-
-    async def resume(self, channel_id: int) -> tuple[int | None, list[Outgoing]]:
-        """Posting works in this channel again: unblock it and resume its table. Returns the
-        host (``None``: no table was paused) and the table to post, once."""
-        self.blocked.pop(channel_id, None)
-        if self.service is None:
-            return None, []
-        return await self.service.resume(channel_id)
-
-    async def resumed(self, channel_id: int, host: int | None, lang: str | None = None) -> None:
-        """Once the table went out again (it is queued ahead), its host hears that the game
-        goes on (unless the post was refused, which blocked the channel again)."""
-
-        async def tell() -> None:
-            if channel_id in self.blocked:
-                return
-            self.told.discard(channel_id)
-            if host is not None:
-                words = lang or self._lang(channel_id)
-                self._tell(host, t("discord.pause.resumed", words, channel=f"<#{channel_id}>"))
-
-        self.after(channel_id, tell)
-
-    async def probe(self) -> None:
-        """Bring back the tables of blocked channels whose missing permissions the cache now
-        shows granted (the gateway tells of permission changes): no request until then."""
-        for channel_id, blocked in list(self.blocked.items()):
-            if not blocked.foreseen or perms.cached(self.client, channel_id) != ():
-                continue
-            log.info("channel %s: the bot may post again; its table goes on", channel_id)
-            host, table = await self.resume(channel_id)
-            for outgoing in table:
-                self.enqueue(outgoing)
-            await self.resumed(channel_id, host)
-
-    def note(self, missing: tuple[str, ...], lang: str) -> str:
-        """What the user who acted hears when the table could not be posted."""
-        if perms.ARCHIVED in missing:
-            return t("discord.pause.here_locked", lang)
-        return t("discord.pause.here", lang, missing=perms.named(missing, lang))
-
-    def _lang(self, channel_id: int) -> str:
-        """The language of a channel's server, for words to its host outside any command."""
-        channel = self.client.get_channel(channel_id)
-        guild = getattr(channel, "guild", None)
-        return language_for(str(guild.preferred_locale)) if guild is not None else "en"
-
-    def _tell(self, user_id: int, text: str) -> None:
-        """A direct message, sent apart (retried like a post); if the user accepts none,
-        nothing more is tried."""
-        self._chore(self._dm(user_id, text))
-
-    async def _dm(self, user_id: int, text: str) -> None:
-        attempt = 0
-        nonce = secrets.token_hex(8)
-        while True:
-            try:
-                direct = await self.client.create_dm(discord.Object(user_id))
-                await direct.send(
-                    text, allowed_mentions=discord.AllowedMentions.none(), nonce=nonce
-                )
-                return
-            except discord.HTTPException as exc:
-                if exc.status != 429 and exc.status < 500:
-                    log.info("could not tell user %s by direct message: %s", user_id, exc)
-                    return
-            except (aiohttp.ClientError, TimeoutError, OSError):
-                pass
-            attempt += 1
-            self.retries += 1
-            await asyncio.sleep(backoff(attempt))
-
-    # ------------------------------------------------------------------ threads
-
-    async def _open_thread(self, outgoing: Outgoing, slot: Slot, message_id: int) -> None:
-        """A public thread from the lobby message, where the game is played. Without the
-        permission (the cache tells: no request is tried) the game stays in the channel,
-        which is told so once."""
-        assert outgoing.thread is not None
-        channel = self.client.get_channel(outgoing.channel_id)
-        if not isinstance(channel, discord.TextChannel):
-            return  # a thread, a DM or an unknown channel: the game is played where it is
-        me = channel.guild.me
-        allowed = channel.permissions_for(me) if me is not None else None
-        if allowed is not None and not (
-            allowed.create_public_threads and allowed.send_messages_in_threads
-        ):
-            log.info("no thread in channel %s (Create Public Threads, Send in Threads)", channel.id)
-            self._no_thread(outgoing)
-            return
-        try:
-            thread = await channel.get_partial_message(message_id).create_thread(
-                name=outgoing.thread.name, auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        except (discord.Forbidden, discord.NotFound) as exc:
-            log.info("no thread in channel %s (%s): the game is played there", channel.id, exc)
-            self._no_thread(outgoing)
-            return
-        if self.service is not None:
-            await self.service.moved(slot.game_id, outgoing.channel_id, thread.id)
-
-    def _no_thread(self, outgoing: Outgoing) -> None:
-        """Tell the channel, once, that its games are played there (no thread)."""
-        assert outgoing.thread is not None
-        if outgoing.channel_id not in self.no_threads:
-            self.no_threads.add(outgoing.channel_id)
-            self.enqueue(Outgoing(outgoing.channel_id, Message(outgoing.thread.refused)))
-
-    async def _archive(self, thread_id: int) -> str:
-        """Archive a finished game's thread (Manage Threads, or the bot opened it)."""
-        for slot in [s for s, (c, _) in self.known.items() if c == thread_id]:
-            del self.known[slot]  # the game is over: its messages are not edited again
-        if thread_id in self.blocked:
-            return DROP
-        try:
-            await self.client.http.edit_channel(thread_id, archived=True)
-        except discord.HTTPException as exc:
-            if exc.status == 429 or exc.status >= 500:
-                raise
-            log.warning("could not archive thread %s: %s", thread_id, exc)
         return DONE
 
     # ------------------------------------------------------------------ edits
@@ -984,7 +685,7 @@ class Outbox:
             not job.sending
             and job.outgoing is not None
             and slot is not None
-            and _is_phase_post(job.outgoing)
+            and is_phase_post(job.outgoing)
             and job.outgoing.slot is not None
             and job.outgoing.slot.game_id == slot.game_id
             for job in queue
@@ -1015,6 +716,12 @@ class Outbox:
             return
         for fresh in await self.service.table_again(slot.game_id, slot.role):
             self.enqueue(fresh)
+
+
+def is_phase_post(outgoing: Outgoing) -> bool:
+    """A game's phase message posted anew (not an edit of one)."""
+    slot = outgoing.slot
+    return slot is not None and slot.role == "phase" and not outgoing.edit
 
 
 def _is_post(outgoing: Outgoing) -> bool:
@@ -1092,237 +799,6 @@ def _keeping_picture(earlier: Outgoing | None, later: Outgoing) -> Outgoing:
     return replace(later, image_later=earlier.image_later)
 
 
-async def answer(
-    interaction: discord.Interaction[Any],
-    reply: Reply,
-    lang: str,
-    outbox: Outbox | None = None,
-) -> None:
-    """Deliver ``reply`` for ``interaction``, whether it was already deferred or not.
-
-    Not deferred: the private message is the (ephemeral) response; with no private message, the
-    first public message for this channel that nothing will edit later is the response itself.
-    Deferred with "thinking…" (a slash command): the private message replaces the thinking
-    message. Deferred without a message (a click): the private message is a follow-up.
-    A click that only made its player ready is answered by the edit of the message they
-    clicked, when that message is the phase message (no "Recorded" of its own).
-
-    The answer goes first: no request stands between the interaction and it. What follows it
-    (:func:`_after_answer`) is sent whether or not the answer got through, since the work is
-    done: a waiting table paused or brought back (its host told by direct message), and the
-    public messages, all handed to ``outbox``'s per-channel senders, which retry until Discord
-    takes them: a post that has not gone out yet is owed, never lost (so the player is never
-    told to try again once their move is saved: ``bot.discord.client`` says "saved; the table
-    follows" if the answer itself fails).
-
-    Where the bot lacks a permission the table needs (``app_permissions``, sent with the
-    interaction) nothing is posted: the table waits and the user hears why. Where it has them
-    again, a waiting table comes back first.
-    """
-    sender = outbox or Outbox(interaction.client, None)
-    permitted = _permitted(interaction, reply, lang, sender)
-    note = permitted.note
-    private = reply.private
-    if private is not None and note is not None:  # in the same answer: no call of its own
-        private, note = replace(private, text=Text.of(private.text, "\n\n", note)), None
-    try:
-        note = await _reply_first(interaction, reply, private, note, permitted.public, lang, outbox)
-    finally:
-        await _after_answer(interaction, permitted, sender, reply, note)
-
-
-async def _reply_first(
-    interaction: discord.Interaction[Any],
-    reply: Reply,
-    private: Message | None,
-    note: str | None,
-    public: list[Outgoing],
-    lang: str,
-    outbox: Outbox | None,
-) -> str | None:
-    """The interaction's answer (and the rest of a long private one); the note it did not say.
-    Takes out of ``public`` the message that became the answer."""
-    extra: list[Piece] = []
-    clicked = interaction.message.id if interaction.message is not None else None
-    same = next((o for o in public if outbox is not None and outbox.is_message(o, clicked)), None)
-    thinking = interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-    own = interaction.message is not None and interaction.message.flags.ephemeral
-    if reply.in_place and own and private is not None and not thinking:
-        # A pick in the player's own menu (a move chosen step by step): its message becomes
-        # the next step, or the move's receipt, instead of a new message each time.
-        extra = await _edit(interaction, private, clear=True)
-    elif same is not None and not thinking:
-        # A click on the table message whose change is that message's edit: the edit is the
-        # interaction's answer (an interaction call, which Discord's global rate limit does not
-        # count); the player's private lines follow it, unless they only said "Recorded".
-        public.remove(same)
-        assert outbox is not None
-        try:
-            await outbox.edit(same, interaction)
-        finally:
-            if private is not None and not reply.ack_by_edit:
-                extra = await _respond(interaction, private, ephemeral=True)
-    elif thinking:
-        if private is None and note is not None:
-            private, note = Message(Text.of(note)), None
-        extra = await _edit(interaction, private or Message(Text.of(t("discord.done", lang))))
-    elif private is not None:
-        extra = await _respond(interaction, private, ephemeral=True)
-    else:
-        here = next(
-            (
-                o
-                for o in public
-                if o.channel_id == interaction.channel_id and o.slot is None and not o.edit
-            ),
-            None,
-        )
-        if here is not None and drawn(here).image_later is not None:
-            here = None  # its picture is still being drawn: the channel's sender adds it
-        if here is not None:
-            public.remove(here)
-            await _respond(interaction, drawn(here).message, ephemeral=False)
-        else:
-            said = Message(Text.of(note or t("discord.done", lang)))
-            await _respond(interaction, said, ephemeral=True)
-            note = None
-    for piece in extra:  # the rest of a long private answer (a long history)
-        await interaction.followup.send(
-            ephemeral=True,
-            **message_kwargs(private or Message(Text()), piece, first=False),
-        )
-    return note
-
-
-async def _after_answer(
-    interaction: discord.Interaction[Any],
-    permitted: Permitted,
-    sender: Outbox,
-    reply: Reply,
-    note: str | None,
-) -> None:
-    """What follows the answer, never before it: a table paused (its host told by direct
-    message) or brought back, the public messages, the note the user still needs, and the
-    host told that a table goes on. Everything sent to a channel or a host is handed to the
-    channels' senders (queued, not awaited: the move is saved, and its posts are owed until
-    Discord takes them), so nothing here waits on Discord but the note."""
-    channel = interaction.channel_id
-    host: int | None = None
-    if channel is not None and permitted.block:
-        await sender.block(
-            channel,
-            permitted.block,
-            foreseen=permitted.foreseen,
-            actor=interaction.user.id,
-            lang=permitted.lang,
-        )
-    if channel is not None and permitted.resume:
-        host, table = await sender.resume(channel)
-        if permitted.own_table:
-            for unneeded in table:
-                sender.done(unneeded)
-            table = []  # this command's own phase message is the table, with what just happened
-        for outgoing in table:
-            sender.enqueue(outgoing)
-    for outgoing in permitted.public:
-        sender.enqueue(outgoing)
-    # The rest went out as the answer, or waits for a paused channel: owed no more.
-    sender.finish(reply.public)
-    if note:
-        try:
-            await interaction.followup.send(note, ephemeral=True)
-        except discord.HTTPException as exc:  # the table goes out; only the note is lost
-            log.warning("could not tell the user in channel %s: %s", channel, exc)
-    if permitted.resume and channel is not None:
-        await sender.resumed(channel, host, permitted.lang)
-
-
-@dataclass
-class Permitted:
-    """What :func:`answer` may send, and what it must do once it has answered: the public
-    messages, a note for the user when the table may not be posted in their channel, the
-    permissions that pause its table there (``block``, none: nothing to pause), or whether its
-    waiting table comes back (``resume``; ``own_table``: this command posts the table itself).
-    """
-
-    public: list[Outgoing]
-    note: str | None = None
-    block: tuple[str, ...] = ()
-    foreseen: bool = False
-    resume: bool = False
-    own_table: bool = False
-    lang: str = "en"
-
-
-def _permitted(
-    interaction: discord.Interaction[Any], reply: Reply, lang: str, sender: Outbox
-) -> Permitted:
-    """The reply's public messages the bot may send, and what to tell the user when it may
-    not post the table in the interaction's channel (which then waits: no request goes there).
-    A waiting table whose channel works again comes back after the answer, posted once, ahead
-    of the rest. Decided from the interaction and the outbox alone, without a request."""
-    public = list(reply.public)
-    channel = interaction.channel_id
-    if channel is None:
-        return Permitted(public)
-    table_lang = language_for(str(interaction.guild_locale)) if interaction.guild_locale else "en"
-    waiting = channel in sender.blocked or reply.paused == channel
-    lacking = perms.of_interaction(interaction)
-    if lacking:
-        if not waiting and not any(o.channel_id == channel for o in public):
-            return Permitted(public)  # nothing to post here (/help, /game board): nothing to say
-        here = [o for o in public if o.channel_id != channel]
-        permitted = Permitted(here, sender.note(lacking, lang), lang=table_lang)
-        if channel not in sender.blocked or reply.paused != channel:
-            # (A lobby cannot pause: a game started in a blocked channel pauses now.)
-            permitted.block = lacking
-            permitted.foreseen = bool(perms.cached(interaction.client, channel))
-        return permitted
-    if not waiting:
-        return Permitted(public)
-    own = any(_is_phase_post(o) for o in public if o.channel_id == channel)
-    if not own:  # the table shows who is ready already: edits of an older phase message are moot
-        public = [o for o in public if not (o.channel_id == channel and o.edit)]
-    return Permitted(public, resume=True, own_table=own, lang=table_lang)
-
-
-def _is_phase_post(outgoing: Outgoing) -> bool:
-    slot = outgoing.slot
-    return slot is not None and slot.role == "phase" and not outgoing.edit
-
-
-async def _respond(
-    interaction: discord.Interaction[Any], message: Message, *, ephemeral: bool
-) -> list[Piece]:
-    """The first message of the answer: the interaction's response, or its first follow-up
-    when it was deferred without a message (a click)."""
-    first, *rest = layout(message)
-    kwargs = message_kwargs(message, first)
-    file = attachment(message)
-    if file is not None:
-        kwargs["file"] = file
-    if interaction.response.is_done():
-        await interaction.followup.send(ephemeral=ephemeral, **kwargs)
-    else:
-        await interaction.response.send_message(ephemeral=ephemeral, **kwargs)
-    return rest
-
-
-async def _edit(
-    interaction: discord.Interaction[Any], message: Message, *, clear: bool = False
-) -> list[Piece]:
-    """Edit the interaction's original message (``clear``: the menus it had go, unless
-    ``message`` brings its own)."""
-    first, *rest = layout(message)
-    kwargs = message_kwargs(message, first)
-    kwargs.setdefault("embeds", [])
-    if clear:
-        kwargs.setdefault("view", None)
-    file = attachment(message)
-    await interaction.edit_original_response(attachments=[file] if file else [], **kwargs)
-    return rest
-
-
 async def post(client: discord.Client, outgoing: Outgoing) -> tuple[str | None, int | None]:
     """Send a public message to its channel (two or more when its narration is long). Returns
     the catalogue key of what to tell the user when Discord refused (``None``: posted; the game
@@ -1361,19 +837,3 @@ def _problem(outgoing: Outgoing, exc: discord.HTTPException) -> str:
         return "discord.error.cannot_post"
     log.exception("Discord refused a message for channel %s", outgoing.channel_id)
     return INTERNAL
-
-
-async def failure(interaction: discord.Interaction[Any], key: str, lang: str) -> None:
-    """Tell the user something failed, whatever state the interaction is in."""
-    text = t(key, lang)
-    try:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(text, ephemeral=True)
-        elif interaction.response.type in (
-            discord.InteractionResponseType.deferred_channel_message,
-        ):
-            await interaction.edit_original_response(content=text, attachments=[], view=None)
-        else:
-            await interaction.followup.send(text, ephemeral=True)
-    except discord.HTTPException:
-        log.exception("could not tell the user about a failure")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from bot.discord.channels import Blocked
 from bot.discord.client import PartidaBot
-from bot.discord.send import Blocked
 from bot.service import Service
 from bot.store import repository as repo
 from tests.conftest import Clock

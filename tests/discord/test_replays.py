@@ -50,10 +50,16 @@ async def test_automatic_replay_and_the_replay_command(
     channel = fake.in_channel()
     posted = [s for s in channel if animation(s)]
     assert len(posted) == 1, "one animation, with the closing message"
-    pictures = [s for s in channel if any(n.endswith(".png") for n in s.files)]
+    # Every picture the channel got: in a post, or in a later edit of it (a busy machine posts
+    # the message at once and its picture follows as an edit).
+    where = {s.channel_id for s in channel}
+    shown = [*channel, *(e for e in fake.edits if e.channel_id in where)]
+    pictures = {data for s in shown for n, data in s.files.items() if n.endswith(".png")}
     name, data = animation(posted[0]) or ("", b"")
     assert name.startswith("partida-zvv-") and len(data) <= MAX_ATTACHMENT
-    assert frame_count(data) == len(pictures), "a frame for every picture the channel got"
+    # (Edits a moment apart are folded into one, so the channel may miss a picture a moment
+    # later shown anew; the replay misses none.)
+    assert frame_count(data) >= len(pictures) > 0, "a frame for every picture the channel got"
     (thread,) = fake.threads
     assert posted[0].channel_id == thread, "in the game's thread, where it was played"
     closing = channel[channel.index(posted[0]) - 1]
