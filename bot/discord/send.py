@@ -132,17 +132,16 @@ class Outbox(Channels):
     ) -> None:
         super().__init__(client, service)
         self.delay = delay
-        # slot → the newest game version an edit of it showed (bounded: KNOWN_MAX).
+        # slot → the newest game version an edit of its message was handed over in: queued,
+        # or sent as a click's answer (bounded: KNOWN_MAX). See ``_outdated``.
         self._newest_edit: OrderedDict[Slot, int] = OrderedDict()
         self.queues: dict[int, deque[Job]] = {}
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.failed = 0
-        # What each slot's message shows (its newest delivery row), and a click's answer under
-        # way per slot: an edit of an older move never replaces a newer one.
-        self._shown: OrderedDict[Slot, int] = OrderedDict()
         # When the channels that posted in the last window got their posts (the last
         # ``CHANNEL_POSTS`` each; in the order they last posted).
         self._posts: dict[int, deque[float]] = {}
+        # A click's answer under way per slot: one at a time for a message.
         self._editing: dict[Slot, asyncio.Lock] = {}
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
@@ -201,19 +200,27 @@ class Outbox(Channels):
 
     def _outdated(self, outgoing: Outgoing, slot: Slot) -> bool:
         """Whether ``outgoing``, an edit of ``slot``'s message, was made before an edit of it
-        already handed over. Two moves' edits can come out of order (the first move's private
-        answer was retried before its public messages were handed over), and an edit is the
-        whole table as its move left it: the older one would undo what the newer one shows."""
+        already handed over (else it is the newest now). Two moves' edits can come out of order
+        (the first move's private answer was retried before its public messages were handed
+        over; two clicks' answers race), and an edit is the whole table as its move left it:
+        the older one would undo what the newer one shows. Edits are ordered by the game
+        version they show (versions grow with every save; delivery row ids do not order moves,
+        since SQLite reuses the ids of settled rows); an unversioned edit is never held back."""
         newest = outgoing.version
         if newest is None:
             return False
-        if newest < self._newest_edit.get(slot, -1):
+        if self._older(outgoing, slot):
             return True
         self._newest_edit[slot] = newest
         self._newest_edit.move_to_end(slot)
         while len(self._newest_edit) > KNOWN_MAX:
             self._newest_edit.popitem(last=False)
         return False
+
+    def _older(self, outgoing: Outgoing, slot: Slot) -> bool:
+        """Whether an edit of a later game version than ``outgoing``'s was handed over."""
+        version = outgoing.version
+        return version is not None and version < self._newest_edit.get(slot, -1)
 
     def after(self, channel_id: int, action: Callable[[], Awaitable[None]]) -> None:
         """Run ``action`` once what is queued for the channel now has gone out (or not)."""
@@ -547,8 +554,8 @@ class Outbox(Channels):
         """Replace the slot's message as the response to ``interaction``, a click on that very
         message (an interaction call: Discord's global rate limit does not count it). A waiting
         edit of the same message is folded in, the newer content winning; one click's answer
-        waits for another's on the same message, and an answer older than what the message
-        already shows is not sent (``delivery`` rows grow in the order moves are saved). If
+        waits for another's on the same message, and an answer older than an edit of it already
+        handed over is not sent (``_outdated``: by the game version it shows). If
         Discord refuses or fails it, the channel's sender delivers the edit instead."""
         outgoing = drawn(outgoing)
         slot = outgoing.slot
@@ -561,7 +568,7 @@ class Outbox(Channels):
                     newer = _newest(waiting.outgoing, outgoing)
                     outgoing = _merged(_keeping_picture(waiting.outgoing, newer), waiting)
                     self.queues[waiting.outgoing.channel_id].remove(waiting)
-                if _order(outgoing) < self._shown.get(slot, -1):
+                if self._outdated(outgoing, slot):
                     self.done(outgoing)  # the message shows a later move already
                     return
                 try:
@@ -575,19 +582,11 @@ class Outbox(Channels):
                     )
                     self.enqueue(outgoing)  # the channel's sender edits it instead
                     raise
-                self._showing(slot, outgoing)
                 if not self._picture_follows(outgoing, self._where(outgoing)):
                     self.done(outgoing)
         finally:
             if not lock.locked() and self._editing.get(slot) is lock:
                 del self._editing[slot]
-
-    def _showing(self, slot: Slot, outgoing: Outgoing) -> None:
-        """The slot's message now shows ``outgoing`` (bounded like ``known``)."""
-        self._shown[slot] = max(_order(outgoing), self._shown.get(slot, -1))
-        self._shown.move_to_end(slot)
-        while len(self._shown) > KNOWN_MAX:
-            self._shown.popitem(last=False)
 
     async def _edit_later(self, outgoing: Outgoing, *, words: bool = True) -> str:
         """Replace the words (and buttons, if it has any) of the slot's message (or of the
@@ -605,14 +604,12 @@ class Outbox(Channels):
         if where[0] in self.archived:
             del self.archived[where[0]]
             await self._reopen(where[0])  # else the edit meets 50083 and reopens it then
-        if slot is not None and _order(outgoing) < self._shown.get(slot, -1):
-            return DONE  # a click's answer showed a later move already
+        if slot is not None and self._older(outgoing, slot):
+            return DONE  # a later move's edit was handed over (a click's answer showed it)
         channel = self.client.get_partial_messageable(where[0])
         try:
             edit = _edit_kwargs(outgoing, slot) if words else _picture_kwargs(outgoing.message)
             await channel.get_partial_message(where[1]).edit(**edit)
-            if slot is not None:
-                self._showing(slot, outgoing)
         except discord.NotFound as exc:
             if exc.code != UNKNOWN_MESSAGE:
                 refused = await self._refused(where[0], exc)
@@ -733,16 +730,11 @@ def _channel_of(job: Job) -> str:
     return str(job.outgoing.channel_id) if job.outgoing is not None else "?"
 
 
-def _order(outgoing: Outgoing) -> int:
-    """Where ``outgoing`` stands among a message's edits: the game version it shows (versions
-    grow with every save; delivery row ids do not order moves, since SQLite reuses the ids of
-    settled rows); -1: unrecorded, never held back."""
-    return outgoing.version if outgoing.version is not None else -1
-
-
 def _newest(a: Outgoing, b: Outgoing) -> Outgoing:
     """Of two edits of one message, the one of the later move (``b`` when neither says)."""
-    return a if _order(a) > _order(b) else b
+    if a.version is None or b.version is None:
+        return b if b.version is not None or a.version is None else a
+    return a if a.version > b.version else b
 
 
 def _merged(later: Outgoing, earlier: Job) -> Outgoing:
