@@ -227,7 +227,7 @@ def test_deadlocks_and_serialization_failures_are_retried() -> None:
     the service retries those like a version conflict instead of failing the command."""
     from sqlalchemy.exc import DBAPIError, OperationalError
 
-    from bot.service.service import _retryable
+    from bot.service.runner import _retryable
 
     class Orig(Exception):
         def __init__(self, sqlstate: str) -> None:
