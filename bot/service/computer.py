@@ -26,7 +26,7 @@ from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.replies import Actor, Place
 from bot.service.shown import fold
-from bot.service.table import Table, new_seat, require, seat_of, settings
+from bot.service.table import Table, new_seat, require, require_host, seat_of, settings
 from bot.service.text import Name, Text, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -119,8 +119,7 @@ def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
         row = require(tx.row)
         if row.status != LOBBY:
             raise Refusal("lobby.error.already_started")
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         chosen = level_named(level or AUTOPILOT_LEVEL)
         engine = get_game(row.kind)
         if row.kind not in POLICY_MODULES:
@@ -206,8 +205,7 @@ def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
 
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         if row.status != ACTIVE:
             raise Refusal("lobby.error.not_started")
         seat = seat_of(row, old_user)

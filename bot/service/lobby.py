@@ -17,6 +17,7 @@ from bot.service.table import (
     close,
     new_seat,
     require,
+    require_host,
     seat_of,
     settings,
     whole_number,
@@ -197,8 +198,7 @@ def start(actor: Actor, place: Place) -> Work:
 def cancel(actor: Actor, place: Place) -> Work:
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         was_lobby = row.status == LOBBY
         close(row, CANCELLED)
         row.updated_at = tx.now
@@ -227,8 +227,7 @@ def cancel(actor: Actor, place: Place) -> Work:
 def kick(actor: Actor, place: Place, user_id: int) -> Work:
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         seat = seat_of(row, whole_number(user_id))
         if seat is None or seat.left:
             raise Refusal("lobby.error.not_a_player")
@@ -289,8 +288,7 @@ def change_settings(
         adjusted: tuple[int, int] | None = None  # (old, new) reminder, when the deadline moved it
         asked = (deadline_minutes, reminder_minutes, misses, autopilot)
         if asked != (None,) * 4:
-            if actor.user_id != row.host_id and not actor.can_manage:
-                raise Refusal("lobby.error.host_or_manager")
+            require_host(actor, row)
             deadline = (
                 chosen["deadline_minutes"]
                 if deadline_minutes is None

@@ -22,7 +22,7 @@ from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text
 from bot.service.replies import Actor, Slot
-from bot.service.table import Table, public_locale
+from bot.service.table import Table, public_locale, require_host
 from bot.service.text import Text, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -55,8 +55,7 @@ def hold(actor: Actor, on: bool) -> Work:
         row = tx.row
         if row is None or row.status != ACTIVE:
             raise Refusal("lobby.error.not_started")
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         draft = Draft()
         lang = public_locale(row)
         if on == held(row):

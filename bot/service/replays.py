@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.service.draft import Draft, Post, ReplayJob
 from bot.service.errors import Refusal
 from bot.service.replies import Actor, Place
-from bot.service.table import plain_names
+from bot.service.table import plain_names, require_host
 from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -90,9 +90,7 @@ def set_automatic(actor: Actor, place: Place, on: bool) -> Work:
     """``/game settings replay:on|off``: the host of the channel's game, or Manage Channels."""
 
     async def work(tx: Tx) -> Draft:
-        host = tx.row is not None and tx.row.host_id == actor.user_id
-        if not actor.can_manage and not host:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, tx.row)
         channel = setting_channel(place.channel_id, tx.row)
         row = await tx.session.get(ChannelRow, channel)
         if row is None:

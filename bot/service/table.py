@@ -83,6 +83,13 @@ def require(row: GameRow | None) -> GameRow:
     return row
 
 
+def require_host(actor: Actor, row: GameRow | None) -> None:
+    """Only the game's host, or someone who may manage the channel (Discord's Manage Channels),
+    may do this: anyone else is refused, with nothing changed."""
+    if not actor.can_manage and (row is None or actor.user_id != row.host_id):
+        raise Refusal("lobby.error.host_or_manager")
+
+
 def seat_of(row: GameRow, user_id: int) -> SeatRow | None:
     return next((s for s in row.seats if s.user_id == user_id), None)
 

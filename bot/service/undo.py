@@ -24,7 +24,15 @@ from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.pause import table_post
 from bot.service.replies import Actor, Button, Place
-from bot.service.table import Table, public_locale, require, seat_of, seat_of_number, settings
+from bot.service.table import (
+    Table,
+    public_locale,
+    require,
+    require_host,
+    seat_of,
+    seat_of_number,
+    settings,
+)
 from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -152,8 +160,7 @@ def allow(actor: Actor, on: bool) -> Work:
 
     async def work(tx: Tx) -> Draft:
         row = require(tx.row)
-        if actor.user_id != row.host_id and not actor.can_manage:
-            raise Refusal("lobby.error.host_or_manager")
+        require_host(actor, row)
         await tx.writer.take()
         row.settings = {**row.settings, "undo": on}
         draft = Draft()
