@@ -152,9 +152,10 @@ def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
 
 
 # Buttons that belong to no game (the pages of a leaderboard or of the history, a history
-# entry's Replay): game id 0, no phase. The service answers them as read-only views, whatever
-# game the channel has open.
+# entry's Replay, "Your board" under a table message): game id 0, no phase. The service answers
+# them as read-only views, whatever game the channel has open.
 VIEW_GAME = 0
+BOARD = "board"  # "🎒 Your board": /game board in one click, for the player who presses it
 
 
 def view_id(command: str, args: CommandArgs) -> str:

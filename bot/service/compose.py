@@ -140,6 +140,11 @@ def phase_post(
         # A select takes one of the five rows.
         room = (MAX_ROWS - len(selects)) * 5
         buttons = (*opened, *offered_buttons(table, seats, lang, snap.pending))[:room]
+        if seats and len(buttons) < room and any(c.hidden for c in table.engine.commands):
+            # Moves no public message may offer (a Farkle item: a button per item would tell
+            # the channel what a player holds) are made from the player's own board: offered
+            # alike whatever anyone holds, so it tells nobody anything.
+            buttons = (*buttons, board_button(lang))
     return Post(
         table.row.channel_id,
         head,
@@ -472,6 +477,11 @@ def offered_buttons(
             )
         out.append(Button(label[:80], custom_id))
     return tuple(out)
+
+
+def board_button(lang: str) -> Button:
+    """ "🎒 Your board": ``/game board`` in one click (its menus hold the hidden moves)."""
+    return Button(str(phrase("lobby.board.button", lang)), button_ids.view_id(button_ids.BOARD, {}))
 
 
 def says_whose(

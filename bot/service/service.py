@@ -273,6 +273,8 @@ class Service(Upkeep):
             )
         if view.command == history.REPLAY:
             return await self.replay_game(actor, place, str(view.args.get("game", "")))
+        if view.command == buttons.BOARD:
+            return await self.board(actor, place)
         if view.command == standings.LEADERBOARD:
             return await self.leaderboard(
                 actor,

@@ -48,10 +48,12 @@ async def farkle_for_two(fake: FakeDiscord, bots: Bots) -> tuple[Any, int, Sent,
 
 
 async def step(fake: FakeDiscord, user: FakeUser, message: Sent) -> Exchange:
-    """The first move the message offers: its first button, or every choice of its menu (all
-    the dice that score, set aside together)."""
-    if message.buttons:
-        return await fake.click(user, message, next(iter(message.buttons.values())))
+    """The first move the message offers: its first button (not "🎒 Your board", which shows
+    the player's own board), or every choice of its menu (all the dice that score, set aside
+    together)."""
+    moves = [label for label in message.buttons if not label.startswith("🎒")]
+    if moves:
+        return await fake.click(user, message, message.buttons[moves[0]])
     [menu] = message.selects
     values = [option["value"] for option in menu["options"]][: menu.get("max_values", 1)]
     return await fake.choose(user, message, menu["custom_id"], values)
