@@ -5,10 +5,21 @@ channel itself when the bot may not open threads."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
+
+
+async def _an_hour_later(fake: FakeDiscord, bot: Any, clock: Clock, thread: int) -> None:
+    """An hour passes (the deadline loop woken): give the thread's archive a moment to go out."""
+    clock.now += 3601
+    bot.wake_deadlines()
+    for _ in range(100):
+        if fake.archived(thread):
+            return
+        await asyncio.sleep(0.05)
 
 
 async def test_each_game_is_played_in_its_own_thread(
@@ -49,12 +60,7 @@ async def test_each_game_is_played_in_its_own_thread(
     assert "Winner: Alice" in result.content and f"<#{thread}>" in result.content
 
     assert not fake.archived(thread)
-    clock.now += 3601
-    bot.wake_deadlines()
-    for _ in range(100):
-        if fake.archived(thread):
-            break
-        await asyncio.sleep(0.05)
+    await _an_hour_later(fake, bot, clock, thread)
     assert fake.archived(thread), "an hour after the end its thread is archived"
 
 
@@ -93,10 +99,5 @@ async def test_a_cancelled_games_thread_is_archived_an_hour_later_too(
     await (await fake.slash(alice, "game cancel", channel_id=thread)).result()
     await fake.idle()
     assert not fake.archived(thread)
-    clock.now += 3601
-    bot.wake_deadlines()
-    for _ in range(100):
-        if fake.archived(thread):
-            break
-        await asyncio.sleep(0.05)
+    await _an_hour_later(fake, bot, clock, thread)
     assert fake.archived(thread), "an hour after the cancel its thread is archived"
