@@ -77,6 +77,7 @@ from rules.core import (
     Piece,
     Result,
     RulesError,
+    Turn,
 )
 
 # What a user may type for a direction (English and Spanish: O = oeste).
@@ -371,6 +372,17 @@ class BadBones(Game[BadBonesState]):
             # stands): the message's picture is replaced.
             return f"{self.phase(state)}.{state.answered}"
         return f"{state.round}.{state.stage}"
+
+    def turn(self, state: BadBonesState) -> Turn:
+        """The competitive Market is played in turns (a purchase or a pass each): one message
+        for the whole Market, edited by each purchase; the buyer whose turn comes is asked
+        (``asked``), so a new message pings them the first time only, and their later turns in
+        this Market edit it in place. Every other phase (and the cooperative Market, one purse
+        for all at once) is the phase: simultaneous, posted as it begins."""
+        if state.stage == MARKET and state.market is not None and not state.coop:
+            buyer = market.turn_seat(state, int(state.market["turn"]))
+            return Turn(f"{state.round}.{MARKET}", buyer, frozenset({buyer}))
+        return Turn(self.phase(state))
 
     def turn_key(self, state: BadBonesState) -> str:
         # The team shopping at the Market, and the follow-up questions of a phase, keep the
