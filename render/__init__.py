@@ -19,17 +19,24 @@ from typing import Any
 
 from PIL import Image
 
-from rules.core import registration
+from rules.core import RulesError, registration
+
+
+def _renderer(game: str) -> str | None:
+    try:
+        return registration(game).renderer
+    except RulesError:  # a game this process does not know (a test's, in a render worker)
+        return None
 
 
 def has_renderer(game: str) -> bool:
     """Whether ``game`` has a renderer (its registration names one); a game without one (a
     test's game) is played in text alone."""
-    return registration(game).renderer is not None
+    return _renderer(game) is not None
 
 
 def _module(game: str) -> Any:
-    path = registration(game).renderer
+    path = _renderer(game)
     if path is None:
         raise ModuleNotFoundError(f"game {game} has no renderer", name=game)
     return importlib.import_module(path)
