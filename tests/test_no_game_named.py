@@ -12,12 +12,14 @@ included), not its comments or docstrings, which may take a game as an example.
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from i18n import LANGUAGES, catalogue
 from rules.core.registry import game_names, registration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,3 +117,21 @@ def test_the_scan_finds_a_game_named(tmp_path: Path, text: str) -> None:
     module.write_text(code, encoding="utf-8")
     hits = named_games(module)
     assert len(hits) == 1 and ":3:" in hits[0], hits
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_registration_names_what_there_is(name: str) -> None:
+    """A game's registration is the one place its parts are named, so each must be there: the
+    computer players' modules with their ``choose``, the renderer, the catalogue in every
+    language (``i18n/<lang>/<game>.toml``, keys beginning with the game's name)."""
+    entry = registration(name)
+    for path in (entry.policy, entry.hard):
+        if path is not None:
+            assert callable(importlib.import_module(path).choose), path
+    assert entry.hard is None or entry.policy is not None, "hard builds on a policy"
+    if entry.renderer is not None:
+        assert callable(importlib.import_module(entry.renderer).render_table)
+    for lang in LANGUAGES:
+        texts = (ROOT / "i18n" / lang / f"{entry.catalogue}.toml").read_text(encoding="utf-8")
+        keys = [k for k in catalogue(lang) if k.startswith(f"{entry.catalogue}.")]
+        assert texts and keys, (lang, name)

@@ -74,8 +74,8 @@ class Registration:
     level, dice)``: ``policy`` plays ``easy`` and ``normal``, ``hard`` the level ``hard``; a game
     without ``hard`` plays it with ``policy``; without ``policy`` it has no computer players).
     ``renderer``: the module drawing its pictures (``render/__init__.py``; ``None``: played
-    in text alone). ``catalogue``: the name of its texts (``i18n/<lang>/<catalogue>.toml``, whose
-    keys begin with it); the game's name when empty. ``presentation``: see
+    in text alone). Its texts are its catalogue, ``i18n/<lang>/<name>.toml``, whose keys begin
+    with the game's name, as the engine's own keys do (:attr:`catalogue`). ``presentation``: see
     :class:`Presentation`. ``versus(options, seats)``: the variant the table plays against
     the game itself (a solo or cooperative game, rated as one team against the game's virtual
     player of that variant, ``bot/service/ratings.py``), or ``None``: the players play each
@@ -85,7 +85,6 @@ class Registration:
     policy: str | None = None
     hard: str | None = None
     renderer: str | None = None
-    catalogue: str = ""
     presentation: Presentation = field(default_factory=Presentation)
     versus: Callable[[Mapping[str, Any], int], str | None] = _not_against_the_game
 
@@ -94,9 +93,10 @@ class Registration:
         return self.game.name
 
     @property
-    def texts(self) -> str:
-        """The catalogue's name (the prefix of the game's keys)."""
-        return self.catalogue or self.game.name
+    def catalogue(self) -> str:
+        """The name of the game's texts (``i18n/<lang>/<catalogue>.toml``) and the prefix of
+        their keys: the game's name, which its engine's event and error keys begin with too."""
+        return self.game.name
 
 
 _games: dict[str, Registration] = {}
