@@ -3,7 +3,7 @@ costs the event loop.
 
 Run: ``python -m bench bots`` (every game with a computer player), or ``python -m
 bench.bench_bots [game ...] [--games N] [--seats N ...]``. The games and their seat counts come
-from the registries (``rules.core.policy.POLICY_MODULES``, each engine's ``seat_range``), so a
+from the registry (each registration's computer players, each engine's ``seat_range``), so a
 game's new level or a new game is measured the day it lands. Every game is seeded (seed = game
 number), so a run is reproducible; the seats rotate with the seed, so no level always plays
 first. Win rates print with a 95% Wilson interval, next to their target and PASS/FAIL (PASS:
@@ -38,9 +38,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from rules import get_game
+from rules import game_names, get_game
 from rules.core import Rng
-from rules.core.policy import POLICY_MODULES, choose
+from rules.core.policy import choose, has_policy
 
 GAMES = 300
 WORKERS = 2
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
         i = args.index("--seats")
         only_seats.add(int(args[i + 1]))
         del args[i : i + 2]
-    names = args or list(POLICY_MODULES)
+    names = args or [name for name in game_names() if has_policy(name)]
     print(f"{games} seeded games per row (n: how many), {WORKERS} worker processes", flush=True)
     all_times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     started = time.perf_counter()

@@ -31,7 +31,8 @@ To run Partida on Discord you need a bot token:
 
 To try the games without Discord, play them in the console:
   partida console
-  then type, for example:  @alice /game new zvv   @bob /game join   @alice /game start
+  then type, for example:  @alice /game rules   (which games there are)
+  @alice /game new <game>   @bob /game join   @alice /game start
 """
 
 

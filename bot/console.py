@@ -133,7 +133,7 @@ class Console:
             self.say(f"? Who types it? Write @user first: @alice {text.split()[0]} …")
             return
         if match is None:
-            self.say("? Write: @user /command … (or /wait 30m). Example: @alice /game new zvv")
+            self.say("? Write: @user /command … (or /wait 30m). Example: @alice /game rules")
             return
         actor = self.actor(match["user"], match["locale"])
         try:
@@ -579,7 +579,8 @@ async def run_console(
     interactive = stream.isatty()
     if interactive:
         console.say(
-            "Partida console. Example: @alice /game new zvv · @bob /game join · @alice /game start"
+            "Partida console. Example: @alice /game rules (the games) · @alice /game new <game> · "
+            "@bob /game join · @alice /game start"
         )
         console.say(
             "Ctrl-D to quit. The user 'admin' can manage the channel; @name:es speaks Spanish."

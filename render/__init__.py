@@ -1,6 +1,7 @@
 """Pillow renderers: an engine's view of a game -> PNG bytes.
 
-One module per game (``render/<game>.py``) with two functions:
+One module per game (``render/<game>.py``, named by the game's registration: ``renderer``) with
+three functions:
 
 - ``render_table(view: dict, names: list[str], lang: str) -> bytes``: the channel's picture
   after a phase, drawn from the *public* view only (``game.view(state, None)``), so it cannot
@@ -13,23 +14,32 @@ One module per game (``render/<game>.py``) with two functions:
 
 from __future__ import annotations
 
-import functools
 import importlib
-import importlib.util
 from typing import Any
 
 from PIL import Image
 
+from rules.core import RulesError, registration
 
-@functools.cache
+
+def _renderer(game: str) -> str | None:
+    try:
+        return registration(game).renderer
+    except RulesError:  # a game this process does not know (a test's, in a render worker)
+        return None
+
+
 def has_renderer(game: str) -> bool:
-    """Whether ``game`` has a renderer (``render/<game>.py``); a game without one (the test
-    game) is played in text alone."""
-    return importlib.util.find_spec(f"render.{game}") is not None
+    """Whether ``game`` has a renderer (its registration names one); a game without one (a
+    test's game) is played in text alone."""
+    return _renderer(game) is not None
 
 
 def _module(game: str) -> Any:
-    return importlib.import_module(f"render.{game}")
+    path = _renderer(game)
+    if path is None:
+        raise ModuleNotFoundError(f"game {game} has no renderer", name=game)
+    return importlib.import_module(path)
 
 
 def render_table(game: str, view: dict[str, Any], names: list[str], lang: str) -> bytes:

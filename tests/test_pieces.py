@@ -140,7 +140,7 @@ def test_a_select_of_pieces_describes_each_option_and_discord_shows_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     engine = PieceCards()
-    monkeypatch.setitem(games._games, engine.name, engine)
+    monkeypatch.setitem(games._games, engine.name, games.Registration(engine))
     row: Any = SimpleNamespace(id=7, phase="p1", kind=engine.name)
     table = Table(row, engine, engine.setup(1, {}, 1))
     [select] = offered_selects(table, [0], "es")
@@ -151,7 +151,7 @@ def test_a_select_of_pieces_describes_each_option_and_discord_shows_it(
     assert [o.description for o in menu.options] == [loaded, potion, None]
     # A select of no pieces (the plain test game's dice) carries no descriptions.
     plain = Cards()
-    monkeypatch.setitem(games._games, plain.name, plain)
+    monkeypatch.setitem(games._games, plain.name, games.Registration(plain))
     row = SimpleNamespace(id=8, phase="p1", kind=plain.name)
     [dice] = offered_selects(Table(row, plain, plain.setup(1, {}, 1)), [0], "en")
     assert dice.descriptions == ()

@@ -110,7 +110,7 @@ def phase_post(
     else:
         by_seat = {s.seat: s for s in table.row.seats}
         # A turn's message pings the player whose turn begins and whoever is newly asked in it.
-        by_turns = live.edits_in_place(table, snap) and table.kind != "fuse"
+        by_turns = live.by_turns(table, snap)
         turn_pings = live.pinged(before, snap) if by_turns else frozenset()
         # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it;
         # but a turn that begins with one (the game's first) names and pings its player, whose
@@ -198,7 +198,7 @@ def awaited_lines(
         for s, p in snap.pending.items()
         if s not in skipped and (seconds := live.round_timer(table, p)) is not None
     ]
-    if timers:  # FUSE live: a round's own short timer, counted from the round's start
+    if timers:  # a real-time round's own short timer, counted from the round's start
         due = table.row.phase_started_at + min(timers)
         said.append(phrase("lobby.act.round_timer", lang, when=When(int(due))))
     return lines(said)
@@ -213,7 +213,7 @@ def phase_record(
 ) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
     filled in once the adapter has posted it (``Service.posted``). A table message edited in
-    place (FUSE live, a turn's message: ``bot.service.live``) goes on, or begins here with
+    place (an edited table, a turn's message: ``bot.service.live``) goes on, or begins here with
     ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
     the seat that made the step in person, ``live.new_message``)."""
     kept = live.carried(table, snap, before, mover)
@@ -396,13 +396,13 @@ def _live_move(
     autoplayed: frozenset[int],
     acted: bool,
 ) -> Draft:
-    """A move at a table whose message is edited in place (``bot.service.live``: a live FUSE
+    """A move at a table whose message is edited in place (``bot.service.live``: an edited
     table, a turn's message): the table message edited, or posted anew where the rules there
     say so. A seat the timer played for is a line in it, not a post of its own."""
     earlier = before.pending.get(seat)
     if blame and earlier is not None:
         timer = live.round_timer(table, earlier) is not None
-        key = live.TIMER if timer else live.DEADLINE if table.kind == "fuse" else TURN_TIMED_OUT
+        key = live.timed_out_key(table, timer, TURN_TIMED_OUT)
         told = [Event(key, {"seat": seat}), *told]
     draw = draws and after.picture_key != before.picture_key
     whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)

@@ -34,7 +34,7 @@ from bot.store.models import ACTIVE, LOBBY, GameRow, SeatRow
 from i18n import LANGUAGES, language_for
 from rules.core import Action, get_game
 from rules.core.actions import Withdraw
-from rules.core.policy import LEVELS, POLICY_MODULES
+from rules.core.policy import LEVELS, has_policy
 
 AUTOPILOT_LEVEL = "normal"  # an absent person's seat, unless the host chose another level
 DEFAULT_MISSES = 2  # missed deadlines in a row before the autopilot takes the seat
@@ -53,7 +53,7 @@ def level_of(row: GameRow, seat: SeatRow) -> str:
 async def action_for(table: Table, seat: int, level: str) -> Action:
     """The computer's move for ``seat``: the policy's choice, thought out off the event loop
     (a search in a worker process: ``thinking``)."""
-    if table.kind not in POLICY_MODULES:
+    if not has_policy(table.kind):
         return table.engine.pending(table.state)[seat].default
     return await thinking.decide(table.engine, table.state, seat, level)
 
@@ -77,7 +77,7 @@ async def think(row: GameRow, seat: int, phase: str) -> Thought | None:
     transaction takes the table's lock and SQLite's writer (a hard decision searches for up to
     a second: inside, it would hold up every table's moves). None when no decision is due
     (another phase, a step with no decision); the transaction checks it still fits."""
-    if row.status != ACTIVE or row.phase != phase or row.kind not in POLICY_MODULES:
+    if row.status != ACTIVE or row.phase != phase or not has_policy(row.kind):
         return None
     table = Table.of(row)
     user = next((s for s in row.seats if s.seat == seat), None)
@@ -122,7 +122,7 @@ def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
         require_host(actor, row)
         chosen = level_named(level or AUTOPILOT_LEVEL)
         engine = get_game(row.kind)
-        if row.kind not in POLICY_MODULES:
+        if not has_policy(row.kind):
             raise Refusal("bots.error.no_policy", game_key=f"{row.kind}.name")
         if len(row.seats) >= engine.max_seats:
             raise Refusal("lobby.error.full", max=engine.max_seats)

@@ -7,8 +7,8 @@ computer seat, a person on autopilot, a removed player) gets only a short delay 
 move → second step: the engine's ``turn_key``) share the deadline the turn started with: a
 seat asked again within its turn keeps its rows, moved on to the new phase. Within a phase,
 seats that answered lose their rows, and seats the computer now plays get theirs moved to a
-moment from now. In a real-time game (FUSE live) a seat's deadline is also at most the
-round's own short timer (option ``round_timer``, ``live.round_timer``). Reminders already sent
+moment from now. In a real-time game a seat's deadline is also at most the round's own short
+timer (the game's ``Presentation.round_timer``, ``live.round_timer``). Reminders already sent
 are not sent again, because rows are only created when the phase begins. What happens when a
 row comes due is in ``bot.service.timeouts``.
 """
@@ -108,7 +108,7 @@ async def plan(
         gone = None if automatic else existing.pop((seat, COMPUTER), None)
         if gone is not None:  # the seat is a person's again
             await tx.session.delete(gone)
-        # The channel's deadline, or the game's own clock if that runs out sooner (FUSE live):
+        # The channel's deadline, or the game's own clock if that runs out sooner (real time):
         # an absent player must not hold a real-time round up until the bomb blows.
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:

@@ -1,11 +1,11 @@
-"""Table messages edited in place: FUSE live's one table message, and the one message of each
-turn of a turn-based game.
+"""Table messages edited in place: a real-time game's one table message, and the one message
+of each turn of a turn-based game. What a game answers here is its registration's
+:class:`~rules.core.registry.Presentation`; nothing below names a game.
 
-**A turn's message** (Dragon Farkle, Zombies vs Vampires: the engine's ``Game.turn`` names
-whose turn it is). Each step of a turn (choose, roll, set aside, roll again…; roll, move,
-second step) edits the turn's message: its head (who is awaited now), the narration of the
-whole turn so far, the buttons and the picture, replaced. Nobody is pinged by an edit. A new
-message is posted (and pings) only when:
+**A turn's message** (the engine's ``Game.turn`` names whose turn it is). Each step of a turn
+(choose, roll, set aside, roll again…; roll, move, second step) edits the turn's message: its
+head (who is awaited now), the narration of the whole turn so far, the buttons and the
+picture, replaced. Nobody is pinged by an edit. A new message is posted (and pings) only when:
 
 - the turn passes to another player (the new turn's player is pinged, once), unless that
   player passed it by a step of their own: a brawl's defender whose last roll ends the
@@ -18,29 +18,26 @@ message is posted (and pings) only when:
   more): the turn goes on in a new message, pinging nobody, so nothing narrated is ever cut;
 - the game is over (the result, as in every game).
 
-**FUSE live** by chat: a live round lasts seconds; a new post per round (and one per claim)
-buried the table under messages and pinged everyone every few seconds. In FUSE's live mode
-the table is one message: its head (who is awaited, for what, and the bomb's clock as a
-relative time), the narration of the latest moves, the buttons (claims, and each holder's
-placements) and the picture, re-attached when a new round was drawn. Every move edits it.
+**An edited table** (``Presentation.edited``: a real-time game played by chat, whose rounds
+last seconds; a new post per round, and one per claim, buried the table under messages and
+pinged everyone every few seconds). The table is one message: its head (who is awaited, for
+what, and the game's clock as a relative time), the narration of the latest moves
+(``Presentation.narrated`` lines), the buttons and the picture, re-attached when it changed.
+Every move edits it. A new message is posted (and the players awaited by it pinged) only when:
 
-A new message is posted (and the players awaited by it pinged) only when:
-
-- the game starts (``/game start``: the message with **Draw and start**, which the first
-  round then edits);
-- a new round begins after a bomb was defused: the defuse is the team's progress, worth a
-  new picture at the bottom of the channel, and the only moment a ping reaches players who
-  looked away (the round timer plays for them meanwhile: ``deadlines.round_timer``);
+- the game starts (``/game start``: the message with the first step, which then edits it);
+- a new phase comes where the game says so (``Presentation.posts_anew``, given the game's
+  counter the message was posted at, ``Presentation.sitting``): a real-time game's new round
+  after the team's progress, the only moment a ping reaches players who looked away (the
+  round timer plays for them meanwhile: ``deadlines.round_timer``); in a game played over
+  hours, every phase, so that it pings whom it asks;
 - the game is over (the result, as in every game).
-
-Relaxed mode (rounds without a clock, played over hours) posts every phase anew (a round, its
-returns), so that each pings whom it asks, and edits that message with the moves within it.
 
 The message's record (``GameRow.messages["phase"]``) holds, besides the phase fields:
 ``table``, the phase token of the post the message was (its :class:`Slot` for good, so the
-adapter finds it and gathers its edits), ``bombs`` (FUSE), the bombs defused when it was
-posted, and ``told``, the narrated events (``[key, args]``): a turn's all, a live FUSE table's
-latest ``NARRATED``, so that each edit can show them.
+adapter finds it and gathers its edits), ``sitting`` (an edited table), the game's counter when
+it was posted, and ``told``, the narrated events (``[key, args]``): a turn's all, an edited
+table's latest lines, so that each edit can show them.
 """
 
 from __future__ import annotations
@@ -53,32 +50,46 @@ from bot.service.narrate import events_text
 from bot.service.replies import Slot
 from bot.service.table import Table
 from bot.service.text import lines
-from rules.core import Event, Pending, Snapshot
+from rules.core import Event, Pending, Presentation, Snapshot, registration
 
-NARRATED = 14  # narration lines a live table message keeps: a 4-player round and its returns
 # Events a turn's message narrates at most: about 24 lines of up to ~150 characters stay well
 # inside one Discord message (6,000 characters of embeds), long names escaped included. A turn
 # that tells more goes on in a new message.
 TURN_NARRATED = 24
-TIMER = "fuse.live.timer"  # "the round timer ran out: the computer played for …"
-DEADLINE = "fuse.live.deadline"  # the same at the channel's deadline (round timer off)
 
 
-def is_live(table: Table) -> bool:
-    """FUSE in live mode (real-time rounds)."""
-    return table.kind == "fuse" and getattr(table.state, "mode", "") == "live"
+def shown(table: Table) -> Presentation:
+    """How the table's game is shown (its registration)."""
+    return registration(table.kind).presentation
 
 
 def edits_in_place(table: Table, snap: Snapshot | None = None) -> bool:
-    """A game whose moves edit the table message rather than post anew: FUSE, in both modes
-    (in relaxed mode every phase, a round or its returns, still gets a new message, since its
-    players come and go over hours and the new message pings whom it asks; but the claims and
-    placements within it edit it), and a turn-based game (``snap``'s unit, or else the
+    """A game whose moves edit the table message rather than post anew: an edited table
+    (``Presentation.edited``, whose every move edits it, while a new phase may still get a
+    new message where the game says so), and a turn-based game (``snap``'s unit, or else the
     engine's, names whose turn it is)."""
-    if table.kind == "fuse":
+    if shown(table).edited:
         return True
+    return by_turns(table, snap)
+
+
+def by_turns(table: Table, snap: Snapshot | None = None) -> bool:
+    """A turn-based game's table (not an edited one): a message per turn, pinging the player
+    whose turn begins and whoever is newly asked in it."""
+    if shown(table).edited:
+        return False
     unit = snap.unit if snap is not None else table.engine.turn(table.state)
     return unit is not None and unit.by_turns
+
+
+def timed_out_key(table: Table, timer: bool, turn_key: str) -> str:
+    """The catalogue key of the line a table message shows when the computer played for a
+    seat: at the round timer (``timer``) or the channel's deadline, in the game's words where
+    it has them, else ``turn_key`` (the service's words for a turn timed out)."""
+    said = shown(table)
+    if timer and said.timer_said:
+        return said.timer_said
+    return said.deadline_said or turn_key
 
 
 def new_message(
@@ -126,18 +137,13 @@ def asked_in_turn(table: Table, before: Snapshot | None, after: Snapshot) -> lis
 
 
 def round_timer(table: Table, item: Pending) -> float | None:
-    """The seconds a seat has in a real-time round (FUSE live, option ``round_timer``) before
-    the computer plays for it, counted from the start of the phase; ``None``: no round timer.
-    Only while the game's own clock runs (the engine gives the input a deadline): in relaxed
-    mode, and before the first draw, the channel's deadline is the only one."""
+    """The seconds a seat has in a real-time round (``Presentation.round_timer``, from the
+    table's options) before the computer plays for it, counted from the start of the phase;
+    ``None``: no round timer. Only while the game's own clock runs (the engine gives the input
+    a deadline): otherwise the channel's deadline is the only one."""
     if item.deadline is None:
         return None
-    seconds = (table.row.options or {}).get("round_timer") or 0
-    return float(seconds) if seconds > 0 else None
-
-
-def _bombs(table: Table) -> int:
-    return len(getattr(table.state, "defused", ()))
+    return shown(table).round_timer(table.row.options or {})
 
 
 def carried(
@@ -149,7 +155,8 @@ def carried(
     if not edits_in_place(table, snap):
         return {}
     old = (table.row.messages or {}).get("phase") or {}
-    if table.kind != "fuse":
+    said = shown(table)
+    if not said.edited:
         asked = asked_in_turn(table, before, snap)
         earlier = frozenset(old.get("asked") or [])
         told = len(old.get("told") or [])
@@ -157,12 +164,9 @@ def carried(
             kept = {key: old.get(key) for key in ("channel", "id", "table", "told")}
             return {**kept, "asked": asked}
         return {"table": snap.phase, "told": [], "asked": asked}
-    new_round = getattr(table.state, "stage", "") == "choose"
-    # Relaxed: a message for every new phase (a round, its returns), which pings whom it asks.
-    posted_anew = not is_live(table) or (new_round and old.get("bombs") != _bombs(table))
-    if old.get("table") and not posted_anew:
-        return {key: old.get(key) for key in ("channel", "id", "table", "bombs", "told")}
-    return {"table": snap.phase, "bombs": _bombs(table), "told": []}
+    if old.get("table") and not said.posts_anew(table.state, old.get("sitting")):
+        return {key: old.get(key) for key in ("channel", "id", "table", "sitting", "told")}
+    return {"table": snap.phase, "sitting": said.sitting(table.state), "told": []}
 
 
 def record(table: Table) -> dict[str, Any] | None:
@@ -176,8 +180,9 @@ def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str
     """The game's messages with ``told`` added to the table message's narration: a turn's
     whole (its message is posted anew before it is full), a live table's latest lines."""
     kept = [*list(found.get("told") or []), *[[e.key, e.args] for e in told]]
-    if table.kind == "fuse":
-        kept = kept[-NARRATED:]
+    narrated = shown(table).narrated
+    if narrated is not None:
+        kept = kept[-narrated:]
     return {**(table.row.messages or {}), "phase": {**found, "told": kept}}
 
 

@@ -6,10 +6,10 @@ one (no person was at the table at the end: the computer played every seat out).
 
 - **Competitive tables** rank the seats: the winners first (tied with each other), then the
   others by score, best first (equal scores tie); without scores all the others tie.
-- **Against the game** (FUSE, cooperative or solo Bad Bones) the table is one team and the game
-  itself is the other, a virtual player per variant (``game:fuse:standard``,
-  ``game:badbones:coop-heroic`` …): a win beats it, a loss loses to it, so a harder variant
-  earns more when beaten and costs less when lost to.
+- **Against the game** (a cooperative or solo game: the game's registration answers
+  ``versus``, the variant played) the table is one team and the game itself is the other, a
+  virtual player per variant (``game:<game>:<variant>``): a win beats it, a loss loses to it,
+  so a harder variant earns more when beaten and costs less when lost to.
 - **Computer players** are rated like people, one rating per level (``cpu:<level>``).
 - A competitive game for one seat has nothing to compare and is not rated.
 
@@ -30,6 +30,7 @@ from bot.service.table import computer_plays
 from bot.store import ratings as store
 from bot.store import repository as repo
 from bot.store.models import GameRow, RatingRow
+from rules.core import registration
 
 MODEL = PlackettLuce()
 NO_GUILD = 0  # the rating server of a game without one (the console's, tests')
@@ -82,13 +83,8 @@ def player_key(user_id: int, computer_level: str | None = None) -> str:
 
 def opponent(kind: str, options: dict[str, Any], seats: int) -> str | None:
     """The game's own virtual player when the table plays against the game, else None."""
-    if kind == "fuse":
-        variant = str(options.get("difficulty", "standard"))
-        return f"game:fuse:{variant}{'-hard' if options.get('hard') else ''}"
-    if kind == "badbones" and (options.get("cooperative") or seats == 1):
-        variant = "coop" if options.get("cooperative") else "solo"
-        return f"game:badbones:{variant}{'-heroic' if options.get('heroic') else ''}"
-    return None
+    variant = registration(kind).versus(options, seats)
+    return None if variant is None else f"game:{kind}:{variant}"
 
 
 def ranks(seats: Sequence[Seated]) -> list[float]:

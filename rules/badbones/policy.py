@@ -176,11 +176,6 @@ def _hero_shortlist(state: BadBonesState, seat: int, moves: list[Move]) -> list[
 def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: Dice) -> Action:
     legal = game.legal_actions(state, seat)
     default = game.pending(state)[seat].default if seat in game.pending(state) else legal[0]
-    if level == "hard":
-        # The search plays its candidates out with this module's normal (it builds on it).
-        from rules.badbones.search import choose_hard
-
-        return choose_hard(game, state, seat, choose, dice)
     if level == "easy":
         placing = [a for a in legal if isinstance(a, Place)]
         if placing and dice().below(3) == 0:

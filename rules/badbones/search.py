@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from rules.badbones import policy
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Start
 from rules.badbones.policy import FOREST, board_worth, play_out, trap_tries
 from rules.badbones.scoring import winners
@@ -58,6 +59,12 @@ def knowledge(game: Game[Any], state: BadBonesState, seat: int) -> BadBonesState
             if other != seat:
                 game.withdraw(known, other)
     return known
+
+
+def choose(game: Game[Any], state: BadBonesState, seat: int, level: str, dice: Dice) -> Action:
+    """``hard``'s choice (registered as the game's ``hard``, ``rules/core/policy.py``): the
+    search, playing its candidates out with ``normal`` (it builds on ``policy``)."""
+    return choose_hard(game, state, seat, policy.choose, dice)
 
 
 def choose_hard(

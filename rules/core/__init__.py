@@ -4,7 +4,14 @@ from rules.core.actions import Action, ActionCodec
 from rules.core.errors import RulesError
 from rules.core.events import Event, public, visible_to
 from rules.core.game import Game
-from rules.core.registry import game_names, get_game, register
+from rules.core.registry import (
+    Presentation,
+    Registration,
+    game_names,
+    get_game,
+    register,
+    registration,
+)
 from rules.core.rng import Rng
 from rules.core.spec import (
     Command,
@@ -29,6 +36,8 @@ __all__ = [
     "Param",
     "Pending",
     "Piece",
+    "Presentation",
+    "Registration",
     "Result",
     "Rng",
     "Snapshot",
@@ -38,5 +47,6 @@ __all__ = [
     "get_game",
     "public",
     "register",
+    "registration",
     "visible_to",
 ]

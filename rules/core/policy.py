@@ -1,7 +1,9 @@
 """Computer players: ``choose(game, state, seat, level)`` picks one of the seat's legal actions.
 
-Each game has a policy module (``rules/<game>/policy.py``) with one function,
-``choose(game, state, seat, level, dice) -> Action``. They read the state only through the
+A game's registration (``rules/core/registry.py``) names its policy modules, each with one
+function ``choose(game, state, seat, level, dice) -> Action``: ``policy`` (``easy`` and
+``normal``) and, if the game has one, ``hard`` (its search, which builds on ``policy``; the
+dispatch is here, so that ``policy`` never imports its search). They read the state only through the
 engine API (``legal_actions``, ``pending``, ``apply``/``copy``, ``view``) and the plain facts of the
 state a player at the table knows; never another seat's hidden cards or submissions.
 
@@ -12,9 +14,9 @@ test, a bug report reproduce it). The hash is made only when a policy asks for i
 Levels: ``easy`` plays plausibly with a little randomness; ``normal`` plays a real heuristic;
 ``hard`` searches (expectimax, Monte-Carlo over ``copy``/``apply``), with its draws from
 ``dice()`` and a fixed count of simulations per decision, never the clock, so it is exactly as
-reproducible as the others. A policy that does not implement a level plays it as ``normal``
+reproducible as the others. A game without a ``hard`` module plays ``hard`` with ``policy``
 (every policy branches on the levels it knows and falls through to its normal play), so a game
-gains ``hard`` the day its policy does, and ``/game addbot level:hard`` works for every game
+gains ``hard`` the day its registration names one, and ``/game addbot level:hard`` works for every game
 meanwhile. See docs/bots.md.
 """
 
@@ -27,18 +29,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from rules.core.actions import Action
+from rules.core.errors import RulesError
 from rules.core.game import Game
+from rules.core.registry import registration
 from rules.core.rng import Rng
 
 LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
-
-# Game name -> its policy module. Adding a game is one line here.
-POLICY_MODULES: dict[str, str] = {
-    "badbones": "rules.badbones.policy",
-    "farkle": "rules.farkle.policy",
-    "fuse": "rules.fuse.policy",
-    "zvv": "rules.zvv.policy",
-}
 
 Dice = Callable[[], Rng]
 
@@ -52,12 +48,24 @@ class Policy(Protocol):
 _loaded: dict[str, Policy] = {}
 
 
-def policy_for(name: str) -> Policy:
-    """The ``choose`` function of game ``name`` (KeyError: the game has no computer player)."""
-    found = _loaded.get(name)
+def has_policy(name: str) -> bool:
+    """Whether game ``name`` has computer players (an unknown game has none)."""
+    try:
+        return registration(name).policy is not None
+    except RulesError:
+        return False
+
+
+def policy_for(name: str, level: str = "normal") -> Policy:
+    """The ``choose`` function that plays ``level`` in game ``name``: its ``hard`` module for
+    ``hard`` where it has one, else its policy (KeyError: the game has no computer player)."""
+    entry = registration(name)
+    path = entry.hard if level == "hard" and entry.hard else entry.policy
+    if path is None:
+        raise KeyError(name)
+    found = _loaded.get(path)
     if found is None:
-        module = importlib.import_module(POLICY_MODULES[name])
-        found = _loaded[name] = module.choose
+        found = _loaded[path] = importlib.import_module(path).choose
     return found
 
 
@@ -88,7 +96,7 @@ def choose(
             cached.append(position_rng(game, state, seat))
         return cached[0]
 
-    action = policy_for(game.name)(game, state, seat, level, dice)
+    action = policy_for(game.name, level)(game, state, seat, level, dice)
     if action in legal:
         return action
     if strict:

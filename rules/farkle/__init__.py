@@ -7,9 +7,17 @@
 'choose'
 """
 
-from rules.core import register
+from rules.core import Registration, register
 from rules.farkle.game import DragonFarkle
 
-GAME = register(DragonFarkle())
+GAME = DragonFarkle()
+REGISTRATION = register(
+    Registration(
+        GAME,
+        policy="rules.farkle.policy",
+        hard="rules.farkle.policy_hard",
+        renderer="render.farkle",
+    )
+)
 
-__all__ = ["GAME", "DragonFarkle"]
+__all__ = ["GAME", "REGISTRATION", "DragonFarkle"]

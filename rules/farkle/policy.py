@@ -120,10 +120,6 @@ def _keep_action(roll: list[int], mask: int) -> Keep:
 
 
 def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dice) -> Action:
-    if level == "hard":
-        from rules.farkle import policy_hard  # it builds on this module
-
-        return policy_hard.choose(game, state, seat, dice)
     legal = game.legal_actions(state, seat)
     if level == "easy":
         return _easy(game, state, seat, legal, dice)

@@ -45,7 +45,8 @@ DEFENDER_DICE = 5
 STAY_ARMY = 1000  # soldiers with which it fights again from inside the Keep
 
 
-def choose(game: Game[Any], state: FarkleState, seat: int, dice: Dice) -> Action:
+def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dice) -> Action:
+    """``hard``'s choice (``level``; registered as the game's ``hard``, ``rules/core/policy.py``)."""
     legal = game.legal_actions(state, seat)
     stage = state.stage
     r = state.roller()

@@ -1,9 +1,62 @@
 """FUSE (Kane Klenko, Renegade Game Studios): cooperative real-time dice, 1–5 players."""
 
-from rules.core import register
-from rules.fuse.game import Fuse
+from collections.abc import Mapping
+from typing import Any
+
+from rules.core import Presentation, Registration, register
+from rules.fuse.game import Fuse, FuseState
+
+# Narration lines the table message keeps: a 4-player round and its returns.
+NARRATED = 14
+
+
+def bombs_defused(state: FuseState) -> int:
+    """The team's progress a table message is posted at."""
+    return len(state.defused)
+
+
+def posts_anew(state: FuseState, bombs: int | None) -> bool:
+    """Live mode: a live round lasts seconds, so its one table message is edited by every
+    move, and posted anew (pinging the team) only when a new round is drawn after a bomb was
+    defused (``bombs``: those defused when the message was posted): the team's progress, worth
+    a new picture at the bottom of the channel. Relaxed mode, played over hours: every phase
+    (a round, its returns) is posted anew, so that it pings whom it asks; the claims and
+    placements within it edit it."""
+    if state.mode != "live":
+        return True
+    return state.stage == "choose" and bombs != bombs_defused(state)
+
+
+def round_timer(options: Mapping[str, Any]) -> float | None:
+    """Option ``round_timer``: the seconds a seat has in a live round before the computer
+    plays for it (0: off)."""
+    seconds = options.get("round_timer") or 0
+    return float(seconds) if seconds > 0 else None
+
+
+def against_the_game(options: Mapping[str, Any], seats: int) -> str | None:
+    """Always the team against the bomb: a rating per difficulty, and per the hard variant."""
+    variant = str(options.get("difficulty", "standard"))
+    return f"{variant}{'-hard' if options.get('hard') else ''}"
+
 
 FUSE = Fuse()
-register(FUSE)
+REGISTRATION = register(
+    Registration(
+        FUSE,
+        policy="rules.fuse.policy",
+        renderer="render.fuse",
+        presentation=Presentation(
+            edited=True,
+            sitting=bombs_defused,
+            posts_anew=posts_anew,
+            narrated=NARRATED,
+            round_timer=round_timer,
+            timer_said="fuse.live.timer",  # "the round timer ran out: the computer played for …"
+            deadline_said="fuse.live.deadline",  # the same at the channel's deadline
+        ),
+        versus=against_the_game,
+    )
+)
 
-__all__ = ["FUSE", "Fuse"]
+__all__ = ["FUSE", "REGISTRATION", "Fuse"]

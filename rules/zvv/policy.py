@@ -110,11 +110,6 @@ def leader(state: ZvvState, b: Board, mask: list[int], seat: int) -> int:
 
 def choose(game: Game[Any], state: ZvvState, seat: int, level: str, dice: Dice) -> Action:
     legal = game.legal_actions(state, seat)
-    if level == "hard":
-        # The search weighs its candidates with this module's measures (it builds on it).
-        from rules.zvv.search import choose_hard
-
-        return choose_hard(game, state, seat, choose, dice)
     if level == "easy":
         if dice().below(4) == 0:
             return dice().choice(legal)

@@ -25,6 +25,7 @@ from typing import Any
 
 from rules.core import Action, Game
 from rules.core.policy import Dice
+from rules.zvv import policy
 from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
 from rules.zvv.game import ZvvState
@@ -38,6 +39,13 @@ FACE_STEPS = (2, 4, 6, 2)
 FACES = 6
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
+
+
+def choose(game: Game[Any], state: ZvvState, seat: int, level: str, dice: Dice) -> Action:
+    """``hard``'s choice (registered as the game's ``hard``, ``rules/core/policy.py``): the
+    search, weighing its candidates with ``policy``'s measures and falling back on its
+    ``normal`` (it builds on ``policy``)."""
+    return choose_hard(game, state, seat, policy.choose, dice)
 
 
 def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dice: Dice) -> Action:

@@ -9,17 +9,18 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from rules.core.game import Game
-from rules.core.registry import game_names, register, unregister
+from rules.core.registry import Registration, game_names, register, unregister
 
 G = TypeVar("G", bound=Game[Any])
 
 
 @contextmanager
-def registered(game: G) -> Iterator[G]:
-    """``game`` registered inside the block; taken out at its end unless it was already there
-    (an outer block registered it: nested fixtures share it)."""
+def registered(game: G, entry: Registration | None = None) -> Iterator[G]:
+    """``game`` registered inside the block, as a shipped game is (``entry``: its registration,
+    by default the engine alone: no computer players, no renderer); taken out at its end unless
+    it was already there (an outer block registered it: nested fixtures share it)."""
     added = game.name not in game_names()
-    register(game)
+    register(entry if entry is not None else Registration(game))
     try:
         yield game
     finally:

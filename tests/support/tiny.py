@@ -19,6 +19,7 @@ from rules.core import (
     OptionSpec,
     Param,
     Pending,
+    Registration,
     Result,
     Rng,
     RulesError,
@@ -183,5 +184,5 @@ def install() -> Tiny:
     """Register the tiny game for the rest of the process (idempotent) and return it: for a
     process of its own (a bot a test starts, a benchmark). A test registers it for itself only,
     with the ``tiny`` fixture (tests/conftest.py)."""
-    register(TINY)
+    register(Registration(TINY))
     return TINY

@@ -1,0 +1,122 @@
+"""A game's registration is all the service asks: a test game that declares a real-time table
+(edited in place, posted anew where it says, a round timer, its own words) and a rating
+against the game gets them, with no line of the service naming it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.service import live
+from bot.service.ratings import opponent
+from bot.service.table import Table
+from rules.core import Event, Pending, Presentation, Registration, RulesError, registration
+from rules.core.policy import has_policy
+from tests.support.registered import registered
+from tests.support.tiny import Pass, Tiny, TinyState
+
+
+class Clocked(Tiny):
+    """The tiny game under another name, shown as a real-time game would be."""
+
+    name = "clocked"
+
+
+def _round(state: TinyState) -> int:
+    return state.round
+
+
+def _new_round(state: TinyState, posted_at: int | None) -> bool:
+    return state.phase == "bid" and state.round != posted_at
+
+
+def _timer(options: Mapping[str, Any]) -> float | None:
+    return float(options["timer"]) if options.get("timer") else None
+
+
+def _solo(options: Mapping[str, Any], seats: int) -> str | None:
+    return "solo" if seats == 1 else None
+
+
+SHOWN = Presentation(
+    edited=True,
+    sitting=_round,
+    posts_anew=_new_round,
+    narrated=2,
+    round_timer=_timer,
+    timer_said="clocked.timer",
+    deadline_said="clocked.deadline",
+)
+
+
+@pytest.fixture
+def clocked() -> Iterator[Clocked]:
+    game = Clocked()
+    with registered(game, Registration(game, presentation=SHOWN, versus=_solo)):
+        yield game
+
+
+def _table(game: Tiny, messages: dict[str, Any] | None = None, **options: Any) -> Table:
+    row: Any = SimpleNamespace(id=1, kind=game.name, options=options, messages=messages)
+    return Table(row, game, game.new_game(2, {}, 1))
+
+
+def test_an_edited_table_goes_on_in_its_message_until_the_game_says_anew(
+    clocked: Clocked,
+) -> None:
+    table = _table(clocked)
+    snap = clocked.snapshot(table.state)
+    assert live.edits_in_place(table, snap) and not live.by_turns(table, snap)
+    first = live.carried(table, snap)
+    assert first == {"table": snap.phase, "sitting": table.state.round, "told": []}
+    posted = {"phase": {**first, "channel": 5, "id": 9}}
+    # The same round: the message goes on.
+    kept = live.carried(_table(clocked, posted), snap)
+    assert kept["id"] == 9 and kept["sitting"] == table.state.round
+    # A new round (the game's counter moved on): posted anew.
+    later = _table(clocked, posted)
+    later.state.round += 1
+    anew = live.carried(later, clocked.snapshot(later.state))
+    assert "id" not in anew and anew["sitting"] == later.state.round
+
+
+def test_an_edited_table_keeps_the_narration_the_game_asks_for(clocked: Clocked) -> None:
+    found = {"table": "p", "told": [["a", {}]]}
+    messages = live.remember(_table(clocked), found, [Event("b", {}), Event("c", {})])
+    assert messages["phase"]["told"] == [["b", {}], ["c", {}]]
+
+
+def test_the_round_timer_and_its_words_are_the_games(clocked: Clocked) -> None:
+    timed = _table(clocked, timer=20)
+    clock = Pending("bid", Pass(), deadline=1_000.0)
+    assert live.round_timer(timed, clock) == 20.0
+    assert live.round_timer(timed, replace(clock, deadline=None)) is None, "its clock only"
+    assert live.round_timer(_table(clocked), clock) is None, "timer off"
+    assert live.timed_out_key(timed, True, "lobby.turn") == "clocked.timer"
+    assert live.timed_out_key(timed, False, "lobby.turn") == "clocked.deadline"
+
+
+def test_a_game_with_no_presentation_posts_each_phase_and_rates_seats(tiny: Tiny) -> None:
+    table = _table(tiny)
+    snap = tiny.snapshot(table.state)
+    assert live.edits_in_place(table, snap) == live.by_turns(table, snap)
+    assert live.timed_out_key(table, False, "lobby.turn") == "lobby.turn"
+    assert opponent(tiny.name, {}, 1) is None
+    assert not has_policy(tiny.name) and not has_policy("no such game")
+
+
+def test_against_the_game_is_the_registrations_answer(clocked: Clocked) -> None:
+    assert opponent(clocked.name, {}, 1) == "game:clocked:solo"
+    assert opponent(clocked.name, {}, 2) is None
+
+
+def test_a_test_game_leaves_the_registry_with_its_test() -> None:
+    game = Clocked()
+    with registered(game):
+        assert registration(game.name).game is game
+    with pytest.raises(RulesError):
+        registration(game.name)
