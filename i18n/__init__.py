@@ -171,6 +171,9 @@ _WORDS = re.compile(r"[^\W_]+")
 
 def fallback(key: str) -> str:
     """A readable stand-in for a key no catalogue has: its last part as words
-    (``pig.pending.turn`` -> "Turn", ``x.event.brawl_won`` -> "Brawl won")."""
-    words = " ".join(_WORDS.findall(key.rsplit(".", 1)[-1])) or "…"
+    (``pig.pending.turn`` -> "Turn", ``x.event.brawl_won`` -> "Brawl won"), or what it is the
+    name of (``pig.name`` -> "Pig")."""
+    parts = key.split(".")
+    named = parts[-2] if parts[-1] == "name" and len(parts) > 1 else parts[-1]
+    words = " ".join(_WORDS.findall(named)) or "…"
     return words[:1].upper() + words[1:]

@@ -31,6 +31,8 @@ from rules.core import game_names, get_game
 from rules.core.play import random_game
 from tests.conftest import Clock
 from tests.support.fingerprint import option_sets
+from tests.support.pig import PIG, TEXTS
+from tests.support.registered import registered
 from tests.support.texts import (
     FAMILIES,
     PENDING_KINDS,
@@ -272,6 +274,27 @@ def test_an_event_deleted_from_both_catalogues_fails_the_random_games_check(
     key = events[0].key
     without(key)
     assert (key, "en") in swept(game, "en")
+
+
+async def test_a_small_game_passes_and_each_text_deleted_from_it_is_caught(
+    tmp_path: Path,
+) -> None:
+    """Pig, a game of two buttons, played with its texts: nothing missing; without any one of
+    them, in one language, the check names that very key (the issue's play-test deleted them
+    all and every generic test still passed)."""
+    with registered(PIG, TEXTS):
+        assert not await played("pig", "es", tmp_path, seed=3, moves=30)
+        assert not absent(declared("pig"))
+        reached = {"pig.pending.turn", "pig.button.roll", "pig.event.rolled", "pig.name"}
+        for n, key in enumerate(sorted(reached)):
+            text = catalogue("es").pop(key)
+            (tmp_path / str(n)).mkdir()
+            try:
+                misses = await played("pig", "es", tmp_path / str(n), seed=3, moves=30)
+                missing_declared = absent(declared("pig"))
+            finally:
+                catalogue("es")[key] = text
+            assert (key, "es") in misses or f"es:{key}" in missing_declared, key
 
 
 # ---------------------------------------------------------------- production: the fallback

@@ -112,9 +112,7 @@ def told_patterns(game: str) -> set[str]:
 def family_keys(game: str) -> dict[str, set[str]]:
     """Every key of each family of FAMILIES that belongs to ``game``."""
     return {
-        pattern: set(keys())
-        for pattern, keys in FAMILIES.items()
-        if pattern.startswith(f"{game}.")
+        pattern: set(keys()) for pattern, keys in FAMILIES.items() if pattern.startswith(f"{game}.")
     }
 
 
