@@ -36,6 +36,7 @@ from tests.support.registered import registered
 from tests.support.texts import (
     FAMILIES,
     PENDING_KINDS,
+    bot_families,
     declared,
     family_keys,
     literal_keys,
@@ -221,6 +222,10 @@ def _pendings(game: str) -> tuple[set[str], bool]:
                 else:
                     computed = True
     return written, computed
+
+
+def test_every_text_the_bot_builds_from_its_own_data_exists() -> None:
+    assert not absent(bot_families())
 
 
 # ---------------------------------------------------------------- the checks can fail

@@ -74,7 +74,7 @@ def _strings(game: str) -> tuple[frozenset[str], frozenset[str]]:
         for node in ast.walk(tree):
             if isinstance(node, ast.JoinedStr):
                 pattern = "".join(
-                    v.value if isinstance(v, ast.Constant) else "{}" for v in node.values
+                    str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values
                 )
                 if pattern.startswith(prefix):
                     patterns.add(pattern)
@@ -207,7 +207,42 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     # Zombies vs Vampires
     "zvv.error.{}": _each("zvv.error.{}", ("chose_build", "nothing_to_remove")),
     "zvv.event.{}": _each("zvv.event.{}", ("no_supply", "no_place")),
+    # Words built from game data and passed to those texts (``*_key`` arguments) or drawn
+    "badbones.stage.{}": _each(
+        "badbones.stage.{}",
+        ("hero", "trap", "landing", "skeletons", "market", "start", "weapon", "over"),
+    ),
+    "badbones.trap.{}": lambda: _chain(
+        _from("badbones.trap.{}", "rules.badbones.traps", "BASIC_TRAPS")(),
+        _from("badbones.trap.{}", "rules.badbones.traps", "ADVANCED_TRAPS")(),
+    ),
+    "badbones.weapon.{}": _from("badbones.weapon.{}", "rules.badbones.traps", "WEAPONS"),
+    "badbones.chief.{}": _from("badbones.chief.{}", "rules.badbones.state", "CHIEF_KINDS"),
+    "badbones.colour.{}": lambda: _chain(
+        _from("badbones.colour.{}", "rules.badbones.traps", "COLOURS")(),
+        _from("badbones.colour.{}", "rules.badbones.traps", "ORIENTATIONS")(),
+    ),
+    "badbones.symbol.{}": _from("badbones.symbol.{}", "rules.badbones.board", "SYMBOLS"),
+    "badbones.from_{}": _each("badbones.from_{}", ("forest", "landing")),
+    "badbones.picture.{}": _each("badbones.picture.{}", ("supply", "supply_shared")),
+    "badbones.render.coop_{}": _each("badbones.render.coop_{}", ("won", "lost")),
+    "badbones.render.solo_{}": _each("badbones.render.solo_{}", ("won", "lost")),
+    "farkle.now.{}": _from("farkle.now.{}", "rules.farkle.state", "STAGES"),
+    "farkle.rescue.{}": _each("farkle.rescue.{}", ("both", "companion", "item", "none")),
+    "farkle.companion.{}": _from("farkle.companion.{}", "rules.farkle.cards", "COMPANIONS"),
+    "farkle.item.{}": _from("farkle.item.{}", "rules.farkle.cards", "ITEMS"),
+    "fuse.colour.{}": _from("fuse.colour.{}", "rules.fuse.cards", "COLOURS"),
+    "fuse.difficulty.{}": _from("fuse.difficulty.{}", "rules.fuse.game", "DIFFICULTIES"),
+    "fuse.label.resolving_{}": _each("fuse.label.resolving_{}", ("die", "colour", "number")),
+    "zvv.face.{}": _from("zvv.face.{}", "rules.zvv.game", "FACES"),
+    "zvv.side.{}": _from("zvv.side.{}", "rules.zvv.board", "SIDES"),
 }
+
+
+def _chain(*groups: Iterable[str]) -> Iterator[str]:
+    for group in groups:
+        yield from group
+
 
 # Pending kinds computed from the state rather than written where the ``Pending`` is made.
 PENDING_KINDS: dict[str, Callable[[], Iterable[str]]] = {
@@ -218,3 +253,30 @@ PENDING_KINDS: dict[str, Callable[[], Iterable[str]]] = {
         "zvv.pending.{}", ("roll", "move", "split", "split_more", "plusminus", "build", "pass")
     ),
 }
+
+
+def bot_families() -> set[str]:
+    """The keys bot/ builds with f-strings from its own data rather than a game's: computer
+    levels, notification choices, languages, on/off choices, the lobby's buttons and statuses,
+    permissions named to an admin, why the computer took a seat (bot/service/computer.py,
+    compose.py, reach.py; bot/discord/commands.py, perms.py)."""
+    from bot.discord.perms import ARCHIVED, needed
+    from bot.service.reach import NOTIFY
+    from bot.store.models import OPEN_STATUSES
+    from i18n import LANGUAGES
+    from rules.core.policy import LEVELS
+
+    keys = {f"bots.level.{level}" for level in LEVELS}
+    keys |= {f"me.notify.{n}" for n in NOTIFY}
+    keys |= {f"discord.language.{code}" for code in ("auto", *LANGUAGES)}
+    keys |= {f"discord.choice.{v}" for v in ("on", "off")}
+    keys |= {f"lobby.table.{command}" for command in ("join", "leave", "start")}
+    keys |= {f"lobby.status.{status}" for status in OPEN_STATUSES}
+    keys |= {f"bots.autopilot.{why}" for why in ("missed", "left")}  # (``to_autopilot``'s)
+    keys |= {
+        f"discord.permission.{name}"
+        for thread in (True, False)
+        for name in needed(thread=thread)
+        if name != ARCHIVED
+    }
+    return keys

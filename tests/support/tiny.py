@@ -181,7 +181,7 @@ TINY = Tiny()
 # What its players read (a test game's texts are no part of the product's catalogues: the
 # ``tiny`` fixture and ``install`` add them). Buttons keep the command's own words ("bid 3").
 TEXTS: dict[str, dict[str, str]] = {
-    "tiny.pending.bid": {"en": "place your bid", "es": "haz tu apuesta"},
+    "tiny.pending.bid": {"en": "make your bid", "es": "haz tu apuesta"},
     "tiny.pending.take": {"en": "take a point or pass", "es": "toma un punto o pasa"},
     "tiny.error.bid": {"en": "Bid one, two or three.", "es": "Apuesta uno, dos o tres."},
     "tiny.event.bid": {"en": "{seat} bids {amount}.", "es": "{seat} apuesta {amount}."},
