@@ -27,6 +27,7 @@ from bot.service.table import Table
 from bot.service.text import Name, phrase
 from bot.store import repository as repo
 from i18n import LANGUAGES, catalogue, t, watching
+from render import has_renderer
 from rules.core import game_names, get_game
 from rules.core.play import random_game
 from tests.conftest import Clock
@@ -56,13 +57,17 @@ def absent(keys: set[str]) -> list[str]:
     return sorted(f"{lang}:{k}" for lang in LANGUAGES for k in keys if k not in catalogue(lang))
 
 
-def seen(reply: Reply) -> None:
-    """Read everything a reply says (it is composed already; reading costs nothing more)."""
+def seen(reply: Reply) -> int:
+    """Read everything a reply says (it is composed already; reading costs nothing more); how
+    many pictures it carries (drawn: their texts were translated too)."""
+    pictures = 0
     for message in [reply.private, *(o.message for o in reply.public)]:
         if message is not None:
             str(message.whole)
             for button in message.buttons:
                 str(button.label)
+            pictures += message.image is not None
+    return pictures
 
 
 def seen_all(posted: list[Outgoing]) -> None:
@@ -91,7 +96,7 @@ async def played(game: str, lang: str, tmp_path: Path, seed: int, moves: int = M
             assert (await service.new_game(players[0], here, game, {})).ok
             for player in players[1:]:
                 assert (await service.join(player, here)).ok
-            assert (await service.start(players[0], here)).ok
+            pictures = seen(await service.start(players[0], here))
             for step in range(moves):
                 async with service.sessions() as session:
                     row = await repo.open_game(session, here.channel_id)
@@ -104,7 +109,7 @@ async def played(game: str, lang: str, tmp_path: Path, seed: int, moves: int = M
                 seat = rng.choice(sorted(pending))
                 mapped = engine.to_command(rng.choice(engine.legal_actions(table.state, seat)))
                 if mapped is not None:
-                    seen(await service.act(players[seat], here, game, *mapped))
+                    pictures += seen(await service.act(players[seat], here, game, *mapped))
                 if step % 10 == 3:
                     seen(await service.status(players[seat], here))
                     seen(await service.board(players[seat], here))
@@ -116,6 +121,7 @@ async def played(game: str, lang: str, tmp_path: Path, seed: int, moves: int = M
             seen(await service.help(players[0], here, game))
             for topic in engine.pieces():
                 seen(await service.rules(players[0], here, game, topic))
+            assert pictures or not has_renderer(game), "the table was drawn"
         finally:
             await service.close()
     return set(misses)
