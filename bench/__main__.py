@@ -1,5 +1,5 @@
 """Run the benchmarks: ``python -m bench [name [--option ...] ...]`` (names: service, load,
-each registered game that has a ``bench_<game>.py`` (badbones, farkle, fuse, zvv), replay, bots,
+each registered game that has a ``bench_<game>.py`` (read from the registry), replay, bots,
 rest, table, rebuild, storage, memory, render, fairuse, faults, growth, coop, capacity). Options after a name are
 that benchmark's: ``python -m bench growth --quick``."""
 

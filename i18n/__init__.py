@@ -11,8 +11,13 @@ engines never do (they speak in message keys, see ``rules.core.errors``).
 
 from __future__ import annotations
 
+import logging
+import re
 import string
+import threading
 import tomllib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -20,6 +25,8 @@ from typing import Any
 LANGUAGES: tuple[str, ...] = ("en", "es")
 DEFAULT_LANGUAGE = "en"
 LOCALE_DIR = Path(__file__).resolve().parent
+
+log = logging.getLogger(__name__)
 
 
 def language_for(locale: str | None) -> str:
@@ -98,12 +105,75 @@ def has(key: str, lang: str = DEFAULT_LANGUAGE) -> bool:
 
 
 def t(key: str, lang: str = DEFAULT_LANGUAGE, /, **args: Any) -> str:
-    """Translate ``key`` into ``lang`` (falling back to English, then to the key itself).
+    """Translate ``key`` into ``lang``.
 
+    A key the language lacks is a bug in the catalogue (:func:`missing`): it is reported, and
+    the reader gets the English text, or else a readable word from the key, never the key.
     Arguments that are themselves message keys can be passed pre-translated by the caller;
     values are inserted as text, whole numbers with the language's thousands separator.
     """
-    template = catalogue(language_for(lang)).get(key) or catalogue(DEFAULT_LANGUAGE).get(key)
+    lang = language_for(lang)
+    template = catalogue(lang).get(key)
     if template is None:
-        return key
+        missing(key, lang)
+        template = catalogue(DEFAULT_LANGUAGE).get(key)
+        if template is None:
+            return fallback(key)
     return _Formatter(lang).vformat(template, (), _Lenient(args))
+
+
+# --- Missing keys -------------------------------------------------------------------------
+#
+# A key is "reached" when ``t`` is asked for it. A reached key that a language lacks is logged
+# once per process (a bounded set, so a flood of distinct bad keys cannot grow memory), and
+# handed to every watcher: the generic test (tests/test_texts.py) watches while it plays every
+# registered game in every language, and fails on any miss.
+
+_LOGGED_AT_MOST = 1000
+_logged: set[tuple[str, str]] = set()
+_watchers: list[Callable[[str, str], None]] = []
+_lock = threading.Lock()  # pictures are drawn in threads, which translate too
+
+
+def missing(key: str, lang: str) -> None:
+    """Report that ``key`` was reached in ``lang`` but the catalogue lacks it."""
+    with _lock:
+        first = (key, lang) not in _logged and len(_logged) < _LOGGED_AT_MOST
+        if first:
+            _logged.add((key, lang))
+        watchers = list(_watchers)
+    if first:
+        log.warning("message %r is missing from the %s catalogue", key, lang)
+    for watcher in watchers:
+        watcher(key, lang)
+
+
+@contextmanager
+def watching() -> Iterator[set[tuple[str, str]]]:
+    """Inside the block, collect every ``(key, language)`` reached but missing, from any
+    thread (a test's probe: ``with watching() as misses: …; assert not misses``)."""
+    found: set[tuple[str, str]] = set()
+
+    def add(key: str, lang: str) -> None:
+        found.add((key, lang))
+
+    with _lock:
+        _watchers.append(add)
+    try:
+        yield found
+    finally:
+        with _lock:
+            _watchers.remove(add)
+
+
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def fallback(key: str) -> str:
+    """A readable stand-in for a key no catalogue has: its last part as words
+    (``pig.pending.turn`` -> "Turn", ``x.event.brawl_won`` -> "Brawl won"), or what it is the
+    name of (``pig.name`` -> "Pig")."""
+    parts = key.split(".")
+    named = parts[-2] if parts[-1] == "name" and len(parts) > 1 else parts[-1]
+    words = " ".join(_WORDS.findall(named)) or "…"
+    return words[:1].upper() + words[1:]

@@ -15,7 +15,7 @@ from bot.console import Console, ConsoleClock
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
 from tests.support.registered import registered
-from tests.support.tiny import TINY, Tiny
+from tests.support.tiny import TEXTS, TINY, Tiny
 
 # Tests draw in a thread, where they can replace a renderer; tests/test_drawing.py checks the
 # worker process itself.
@@ -65,7 +65,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def tiny() -> Iterator[Tiny]:
     """The tiny test game (tests/support/tiny.py), registered for this test only."""
-    with registered(TINY) as game:
+    with registered(TINY, TEXTS) as game:
         yield game
 
 

@@ -186,12 +186,12 @@ async def test_threads_and_edits_in_the_console(tmp_path: Path) -> None:
     )
     text = out.getvalue()
     assert code == 0
-    assert "[#thread 1 «tiny.name · alice»] (a thread from №1" in text
+    assert "[#thread 1 «Tiny · alice»] (a thread from №1" in text
     assert "[#1 ✎ №1]" in text and "2/4: alice, bob" in text, "the lobby, edited in place"
     assert "There are 2 games here; use their threads: #thread 1" in text
-    assert "[#thread 1 «tiny.name · alice» ✎ №3] ✅ alice is ready." in text
-    assert "[#1 №" in text and "in #thread 1 «tiny.name · alice»: 🏆 Winner: alice" in text
-    assert "[#thread 1 «tiny.name · alice»] (archived)" in text
+    assert "[#thread 1 «Tiny · alice» ✎ №3] ✅ alice is ready." in text
+    assert "[#1 №" in text and "in #thread 1 «Tiny · alice»: 🏆 Winner: alice" in text
+    assert "[#thread 1 «Tiny · alice»] (archived)" in text
 
 
 HELP_AND_MINE = """\
@@ -254,11 +254,11 @@ async def test_ratings_history_and_rematch_in_the_console_and_the_rebuild_comman
     assert "1. alice" in text and "2. bob" in text
     assert "Clasificación de" in text, "each reader's language"
     assert "alice: jugadas 1, ganadas 1" in text and "bob: played 1, won 0" in text
-    assert "• #1 tiny.name" in text and "alice (+3.4), bob (−1.8)" in text, "the history"
-    assert "[1] Replay #1" in text and "The whole game of tiny.name (game 1)" in text
+    assert "• #1 Tiny" in text and "alice (+3.4), bob (−1.8)" in text, "the history"
+    assert "[1] Replay #1" in text and "The whole game of Tiny (game 1)" in text
     assert "in pictures from the opening table to the end" in text, 'not "move by move"'
     assert "Seats, in the new order: bob, alice" in text and "Waiting for: bob." in text
-    assert "▶️ tiny.name has begun. 👥 bob, alice" in text, "both asked: the rematch began"
+    assert "▶️ Tiny has begun. 👥 bob, alice" in text, "both asked: the rematch began"
     # partida ratings rebuild: the same ratings from the stored games.
     os.environ["DATABASE_URL"] = url
     try:

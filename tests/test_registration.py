@@ -56,7 +56,7 @@ SHOWN = Presentation(
 @pytest.fixture
 def clocked() -> Iterator[Clocked]:
     game = Clocked()
-    with registered(game, Registration(game, presentation=SHOWN, versus=_solo)):
+    with registered(game, entry=Registration(game, presentation=SHOWN, versus=_solo)):
         yield game
 
 

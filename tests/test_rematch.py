@@ -34,7 +34,7 @@ async def test_the_rematch_button_turns_the_seats_and_starts_when_all_asked(
     assert first.ok and "rematch" in private(first)
     (posted,) = first.public
     said = str(posted.message.text)
-    assert "Rematch of tiny.name, hosted by Bob" in said and "Waiting for: Carol, Alice" in said
+    assert "Rematch of Tiny, hosted by Bob" in said and "Waiting for: Carol, Alice" in said
     assert not posted.edit and posted.slot is not None and posted.slot.role == "lobby"
     assert [b.label for b in posted.message.buttons] == ["Rematch", "Leave", "Start"]
     async with service.sessions() as session:

@@ -125,7 +125,7 @@ async def test_a_slow_callback_applies_the_move_only_if_its_defer_got_through(
     await past_the_window(fake, exchange)
     if age == 0.0:
         assert not exchange.failed and exchange.deferred
-        assert "tiny.event.bid" in (await exchange.result()).content
+        assert "Alice bids 2." in (await exchange.result()).content
         assert await moves(bots, phase) == [(0, "bid")]
     else:
         assert exchange.failed

@@ -39,7 +39,7 @@ async def test_buttons_resolve_a_phase_with_one_channel_message(
     assert ack.kind == "edit" and ack.message["id"] == phase.message["id"]
     await fake.idle()
     [private] = [m for m in first.messages if m.ephemeral]
-    assert "tiny.event.bid" in private.content, "her own bid, told to her alone, after it"
+    assert "Alice bids 3." in private.content, "her own bid, told to her alone, after it"
     assert len(fake.in_channel()) == before, "readiness is never a new post"
     [edit] = fake.edits[edits:]
     assert edit.message["id"] == phase.message["id"], "it edits the phase message in place"
@@ -51,7 +51,7 @@ async def test_buttons_resolve_a_phase_with_one_channel_message(
     await fake.idle()
     resolved = fake.in_channel()[before:]
     assert len(resolved) == 1, "the phase resolves with exactly one channel message"
-    assert "tiny.event.reveal" in resolved[0].text
+    assert "The bids are shown." in resolved[0].text
     assert resolved[0].allowed_mentions["users"] == [101], "only the awaited player is pinged"
     assert set(resolved[0].buttons) == {"take", "pass"}
 

@@ -179,7 +179,7 @@ async def test_a_post_answered_503_goes_out_later(fake: FakeDiscord, bots: Bots)
     assert [r.status for r in posts_to(fake, thread)][-2:] == [503, 200], "tried again"
     [table] = fake.in_channel(thread)[before:]
     assert "<@101>" in table.content, "Alice is called to take"
-    assert "tiny.event.reveal" in table.text, "with what happened"
+    assert "The bids are shown." in table.text, "with what happened"
 
 
 async def test_a_post_answered_500_after_the_librarys_retries_goes_out_later(
@@ -239,7 +239,7 @@ async def test_tables_owed_during_an_outage_come_as_the_newest_with_the_whole_st
     await fake.idle()
     [table] = fake.in_channel(thread)[before:]
     assert "<@102>" in table.content and "<@101>" not in table.content, "the newest table"
-    assert "tiny.event.reveal" in table.text, "what happened before it, told first"
+    assert "The bids are shown." in table.text, "what happened before it, told first"
 
 
 async def test_a_crash_between_discords_answer_and_the_record_posts_nothing_twice(

@@ -179,10 +179,27 @@ class Tiny(Game[TinyState]):
 
 TINY = Tiny()
 
+# What its players read (a test game's texts are no part of the product's catalogues: the
+# ``tiny`` fixture and ``install`` add them). Buttons keep the command's own words ("bid 3").
+TEXTS: dict[str, dict[str, str]] = {
+    "tiny.pending.bid": {"en": "make your bid", "es": "haz tu apuesta"},
+    "tiny.pending.take": {"en": "take a point or pass", "es": "toma un punto o pasa"},
+    "tiny.error.bid": {"en": "Bid one, two or three.", "es": "Apuesta uno, dos o tres."},
+    "tiny.event.bid": {"en": "{seat} bids {amount}.", "es": "{seat} apuesta {amount}."},
+    "tiny.event.take": {"en": "{seat} takes a point.", "es": "{seat} toma un punto."},
+    "tiny.event.reveal": {"en": "The bids are shown.", "es": "Se muestran las apuestas."},
+    "tiny.event.win": {"en": "{seat} wins {amount}.", "es": "{seat} gana {amount}."},
+    "tiny.event.coin": {"en": "The coin says {side}.", "es": "La moneda dice {side}."},
+    "tiny.event.secret": {"en": "A secret: {card}.", "es": "Un secreto: {card}."},
+}
+
 
 def install() -> Tiny:
     """Register the tiny game for the rest of the process (idempotent) and return it: for a
     process of its own (a bot a test starts, a benchmark). A test registers it for itself only,
     with the ``tiny`` fixture (tests/conftest.py)."""
+    from tests.support.registered import add_texts
+
     register(Registration(TINY))
+    add_texts(TEXTS)
     return TINY

@@ -1,0 +1,136 @@
+"""Pig, a small dice game with no parameters and no options, for tests only (it never ships).
+
+On your turn, ``roll`` a die as often as you like: a 1 loses this turn's points and ends the
+turn; ``hold`` banks them and passes the die on. The first to 20 points wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules.core import Action, Command, CommandArgs, Event, Game, Pending, Result, Rng, RulesError
+
+GOAL = 20
+
+
+@dataclass(frozen=True)
+class Roll(Action):
+    kind = "roll"
+
+
+@dataclass(frozen=True)
+class Hold(Action):
+    kind = "hold"
+
+
+@dataclass
+class PigState:
+    seats: int
+    scores: list[int]
+    turn: int
+    pot: int
+    rng: int
+
+
+class Pig(Game[PigState]):
+    name = "pig"
+    min_seats = 1
+    max_seats = 4
+    action_types = (Roll, Hold)
+    commands = (Command("roll", button=True), Command("hold", button=True))
+
+    def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> PigState:
+        return PigState(num_seats, [0] * num_seats, 0, 0, seed)
+
+    def pending(self, state: PigState) -> dict[int, Pending]:
+        if self.is_over(state):
+            return {}
+        return {state.turn: Pending("turn", Hold(), args={"pot": state.pot})}
+
+    def legal_actions(self, state: PigState, seat: int) -> list[Action]:
+        if self.is_over(state) or seat != state.turn:
+            return []
+        return [Roll(), Hold()] if state.pot else [Roll()]
+
+    def resolve(self, state: PigState, seat: int, action: Action, now: float) -> list[Event]:
+        if self.is_over(state) or seat != state.turn:
+            raise RulesError("core.error.not_your_turn")
+        if isinstance(action, Hold):
+            if not state.pot:
+                raise RulesError("pig.error.nothing_to_hold")
+            state.scores[seat] += state.pot
+            events = [Event("pig.event.held", {"seat": seat, "pot": state.pot})]
+            state.pot = 0
+            state.turn = (state.turn + 1) % state.seats
+            return events
+        rng = Rng(state.rng)
+        face = rng.randint(1, 6)
+        state.rng = rng.state
+        if face == 1:
+            state.pot = 0
+            state.turn = (state.turn + 1) % state.seats
+            return [Event("pig.event.busted", {"seat": seat})]
+        state.pot += face
+        if state.scores[seat] + state.pot >= GOAL:  # no need to hold a win
+            state.scores[seat] += state.pot
+            state.pot = 0
+        return [Event("pig.event.rolled", {"seat": seat, "face": face})]
+
+    def is_over(self, state: PigState) -> bool:
+        return max(state.scores) >= GOAL
+
+    def result(self, state: PigState) -> Result | None:
+        if not self.is_over(state):
+            return None
+        best = max(state.scores)
+        winners = tuple(s for s, v in enumerate(state.scores) if v == best)
+        return Result(winners, dict(enumerate(state.scores)))
+
+    def dump(self, state: PigState) -> dict[str, Any]:
+        return {**vars(state), "scores": list(state.scores)}
+
+    def load(self, data: dict[str, Any]) -> PigState:
+        return PigState(**{**data, "scores": list(data["scores"])})
+
+    def view(self, state: PigState, seat: int | None) -> dict[str, Any]:
+        return {"scores": list(state.scores), "turn": state.turn, "pot": state.pot}
+
+    def phase(self, state: PigState) -> str:
+        return f"{sum(state.scores)}.{state.turn}.{state.pot}"
+
+    def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
+        return action.kind, {}
+
+
+PIG = Pig()
+
+# Its texts, as a game's catalogue files would hold them (tests/support/registered.py adds
+# them to the loaded catalogues for the test that registers the game).
+TEXTS: dict[str, dict[str, str]] = {
+    "pig.name": {"en": "Pig", "es": "Cerdito"},
+    "pig.rules": {
+        "en": "Roll as often as you like; a 1 loses the turn's points. First to 20 wins.",
+        "es": "Tira cuanto quieras; un 1 pierde los puntos del turno. Gana quien llega a 20.",
+    },
+    "pig.command.roll": {"en": "Roll the die", "es": "Tira el dado"},
+    "pig.command.hold": {"en": "Bank this turn's points", "es": "Guarda los puntos del turno"},
+    "pig.command_name.roll": {"en": "roll", "es": "tirar"},
+    "pig.command_name.hold": {"en": "hold", "es": "plantarse"},
+    "pig.button.roll": {"en": "Roll", "es": "Tirar"},
+    "pig.button.hold": {"en": "Hold", "es": "Plantarse"},
+    "pig.pending.turn": {
+        "en": "roll or hold ({pot} this turn)",
+        "es": "tira o plántate ({pot} en este turno)",
+    },
+    "pig.error.nothing_to_hold": {
+        "en": "Nothing to hold yet: roll first.",
+        "es": "Aún no hay nada que guardar: tira primero.",
+    },
+    "pig.event.rolled": {"en": "{seat} rolls a {face}.", "es": "{seat} saca un {face}."},
+    "pig.event.busted": {
+        "en": "{seat} rolls a 1 and loses the turn's points.",
+        "es": "{seat} saca un 1 y pierde los puntos del turno.",
+    },
+    "pig.event.held": {"en": "{seat} banks {pot}.", "es": "{seat} guarda {pot}."},
+}
