@@ -151,9 +151,7 @@ def lobby_command(bot: CommandHost, command: LobbyCommand) -> app_commands.Comma
             what=command.path,
         )
 
-    made = make_command(
-        command.name, command.name_key, text(command.about_key), options, handler
-    )
+    made = make_command(command.name, command.name_key, text(command.about_key), options, handler)
     return made if command.group is not None else app_commands.guild_only()(made)
 
 
