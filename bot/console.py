@@ -229,9 +229,16 @@ class Console:
     async def lobby(
         self, actor: Actor, place: Place, command: LobbyCommand, words: list[str]
     ) -> Reply | None:
-        """A lobby command (``bot/service/lobby_commands.py``) typed as on Discord: each
-        parameter by its name or its Spanish name (``jugador:``), or in order without one
-        (``/game rules zvv pawns``), its value as the service takes it."""
+        """A lobby command (``bot/service/lobby_commands.py``), answered by its service call."""
+        values = self.values(command, words, actor.locale)
+        if values is None:
+            return None
+        return await command.call(self.service, actor, place, values)
+
+    def values(self, command: LobbyCommand, words: list[str], locale: str) -> Values | None:
+        """A lobby command's parameters typed as on Discord: each by its name or its Spanish
+        name (``jugador:``), or in order without one (``/game rules zvv pawns``); each value as
+        the service takes it (``lobby_commands.ParamType``). None, said why: one is missing."""
         named, positional = _split(words)
         typed: dict[str, str] = {}
         others: dict[str, Any] = {}  # names of no parameter: a game's options for ``/game new``
@@ -248,12 +255,8 @@ class Console:
             text = typed.get(param.name)
             if param.type == "user":
                 if not text and param.required:  # Discord never sends one without it
-                    self.say(
-                        "? "
-                        + t(
-                            "lobby.console.write", actor.locale, usage=_usage(command, actor.locale)
-                        )
-                    )
+                    usage = _usage(command, locale)
+                    self.say("? " + t("lobby.console.write", locale, usage=usage))
                     return None
                 values[param.name] = self.person(text) if text else None
             elif param.type == "switch":
@@ -262,7 +265,7 @@ class Console:
                 values[param.name] = ("" if param.required else None) if text is None else text
         if command.game_options:
             values[GAME_OPTIONS] = _options_named(str(values.get("game", "")), others)
-        return await command.call(self.service, actor, place, values)
+        return values
 
     def person(self, typed: str) -> Actor:
         """A member named as Discord's options carry them: ``@dora``, ``dora``, or a mention
