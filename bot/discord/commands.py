@@ -1,8 +1,9 @@
-"""The slash commands: the ``/game`` lobby group and one group per registered game.
+"""The slash commands: the lobby's (``/game …``, ``/help``, ``/me``) and one group per game.
 
 Every command is built by :func:`make_command` from a plain description of its options, so the
-lobby and the games share one path: a game's commands come straight from its ``commands`` specs
-(``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
+lobby and the games share one path: the lobby's commands come from its table
+(``LOBBY`` in ``bot.service.lobby_commands``), a game's commands straight from its ``commands``
+specs (``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
 ``option_specs``. Names and descriptions are catalogue keys, translated by
 :mod:`bot.discord.translator` when the tree is synced.
 
