@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from bot.service.computer import MAX_MISSES
+from bot.service.deadlines import MAX_DEADLINE_MINUTES
 from bot.service.reach import NOTIFY
 from bot.service.replies import Actor, Place, Reply
 from bot.service.text import Text, join
@@ -57,7 +58,6 @@ GROUP = "game"  # the lobby's group: ``/game`` (``/partida``)
 BARE = "status"  # what ``/game`` alone does in the console (Discord has no bare group)
 GAME_OPTIONS = "options"  # the console's ``/game new <game> option:value…`` (``game_options``)
 
-MAX_MINUTES = 14 * 24 * 60  # the service's longest deadline
 # Discord's integer options hold at most ±(2**53 - 1) (its schema's Int53Type): one bound beyond
 # it and Discord refuses the whole command upload (50035), leaving the server with no commands.
 MAX_INTEGER = 2**53 - 1
@@ -203,8 +203,8 @@ def _lobby() -> tuple[LobbyCommand, ...]:
             "settings",
             _settings,
             (
-                LobbyParam("deadline", "int", min=1, max=MAX_MINUTES),
-                LobbyParam("reminder", "int", min=0, max=MAX_MINUTES),
+                LobbyParam("deadline", "int", min=1, max=MAX_DEADLINE_MINUTES),
+                LobbyParam("reminder", "int", min=0, max=MAX_DEADLINE_MINUTES),
                 LobbyParam("misses", "int", min=1, max=MAX_MISSES),
                 LobbyParam("replay", "switch", choices=ON_OFF),
                 LobbyParam("hold", "switch", choices=ON_OFF),
