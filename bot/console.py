@@ -34,6 +34,16 @@ from typing import Any, TextIO
 from bot.service import Actor, Message, Outgoing, Place, Reply, Service
 from bot.service.buttons import VIEW_GAME, game_of
 from bot.service.errors import DamagedDatabase
+from bot.service.lobby_commands import (
+    BARE,
+    GAME_OPTIONS,
+    GROUP,
+    GROUPED,
+    TOP_LEVEL,
+    LobbyCommand,
+    Values,
+    spelled,
+)
 from bot.service.replies import Slot
 from bot.service.shown import fold
 from bot.service.text import Channel, Text, When, plain_part
@@ -49,27 +59,6 @@ _DURATION_PART = re.compile(r"(\d+)([smhd]?)")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
 _KEY = re.compile(r"[a-z0-9_\-áéíóúüñ]{1,32}")  # an option or parameter name, Spanish ones too
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
-_LOBBY = (
-    "new join leave start cancel kick addbot replace status board rules settings history language undo"
-    " mine rematch leaderboard stats replay"
-).split()
-_LOBBY_PARAMS = (
-    "game",
-    "topic",
-    "player",
-    "deadline",
-    "reminder",
-    "replay",
-    "language",
-    "page",
-    "level",
-    "with",
-    "misses",
-    "hold",
-    "undo",
-    "autopilot",
-)
-_ME_PARAMS = ("notify", "quiet", "timezone", "away")
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
 
@@ -185,110 +174,23 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, menu, words)
-        if _lobby_named(group, ("help",)) == "help":  # /ayuda juego:farkle as well
-            named, positional = _split(words)
-            named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
-            return await svc.help(
-                actor, place, named.get("game", positional[0] if positional else None)
-            )
-        if _lobby_named(group, ("me",)) == "me":  # /me notify:dm quiet:22:00-07:00 …
-            named, _ = _split(words)
-            named = {_lobby_named(k, _ME_PARAMS, "param_name"): v for k, v in named.items()}
-            return await svc.me(
-                actor,
-                place,
-                notify=named.get("notify"),
-                quiet=named.get("quiet"),
-                zone=named.get("timezone"),
-                away=named.get("away"),
-            )
-        if _lobby_named(group, ("game",)) == "game":
-            sub, rest = (_lobby_named(words[0], _LOBBY), words[1:]) if words else ("status", [])
-            named, positional = _split(rest)
-            named = {_lobby_named(k, _LOBBY_PARAMS, "param_name"): v for k, v in named.items()}
-            if sub == "new":
-                game = named.pop("game", positional[0] if positional else "")
-                return await svc.new_game(actor, place, game, _options_named(game, named))
-            simple = {
-                "join": svc.join,
-                "leave": svc.leave,
-                "start": svc.start,
-                "cancel": svc.cancel,
-                "undo": svc.undo,
-                "status": svc.status,
-                "board": svc.board,
-                "mine": svc.mine,
-                "rematch": svc.rematch,
-            }
-            if sub in simple:
-                return await simple[sub](actor, place)
-            if sub == "history":
-                page = named.get("page", positional[0] if positional else "1")
-                return await svc.history(actor, place, int(page) if str(page).isdigit() else 1)
-            if sub == "kick":
-                who = named.get("player", positional[0] if positional else "")
-                return await svc.kick(actor, place, self.user_id(who))
-            if sub == "addbot":
-                return await svc.add_bot(
-                    actor, place, named.get("level", positional[0] if positional else None)
-                )
-            if sub == "replace":
-                old = named.get("player", positional[0] if positional else "")
-                new = named.get("with", positional[1] if len(positional) > 1 else "")
-                if not old or not new:
-                    self.say("? " + t("bots.console.replace_format", actor.locale))
-                    return None
-                return await svc.replace(
-                    actor, place, self.user_id(old), self.actor(new.lstrip("@"), None)
-                )
-            if sub == "rules":  # /game rules game:badbones topic:traps (or: badbones traps)
-                return await svc.rules(
-                    actor,
-                    place,
-                    named.get("game", positional[0] if positional else ""),
-                    named.get("topic", positional[1] if len(positional) > 1 else None),
-                )
-            if sub == "settings":
-                replay, hold, undo = named.get("replay"), named.get("hold"), named.get("undo")
-                return await svc.settings(
-                    actor,
-                    place,
-                    named.get("deadline"),
-                    named.get("reminder"),
-                    named.get("misses"),
-                    None if replay is None else _switch(replay),
-                    None if hold is None else _switch(hold),
-                    None if undo is None else _switch(undo),
-                    named.get("autopilot"),
-                )
-            if sub == "replay":
-                return await svc.replay_game(
-                    actor, place, named.get("game", positional[0] if positional else "")
-                )
-            if sub == "leaderboard":
-                return await svc.leaderboard(
-                    actor, place, named.get("game", positional[0] if positional else "")
-                )
-            if sub == "stats":
-                who = named.get("player", positional[0] if positional else "")
-                if not who:
-                    return await svc.stats(actor, place)
-                shown = None if _MENTION.match(who) else who.lstrip("@")
-                return await svc.stats(actor, place, self.user_id(who), shown)
-            if sub == "language":
-                return await svc.language(
-                    actor, place, named.get("language", positional[0] if positional else "")
-                )
-            self.say(
-                "? "
-                + t(
+        top = _lobby_command(group, TOP_LEVEL)  # /help, /ayuda, /me, /yo
+        if top is not None:
+            return await self.lobby(actor, place, top, words)
+        if group in _names(GROUP, f"discord.command_name.{GROUP}"):  # /game, /partida
+            typed = words[0] if words else BARE
+            sub = _lobby_command(typed, GROUPED)
+            if sub is None:
+                names = " ".join(t(c.name_key, actor.locale) for c in GROUPED)
+                said = t(
                     "lobby.console.unknown_sub",
                     actor.locale,
-                    command=f"/{group} {sub}",
-                    names=" ".join(t(f"discord.command_name.{n}", actor.locale) for n in _LOBBY),
+                    command=f"/{group} {typed}",
+                    names=names,
                 )
-            )
-            return None
+                self.say("? " + said)
+                return None
+            return await self.lobby(actor, place, sub, words[1:])
         try:
             engine = get_game(group)
         except Exception:
@@ -297,7 +199,7 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
-        if _lobby_named(words[0], ("new",)) == "new":  # /<game> new (nueva) [option:value …]
+        if words[0] in _names("new", "discord.command_name.new"):  # /<game> nueva [option:value …]
             named, _ = _split(words[1:])
             return await svc.new_game(actor, place, group, _options_named(group, named))
         name = _command_named(group, engine.commands, words[0])
@@ -324,13 +226,57 @@ class Console:
             return self.last_buttons[int(ref) - 1]
         return ref
 
-    def user_id(self, typed: str) -> int:
-        """A user named as Discord's options carry them: ``@dora``, ``dora``, or a mention
-        ``<@123>`` (of someone this run has not seen: the service names them by their seat)."""
+    async def lobby(
+        self, actor: Actor, place: Place, command: LobbyCommand, words: list[str]
+    ) -> Reply | None:
+        """A lobby command (``bot/service/lobby_commands.py``), answered by its service call."""
+        values = self.values(command, words, actor.locale)
+        if values is None:
+            return None
+        return await command.call(self.service, actor, place, values)
+
+    def values(self, command: LobbyCommand, words: list[str], locale: str) -> Values | None:
+        """A lobby command's parameters typed as on Discord: each by its name or its Spanish
+        name (``jugador:``), or in order without one (``/game rules zvv pawns``); each value as
+        the service takes it (``lobby_commands.ParamType``). None, said why: one is missing."""
+        named, positional = _split(words)
+        typed: dict[str, str] = {}
+        others: dict[str, Any] = {}  # names of no parameter: a game's options for ``/game new``
+        for key, value in named.items():
+            param = next((p for p in command.params if key in _names(p.name, p.name_key)), None)
+            if param is None:
+                others[key] = value
+            else:
+                typed[param.name] = value
+        for param, word in zip(command.params, positional, strict=False):
+            typed.setdefault(param.name, word)
+        values: Values = {}
+        for param in command.params:
+            text = typed.get(param.name)
+            if param.type == "user":
+                if not text and param.required:  # Discord never sends one without it
+                    usage = _usage(command, locale)
+                    self.say("? " + t("lobby.console.write", locale, usage=usage))
+                    return None
+                values[param.name] = self.person(text) if text else None
+            elif param.type == "switch":
+                values[param.name] = None if text is None else _switch(text)
+            else:  # as typed: the service parses it, and refuses it in words
+                values[param.name] = ("" if param.required else None) if text is None else text
+        if command.game_options:
+            values[GAME_OPTIONS] = _options_named(str(values.get("game", "")), others)
+        return values
+
+    def person(self, typed: str) -> Actor:
+        """A member named as Discord's options carry them: ``@dora``, ``dora``, or a mention
+        ``<@123>`` (of someone this run has not seen: known by their id alone, and the service
+        names them by their seat)."""
         mention = _MENTION.match(typed)
-        if mention is not None:
-            return int(mention[1])
-        return self.actor(typed.lstrip("@"), None).user_id
+        if mention is None:
+            return self.actor(typed.lstrip("@"), None)
+        user_id = int(mention[1])
+        known = next((a for a in self.users.values() if a.user_id == user_id), None)
+        return known if known is not None else Actor(user_id, "", self.locale)
 
     async def wait(self, spec: str) -> None:
         spec = spec or "1m"
@@ -457,13 +403,21 @@ def _last_number(folder: Path) -> int:
     return max(numbers, default=0)
 
 
-def _lobby_named(typed: str, names: Sequence[str], table: str = "command_name") -> str:
-    """A lobby group, subcommand or parameter by its name or its Spanish name (``/partida
-    unirse``, ``jugador:``), as Discord offers them: the names of ``discord.<table>``."""
-    for name in names:
-        if typed in (name, t(f"discord.{table}.{name}", "es")):
-            return name
-    return typed
+def _names(name: str, key: str) -> tuple[str, str]:
+    """A name as typed in English or in Spanish (``unirse``, ``jugador``), as Discord offers
+    it: the catalogue's Spanish entry of ``key``."""
+    return name, t(key, "es")
+
+
+def _lobby_command(typed: str, commands: Sequence[LobbyCommand]) -> LobbyCommand | None:
+    return next((c for c in commands if typed in _names(c.name, c.name_key)), None)
+
+
+def _usage(command: LobbyCommand, lang: str) -> str:
+    """``/game replace player:<name> with:<name>``: a command with its required members."""
+    who = t("lobby.console.user", lang)
+    needed = [f"{t(p.name_key, lang)}:<{who}>" for p in command.params if p.required]
+    return " ".join([spelled(command, lang), *needed])
 
 
 def _switch(typed: str) -> bool:

@@ -12,7 +12,7 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Collection
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,7 +21,6 @@ from discord.ext import commands as ext
 from bot import config
 from bot.discord import answer, health, send
 from bot.discord.commands import all_groups
-from bot.discord.host import GameService
 from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons, drawing
@@ -29,6 +28,9 @@ from bot.service.errors import DamagedDatabase
 from bot.service.replies import Actor, Outgoing, Place, Reply
 from bot.store import outage
 from i18n import language_for
+
+if TYPE_CHECKING:  # imported where it is opened (``setup_hook``), so tests can fake it
+    from bot.service import Service
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +157,7 @@ class PartidaBot(ext.AutoShardedBot):
         self,
         *,
         database_url: str | None = None,
-        service: GameService | None = None,
+        service: Service | None = None,
         sync_only: bool = False,
         clock: Callable[[], float] = time.time,
         edit_delay: float = send.EDIT_DELAY,
@@ -173,7 +175,7 @@ class PartidaBot(ext.AutoShardedBot):
             **options,
         )
         self.database_url = database_url
-        self.service: GameService | None = service
+        self.service: Service | None = service
         self._owns_service = service is None
         self.sync_only = sync_only
         self.clock = clock
@@ -193,7 +195,7 @@ class PartidaBot(ext.AutoShardedBot):
         for group in all_groups(self):
             self.tree.add_command(group)
 
-    def get_service(self) -> GameService:
+    def get_service(self) -> Service:
         if self.service is None:
             raise RuntimeError("the service is not open yet")
         return self.service

@@ -1,8 +1,9 @@
-"""The slash commands: the ``/game`` lobby group and one group per registered game.
+"""The slash commands: the lobby's (``/game …``, ``/help``, ``/me``) and one group per game.
 
 Every command is built by :func:`make_command` from a plain description of its options, so the
-lobby and the games share one path: a game's commands come straight from its ``commands`` specs
-(``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
+lobby and the games share one path: the lobby's commands come from its table
+(``LOBBY`` in ``bot.service.lobby_commands``), a game's commands straight from its ``commands``
+specs (``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
 ``option_specs``. Names and descriptions are catalogue keys, translated by
 :mod:`bot.discord.translator` when the tree is synced.
 
@@ -26,25 +27,26 @@ from discord.app_commands import Choice, locale_str
 from bot.discord.host import CommandHost
 from bot.discord.translator import name, text
 from bot.service import pieces, shown
-from bot.service.computer import MAX_MISSES
+from bot.service.lobby_commands import (
+    GROUP,
+    GROUPED,
+    MAX_INTEGER,
+    TOP_LEVEL,
+    Completion,
+    LobbyCommand,
+    LobbyParam,
+)
 from bot.service.me import zone_choices
-from bot.service.reach import NOTIFY
-from bot.service.replies import Actor, Place, Reply
-from i18n import LANGUAGES, has, language_for
+from bot.service.replies import Actor
+from i18n import has, language_for
 from rules.core import Command, Game, OptionSpec, Param, game_names, get_game
-from rules.core.policy import LEVELS
 
 log = logging.getLogger(__name__)
 
 Handler = Callable[[discord.Interaction[Any], dict[str, Any]], Awaitable[None]]
 Completer = Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[Any]]]]
-Work = Callable[[Actor, Place], Awaitable[Reply]]
 
 MAX_CHOICES = 25
-MAX_MINUTES = 14 * 24 * 60  # the service's longest deadline
-# Discord's integer options hold at most ±(2**53 - 1) (its schema's Int53Type): one bound beyond
-# it and Discord refuses the whole command upload (50035), leaving the server with no commands.
-MAX_INTEGER = 2**53 - 1
 
 
 @dataclass(frozen=True)
@@ -119,298 +121,78 @@ def make_command(
 
 
 def lobby_group(bot: CommandHost) -> app_commands.Group:
-    """``/game``: the commands every game shares (new, join, leave, start, cancel, kick, status,
-    board, rules, settings, history, language, mine).
+    """``/game``: the commands every game shares, one per ``GROUPED`` entry of the lobby's
+    table (``bot/service/lobby_commands.py``).
 
     Its size grows with the number of games only by one choice per game in ``new`` and
     ``rules`` (a game's own options live in ``/<game> new``), so ten games fit in Discord's
-    4,000 characters per command (``tests/discord/test_sync.py`` keeps the margin). To add a
-    lobby command: write its handler here and ``group.add_command(_lobby_command(name,
-    options, handler))``, with ``discord.command_name.<name>``/``discord.command.<name>`` (and
-    ``discord.param_name.<p>``/``discord.param.<p>`` for its options) in both catalogues."""
+    4,000 characters per command (``tests/discord/test_sync.py`` keeps the margin)."""
     group = app_commands.Group(
-        name=name("game", "discord.command_name.game"),
-        description=text("discord.group.game"),
+        name=name(GROUP, f"discord.command_name.{GROUP}"),
+        description=text(f"discord.group.{GROUP}"),
         guild_only=True,
     )
-    _add_quick_new(bot, group)
-
-    def simple(
-        command: str,
-        call: Callable[[Actor, Place], Awaitable[Reply]],
-        *,
-        slow: bool = False,
-        reads: bool = False,
-    ) -> None:
-        async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-            await bot.run_command(interaction, call, slow=slow, reads=reads, what=f"game {command}")
-
-        group.add_command(_lobby_command(command, (), handler))
-
-    service = bot.get_service
-    simple("join", lambda a, p: service().join(a, p))
-    simple("leave", lambda a, p: service().leave(a, p))
-    simple("start", lambda a, p: service().start(a, p), slow=True)
-    simple("cancel", lambda a, p: service().cancel(a, p))
-    simple("undo", lambda a, p: service().undo(a, p), slow=True)
-
-    async def kick(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        user_id = values["player"].id
-        await bot.run_command(
-            interaction, lambda a, p: service().kick(a, p, user_id), what="game kick"
-        )
-
-    player = Option(
-        "player", discord.User, text("discord.param.player"), "discord.param_name.player"
-    )
-    group.add_command(_lobby_command("kick", (player,), kick))
-    _computer_commands(bot, group)
-
-    simple("status", lambda a, p: service().status(a, p), reads=True)
-    simple("board", lambda a, p: service().board(a, p), slow=True, reads=True)
-
-    async def rules(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        game, topic = values["game"], values.get("topic")
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().rules(a, p, game, topic),
-            reads=True,
-            what="game rules",
-        )
-
-    topic = Option(
-        "topic",
-        str,
-        text("discord.param.topic"),
-        "discord.param_name.topic",
-        required=False,
-        complete=_topics,
-    )
-    group.add_command(_lobby_command("rules", (game_option(), topic), rules))
-
-    async def settings(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        deadline, reminder = values.get("deadline"), values.get("reminder")
-        misses, autopilot = values.get("misses"), values.get("autopilot")
-        replay = None if values.get("replay") is None else values["replay"] == "on"
-        hold = None if values.get("hold") is None else values["hold"] == "on"
-        undo = None if values.get("undo") is None else values["undo"] == "on"
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().settings(
-                a, p, deadline, reminder, misses, replay, hold, undo, autopilot
-            ),
-            what="game settings",
-        )
-
-    minutes = app_commands.Range[int, 1, MAX_MINUTES]
-    on_off = tuple(Choice(name=text(f"discord.choice.{v}"), value=v) for v in ("on", "off"))
-    reminder_minutes = app_commands.Range[int, 0, MAX_MINUTES]
-    group.add_command(
-        _lobby_command(
-            "settings",
-            (
-                Option(
-                    "deadline",
-                    minutes,
-                    text("discord.param.deadline"),
-                    "discord.param_name.deadline",
-                    required=False,
-                ),
-                Option(
-                    "reminder",
-                    reminder_minutes,
-                    text("discord.param.reminder"),
-                    "discord.param_name.reminder",
-                    required=False,
-                ),
-                Option(
-                    "misses",
-                    app_commands.Range[int, 1, MAX_MISSES],
-                    text("discord.param.misses"),
-                    "discord.param_name.misses",
-                    required=False,
-                ),
-                Option(
-                    "replay",
-                    str,
-                    text("discord.param.replay"),
-                    "discord.param_name.replay",
-                    required=False,
-                    choices=on_off,
-                ),
-                Option(
-                    "hold",
-                    str,
-                    text("discord.param.hold"),
-                    "discord.param_name.hold",
-                    required=False,
-                    choices=on_off,
-                ),
-                Option(
-                    "undo",
-                    str,
-                    text("discord.param.undo"),
-                    "discord.param_name.undo",
-                    required=False,
-                    choices=on_off,
-                ),
-                Option(
-                    "autopilot",
-                    str,
-                    text("discord.param.autopilot"),
-                    "discord.param_name.autopilot",
-                    required=False,
-                    choices=tuple(Choice(name=text(f"bots.level.{lv}"), value=lv) for lv in LEVELS),
-                ),
-            ),
-            settings,
-        )
-    )
-
-    async def history(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        page = values.get("page") or 1
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().history(a, p, page),
-            reads=True,
-            what="game history",
-        )
-
-    page = Option(
-        "page",
-        app_commands.Range[int, 1, 1000],
-        text("discord.param.page"),
-        "discord.param_name.page",
-        required=False,
-    )
-    group.add_command(_lobby_command("history", (page,), history))
-    simple("mine", lambda a, p: service().mine(a, p), reads=True)
-    simple("rematch", lambda a, p: service().rematch(a, p), slow=True)
-
-    async def leaderboard(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        chosen = values["game"]
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().leaderboard(a, p, chosen),
-            reads=True,
-            what="game leaderboard",
-        )
-
-    group.add_command(_lobby_command("leaderboard", (game_option(),), leaderboard))
-
-    async def stats(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        whom = values.get("player")
-        user_id, name = (whom.id, whom.display_name) if whom is not None else (None, None)
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().stats(a, p, user_id, name),
-            reads=True,
-            what="game stats",
-        )
-
-    whose = Option(
-        "player",
-        discord.User,
-        text("discord.param.stats_player"),
-        "discord.param_name.player",
-        required=False,
-    )
-    group.add_command(_lobby_command("stats", (whose,), stats))
-
-    async def replay(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        game_id = values["game"]
-        await bot.run_command(
-            interaction,
-            lambda a, p: service().replay_game(a, p, game_id),
-            slow=True,  # up to 24 tables drawn
-            reads=True,
-            what="game replay",
-        )
-
-    numbered = Option(
-        "game",
-        app_commands.Range[int, 1, MAX_INTEGER],
-        text("discord.param.replay_game"),
-        "discord.param_name.game",
-    )
-    group.add_command(_lobby_command("replay", (numbered,), replay))
-
-    async def language(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        chosen = values["language"]
-        await bot.run_command(
-            interaction, lambda a, p: service().language(a, p, chosen), what="game language"
-        )
-
-    languages = tuple(
-        Choice(name=text(f"discord.language.{code}"), value=code) for code in ("auto", *LANGUAGES)
-    )
-    group.add_command(
-        _lobby_command(
-            "language",
-            (
-                Option(
-                    "language",
-                    str,
-                    text("discord.param.language"),
-                    "discord.param_name.language",
-                    choices=languages,
-                ),
-            ),
-            language,
-        )
-    )
+    for command in GROUPED:
+        group.add_command(lobby_command(bot, command))
     return group
 
 
-def _computer_commands(bot: CommandHost, group: app_commands.Group) -> None:
-    """``/game addbot [level]`` and ``/game replace player:<user> with:<user>``."""
-    service = bot.get_service
+def lobby_command(bot: CommandHost, command: LobbyCommand) -> app_commands.Command[Any, ..., None]:
+    """One lobby command as Discord offers it: its options from the table's parameters, its
+    answer from the table's service call, given the values in the service's terms."""
+    options = tuple(_lobby_option(p) for p in command.params)
 
-    async def addbot(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        level = values.get("level")
-        await bot.run_command(
-            interaction, lambda a, p: service().add_bot(a, p, level), what="game addbot"
-        )
-
-    levels = tuple(Choice(name=text(f"bots.level.{lv}"), value=lv) for lv in LEVELS)
-    level = Option(
-        "level",
-        str,
-        text("discord.param.level"),
-        "discord.param_name.level",
-        required=False,
-        choices=levels,
-    )
-    group.add_command(_lobby_command("addbot", (level,), addbot))
-
-    async def replace(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        old, new = values["player"], values["with"]
-        # The new player's own locale is not known until they act: the server's, meanwhile.
-        locale = str(interaction.guild_locale or interaction.locale)
-        newcomer = Actor(new.id, new.display_name, locale)
+    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
+        given = {p.name: _value(interaction, p, values.get(p.name)) for p in command.params}
         await bot.run_command(
             interaction,
-            lambda a, p: service().replace(a, p, old.id, newcomer),
-            what="game replace",
+            lambda a, p: command.call(bot.get_service(), a, p, given),
+            slow=command.slow,
+            reads=command.reads,
+            what=command.path,
         )
 
-    replaced = Option(
-        "player", discord.User, text("discord.param.replaced"), "discord.param_name.player"
-    )
-    newcomer = Option("with", discord.User, text("discord.param.with"), "discord.param_name.with")
-    group.add_command(_lobby_command("replace", (replaced, newcomer), replace))
+    made = make_command(command.name, command.name_key, text(command.about_key), options, handler)
+    return made if command.group is not None else app_commands.guild_only()(made)
 
 
-def _lobby_command(
-    command: str, options: Sequence[Option], handler: Handler
-) -> app_commands.Command[Any, ..., None]:
-    return make_command(
-        command,
-        f"discord.command_name.{command}",
-        text(f"discord.command.{command}"),
-        options,
-        handler,
+_LOBBY_TYPES: dict[str, Any] = {"str": str, "switch": str, "user": discord.User}
+
+
+def _lobby_option(param: LobbyParam) -> Option:
+    annotation = _LOBBY_TYPES.get(param.type)
+    if param.type == "int":
+        low = -MAX_INTEGER if param.min is None else max(param.min, -MAX_INTEGER)
+        high = MAX_INTEGER if param.max is None else min(param.max, MAX_INTEGER)
+        annotation = app_commands.Range[int, low, high]
+    choices: tuple[Choice[Any], ...] = ()
+    if param.choices is not None:
+        choices = tuple(
+            Choice(name=text(label), value=value)
+            for value, label in param.choices.labelled()[:MAX_CHOICES]
+        )
+    return Option(
+        param.name,
+        annotation,
+        text(param.about_key),
+        param.name_key,
+        required=param.required,
+        choices=choices,
+        complete=None if param.complete is None else _COMPLETERS[param.complete],
     )
+
+
+def _value(interaction: discord.Interaction[Any], param: LobbyParam, value: Any) -> Any:
+    """A Discord value as the service takes it (``bot.service.lobby_commands.ParamType``)."""
+    if value is None:
+        return None
+    if param.type == "switch":
+        return value == "on"
+    if param.type == "user":
+        # A member's own locale is not known until they act: the server's, meanwhile.
+        locale = str(interaction.guild_locale or interaction.locale)
+        return Actor(value.id, value.display_name, locale)
+    return value
 
 
 async def _topics(interaction: discord.Interaction[Any], current: str) -> list[Choice[Any]]:
@@ -429,102 +211,12 @@ async def _topics(interaction: discord.Interaction[Any], current: str) -> list[C
     return out[:MAX_CHOICES]
 
 
-def game_option(required: bool = True) -> Option:
-    """``game:<choice>``: every registered game, by its display name."""
-    games = tuple(Choice(name=text(f"{g}.name"), value=g) for g in game_names()[:MAX_CHOICES])
-    return Option(
-        "game",
-        str,
-        text("discord.param.game"),
-        "discord.param_name.game",
-        required=required,
-        choices=games,
-    )
+async def _zones(interaction: discord.Interaction[Any], current: str) -> list[Choice[Any]]:
+    """``/me timezone:``: the time zones that match what is typed."""
+    return [Choice(name=z, value=z) for z in zone_choices(str(current or ""), MAX_CHOICES)]
 
 
-def _add_quick_new(bot: CommandHost, group: app_commands.Group) -> None:
-    """``/game new game:<choice>``: a game with its default options (``/<game> new`` takes
-    them), so a newcomer finds every game in one list."""
-
-    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        game = values["game"]
-        await bot.run_command(
-            interaction,
-            lambda a, p: bot.get_service().new_game(a, p, game, {}),
-            what=f"game new {game}",
-        )
-
-    group.add_command(_lobby_command("new", (game_option(),), handler))
-
-
-def help_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
-    """``/help [game:<choice>]``: what a newcomer needs first, privately, in their language."""
-
-    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        game = values.get("game")
-        await bot.run_command(
-            interaction, lambda a, p: bot.get_service().help(a, p, game), reads=True, what="help"
-        )
-
-    command = make_command(
-        "help",
-        "discord.command_name.help",
-        text("discord.command.help"),
-        (game_option(required=False),),
-        handler,
-    )
-    return app_commands.guild_only()(command)
-
-
-def me_command(bot: CommandHost) -> app_commands.Command[Any, ..., None]:
-    """``/me [notify] [quiet] [timezone] [away]``: how the user is reached, everywhere
-    (bot/service/me.py); with no option, their settings are shown. Privately, in their
-    language."""
-
-    async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:
-        await bot.run_command(
-            interaction,
-            lambda a, p: bot.get_service().me(
-                a,
-                p,
-                notify=values.get("notify"),
-                quiet=values.get("quiet"),
-                zone=values.get("timezone"),
-                away=values.get("away"),
-            ),
-            what="me",
-        )
-
-    async def zones(interaction: discord.Interaction[Any], current: str) -> list[Choice[Any]]:
-        return [Choice(name=z, value=z) for z in zone_choices(str(current or ""), MAX_CHOICES)]
-
-    notify = tuple(Choice(name=text(f"me.notify.{n}"), value=n) for n in NOTIFY)
-    options = (
-        Option(
-            "notify",
-            str,
-            text("discord.param.notify"),
-            "discord.param_name.notify",
-            required=False,
-            choices=notify,
-        ),
-        Option(
-            "quiet", str, text("discord.param.quiet"), "discord.param_name.quiet", required=False
-        ),
-        Option(
-            "timezone",
-            str,
-            text("discord.param.timezone"),
-            "discord.param_name.timezone",
-            required=False,
-            complete=zones,
-        ),
-        Option("away", str, text("discord.param.away"), "discord.param_name.away", required=False),
-    )
-    command = make_command(
-        "me", "discord.command_name.me", text("discord.command.me"), options, handler
-    )
-    return app_commands.guild_only()(command)
+_COMPLETERS: dict[Completion, Completer] = {"topics": _topics, "zones": _zones}
 
 
 def _new_command(bot: CommandHost, game: Game[Any]) -> app_commands.Command[Any, ..., None]:
@@ -667,9 +359,11 @@ TopLevel = app_commands.Group | app_commands.Command[Any, ..., None]
 
 
 def all_groups(bot: CommandHost) -> list[TopLevel]:
-    """The whole tree: ``/game``, ``/help`` and one group per registered game.
+    """The whole tree: ``/game``, the lobby's top-level commands (``/help``, ``/me``) and one
+    group per registered game.
 
     Each top-level command has its own 4,000-character budget; a new top-level command is one
     more entry here."""
     games: list[TopLevel] = [game_group(bot, get_game(g)) for g in game_names()]
-    return [lobby_group(bot), help_command(bot), me_command(bot), *games]
+    top: list[TopLevel] = [lobby_command(bot, c) for c in TOP_LEVEL]  # /help, /me
+    return [lobby_group(bot), *top, *games]

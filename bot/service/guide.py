@@ -19,15 +19,16 @@ def jump_link(guild_id: int | None, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id if guild_id else '@me'}/{channel_id}"
 
 
-def general_help(lang: str) -> Text:
-    """``/help``: how a game starts, is played and is found again, and the games there are."""
+def general_help(lang: str, commands: Text) -> Text:
+    """``/help``: how a game starts and is played, every lobby command (``commands``: the
+    lobby's table lists them, ``lobby_commands.listing``) and the games there are."""
     games = join(phrase(f"{g}.name", lang) for g in game_names() if _has_catalogue(g))
     return lines(
         [
             phrase("guide.help.title", lang),
             phrase("guide.help.start", lang),
             phrase("guide.help.play", lang),
-            phrase("guide.help.more", lang),
+            phrase("guide.help.commands", lang, commands=commands),
             phrase("guide.help.games", lang, games=games),
         ]
     )

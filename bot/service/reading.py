@@ -14,7 +14,17 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from bot import metrics
-from bot.service import compose, guide, history, moves, pieces, ratings, shown, standings
+from bot.service import (
+    compose,
+    guide,
+    history,
+    lobby_commands,
+    moves,
+    pieces,
+    ratings,
+    shown,
+    standings,
+)
 from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, FairUse
 from bot.service.memory import RecentLanguages
@@ -142,7 +152,7 @@ class Reading:
         async with self.sessions() as session:
             lang = await self._language(session, actor)
         if not game:
-            return Reply(private=Message(guide.general_help(lang)))
+            return Reply(private=Message(guide.general_help(lang, lobby_commands.listing(lang))))
         try:
             get_game(str(game))
         except RulesError as err:
