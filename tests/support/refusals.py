@@ -73,6 +73,11 @@ def readable(error: RulesError) -> None:
     language: a text of the catalogue with every ``{argument}`` filled."""
     for lang in LANGUAGES:
         assert error.key in catalogue(lang), f"{error.key} has no {lang} text"
-        named = RulesError(error.key, **fill_args(error.args_map, SEAT_NAMES, lang))
-        text = str(refusal(named, lang))
+        text = said_in(error, lang)
         assert "{" not in text, f"{lang}: {text}"
+
+
+def said_in(error: RulesError, lang: str) -> str:
+    """The refusal as the player reads it in ``lang``, its seats named Player0, Player1…"""
+    named = RulesError(error.key, **fill_args(error.args_map, SEAT_NAMES, lang))
+    return str(refusal(named, lang))
