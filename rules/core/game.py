@@ -2,8 +2,9 @@
 
 Random play, property tests, benchmarks, the service and every adapter use only these names, so
 they stay stable. A game subclasses :class:`Game` and fills in the abstract methods; the base
-class gives it the shared parts (option checking, copy-on-apply, the command mapping used by
-autocomplete and buttons).
+class gives it the shared parts (option checking, copy-on-apply, reading typed commands and
+buttons into actions for the game's one ``check``, the command mapping used by autocomplete
+and buttons).
 
 Contract (see docs/engine.md):
 
