@@ -384,7 +384,6 @@ async def test_a_refusal_naming_a_seat_names_the_player(service: Service) -> Non
         raise RulesError("core.error.illegal", command="x", owner_seat=1)
 
     patch.setattr(TINY, "parse", parse)
-    patch.setattr(TINY, "explain", lambda *a: RulesError("core.error.illegal", command="x"))
     from i18n import catalogue
 
     patch.setitem(catalogue("en"), "core.error.illegal", "That belongs to {owner_seat}.")

@@ -1,8 +1,8 @@
 """Moves: a typed command or a button, checked once, resolved, saved and answered.
 
-A move's path: the actor's seat is checked; the engine's ``parse`` turns the command into an
-action it found among the legal ones (the one check); the engine resolves it in place on this
-command's own load; one :class:`~rules.core.Snapshot` of the table after it feeds the replies,
+A move's path: the actor's seat is checked; the engine's ``parse`` reads the command into an
+action and checks it (the game's one ``check``, as ``apply`` does); the engine resolves it in
+place on this command's own load; one :class:`~rules.core.Snapshot` of the table after it feeds the replies,
 the pings, the buttons and the deadlines; the writes come last, all together.
 """
 

@@ -800,18 +800,23 @@ class BadBones(Game[BadBonesState]):
         return None
 
     def parse(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
-        """Typed command → action, with a specific error for every way it can be wrong."""
-        action = self._build(command, args, state)
+        """The base class's ``parse`` (``read``, then ``check``); what it adds: a refused
+        weapon use names its target and destination as the player typed them («azul», not
+        «blue»), not in their canonical form."""
         try:
-            self.check(state, seat, action)
+            return super().parse(command, args, state, seat)
         except RulesError as err:
             if command == "weapon":
-                # Echo what was typed, not its canonical form («azul», not «blue»).
                 for name in ("target", "to"):
                     if name in err.args_map:
                         err.args_map[name] = shown(args.get(name) or "")
             raise
-        return action
+
+    def read(self, command: str, args: CommandArgs, state: BadBonesState, seat: int) -> Action:
+        """What Bad Bones' words need beyond the default: directions, traps, items, chiefs and
+        preferences by their names in either language («muro», «oeste», «catapulta»), squares
+        in any case, the orientation a trap takes."""
+        return self._build(command, args, state)
 
     def _build(self, command: str, args: CommandArgs, state: BadBonesState) -> Action:
         if command == "move":
@@ -865,15 +870,6 @@ class BadBones(Game[BadBonesState]):
         kind = _CHIEF_ALIASES.get(to.lower(), to.lower())
         to = kind if kind in CHIEF_KINDS else to_up
         return Weapon(target, to)
-
-    def explain(
-        self, state: BadBonesState, seat: int, command: str, args: CommandArgs
-    ) -> RulesError:
-        try:
-            self.parse(command, args, state, seat)
-        except RulesError as err:
-            return err
-        return RulesError("core.error.illegal", command=shown(command, 32))
 
     def suggestions(
         self, state: BadBonesState, seat: int, command: str, param: str, args: CommandArgs

@@ -2,8 +2,9 @@
 
 Random play, property tests, benchmarks, the service and every adapter use only these names, so
 they stay stable. A game subclasses :class:`Game` and fills in the abstract methods; the base
-class gives it the shared parts (option checking, copy-on-apply, the command mapping used by
-autocomplete and buttons).
+class gives it the shared parts (option checking, copy-on-apply, reading typed commands and
+buttons into actions for the game's one ``check``, the command mapping used by autocomplete
+and buttons).
 
 Contract (see docs/engine.md):
 
@@ -15,10 +16,11 @@ Contract (see docs/engine.md):
 - ``apply(state, seat, action, now=0.0)`` → ``(new_state, events)``; raises ``RulesError`` on an
   illegal action and leaves ``state`` untouched. ``play`` is the same in place; both are
   ``check`` (is it legal? the specific ``RulesError`` if not) then ``resolve`` (what happens).
-  The service checks once, by ``parse`` (typed commands and buttons are matched against
-  ``legal_actions``), and then only resolves. ``now`` is the service's clock (seconds since the
-  epoch); engines never read the wall clock themselves, so replaying a log with its times gives
-  the same game.
+  ``check`` is the one legality: typed commands and buttons reach it through ``parse``
+  (``read`` decodes the words into an action, then ``check``), so a refusal reads the same
+  whichever way the move came; the service then only resolves. ``now`` is the service's clock
+  (seconds since the epoch); engines never read the wall clock themselves, so replaying a log
+  with its times gives the same game.
 - ``is_over(state)``, ``result(state)``
 - ``dump(state)`` → JSON-compatible dict; ``load(data)`` → state (lossless round trip)
 - ``view(state, seat)`` → JSON-compatible dict of what that seat may see (``None``: the channel)
@@ -100,13 +102,16 @@ class Game(ABC, Generic[S]):
         return self.resolve(state, seat, action, now)
 
     def check(self, state: S, seat: int, action: Action) -> None:
-        """Raise the specific ``RulesError`` if ``seat`` may not take ``action`` now. (A game
-        that checks as it resolves leaves this empty: ``resolve`` then raises before it changes
-        anything.)"""
+        """Raise the specific ``RulesError`` if ``seat`` may not take ``action`` now: the one
+        place a game decides legality, reached by ``apply``, ``play`` and ``parse`` (typed
+        commands and buttons) alike. Every action of ``legal_actions`` passes it; the reason
+        for any other names what is wrong (a trap on a tower, nothing to hold), not only that
+        something is. The default accepts everything, for a game still being written."""
 
     @abstractmethod
     def resolve(self, state: S, seat: int, action: Action, now: float) -> list[Event]:
-        """Apply an action already found legal (``check``, or ``parse``), in place."""
+        """Apply an action already found legal (by ``check``, through ``play`` or ``parse``),
+        in place."""
 
     @abstractmethod
     def is_over(self, state: S) -> bool: ...
@@ -238,26 +243,55 @@ class Game(ABC, Generic[S]):
     # ----------------------------------------------------------------- commands
 
     def parse(self, command: str, args: CommandArgs, state: S, seat: int) -> Action:
-        """Turn a typed command into an action.
+        """Turn a typed command or a pressed button into the action it names, if it is legal
+        now; if not, refuse it with the reason :meth:`check` gives, the very words ``apply``
+        would say for that action.
 
-        The default finds the legal action whose ``to_command`` matches the command and its
-        arguments; so anything a user types is checked against the real legal actions. A game
-        whose actions cannot all be listed this way (none yet) overrides it.
+        Two steps: :meth:`read` decodes the command into an action (only its words: a
+        square that does not exist, a number that is not one), then :meth:`check` decides
+        whether it is legal. A game changes the first step by overriding ``read``, never the
+        second; it overrides ``parse`` itself only to restate the player's own words in a
+        refusal (and says so in a docstring).
         """
         if command not in {c.name for c in self.commands}:
             raise RulesError("core.error.unknown_command", command=command[:50])
-        wanted = command_key(command, {k: v for k, v in args.items() if v is not None})
+        action = self.read(command, {k: v for k, v in args.items() if v is not None}, state, seat)
+        self.check(state, seat, action)
+        return action
+
+    def read(self, command: str, args: CommandArgs, state: S, seat: int) -> Action:
+        """The action ``command`` with ``args`` names, legal or not: decoding only (legality is
+        :meth:`check`'s). A refusal here is about the words (a missing or malformed argument).
+
+        The default: the legal action whose ``to_command`` is the same command and arguments
+        (compared as text, case-insensitively), which also puts the action in its canonical
+        form; else the action of the command's name built from the arguments (each ``int``
+        parameter read as a number if it is one), for ``check`` to say what is wrong with it.
+        A game overrides it where the words need more reading (aliases, squares written many
+        ways, a seat numbered from 1).
+        """
+        found = self.listed(command, args, state, seat)
+        if found is not None:
+            return found
+        types = {p.name: p.type for c in self.commands if c.name == command for p in c.params}
+        fields: dict[str, Any] = {}
+        for name, value in args.items():
+            text = value.strip() if isinstance(value, str) else value
+            fields[name] = _as_number(text) if types.get(name) == "int" else text
+        try:
+            return self.codec.from_json({**fields, "type": command})
+        except RulesError:
+            raise RulesError("core.error.illegal", command=command[:50]) from None
+
+    def listed(self, command: str, args: CommandArgs, state: S, seat: int) -> Action | None:
+        """The legal action of ``seat`` whose ``to_command`` is ``command`` with ``args``
+        (compared as text, case-insensitively); ``None`` if there is none."""
+        wanted = command_key(command, args)
         for action in self.legal_actions(state, seat):
             mapped = self.to_command(action)
             if mapped is not None and command_key(*mapped) == wanted:
                 return action
-        raise self.explain(state, seat, command, args)
-
-    def explain(self, state: S, seat: int, command: str, args: CommandArgs) -> RulesError:
-        """Why ``command`` with ``args`` is not legal now. Games override this to give the
-        specific reason (a trap on the tower, a square off the board); the generic answer is
-        still a clear message."""
-        return RulesError("core.error.illegal", command=command[:50])
+        return None
 
     def to_command(self, action: Action) -> tuple[str, CommandArgs] | None:
         """The command and arguments a user would type for ``action`` (``None``: no command,
@@ -315,6 +349,17 @@ class Game(ABC, Generic[S]):
         """The game's pieces by topic (``traps``, ``items``…), in the order ``/game rules
         topic:`` lists them; every one has a one-line description in the catalogue."""
         return {}
+
+
+def _as_number(value: str | int | bool) -> str | int | bool:
+    """A typed ``int`` argument as a number when it is one (a button's arguments come back as
+    text); anything else as it came, for ``check`` to refuse with its reason."""
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            return value
+    return value
 
 
 def _check_option(spec: OptionSpec, value: Any) -> Any:

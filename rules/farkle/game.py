@@ -49,7 +49,6 @@ from rules.farkle.cards import COMPANIONS, CURSED, ITEM_COPIES, ITEMS, PLAYABLE
 from rules.farkle.state import (
     DIE_LETTERS,
     EVENT_FACES,
-    STAGES,
     FarkleState,
     Player,
     Roller,
@@ -462,8 +461,11 @@ class DragonFarkle(Game[FarkleState]):
             return "discard", {"item": action.item}
         return action.kind, {}
 
-    def parse(self, command: str, args: CommandArgs, state: FarkleState, seat: int) -> Action:
-        # Dice are typed loosely ("a c", "ac", "a5 c1"): write them the canonical way first.
+    def read(self, command: str, args: CommandArgs, state: FarkleState, seat: int) -> Action:
+        """What Farkle's words need beyond the default: dice typed loosely ("a c", "ac",
+        "a5 c1") are written the canonical way, and a wannabe is named by their number on the
+        table picture (from 1), which the action keeps as a seat (from 0)."""
+        args = {k: v.strip() if isinstance(v, str) else v for k, v in args.items()}
         roller = state.roller()
         if roller is not None and roller.roll:
             fixed = dict(args)
@@ -473,10 +475,23 @@ class DragonFarkle(Game[FarkleState]):
                     try:
                         mask = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
                     except RulesError:
-                        continue
+                        continue  # check says which die is wrong
                     fixed[name] = tokens(roller.roll, mask)
             args = fixed
-        return super().parse(command, args, state, seat)
+        found = self.listed(command, args, state, seat)
+        if found is not None:
+            return found
+        if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
+            # The example is a wannabe this player may really name: never themself.
+            rivals = [t for t in range(state.seats) if t != seat]
+            fair = [t for t in rivals if not state.players[t].in_keep] or rivals
+            raise RulesError("farkle.error.no_target", example=fair[0] + 1 if fair else 2)
+        action = self._action_from_command(command, args)
+        if action is None:
+            if command in ("brawl", "scare"):  # a target that is not a number
+                raise RulesError("farkle.error.bad_target", target=str(args.get("target", ""))[:10])
+            raise RulesError("core.error.illegal", command=command[:50])
+        return action
 
     def suggestions(
         self, state: FarkleState, seat: int, command: str, param: str, args: CommandArgs
@@ -495,57 +510,10 @@ class DragonFarkle(Game[FarkleState]):
             found.insert(0, first)
         return found
 
-    def explain(self, state: FarkleState, seat: int, command: str, args: CommandArgs) -> RulesError:
-        """The specific reason: build the action the command names and let ``check`` refuse it."""
-        if command in ("brawl", "scare") and not str(args.get("target", "")).strip():
-            # The example is a wannabe this player may really name: never themself.
-            rivals = [t for t in range(state.seats) if t != seat]
-            fair = [t for t in rivals if not state.players[t].in_keep] or rivals
-            return RulesError("farkle.error.no_target", example=fair[0] + 1 if fair else 2)
-        if command in ("discard", "item"):
-            missing = self._name_the_item(state, seat, command, str(args.get("item") or ""))
-            if missing is not None:
-                return missing
-        action = self._action_from_command(command, args)
-        if action is None:
-            if command in ("brawl", "scare"):  # a target that is not a number
-                return RulesError(
-                    "farkle.error.bad_target", target=str(args.get("target", ""))[:10]
-                )
-            return RulesError("core.error.illegal", command=command[:50])
-        try:
-            self.check(state, seat, action)
-        except RulesError as err:
-            if err.key == "core.error.wrong_phase" and state.stage in STAGES:
-                # "not possible in this phase" left players guessing: say what the moment asks
-                return RulesError("farkle.error.not_now", now_key=f"farkle.now.{state.stage}")
-            if err.key == "core.error.not_your_turn":
-                return self._brawl_wait(state, seat) or err
-            return err
-        return RulesError("core.error.illegal", command=command[:50])
-
-    @staticmethod
-    def _brawl_wait(state: FarkleState, seat: int) -> RulesError | None:
-        """In a brawl, who must act before ``seat`` may ("not your turn" told the attacker,
-        during their own brawl, nothing about the defender they wait for); None outside one."""
-        if state.action != "brawl" or state.stage == "over":
-            return None
-        if seat == state.turn:
-            if state.stage == "respond":
-                return RulesError("farkle.error.defender_first", defender_seat=state.defender)
-            if state.defence is not None:
-                return RulesError("farkle.error.defender_rolling", defender_seat=state.defender)
-        elif seat == state.defender and state.defence is None and state.stage in _RUN_STAGES:
-            return RulesError("farkle.error.attacker_rolling", attacker_seat=state.turn)
-        return None
-
-    def _name_the_item(
-        self, state: FarkleState, seat: int, command: str, typed: str
-    ) -> RulesError | None:
-        """An item left out, or one the player does not hold: the items they may ``discard``
-        (or use, for ``item``) now, by name, rather than "you do not hold that item"."""
-        if 0 <= seat < state.seats and typed.strip() in state.players[seat].items:
-            return None
+    def _name_the_item(self, state: FarkleState, seat: int, command: str) -> RulesError | None:
+        """For an item left out, or one the player does not hold: the items they may
+        ``discard`` (or use, for ``item``) now, by name, rather than "you do not hold that
+        item"; None when they may use (or discard) none now."""
         can = [
             str(mapped[1]["item"])
             for action in self.legal_actions(state, seat)
@@ -594,7 +562,7 @@ class DragonFarkle(Game[FarkleState]):
         if state.stage == "over":
             raise RulesError("core.error.game_over")
         if not self._awaited(state, seat):  # a seat out of range is never awaited either
-            raise RulesError("core.error.not_your_turn")
+            raise _not_your_turn(state, seat)
         checker = _CHECKS.get(type(action))
         if checker is None:
             raise RulesError("core.error.bad_action")
@@ -733,7 +701,7 @@ class DragonFarkle(Game[FarkleState]):
     def _check_roller(state: FarkleState, seat: int) -> None:
         r = state.roller()
         if r is None or r.seat != seat:
-            raise RulesError("core.error.not_your_turn")
+            raise _not_your_turn(state, seat)
 
     @staticmethod
     def _roller(state: FarkleState) -> Roller:
@@ -750,7 +718,7 @@ class DragonFarkle(Game[FarkleState]):
                 raise RulesError("farkle.error.dragon_eats")
             if stage in ("farkle", "dodge"):
                 raise RulesError("farkle.error.nothing_scores")
-            raise RulesError("core.error.wrong_phase")
+            raise _not_now(state)
         self._check_roller(state, seat)
         r = self._roller(state)
         if action.dice in facts(r.roll, state.four_pair).texts:
@@ -827,13 +795,13 @@ class DragonFarkle(Game[FarkleState]):
             self._check_roller(state, seat)
         elif stage in ("battle", "review"):
             if seat != state.turn:
-                raise RulesError("core.error.not_your_turn")
+                raise _not_your_turn(state, seat)
         elif stage == "roll":
             raise RulesError("farkle.error.keep_first")
         elif stage == "farkle":
             raise RulesError("farkle.error.nothing_scores")
         else:
-            raise RulesError("core.error.wrong_phase")
+            raise _not_now(state)
 
     def _on_roll(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
@@ -861,7 +829,7 @@ class DragonFarkle(Game[FarkleState]):
         elif stage in ("battle", "review"):
             raise RulesError("farkle.error.keep_no_stop")
         else:
-            raise RulesError("core.error.wrong_phase")
+            raise _not_now(state)
 
     def _on_stop(
         self, state: FarkleState, seat: int, action: Action, ev: list[Event], now: float
@@ -1314,6 +1282,9 @@ class DragonFarkle(Game[FarkleState]):
         assert isinstance(action, UseItem)
         item = action.item
         if item not in state.players[seat].items:
+            named = self._name_the_item(state, seat, "item")
+            if named is not None:
+                raise named
             runs = (state.attack, state.defence)
             if any(r is not None and r.seat == seat and item in r.gained for r in runs):
                 # "You do not hold War Horn" while the board shows it drawn read as a bug: it
@@ -1435,6 +1406,9 @@ class DragonFarkle(Game[FarkleState]):
         assert isinstance(action, Discard)
         self._need_stage(state, "discard")
         if action.item not in state.players[seat].items:
+            named = self._name_the_item(state, seat, "discard")
+            if named is not None:
+                raise named
             raise RulesError("farkle.error.no_item", item_key=_item_key(action.item))
         if action.item not in self._discard_candidates(state, seat):
             raise RulesError("farkle.error.cannot_discard", item_key=f"farkle.item.{action.item}")
@@ -1515,7 +1489,7 @@ class DragonFarkle(Game[FarkleState]):
     @staticmethod
     def _need_stage(state: FarkleState, stage: str) -> None:
         if state.stage != stage:
-            raise RulesError("core.error.wrong_phase")
+            raise _not_now(state)
 
     @staticmethod
     def _recruiting(state: FarkleState, r: Roller) -> bool:
@@ -1632,6 +1606,26 @@ def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
         default.dice,
         eaten,
     )
+
+
+def _not_now(state: FarkleState) -> RulesError:
+    """A command at the wrong moment: what the moment asks instead ("not possible in this
+    phase" left players guessing)."""
+    return RulesError("farkle.error.not_now", now_key=f"farkle.now.{state.stage}")
+
+
+def _not_your_turn(state: FarkleState, seat: int) -> RulesError:
+    """Not ``seat``'s turn; in a brawl, who must act before ``seat`` may ("not your turn" told
+    the attacker, during their own brawl, nothing about the defender they wait for)."""
+    if state.action == "brawl" and state.stage != "over":
+        if seat == state.turn:
+            if state.stage == "respond":
+                return RulesError("farkle.error.defender_first", defender_seat=state.defender)
+            if state.defence is not None:
+                return RulesError("farkle.error.defender_rolling", defender_seat=state.defender)
+        elif seat == state.defender and state.defence is None and state.stage in _RUN_STAGES:
+            return RulesError("farkle.error.attacker_rolling", attacker_seat=state.turn)
+    return RulesError("core.error.not_your_turn")
 
 
 def _item_key(item: str) -> str:

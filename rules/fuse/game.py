@@ -572,7 +572,10 @@ class Fuse(Game[FuseState]):
         stage = state.stage
         if isinstance(action, Draw):
             if stage != "start":
-                raise RulesError("core.error.wrong_phase")
+                raise RulesError("fuse.error.already_drawn")
+        elif stage == "start":
+            # Say what to do instead of "not possible in this phase".
+            raise RulesError("fuse.error.not_started")
         elif isinstance(action, Return):
             self._check_return(state, seat, action)
         elif stage != "choose":
@@ -633,7 +636,7 @@ class Fuse(Game[FuseState]):
             self._after_choice(state, events)
         return events
 
-    # checks shared by check() and explain(): each raises the specific reason
+    # the parts of check(): each raises the specific reason
 
     @staticmethod
     def _check_seat(state: FuseState, seat: int) -> None:
@@ -697,43 +700,6 @@ class Fuse(Game[FuseState]):
             raise RulesError("fuse.error.not_in_centre", card=str(card_id)[:10])
         if card_id not in self._takeable(state, seat):
             raise RulesError("fuse.error.second_high", card=card_id)
-
-    def explain(self, state: FuseState, seat: int, command: str, args: CommandArgs) -> RulesError:
-        try:
-            if state.stage == "over":
-                return RulesError(
-                    "fuse.error.time_up" if state.reason == "clock" else "core.error.game_over"
-                )
-            # Say what to do instead of "not possible in this phase".
-            if state.stage == "start":
-                return RulesError("fuse.error.not_started")
-            if command == "draw":
-                return RulesError("fuse.error.already_drawn")
-            if command == "return":
-                if seat not in state.owing:
-                    return RulesError("fuse.error.nothing_to_return")
-                return RulesError("fuse.error.cannot_return")
-            if state.stage != "choose":
-                return RulesError("core.error.wrong_phase")
-            if command == "take":
-                self._check_take(state, seat, str(args.get("card", "")).upper())
-            elif state.taking[seat]:
-                return RulesError("fuse.error.must_take")
-            elif state.done[seat]:
-                return RulesError("fuse.error.round_done")
-            elif command == "claim":
-                self._check_claim(state, seat, str(args.get("die", "")))
-            elif command == "place":
-                raw = args.get("slot")
-                try:
-                    slot = int(raw)  # type: ignore[arg-type]
-                except (TypeError, ValueError):
-                    slot = 0
-                card = str(args.get("card", "")).strip().upper()
-                self._check_place(state, seat, card, slot)
-        except RulesError as err:
-            return err
-        return super().explain(state, seat, command, args)
 
     # the round
 
@@ -982,10 +948,8 @@ class Fuse(Game[FuseState]):
 
     @staticmethod
     def _check_return(state: FuseState, seat: int, action: Return) -> None:
-        if state.stage != "return":
-            raise RulesError("core.error.wrong_phase")
         options = state.owing.get(seat)
-        if not options:
+        if state.stage != "return" or not options:
             raise RulesError("fuse.error.nothing_to_return")
         if _return_choice(action) not in options:
             raise RulesError("fuse.error.cannot_return")

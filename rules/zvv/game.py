@@ -586,17 +586,32 @@ class ZombiesVsVampires(Game[ZvvState]):
         return action.kind, {}
 
     def parse(self, command: str, args: CommandArgs, state: ZvvState, seat: int) -> Action:
-        """Build the action the user typed and check it with the reason if it is illegal.
+        """The base class's ``parse`` (``read``, then ``check``); what it adds: a wall typed
+        from another of its sides is refused as the wall typed ("C2 W (= B2 E)"), for the
+        canonical name alone reads as someone else's wall."""
+        try:
+            return super().parse(command, args, state, seat)
+        except RulesError as err:
+            wall = err.args_map.get("wall")
+            if command == "build" and isinstance(wall, str) and " " in wall:
+                given = {k: str(v).strip().upper() for k, v in args.items()}
+                typed = (given.get("square", ""), side_letter(given.get("side", "")))
+                named = _build_args(wall.split(" (", 1)[0])
+                if typed != (named["square"], named["side"]):
+                    typed_text = " ".join(v for v in (given.get("square"), given.get("side")) if v)
+                    err.args_map["wall"] = f"{wall} (= {typed_text[:12]})"
+            raise
 
-        Squares are read case-insensitively; a wall may be pointed at from any of its sides
-        (``D4 S`` is the same wall as ``D5 N``)."""
+    def read(self, command: str, args: CommandArgs, state: ZvvState, seat: int) -> Action:
+        """What ZvV's words need beyond the default: squares in any case, a wall by a square,
+        a side and a direction, or pointed at from any of its sides (``D4 S`` is the same wall
+        as ``D5 N``; ``oeste`` is West).
+
+        The turn and the roll's phase are checked first, by ``check``'s own first step, so
+        that "not your turn" beats "no such square" as it does for ``apply``."""
         given = {k: str(v).strip() for k, v in args.items() if v is not None and str(v).strip()}
-        if command not in {c.name for c in self.commands}:
-            raise RulesError("core.error.unknown_command", command=command[:50])
-        # The turn and phase come first: "not your turn" beats "no such square".
         self._check_phase(state, seat, command)
         b = board(state.size)
-        action: Action
         if command == "move":
             if "pawn" not in given:
                 raise RulesError("zvv.error.no_pawn_given")
@@ -604,24 +619,12 @@ class ZombiesVsVampires(Game[ZvvState]):
             if "to" not in given:
                 raise RulesError("zvv.error.no_destination", square=b.names[pawn])
             dest = _square(b, given["to"])
-            action = Move(b.names[pawn], b.names[dest])
-        elif command == "build":
-            action = self._build_from_args(state, given)
-        elif command == "remove":
-            action = self._remove_from_args(state, given)
-        else:
-            action = {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
-        try:
-            self.check(state, seat, action)
-        except RulesError as err:
-            typed = " ".join(given.get(k, "") for k in ("square", "side")).upper()
-            wall = err.args_map.get("wall")
-            if command == "build" and isinstance(wall, str) and not wall.startswith(typed):
-                # The wall is named from its canonical side; say it is the one typed: "B2 E"
-                # refused as "the wall C2 W…" reads as someone else's wall.
-                err.args_map["wall"] = f"{wall} (= {typed[:12]})"
-            raise
-        return action
+            return Move(b.names[pawn], b.names[dest])
+        if command == "build":
+            return self._build_from_args(state, given)
+        if command == "remove":
+            return self._remove_from_args(state, given)
+        return {"roll": Roll(), "stop": Stop(), "pass": Pass(), "reroll": Reroll()}[command]
 
     def _build_from_args(self, state: ZvvState, given: dict[str, str]) -> Action:
         b = board(state.size)
@@ -654,13 +657,6 @@ class ZombiesVsVampires(Game[ZvvState]):
         if wall is None:
             raise RulesError("zvv.error.no_wall", wall=_wall_text_name(b, text))
         return Remove(b.wall_name(wall))
-
-    def explain(self, state: ZvvState, seat: int, command: str, args: CommandArgs) -> RulesError:
-        try:
-            self.parse(command, args, state, seat)
-        except RulesError as err:
-            return err
-        return RulesError("core.error.illegal", command=command[:50])
 
     def suggestions(
         self, state: ZvvState, seat: int, command: str, param: str, args: CommandArgs

@@ -109,9 +109,10 @@ def test_acting_when_it_is_not_your_turn() -> None:
 
 
 def test_actions_of_the_wrong_stage() -> None:
+    """An action at the wrong moment says what the moment asks instead."""
     s = new()
-    refused(s, 0, Keep("a1"), "core.error.wrong_phase")
-    refused(s, 0, Discard("potion"), "core.error.wrong_phase")
+    refused(s, 0, Keep("a1"), "farkle.error.not_now")
+    refused(s, 0, Discard("potion"), "farkle.error.not_now")
     s.players[0].companion = "skree"
     s.players[0].skree_used = True
     refused(s, 0, Scare(1), "farkle.error.skree_used")

@@ -9,6 +9,7 @@ from rules.core import RulesError
 from rules.farkle.actions import (
     AcceptFarkle,
     Brawl,
+    Discard,
     Draw,
     Enter,
     Fight,
@@ -18,6 +19,7 @@ from rules.farkle.actions import (
     Stop,
 )
 from tests.farkle.support import give, new, play, rig, stack
+from tests.support.refusals import reason
 
 
 def test_a_farkle_without_items_does_not_mention_zero_items() -> None:
@@ -126,12 +128,12 @@ def test_a_command_at_the_wrong_moment_says_what_the_moment_asks() -> None:
     from rules.farkle import GAME
 
     s = new()
-    err = GAME.explain(s, 0, "keep", {"dice": "a"})
+    err = reason(GAME, s, 0, "keep", {"dice": "a"})
     assert err.key == "farkle.error.not_now" and err.args_map["now_key"] == "farkle.now.choose"
     rig(s, ([1, 2, 3, 4, 6, 6], "rally"))
     play(s, 0, Recruit())
-    assert GAME.explain(s, 0, "roll", {}).key == "farkle.error.keep_first"  # already specific
-    assert GAME.explain(s, 0, "double", {}).args_map["now_key"] == "farkle.now.roll"
+    assert reason(GAME, s, 0, "roll", {}).key == "farkle.error.keep_first"  # already specific
+    assert reason(GAME, s, 0, "double", {}).args_map["now_key"] == "farkle.now.roll"
     for lang in ("en", "es"):
         text = t("farkle.error.not_now", lang, now=t("farkle.now.roll", lang))
         assert "{" not in text and "farkle." not in text
@@ -141,9 +143,9 @@ def test_a_brawl_target_that_is_not_a_number_is_named() -> None:
     from rules.farkle import GAME
 
     s = new()
-    assert GAME.explain(s, 0, "brawl", {"target": "x"}).key == "farkle.error.bad_target"
-    assert GAME.explain(s, 0, "brawl", {}).key == "farkle.error.no_target"
-    assert GAME.explain(s, 0, "scare", {"target": " "}).key == "farkle.error.no_target"
+    assert reason(GAME, s, 0, "brawl", {"target": "x"}).key == "farkle.error.bad_target"
+    assert reason(GAME, s, 0, "brawl", {}).key == "farkle.error.no_target"
+    assert reason(GAME, s, 0, "scare", {"target": " "}).key == "farkle.error.no_target"
 
 
 def test_items_that_change_the_roll_say_what_it_became() -> None:
@@ -489,7 +491,7 @@ def test_the_defender_at_the_wrong_moment_is_told_to_answer_the_brawl() -> None:
 
     s = new()
     play(s, 0, Brawl(1))
-    err = GAME.explain(s, 1, "brawl", {"target": "1"})
+    err = reason(GAME, s, 1, "brawl", {"target": "1"})
     assert err.key == "farkle.error.not_now" and err.args_map["now_key"] == "farkle.now.respond"
     en = t("farkle.error.not_now", "en", now=t("farkle.now.respond", "en"))
     es = t("farkle.error.not_now", "es", now=t("farkle.now.respond", "es"))
@@ -505,10 +507,10 @@ def test_a_missing_target_is_asked_for_with_a_rival_as_the_example() -> None:
     from rules.farkle import GAME
 
     s = new()
-    err = GAME.explain(s, 1, "brawl", {})
+    err = reason(GAME, s, 1, "brawl", {})
     assert err.key == "farkle.error.no_target" and err.args_map["example"] != 2
     assert "target:1." in t(err.key, "en", **err.args_map)
-    assert GAME.explain(s, 0, "scare", {}).args_map["example"] == 2
+    assert reason(GAME, s, 0, "scare", {}).args_map["example"] == 2
 
 
 def test_discard_without_an_item_names_the_items_that_may_go() -> None:
@@ -523,10 +525,10 @@ def test_discard_without_an_item_names_the_items_that_may_go() -> None:
     s.stage = "discard"
     assert [type(a).__name__ for a in GAME.legal_actions(s, 1)] == ["Discard", "Discard"]
     for typed in ({}, {"item": "zzz"}):
-        err = GAME.explain(s, 1, "discard", typed)
+        err = reason(GAME, s, 1, "discard", typed)
         assert err.key == "farkle.error.name_item_discard"
         said = str(refusal(err, "en"))
         assert "Name the item to discard" in said and "Potion of Courage" in said, said
-    es = str(refusal(GAME.explain(s, 1, "discard", {}), "es"))
+    es = str(refusal(reason(GAME, s, 1, "discard", {}), "es"))
     assert "Nombra el objeto que descartas" in es and "Poción de valor" in es, es
-    assert GAME.explain(s, 1, "discard", {"item": "potion"}).key != "farkle.error.name_item_discard"
+    assert GAME.parse("discard", {"item": "potion"}, s, 1) == Discard("potion")  # held: no list

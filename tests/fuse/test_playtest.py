@@ -9,6 +9,7 @@ from rules.core import CommandArgs, RulesError
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, Place
 from tests.fuse.support import position
+from tests.support.refusals import reason
 
 NOW = 1000.0
 
@@ -57,13 +58,13 @@ def test_acting_before_the_first_draw_says_to_draw() -> None:
         ("take", {"card": "1-01"}),
     )
     for command, args in attempts:
-        assert FUSE.explain(state, 0, command, args).key == "fuse.error.not_started"
+        assert reason(FUSE, state, 0, command, args).key == "fuse.error.not_started"
 
 
 def test_drawing_again_and_claiming_nothing_are_explained() -> None:
     state = position(2, [["1-07"], ["1-01"]], roll=["R4", "B2", "G3", "Y5"])
-    assert FUSE.explain(state, 0, "draw", {}).key == "fuse.error.already_drawn"
-    assert FUSE.explain(state, 0, "claim", {"die": " "}).key == "fuse.error.no_die_named"
+    assert reason(FUSE, state, 0, "draw", {}).key == "fuse.error.already_drawn"
+    assert reason(FUSE, state, 0, "claim", {"die": " "}).key == "fuse.error.no_die_named"
     for lang in ("en", "es"):
         assert "R4" in t("fuse.error.no_die_named", lang)
 

@@ -25,6 +25,7 @@ from rules.fuse.game import (
 )
 from tests.fuse.support import all_dice, card, keys, position
 from tests.support import refusals
+from tests.support.refusals import reason
 
 NOW = 1000.0
 
@@ -171,13 +172,13 @@ def test_typed_commands_get_the_specific_reason() -> None:
         3, [["4-01", "1-07"], ["1-09", "2-03"], ["1-10", "3-11"]], roll=["R4", "B2", "K1"]
     )
     state, _ = act(state, 0, Claim("R4"))
-    err = FUSE.explain(state, 0, "place", {"card": "4-01", "slot": 2})
+    err = reason(FUSE, state, 0, "place", {"card": "4-01", "slot": 2})
     assert err.key == "fuse.error.stack_order"
     with pytest.raises(RulesError) as raised:
         FUSE.parse("place", {"card": "1-09", "slot": 1}, state, 0)
     assert raised.value.key == "fuse.error.not_your_card"
     assert FUSE.parse("place", {"card": "1-07", "slot": "1"}, state, 0) == Place("1-07", 1)
-    err = FUSE.explain(state, 1, "claim", {"die": "R4"})
+    err = reason(FUSE, state, 1, "claim", {"die": "R4"})
     assert err.key == "fuse.error.die_taken"
 
 
@@ -496,9 +497,9 @@ def test_more_bad_input_is_refused_with_its_reason() -> None:
     state = position(
         3, [["2-06", "1-07"], ["1-09", "2-03"], ["1-10", "3-11"]], roll=["R4", "B2", "K1"]
     )
-    refused(state, 0, Draw(), "core.error.wrong_phase")
+    refused(state, 0, Draw(), "fuse.error.already_drawn")
     refused(state, 0, Take("1-01"), "fuse.error.nothing_to_take")
-    refused(state, 0, Return("2-06", 1), "core.error.wrong_phase")
+    refused(state, 0, Return("2-06", 1), "fuse.error.nothing_to_return")
     refused(state, 7, Pass(), "core.error.not_your_turn")
     refused(state, 0, Place("2-06", "1"), "fuse.error.no_die")  # type: ignore[arg-type]
     state, _ = act(state, 0, Claim("R4"))
@@ -506,8 +507,8 @@ def test_more_bad_input_is_refused_with_its_reason() -> None:
     refused(state, 0, Place("2-06", "1"), "fuse.error.bad_slot")  # type: ignore[arg-type]
     state, _ = act(state, 0, Place("2-06", 1))
     refused(state, 0, Claim("B2"), "fuse.error.round_done")
-    assert FUSE.explain(state, 0, "claim", {"die": "B2"}).key == "fuse.error.round_done"
-    assert FUSE.explain(state, 1, "return", {"card": "1-09", "slot": 1}).key == (
+    assert reason(FUSE, state, 0, "claim", {"die": "B2"}).key == "fuse.error.round_done"
+    assert reason(FUSE, state, 1, "return", {"card": "1-09", "slot": 1}).key == (
         "fuse.error.nothing_to_return"
     )
     state, _ = act(state, 1, Claim("B2"))

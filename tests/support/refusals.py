@@ -40,14 +40,31 @@ def refused_command(
     key: str | None = None,
 ) -> RulesError:
     """The typed command is refused by ``parse`` (with ``key``, when given), for the reason
-    ``explain`` gives, and ``state`` does not change; the error."""
+    ``check`` gives the action it names (the one legality: ``apply`` says the same), and
+    ``state`` does not change; the error."""
     before = game.dump(state)
+    error = reason(game, state, seat, command, args)
+    assert key is None or error.key == key, (command, args, error)
+    if command not in {c.name for c in game.commands}:
+        assert error.key == "core.error.unknown_command"
+        return error
+    try:
+        action = game.read(command, {k: v for k, v in args.items() if v is not None}, state, seat)
+    except RulesError as misread:  # the words name no action at all
+        assert misread.key == error.key
+    else:
+        with pytest.raises(RulesError) as checked:
+            game.check(state, seat, action)
+        assert checked.value.key == error.key, (action, checked.value, error)
+    assert game.dump(state) == before, "a refused command changes nothing"
+    readable(error)
+    return error
+
+
+def reason(game: Game[Any], state: Any, seat: int, command: str, args: CommandArgs) -> RulesError:
+    """Why ``parse`` refuses the typed command (it must refuse it)."""
     with pytest.raises(RulesError) as err:
         game.parse(command, args, state, seat)
-    assert key is None or err.value.key == key, (command, args, err.value)
-    assert game.explain(state, seat, command, args).key == err.value.key
-    assert game.dump(state) == before, "a refused command changes nothing"
-    readable(err.value)
     return err.value
 
 
@@ -56,6 +73,11 @@ def readable(error: RulesError) -> None:
     language: a text of the catalogue with every ``{argument}`` filled."""
     for lang in LANGUAGES:
         assert error.key in catalogue(lang), f"{error.key} has no {lang} text"
-        named = RulesError(error.key, **fill_args(error.args_map, SEAT_NAMES, lang))
-        text = str(refusal(named, lang))
+        text = said_in(error, lang)
         assert "{" not in text, f"{lang}: {text}"
+
+
+def said_in(error: RulesError, lang: str) -> str:
+    """The refusal as the player reads it in ``lang``, its seats named Player0, Player1…"""
+    named = RulesError(error.key, **fill_args(error.args_map, SEAT_NAMES, lang))
+    return str(refusal(named, lang))

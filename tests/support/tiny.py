@@ -91,23 +91,29 @@ class Tiny(Game[TinyState]):
         del state.bids[seat]
         return []
 
-    def resolve(self, state: TinyState, seat: int, action: Action, now: float) -> list[Event]:
+    def check(self, state: TinyState, seat: int, action: Action) -> None:
         if state.phase == "over":
             raise RulesError("core.error.game_over")
         if isinstance(action, Bid):
             if state.phase != "bid":
                 raise RulesError("core.error.wrong_phase")
             if action.amount not in (1, 2, 3):
-                raise RulesError("tiny.error.bid")
+                raise RulesError("core.error.bad_action")  # bids are 1, 2 or 3
+            return
+        if not isinstance(action, Take | Pass):
+            raise RulesError("core.error.bad_action")
+        if state.phase != "take":
+            raise RulesError("core.error.wrong_phase")
+        if seat != state.turn:
+            raise RulesError("core.error.not_your_turn")
+
+    def resolve(self, state: TinyState, seat: int, action: Action, now: float) -> list[Event]:
+        if isinstance(action, Bid):
             state.bids[seat] = action.amount
             events = [Event("tiny.event.bid", {"seat": seat, "amount": action.amount}, to=seat)]
             if len(state.bids) == state.seats:
                 events += self._resolve_bids(state)
             return events
-        if state.phase != "take":
-            raise RulesError("core.error.wrong_phase")
-        if seat != state.turn:
-            raise RulesError("core.error.not_your_turn")
         events = []
         if isinstance(action, Take):
             state.scores[seat] += 1

@@ -14,6 +14,7 @@ from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
 from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
 from tests.support import refusals
+from tests.support.refusals import reason
 
 AWAY = ["A6", "A7", "A8", "B6", "B7", "B8", "C6", "C7", "C8"]
 
@@ -357,7 +358,7 @@ def test_far_destinations_come_first_in_autocomplete() -> None:
 
 def said(state: ZvvState, command: str, args: CommandArgs, lang: str) -> str:
     """What the player who typed the command reads (the refusal, in their language)."""
-    err = GAME.explain(state, state.turn, command, args)
+    err = reason(GAME, state, state.turn, command, args)
     text_args = {k: str(v) for k, v in err.args_map.items()}
     text_args.update(
         {k[:-4]: t(str(v), lang) for k, v in err.args_map.items() if k.endswith("_key")}
