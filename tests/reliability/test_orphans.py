@@ -82,6 +82,11 @@ def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     return {**env, **extra}
 
 
+async def _drain(stream: asyncio.StreamReader, into: bytearray) -> None:
+    while chunk := await stream.read(65536):
+        into.extend(chunk)
+
+
 async def read_until(stream: asyncio.StreamReader, needle: str, timeout: float = 60) -> str:
     seen = ""
     async with asyncio.timeout(timeout):
@@ -154,13 +159,18 @@ async def test_the_bot_takes_its_render_worker_along(sig: signal.Signals, tmp_pa
         assert process.stderr is not None
         try:
             await read_until(process.stderr, "has connected to Gateway")
+            # The bot's log is read on, so that a full pipe never blocks its logging (and the
+            # bot with it) on a slow machine.
+            logged = bytearray()
+            draining = asyncio.create_task(_drain(process.stderr, logged))
             await asyncio.sleep(0.3)  # READY and GUILD_CREATE reach the bot
             alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
             await (await fake.slash(alice, "zvv new")).result(20)
             await (await fake.slash(bob, "game join")).result(20)
             await (await fake.slash(alice, "game start")).result(20)
-            async with asyncio.timeout(30):
-                # (the first picture may follow its post as an edit: the worker starts cold)
+            async with asyncio.timeout(90):
+                # (the first picture may follow its post as an edit: the worker starts cold,
+                # which takes a while on a loaded machine)
                 while not any(sent.files for sent in (*fake.posted, *fake.edits)):
                     await asyncio.sleep(0.05)
             below = descendants(process.pid)
@@ -168,8 +178,9 @@ async def test_the_bot_takes_its_render_worker_along(sig: signal.Signals, tmp_pa
             process.send_signal(sig)
             code = await asyncio.wait_for(process.wait(), 30)
             assert await wait_gone(below) == [], "processes outlived the bot"
+            await draining
             if sig == signal.SIGTERM:
-                assert code == 0, (await process.stderr.read()).decode()[-3000:]
+                assert code == 0, logged.decode()[-3000:]
         finally:
             if process.returncode is None:
                 process.kill()
