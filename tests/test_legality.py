@@ -20,10 +20,11 @@ import pytest
 from bot.service import Actor, Service
 from bot.service import buttons as button_ids
 from bot.store import repository as repo
-from rules.core import Action, CommandArgs, Game, RulesError, game_names, get_game
+from rules.core import Action, CommandArgs, Game, RulesError, get_game
 from rules.core.spec import command_key
 from tests.conftest import HERE
 from tests.support.refusals import said_in
+from tests.support.registered import generic_games, playing
 from tests.support.replies import private
 
 SEEDS = 3
@@ -133,25 +134,26 @@ def cases(game: Game[Any], seats: int, seed: int) -> list[Case]:
         step += 1
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", generic_games())
 def test_a_refused_move_reads_the_same_typed_pressed_or_applied(name: str) -> None:
-    game = get_game(name)
-    buttons = {c.name for c in game.commands if c.button}
-    compared: set[str] = set()
-    for seats in sorted({game.min_seats, game.max_seats}):
-        for seed in range(SEEDS):
-            for case in cases(game, seats, seed):
-                ways = {
-                    "typed": case.args,
-                    "typed as text": {k: str(v) for k, v in case.args.items()},
-                }
-                if case.command in buttons:
-                    ways["pressed"] = button_args(game, case.state, case.command, case.args)
-                for how, args in ways.items():
-                    if agrees(game, case, how, args):
-                        compared.add(case.error.key)
-    # Not only "not your turn": the game's own reasons were met and agreed.
-    assert any(not key.startswith("core.") for key in compared), compared
+    with playing(name):
+        game = get_game(name)
+        buttons = {c.name for c in game.commands if c.button}
+        compared: set[str] = set()
+        for seats in sorted({game.min_seats, game.max_seats}):
+            for seed in range(SEEDS):
+                for case in cases(game, seats, seed):
+                    ways = {
+                        "typed": case.args,
+                        "typed as text": {k: str(v) for k, v in case.args.items()},
+                    }
+                    if case.command in buttons:
+                        ways["pressed"] = button_args(game, case.state, case.command, case.args)
+                    for how, args in ways.items():
+                        if agrees(game, case, how, args):
+                            compared.add(case.error.key)
+        # Not only "not your turn": the game's own reasons were met and agreed.
+        assert any(not key.startswith("core.") for key in compared), compared
 
 
 def service_cases(game: Game[Any]) -> list[Case]:
@@ -165,36 +167,39 @@ def service_cases(game: Game[Any]) -> list[Case]:
     return list(chosen.values())[:3]
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", generic_games())
 async def test_the_service_refuses_a_typed_and_a_pressed_move_alike(
     name: str, service: Service
 ) -> None:
     """Through the service, as a player meets it: the private answer to the command typed and
     to the button pressed (of the current phase, so not merely out of date) is the refusal
     ``apply`` gives, in the player's words."""
-    game = get_game(name)
-    found = service_cases(game)
-    assert found, f"{name}: no refused button move with a reason of its own"
-    players = [Actor(10 + n, f"Player{n}") for n in range(max(2, game.min_seats))]
-    for case in found:
-        assert (await service.new_game(players[0], HERE, name, {})).ok
-        for player in players[1:]:
-            assert (await service.join(player, HERE)).ok
-        assert (await service.start(players[0], HERE)).ok
-        async with service.sessions() as session:
-            row = await repo.open_game(session, HERE.channel_id)
-            assert row is not None
-            row.state = game.dump(case.state)
-            row.phase = game.phase(case.state)
-            game_id = row.id
-            await session.commit()
-        actor = players[case.seat]
-        typed = await service.act(actor, HERE, name, case.command, case.args)
-        custom_id = button_ids.button_id(game_id, game.phase(case.state), case.command, case.args)
-        assert custom_id is not None
-        press = await service.press(actor, HERE, custom_id, None)
-        assert not typed.ok and not press.ok, case
-        expected = said_in(case.error, "en")
-        assert private(typed) == private(press), (case, private(typed), private(press))
-        assert expected.removeprefix("⚠️ ") in private(typed), (case, expected, private(typed))
-        assert (await service.cancel(players[0], HERE)).ok
+    with playing(name):
+        game = get_game(name)
+        found = service_cases(game)
+        assert found, f"{name}: no refused button move with a reason of its own"
+        players = [Actor(10 + n, f"Player{n}") for n in range(max(2, game.min_seats))]
+        for case in found:
+            assert (await service.new_game(players[0], HERE, name, {})).ok
+            for player in players[1:]:
+                assert (await service.join(player, HERE)).ok
+            assert (await service.start(players[0], HERE)).ok
+            async with service.sessions() as session:
+                row = await repo.open_game(session, HERE.channel_id)
+                assert row is not None
+                row.state = game.dump(case.state)
+                row.phase = game.phase(case.state)
+                game_id = row.id
+                await session.commit()
+            actor = players[case.seat]
+            typed = await service.act(actor, HERE, name, case.command, case.args)
+            custom_id = button_ids.button_id(
+                game_id, game.phase(case.state), case.command, case.args
+            )
+            assert custom_id is not None
+            press = await service.press(actor, HERE, custom_id, None)
+            assert not typed.ok and not press.ok, case
+            expected = said_in(case.error, "en")
+            assert private(typed) == private(press), (case, private(typed), private(press))
+            assert expected.removeprefix("⚠️ ") in private(typed), (case, expected, private(typed))
+            assert (await service.cancel(players[0], HERE)).ok

@@ -10,10 +10,11 @@ import pytest
 from bot.service import Service
 from bot.service.shown import _names, canonical, canonical_args, fold, show, show_args
 from i18n import LANGUAGES, t
-from rules.core import game_names, get_game
+from rules.core import get_game
 from rules.core.rng import Rng
 from rules.farkle.cards import ITEMS
 from tests.conftest import ALICE, CAROL, HERE
+from tests.support.registered import generic_games, playing
 
 
 def test_spanish_names_of_directions_dice_and_items() -> None:
@@ -56,44 +57,46 @@ def test_every_item_is_typed_by_its_spanish_name_or_one_word_of_it_with_or_witho
     assert canonical("badbones", "trap", "carroza") == "hearse"
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_no_two_values_share_a_name_in_any_language(game: str) -> None:
     """Typed names are read in every language at once, so they must not collide."""
-    engine = get_game(game)
-    for param in {p.name for c in engine.commands for p in c.params}:
-        owner: dict[str, str] = {}
-        for value, names in _names(game, param).items():
-            for name in {value, *names.values()}:
-                assert owner.setdefault(fold(name), value) == value, (param, name)
+    with playing(game):
+        engine = get_game(game)
+        for param in {p.name for c in engine.commands for p in c.params}:
+            owner: dict[str, str] = {}
+            for value, names in _names(game, param).items():
+                for name in {value, *names.values()}:
+                    assert owner.setdefault(fold(name), value) == value, (param, name)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_legal_command_shown_in_each_language_parses_back_to_itself(game: str) -> None:
     """Random play: each legal action's command, as a reader of each language sees it, read
     back and parsed by the engine, is the same action (so buttons, autocomplete and typing agree
     and saved games never see a translated value)."""
-    engine = get_game(game)
-    rng = Rng(7)
-    checked = 0
-    for seed in range(3):
-        state = engine.new_game(engine.min_seats if game == "badbones" else 2, {}, seed)
-        now = 1_000_000.0
-        for _ in range(150):
-            if engine.is_over(state):
-                break
-            seat = rng.choice(sorted(engine.pending(state)))
-            for action in engine.legal_actions(state, seat):
-                command = engine.to_command(action)
-                if command is None:
-                    continue
-                name, args = command
-                for lang in LANGUAGES:
-                    typed: dict[str, Any] = canonical_args(game, show_args(game, args, lang))
-                    assert engine.parse(name, typed, state, seat) == action, (lang, name, args)
-                    checked += 1
-            engine.play(state, seat, rng.choice(engine.legal_actions(state, seat)), now)
-            now += 1.0
-    assert checked > 100
+    with playing(game):
+        engine = get_game(game)
+        rng = Rng(7)
+        checked = 0
+        for seed in range(3):
+            state = engine.new_game(engine.min_seats if game == "badbones" else 2, {}, seed)
+            now = 1_000_000.0
+            for _ in range(150):
+                if engine.is_over(state):
+                    break
+                seat = rng.choice(sorted(engine.pending(state)))
+                for action in engine.legal_actions(state, seat):
+                    command = engine.to_command(action)
+                    if command is None:
+                        continue
+                    name, args = command
+                    for lang in LANGUAGES:
+                        typed: dict[str, Any] = canonical_args(game, show_args(game, args, lang))
+                        assert engine.parse(name, typed, state, seat) == action, (lang, name, args)
+                        checked += 1
+                engine.play(state, seat, rng.choice(engine.legal_actions(state, seat)), now)
+                now += 1.0
+        assert checked > 100
 
 
 async def test_a_spanish_player_is_offered_and_may_type_an_items_spanish_name(

@@ -1,4 +1,6 @@
-"""Pig, a small dice game with no parameters and no options, for tests only (it never ships).
+"""Pig, a small dice game with no parameters and no options, for tests only (it never ships):
+the template of docs/adding-a-game.md, which the generic tests take along with the shipped
+games (``tests/support/registered.py``: ``generic_games``, ``playing``).
 
 On your turn, ``roll`` a die as often as you like: a 1 loses this turn's points and ends the
 turn; ``hold`` banks them and passes the die on. The first to 20 points wins.
@@ -53,12 +55,18 @@ class Pig(Game[PigState]):
             return []
         return [Roll(), Hold()] if state.pot else [Roll()]
 
-    def resolve(self, state: PigState, seat: int, action: Action, now: float) -> list[Event]:
-        if self.is_over(state) or seat != state.turn:
+    def check(self, state: PigState, seat: int, action: Action) -> None:
+        # The one place Pig decides legality, with the reason a player reads: typed commands,
+        # buttons and ``apply`` all reach it (docs/engine.md, "One legality").
+        if self.is_over(state):
+            raise RulesError("core.error.game_over")
+        if seat != state.turn:
             raise RulesError("core.error.not_your_turn")
-        if isinstance(action, Hold):
-            if not state.pot:
-                raise RulesError("pig.error.nothing_to_hold")
+        if isinstance(action, Hold) and not state.pot:
+            raise RulesError("pig.error.nothing_to_hold")
+
+    def resolve(self, state: PigState, seat: int, action: Action, now: float) -> list[Event]:
+        if isinstance(action, Hold):  # (checked: there is something to hold)
             state.scores[seat] += state.pot
             events = [Event("pig.event.held", {"seat": seat, "pot": state.pot})]
             state.pot = 0

@@ -47,3 +47,25 @@ def add_texts(texts: Texts) -> list[tuple[str, str]]:
                 catalogue(lang)[key] = text
                 written.append((lang, key))
     return written
+
+
+def generic_games() -> list[str]:
+    """The games a generic test runs over: every shipped game, and the template game (Pig,
+    tests/support/pig.py: docs/adding-a-game.md), which :func:`playing` registers for the test
+    that plays it."""
+    from tests.support.pig import PIG
+
+    return [*game_names(), PIG.name]
+
+
+@contextmanager
+def playing(name: str) -> Iterator[None]:
+    """Inside the block ``name`` is a registered game: a shipped one already is; the template
+    is registered there, with its texts."""
+    from tests.support.pig import PIG, TEXTS
+
+    if name == PIG.name and name not in game_names():
+        with registered(PIG, TEXTS):
+            yield
+    else:
+        yield
