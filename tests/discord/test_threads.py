@@ -12,7 +12,7 @@ from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
 
 
-async def _an_hour_later(fake: FakeDiscord, bot: Any, clock: Clock, thread: int) -> None:
+async def an_hour_later(fake: FakeDiscord, bot: Any, clock: Clock, thread: int) -> None:
     """An hour passes (the deadline loop woken): give the thread's archive a moment to go out."""
     clock.now += 3601
     bot.wake_deadlines()
@@ -60,7 +60,7 @@ async def test_each_game_is_played_in_its_own_thread(
     assert "Winner: Alice" in result.content and f"<#{thread}>" in result.content
 
     assert not fake.archived(thread)
-    await _an_hour_later(fake, bot, clock, thread)
+    await an_hour_later(fake, bot, clock, thread)
     assert fake.archived(thread), "an hour after the end its thread is archived"
 
 
@@ -99,5 +99,5 @@ async def test_a_cancelled_games_thread_is_archived_an_hour_later_too(
     await (await fake.slash(alice, "game cancel", channel_id=thread)).result()
     await fake.idle()
     assert not fake.archived(thread)
-    await _an_hour_later(fake, bot, clock, thread)
+    await an_hour_later(fake, bot, clock, thread)
     assert fake.archived(thread), "an hour after the cancel its thread is archived"
