@@ -23,7 +23,6 @@ from bot.service.reach import reaches
 from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
-from bot.store.models import GameRow
 from rules.core import Pending
 
 # Row kinds: a person's deadline (then the computer plays for them), the reminder before it,
@@ -206,16 +205,6 @@ def deadline_row(game_id: int, seat: int, kind: str, due: float, phase: str) -> 
 # A finished game's thread is archived this long after the end (a seat of -1: the game's own).
 ARCHIVE_AFTER = 3600.0
 ARCHIVE = "archive"
-
-
-async def archive_later(tx: Tx, row: GameRow) -> None:
-    """A game that closes without a result (cancelled) archives its thread as a finished one
-    does, an hour on: an open thread would stay in the server's (and discord.py's) list of
-    active threads for a week."""
-    if row.parent_channel_id is not None:
-        await repo.run(
-            tx.session, repo.Writes().add_deadlines([archive_row(row.id, tx.now, row.phase)])
-        )
 
 
 def archive_row(game_id: int, now: float, phase: str) -> dict[str, Any]:
