@@ -23,6 +23,7 @@ from bot.service.reach import reaches
 from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
 from bot.service.transaction import Tx
 from bot.store import repository as repo
+from bot.store.models import GameRow
 from rules.core import Pending
 
 # Row kinds: a person's deadline (then the computer plays for them), the reminder before it,
@@ -207,11 +208,22 @@ ARCHIVE_AFTER = 3600.0
 ARCHIVE = "archive"
 
 
-def archive_row(game_id: int, now: float, phase: str) -> dict[str, Any]:
-    return {
-        "game_id": game_id,
-        "seat": -1,
-        "kind": ARCHIVE,
-        "due_at": now + ARCHIVE_AFTER,
-        "phase": phase,
-    }
+# A cancelled game's thread is archived this long after the cancel: it has no last words to
+# wait for, but the table's last edits and pictures still on their way land first (an edit
+# of a message in an archived thread would reopen it).
+CANCELLED_ARCHIVE_AFTER = 60.0
+
+
+async def archive_later(tx: Tx, row: GameRow) -> None:
+    """A game that closes without a result (cancelled) archives its thread a minute on: an
+    open thread would stay in the server's (and discord.py's) list of active threads for a
+    week. Anyone who writes in it reopens it. Nothing for a game played in its channel."""
+    if row.parent_channel_id is not None:
+        due = archive_row(row.id, tx.now, row.phase, CANCELLED_ARCHIVE_AFTER)
+        await repo.run(tx.session, repo.Writes().add_deadlines([due]))
+
+
+def archive_row(
+    game_id: int, now: float, phase: str, after: float = ARCHIVE_AFTER
+) -> dict[str, Any]:
+    return {"game_id": game_id, "seat": -1, "kind": ARCHIVE, "due_at": now + after, "phase": phase}

@@ -22,7 +22,7 @@ from bot.service.table import (
     settings,
     whole_number,
 )
-from bot.service.text import Name, Text, phrase
+from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, CANCELLED, LOBBY, GameRow, SeatRow
@@ -111,7 +111,7 @@ def leave(actor: Actor, place: Place) -> Work:
             else:
                 draft.public.append(_lobby(row, place))
             if emptied:
-                draft.public.extend(archived(row))
+                await deadlines.archive_later(tx, row)
         else:
             if seat.left:
                 raise Refusal("lobby.error.not_seated")
@@ -125,17 +125,6 @@ def leave(actor: Actor, place: Place) -> Work:
         return draft
 
     return work
-
-
-def archived(row: GameRow) -> list[Post]:
-    """A cancelled game's thread archived at once, after the words posted before it (its
-    channel's sender keeps the order): a cancelled game has no last words to wait for (a
-    finished one's thread is archived an hour on), and an open thread would stay among the
-    server's, and discord.py's, active threads for a week. Anyone who writes in it reopens it.
-    Nothing for a game played in its channel."""
-    if row.parent_channel_id is None:
-        return []
-    return [Post(row.channel_id, Text(), archive=True)]
 
 
 async def _remove_from_lobby(tx: Tx, row: GameRow, seat: SeatRow) -> None:
@@ -231,7 +220,7 @@ def cancel(actor: Actor, place: Place) -> Work:
         draft.public.append(Post(place.channel_id, text))
         if was_lobby:
             draft.public.append(_lobby(row, place))  # its buttons go
-        draft.public.extend(archived(row))
+        await deadlines.archive_later(tx, row)
         return draft
 
     return work

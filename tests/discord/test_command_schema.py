@@ -11,7 +11,7 @@ from bot.discord import async_sync_commands
 from bot.discord.translator import LOCALES
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
-from tests.discord.test_threads import an_hour_later
+from tests.discord.test_threads import a_while_later
 from tests.fakediscord import FakeDiscord, limits
 from tests.fakediscord.schema import schemas
 
@@ -108,7 +108,7 @@ async def test_the_fakes_answers_to_a_game_are_as_discords_schemas_say(
     await fake.idle()
     await (await fake.click(bob, fake.in_channel(thread)[-1], "pass")).result()
     await fake.idle()
-    await an_hour_later(fake, bot, clock, thread)
+    await a_while_later(fake, bot, clock, thread)
     assert fake.archived(thread)
 
     assert fake.unlike_discord == []
