@@ -7,7 +7,7 @@ from bot.service.replies import Button, Reply
 from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
-from tests.support.replies import said
+from tests.support.replies import private, said
 
 
 async def _relaxed_game(service: Service) -> Reply:
@@ -215,3 +215,14 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     assert _owners(table, 0, pressed(bobs.custom_id)) == [1]
     assert _owners(table, 1, pressed(anas.custom_id)) == [0]
     # (A button of another phase never gets this far: ``moves.press`` refuses it as stale.)
+
+
+async def test_a_refusal_names_the_command_as_a_spanish_client_shows_it(service: Service) -> None:
+    """Play-test: "Ahora no puedes hacer «claim» así" named the English command to a Spanish
+    player, whose client shows `/fuse tomar-dado`."""
+    await _relaxed_game(service)
+    await service.language(BOB, HERE, "es")
+    refused = await service.act(BOB, HERE, "fuse", "claim", {})
+    assert private(refused) == "⚠️ Ahora no puedes hacer «tomar-dado» así."
+    refused = await service.act(ALICE, HERE, "fuse", "claim", {})
+    assert private(refused) == "⚠️ You cannot do “claim” like that now."

@@ -310,11 +310,15 @@ def _after_closing(draft: Draft, post: Post) -> None:
 @contextlib.contextmanager
 def seat_names(table: Table, lang: str) -> Iterator[None]:
     """A rules error that names a seat ("the pawn on G1 belongs to {seat}") names the player:
-    the refusal is worded after the transaction, when the seats are no longer at hand."""
+    the refusal is worded after the transaction, when the seats are no longer at hand. A
+    command it names is named as the reader's client shows it ("«tirar»", not "«roll»")."""
     try:
         yield
     except RulesError as error:
-        raise RulesError(error.key, **fill_args(error.args_map, table.names(), lang)) from error
+        args = fill_args(error.args_map, table.names(), lang)
+        if isinstance(args.get("command"), str):
+            args["command"] = picks.command_name(table.kind, args["command"], lang)
+        raise RulesError(error.key, **args) from error
 
 
 def _command_args(args: CommandArgs) -> CommandArgs:

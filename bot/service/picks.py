@@ -250,10 +250,16 @@ def typed(table: Table, seat: int, spec: Command, made: CommandArgs, lang: str) 
     return written(table.kind, spec.name, filled, lang)
 
 
+def command_name(kind: str, command: str, lang: str) -> str:
+    """The name ``lang``'s client shows for ``kind``'s ``command`` (the command itself if it has
+    none, e.g. a word typed that is no command)."""
+    return str(catalogue(language_for(lang)).get(f"{kind}.command_name.{command}", command))
+
+
 def written(kind: str, command: str, args: CommandArgs, lang: str) -> str:
     """``/<game> <command> name:value …`` with the names and values ``lang``'s client shows."""
     known = catalogue(language_for(lang))
-    name = known.get(f"{kind}.command_name.{command}", command)
+    name = command_name(kind, command, lang)
     shown = show_args(kind, args, lang)
     words = [
         f"{known.get(f'{kind}.param_name.{param}', param)}:{value}"
