@@ -10,8 +10,9 @@ from typing import Any, cast
 
 from sqlalchemy import func, select
 
+from bot.discord import send
 from bot.discord.channels import BACKOFF_CAP, KNOWN_MAX, backoff
-from bot.discord.send import Job, Outbox
+from bot.discord.send import CHANNEL_WINDOW, Job, Outbox
 from bot.service import Message, Outgoing, Service
 from bot.service.draft import Post, RenderJob, ReplayJob
 from bot.service.owed import dump, load
@@ -140,3 +141,22 @@ def test_the_outbox_remembers_a_bounded_number_of_messages() -> None:
     assert len(outbox.known) == KNOWN_MAX
     assert Slot(0, "phase", "p") not in outbox.known, "the least recently used go first"
     assert Slot(KNOWN_MAX + 9, "phase", "p") in outbox.known
+
+
+def test_a_channel_quiet_while_its_post_waited_does_not_stop_another_channels_sender(
+    monkeypatch: Any,
+) -> None:
+    """Seen in `bench memory`: channel 1's pacing check dropped its posts older than the window
+    and kept it, empty, first in line; channel 2's next post then raised IndexError in its
+    sender, which died with that post sent and still queued."""
+    now = [100.0]
+    monkeypatch.setattr(send.time, "monotonic", lambda: now[0])
+    outbox = Outbox(cast(Any, None), None)
+    outbox._posted(1)
+    now[0] += CHANNEL_WINDOW + 1
+    waiting = Job(Outgoing(1, Message(Text.of("a post"))))
+    assert outbox._paced(1, waiting) == 0.0, "channel 1 may post: it has been quiet"
+    outbox._posted(2)
+    assert list(outbox._posts) == [2]
+    outbox._posted(1)
+    assert list(outbox._posts) == [2, 1], "in the order they last posted"

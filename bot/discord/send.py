@@ -139,7 +139,7 @@ class Outbox(Channels):
         self.tasks: dict[int, asyncio.Task[None]] = {}
         self.failed = 0
         # When the channels that posted in the last window got their posts (the last
-        # ``CHANNEL_POSTS`` each; in the order they last posted).
+        # ``CHANNEL_POSTS`` each, never none; in the order they last posted).
         self._posts: dict[int, deque[float]] = {}
         # A click's answer under way per slot: one at a time for a message.
         self._editing: dict[Slot, asyncio.Lock] = {}
@@ -325,9 +325,11 @@ class Outbox(Channels):
 
     def _run(self, channel_id: int) -> None:
         if channel_id not in self.tasks:
-            self.tasks[channel_id] = asyncio.create_task(
+            task = asyncio.create_task(
                 self._send_all(channel_id), name=f"partida-send-{channel_id}"
             )
+            task.add_done_callback(_said_if_failed)
+            self.tasks[channel_id] = task
 
     async def _send_all(self, channel_id: int) -> None:
         """The channel's sender: its jobs in order, each until it is done."""
@@ -395,6 +397,11 @@ class Outbox(Channels):
         now = time.monotonic()
         while recent and now - recent[0] >= CHANNEL_WINDOW:
             recent.popleft()
+        if not recent:
+            # Quiet for a whole window: forgotten, as ``_posted`` forgets, never kept empty
+            # (an empty entry first in line stopped the next channel's ``_posted``).
+            del self._posts[channel_id]
+            return 0.0
         if len(recent) < CHANNEL_POSTS:
             return 0.0
         return CHANNEL_WINDOW - (now - recent[0])
@@ -719,6 +726,14 @@ def is_phase_post(outgoing: Outgoing) -> bool:
     """A game's phase message posted anew (not an edit of one)."""
     slot = outgoing.slot
     return slot is not None and slot.role == "phase" and not outgoing.edit
+
+
+def _said_if_failed(task: asyncio.Task[None]) -> None:
+    """A sender that stopped on a bug says so in the log, with its channel (the channel's queue
+    waits for its next job, which starts a sender again): never a silent "Task exception was
+    never retrieved" at exit."""
+    if not task.cancelled() and (error := task.exception()) is not None:
+        log.error("the sender %s stopped", task.get_name(), exc_info=error)
 
 
 def _is_post(outgoing: Outgoing) -> bool:
