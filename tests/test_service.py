@@ -418,3 +418,23 @@ async def test_rules_with_no_game_named_say_which_games_there_are(service: Servi
     assert "Bad Bones (`badbones`)" in said and "Zombies vs Vampires (`zvv`)" in said
     dicho = private(await service.rules(CAROL, HERE, ""))
     assert "¿Las reglas de qué juego?" in dicho and "Zombis contra Vampiros (`zvv`)" in dicho
+
+
+async def test_settings_asked_together_are_changed_all_or_none(service: Service) -> None:
+    """`/game settings replay:on hold:on` in a channel with no game: the hold is refused (there
+    is no game to hold), so the replay, asked in the same command, is not changed either."""
+    from bot.store.models import ChannelRow
+    from tests.conftest import MOD
+
+    refused = await service.settings(MOD, HERE, replay=True, hold=True)
+    assert not refused.ok and refused.public == []
+    async with service.sessions() as session:
+        channel = await session.get(ChannelRow, HERE.channel_id)
+        assert channel is None or not channel.replay
+    await started(service, ALICE, BOB)
+    both = await service.settings(ALICE, HERE, replay=True, undo=False)
+    assert both.ok
+    assert "animation" in private(both) and "undo off" in private(both), private(both)
+    async with service.sessions() as session:
+        channel = await session.get(ChannelRow, HERE.channel_id)
+        assert channel is not None and channel.replay

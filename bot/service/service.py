@@ -34,11 +34,13 @@ from bot.service import (
     standings,
 )
 from bot.service import undo as undoing
+from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, REPLAY, Replaying
 from bot.service.reading import game_number, page_number, player_of
 from bot.service.replies import Actor, Message, Place, Reply
-from bot.service.text import Channel, lines, phrase
+from bot.service.text import Channel, phrase
+from bot.service.transaction import Tx, Work
 from bot.service.upkeep import Upkeep
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
@@ -113,28 +115,18 @@ class Service(Upkeep):
         the host's hold on the game's deadlines (``hold``, bot/service/pause.py), and whether
         its players may take back a step (``undo``, bot/service/undo.py)."""
         limits_asked = (deadline_minutes, reminder_minutes, misses, autopilot) != (None,) * 4
-        parts: list[Reply] = []
+        parts: list[Work] = []
         if replay is not None:
+            parts.append(replays.set_automatic(actor, place, replay))
+        if hold is not None:
+            parts.append(pause.hold(actor, hold))
+        if undo is not None:
+            parts.append(undoing.allow(actor, undo))
+        if limits_asked or not parts:
             parts.append(
-                await self._run(
-                    actor, place, replays.set_automatic(actor, place, replay), "settings"
-                )
+                lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses, autopilot)
             )
-        if hold is not None and all(p.ok for p in parts):
-            parts.append(await self._run(actor, place, pause.hold(actor, hold), "settings"))
-        if undo is not None and all(p.ok for p in parts):
-            parts.append(await self._run(actor, place, undoing.allow(actor, undo), "settings"))
-        if all(p.ok for p in parts) and (limits_asked or not parts):
-            work = lobby.change_settings(
-                actor, deadline_minutes, reminder_minutes, misses, autopilot
-            )
-            parts.append(await self._run(actor, place, work, "settings"))
-        said = parts[-1]
-        if said.ok and len(parts) > 1:
-            texts = [p.private.text for p in parts if p.private is not None]
-            said.private = Message(lines(texts))
-            said.public = [o for p in parts for o in p.public]
-        return said
+        return await self._run(actor, place, _together(parts), "settings")
 
     async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
         """``/game addbot [level]``: a computer player takes the next seat in the lobby."""
@@ -330,3 +322,18 @@ class Service(Upkeep):
         except Refusal as refusal:
             return self._refused(refusal, lang)
         return Reply(private=Message(me.shown(reach, lang, self.clock())))
+
+
+def _together(parts: list[Work]) -> Work:
+    """The parts of one ``/game settings`` in one transaction: all of them, or (one refused)
+    none, and one answer saying each."""
+
+    async def work(tx: Tx) -> Draft:
+        draft = Draft()
+        for part in parts:
+            done = await part(tx)
+            draft.private += done.private
+            draft.public += done.public
+        return draft
+
+    return work
