@@ -31,9 +31,9 @@ from render import has_renderer
 from rules.core import game_names, get_game
 from rules.core.play import random_game
 from tests.conftest import Clock
+from tests.games.pig import PIG, TEXTS
 from tests.support.fingerprint import option_sets
-from tests.support.pig import PIG, TEXTS
-from tests.support.registered import registered
+from tests.support.registered import generic_games, registered
 from tests.support.texts import (
     FAMILIES,
     PENDING_KINDS,
@@ -165,14 +165,14 @@ def swept(game: str, lang: str) -> Misses:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 async def test_every_text_a_game_played_through_the_service_reaches_exists(
     game: str, lang: str, tmp_path: Path
 ) -> None:
     assert not sorted(await played(game, lang, tmp_path, seed=1))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_event_and_prompt_of_random_games_has_a_text(game: str) -> None:
     misses: Misses = set()
     for lang in LANGUAGES:
@@ -180,18 +180,18 @@ def test_every_event_and_prompt_of_random_games_has_a_text(game: str) -> None:
     assert not sorted(misses)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_text_a_game_declares_exists(game: str) -> None:
     """Commands, parameters, steps, buttons, options and their values, pieces and topics."""
     assert not absent(declared(game))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_key_written_in_a_games_sources_exists(game: str) -> None:
     assert not absent(literal_keys(game))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_key_family_built_from_game_data_is_enumerated_and_exists(game: str) -> None:
     """A prompt, event or refusal whose key is an f-string is enumerated in FAMILIES, with
     the data it is built from; every key of every family exists."""
@@ -201,7 +201,7 @@ def test_every_key_family_built_from_game_data_is_enumerated_and_exists(game: st
     assert not absent({key for keys in families.values() for key in keys})
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_pending_kind_has_a_prompt(game: str) -> None:
     """Pending kinds written where the ``Pending`` is made, and those computed from the state
     (which the game lists in PENDING_KINDS)."""
