@@ -65,7 +65,8 @@ class Nim(Game[NimState]):
             raise RulesError("core.error.game_over")
         if seat != state.turn:
             raise RulesError("core.error.not_your_turn")
-        if not isinstance(action, Take) or not 1 <= action.count <= MOST:
+        # (A typed count that is no number reaches here as text: refused like a 4.)
+        if not isinstance(action, Take) or action.count not in range(1, MOST + 1):
             raise RulesError("nim.error.one_to_three")
         if action.count > state.left:
             raise RulesError("nim.error.not_that_many", left=state.left)
