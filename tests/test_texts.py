@@ -33,7 +33,7 @@ from rules.core.play import random_game
 from tests.conftest import Clock
 from tests.games.pig import PIG, TEXTS
 from tests.support.fingerprint import option_sets
-from tests.support.registered import generic_games, registered
+from tests.support.registered import generic_games, kept_games, registered
 from tests.support.texts import (
     FAMILIES,
     PENDING_KINDS,
@@ -306,6 +306,19 @@ async def test_a_small_game_passes_and_each_text_deleted_from_it_is_caught(
             finally:
                 catalogue("es")[key] = text
             assert (key, "es") in misses or f"es:{key}" in missing_declared, key
+
+
+@pytest.mark.parametrize("game", list(kept_games()))
+def test_every_text_of_a_test_game_is_one_a_check_requires(game: str) -> None:
+    """Each text in a test game's folder (Pig's, Nim's ``<lang>.toml``) is a key one of the
+    checks above requires, in both languages: deleting any of them fails a test, and none is
+    dead weight."""
+    texts = kept_games()[game].TEXTS
+    written, _ = _pendings(game)
+    required = declared(game) | literal_keys(game) | {f"{game}.pending.{k}" for k in written}
+    required |= {key for keys in family_keys(game).values() for key in keys}
+    assert set(texts) == required
+    assert all(set(by_lang) == set(LANGUAGES) for by_lang in texts.values())
 
 
 # ---------------------------------------------------------------- production: the fallback
