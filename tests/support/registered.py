@@ -1,6 +1,9 @@
 """A test's own game in the registry for one test: registered for a ``with`` block (a fixture)
-and taken out after it, so that the registry between tests lists the shipped games only and a
-generic test parametrized over ``game_names()`` covers exactly those."""
+and taken out after it, so that the registry between tests lists the shipped games only.
+
+A generic test is parametrized over :func:`generic_games`: the shipped games and the test games
+of ``TEST_GAMES`` (each a folder of ``tests/games/``), which ``tests/conftest.py`` registers
+for each test that takes one."""
 
 from __future__ import annotations
 
