@@ -6,13 +6,15 @@ a word deleted from the catalogue is no longer read, so deleting one fails this 
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import i18n
-from i18n import LANGUAGES, synonym_table, synonyms
+from bot.console import Console
+from i18n import LANGUAGES, synonym_table, synonyms, t
 from rules.badbones import GAME as BAD_BONES
 from rules.badbones.actions import Buy, Move, Place, Prefer, Weapon
 from rules.badbones.board import HERO_DIR_NAMES, SYMBOLS
@@ -301,3 +303,24 @@ def test_deleting_any_word_from_the_catalogue_changes_what_it_reads(without: Any
     for family, _, word, value in cases():
         without(family, word)
         assert read(family, word, value) != _meant(family, value), (family, word)
+
+
+async def test_a_table_reads_the_words_of_either_language(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    """At an English table a Spanish word works («quedarse», «pared»), and a player reading
+    Spanish may type an English one ("stay"): what they are told is in their own language."""
+    con, out = console
+    for line in (
+        "@ana /game new badbones",
+        "@ana /game start",
+        "@ana /badbones move direction:quedarse",
+        "@ana /badbones move direction:S",
+        "@ana /badbones place trap:pared square:B2 orientation:slash",
+        "@ana:es /badbones move direction:stay",
+    ):
+        await con.line(line)
+    said = out.getvalue()
+    assert said.count(t("badbones.error.hero_must_move", "en")) == 1
+    assert "ana places a wall on B2, turned /." in said
+    assert said.count(t("badbones.error.hero_must_move", "es")) == 1
