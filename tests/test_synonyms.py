@@ -16,7 +16,7 @@ import i18n
 from bot.console import Console
 from i18n import LANGUAGES, synonym_table, synonyms, t
 from rules.badbones import GAME as BAD_BONES
-from rules.badbones.actions import Buy, Move, Place, Prefer, Weapon
+from rules.badbones.actions import Buy, Move, Place, Prefer, Retrieve, Weapon
 from rules.badbones.board import HERO_DIR_NAMES, SYMBOLS
 from rules.badbones.choices import CHOICES
 from rules.badbones.state import CHIEF_KINDS
@@ -27,12 +27,21 @@ from rules.zvv import GAME as ZVV
 from rules.zvv.notation import position
 
 # family -> language -> word -> the engine's value: every alias the engines held (the Bad Bones
-# ``_…_ALIASES`` tables and ZvV's ``SIDE_WORDS``), by the language whose catalogue holds it.
+# ``_…_ALIASES`` and ``_…_WORDS`` tables and ZvV's ``SIDE_WORDS``), by the language whose
+# catalogue holds it.
 WORDS: dict[str, dict[str, dict[str, str]]] = {
     "badbones.direction": {"es": {"O": "W", "NO": "NW", "SO": "SW"}},
     "badbones.stay": {
         "en": dict.fromkeys(("STAY", "NONE", "HERE", "0", ".", "-"), "stay"),
         "es": dict.fromkeys(("QUEDARSE", "NADA"), "stay"),
+    },
+    "badbones.square": {
+        "en": {
+            "TOWER": "tower",
+            **dict.fromkeys(("FOREST", "TOP", "LEFT", "RIGHT"), "forest"),
+            **dict.fromkeys(("VILLAGE", "HOUSE"), "village"),
+        },
+        "es": {"TORRE": "tower", "BOSQUE": "forest", **dict.fromkeys(("ALDEA", "CASA"), "village")},
     },
     "badbones.trap": {
         "es": {
@@ -157,6 +166,7 @@ RUN_TOGETHER = {
 VALUES: dict[str, tuple[str, ...]] = {
     "badbones.direction": HERO_DIR_NAMES,
     "badbones.stay": ("stay",),
+    "badbones.square": ("tower", "forest", "village"),
     "badbones.trap": tuple(TRAPS),
     "badbones.weapon": (*WEAPONS, *TRAPS),
     "badbones.choice": CHOICES,
@@ -174,6 +184,7 @@ def _typed(family: str, word: str) -> tuple[str, dict[str, str]]:
     return {
         "badbones.direction": ("move", {"direction": word}),
         "badbones.stay": ("move", {"direction": word}),
+        "badbones.square": ("retrieve", {"square": word}),
         "badbones.trap": ("buy", {"item": word}),
         "badbones.weapon": ("buy", {"item": word}),
         "badbones.choice": ("prefer", {"choice": word, "value": "auto"}),
@@ -191,6 +202,11 @@ def _meant(family: str, value: str) -> Action | str:
     return {
         "badbones.direction": lambda: Move(value),
         "badbones.stay": lambda: "badbones.error.hero_must_move",
+        "badbones.square": lambda: {
+            "tower": Retrieve("C3"),
+            "forest": "badbones.error.square_in_forest",
+            "village": "badbones.error.square_in_village",
+        }[value],
         "badbones.trap": lambda: Buy(value),
         "badbones.weapon": lambda: Buy(value),
         "badbones.choice": lambda: Prefer(value, "auto"),
