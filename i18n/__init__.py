@@ -5,8 +5,10 @@ A catalogue is the folder ``i18n/<lang>/``: one TOML file per part of the produc
 Texts are ``str.format`` templates: ``"{player} lost a house"``. Engines raise errors and emit
 events as keys; adapters and the renderer translate them here.
 
-The catalogue is a top-level package of its own: the bot and the renderer both read it, and the
-engines never do (they speak in message keys, see ``rules.core.errors``).
+The catalogue is a top-level package of its own: the bot and the renderer both read it. The
+engines speak in message keys (see ``rules.core.errors``) and read one thing only: the words a
+player may type for a canonical value (:func:`synonyms`), so input aliases live in the catalogue
+beside the names the bot shows.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import re
 import string
 import threading
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -47,15 +49,54 @@ def _flatten(prefix: str, table: dict[str, Any], out: dict[str, str]) -> None:
             out[full] = str(value)
 
 
+# A game's input words: the table ``[<game>.synonyms.<family>]`` of a catalogue file, read by
+# :func:`synonyms` and kept out of the messages.
+SYNONYMS = "synonyms"
+
+
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    """Every message of one language, by dotted key."""
-    out: dict[str, str] = {}
+def _files(lang: str) -> tuple[dict[str, Any], ...]:
     # A path next to this file rather than importlib.resources: it works the same from a
     # checkout, an editable install and a wheel, whatever the current directory.
     folder = LOCALE_DIR / lang
-    for entry in sorted(folder.glob("*.toml")):
-        _flatten("", tomllib.loads(entry.read_text(encoding="utf-8")), out)
+    return tuple(
+        tomllib.loads(entry.read_text(encoding="utf-8")) for entry in sorted(folder.glob("*.toml"))
+    )
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """Every message of one language, by dotted key (input synonyms are not messages)."""
+    out: dict[str, str] = {}
+    for data in _files(lang):
+        for part, table in data.items():
+            if isinstance(table, dict):
+                table = {k: v for k, v in table.items() if k != SYNONYMS}
+            _flatten("", {part: table}, out)
+    return out
+
+
+@cache
+def synonyms(game: str, family: str) -> Mapping[str, str]:
+    """The words a player may type for the canonical values of one ``family`` of ``game``'s
+    input (``synonyms("badbones", "trap")["muro"] == "wall"``), from the table
+    ``[<game>.synonyms.<family>]`` of every language's catalogue merged, so a Spanish word
+    works in an English channel too. Keys are in lower case: look a typed word up lowered.
+    A word two languages give different values is a catalogue bug (``tests/test_synonyms.py``).
+    """
+    out: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for word, value in synonym_table(lang, game, family).items():
+            out.setdefault(word.lower(), value)
+    return out
+
+
+def synonym_table(lang: str, game: str, family: str) -> dict[str, str]:
+    """One language's ``[<game>.synonyms.<family>]`` as written (empty when it has none)."""
+    out: dict[str, str] = {}
+    for data in _files(lang):
+        table = data.get(game, {}).get(SYNONYMS, {}).get(family, {})
+        out.update({str(word): str(value) for word, value in table.items()})
     return out
 
 

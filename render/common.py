@@ -252,7 +252,7 @@ def sample_views(kind: str, seats: int, seed: int, count: int) -> list[dict[str,
 
 
 def game_palette(kind: str) -> FixedPalette:
-    """The fixed palette of ``render/<kind>.py``: the colours written in it and here, and the
+    """The fixed palette of ``kind``'s renderer (``render/<kind>.py``): the colours written in it and here, and the
     rest learnt from six tables of a random game at the most seats."""
 
     def sample() -> Image.Image:
@@ -265,6 +265,10 @@ def game_palette(kind: str) -> FixedPalette:
         return sheet([table_image(kind, view, names, "en") for view in views])
 
     def colours() -> list[Colour]:
-        return source_colours(sys.modules[__name__], importlib.import_module(f"render.{kind}"))
+        from rules.core import registration
+
+        # The game's renderer as its registration names it (``render/<game>.py`` when shipped).
+        module = registration(kind).renderer or f"render.{kind}"
+        return source_colours(sys.modules[__name__], importlib.import_module(module))
 
     return FixedPalette(sample, colours)

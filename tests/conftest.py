@@ -7,6 +7,7 @@ import io
 import logging
 import os
 from collections.abc import AsyncIterator, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ import pytest
 from bot.console import Console, ConsoleClock
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
-from tests.support.registered import registered
+from tests.support.registered import kept_games, playing, registered
 from tests.support.tiny import TEXTS, TINY, Tiny
 
 # Tests draw in a thread, where they can replace a renderer; tests/test_drawing.py checks the
@@ -41,6 +42,19 @@ def _logging_as_it_was() -> Iterator[None]:
     yield
     root.handlers[:] = handlers
     root.setLevel(level)
+
+
+@pytest.fixture(autouse=True)
+def _test_game_played(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A test parametrized with a test game's name (``generic_games()``: Pig, Nim) has that game
+    registered, with its texts, for its whole run (fixtures included) and taken out after it."""
+    params = getattr(getattr(request.node, "callspec", None), "params", {})
+    kept = kept_games()
+    names = [v for v in params.values() if isinstance(v, str) and v in kept]
+    with ExitStack() as stack:
+        for name in names:
+            stack.enter_context(playing(name))
+        yield
 
 
 @pytest.fixture

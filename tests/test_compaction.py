@@ -17,9 +17,10 @@ from bot.store import logs
 from bot.store import repository as repo
 from bot.store.database import alembic_config
 from bot.store.models import FINISHED, ActionRow, GameLogRow, GameRow, SeatRow
-from rules.core import Rng, game_names, get_game
+from rules.core import Rng, get_game
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE
+from tests.support.registered import generic_games
 from tests.test_ratings import play
 
 SEATS = {"zvv": 2}  # seats by game where not 3 (within the game's range)
@@ -80,7 +81,7 @@ def entries(log: Any) -> list[tuple[Any, ...]]:
     return [(e.seq, e.seat, e.action, e.at, e.by_default) for e in log]
 
 
-@pytest.mark.parametrize("kind", game_names())
+@pytest.mark.parametrize("kind", generic_games())
 async def test_replay_of_a_compacted_game_equals_the_replay_before(
     service: Service, kind: str
 ) -> None:

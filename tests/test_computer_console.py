@@ -19,8 +19,8 @@ from bot.service import Place, Service
 from bot.service.table import Table
 from bot.store import repository as repo
 from bot.store.models import FINISHED, GameRow
-from rules.core import game_names
 from rules.core.policy import choose
+from tests.support.registered import generic_games
 
 # Every game with its default options but these: ZvV on its smallest board, ending at 40 rounds
 # at most.
@@ -47,7 +47,7 @@ def _typed(kind: str, table: Table, seat: int) -> str:
     return f"@alice /{kind} {command} {words}".rstrip()
 
 
-@pytest.mark.parametrize("kind", game_names())
+@pytest.mark.parametrize("kind", generic_games())
 async def test_one_person_and_three_computers_play_to_the_end(tmp_path: Path, kind: str) -> None:
     clock = ConsoleClock()
     service = await Service.open(

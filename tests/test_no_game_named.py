@@ -21,6 +21,7 @@ import pytest
 
 from i18n import LANGUAGES, catalogue
 from rules.core.registry import game_names, registration
+from tests.support.registered import generic_games, kept_games
 
 ROOT = Path(__file__).resolve().parent.parent
 # The code a game must not be named in (tests/, docs/ and bench/, whose benchmarks are per game,
@@ -50,7 +51,7 @@ def _shared_modules() -> list[Path]:
 def _words() -> dict[str, re.Pattern[str]]:
     """Each game's kind, and the name of its package, as a word of code (an identifier split
     at underscores and dots, a catalogue key ``<game>.…``, a command ``/<game> …``)."""
-    names: set[str] = set()
+    names: set[str] = set(kept_games())  # the test games too: the product never names them
     for name in game_names():
         entry = registration(name)
         names.update({name, type(entry.game).__module__.split(".")[1]})
@@ -119,12 +120,15 @@ def test_the_scan_finds_a_game_named(tmp_path: Path, text: str) -> None:
     assert len(hits) == 1 and ":3:" in hits[0], hits
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", generic_games())
 def test_each_registration_names_what_there_is(name: str) -> None:
     """A game's registration is the one place its parts are named, so each must be there: the
     computer players' modules with their ``choose``, the renderer, the catalogue in every
-    language (``i18n/<lang>/<game>.toml``, keys beginning with the game's name)."""
+    language (``i18n/<lang>/<game>.toml``, keys beginning with the game's name; a test game's
+    ``<lang>.toml`` in its folder)."""
     entry = registration(name)
+    kept = kept_games().get(name)
+    folder = ROOT / "i18n" if kept is None else Path(str(kept.__file__)).parent
     for path in (entry.policy, entry.hard):
         if path is not None:
             assert callable(importlib.import_module(path).choose), path
@@ -132,6 +136,9 @@ def test_each_registration_names_what_there_is(name: str) -> None:
     if entry.renderer is not None:
         assert callable(importlib.import_module(entry.renderer).render_table)
     for lang in LANGUAGES:
-        texts = (ROOT / "i18n" / lang / f"{entry.catalogue}.toml").read_text(encoding="utf-8")
+        found = (
+            folder / lang / f"{entry.catalogue}.toml" if kept is None else folder / f"{lang}.toml"
+        )
+        texts = found.read_text(encoding="utf-8")
         keys = [k for k in catalogue(lang) if k.startswith(f"{entry.catalogue}.")]
         assert texts and keys, (lang, name)

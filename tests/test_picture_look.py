@@ -16,7 +16,8 @@ from PIL import Image, ImageDraw
 
 import render
 from render import common
-from rules.core import Rng, game_names, get_game
+from rules.core import Rng, get_game, registration
+from tests.support.registered import generic_games, playing
 
 NAMES = ["Ana", "Bartolomé the Magnificent of Yon", "Chen", "Dee", "Eve", "Fay"]
 GAMES = ("farkle", "fuse", "zvv")
@@ -120,9 +121,10 @@ def test_pictures_of_every_game_are_written_for_a_look(
 ) -> None:
     """Writes each game's table, and a phone-width copy (~400 px), to open and look at."""
     folder = tmp_path_factory.mktemp("pictures")
-    for kind in game_names():
-        view = common.sample_views(kind, 4, seed=31, count=3)[1]
-        data = render.render_table(kind, view, NAMES[:4], "en")
+    for kind in generic_games():
+        with playing(kind):
+            view = common.sample_views(kind, 4, seed=31, count=3)[1]
+            data = render.render_table(kind, view, NAMES[:4], "en")
         (folder / f"{kind}.png").write_bytes(data)
         picture = _decoded(data)
         phone = picture.resize((400, round(picture.height * 400 / picture.width)))
@@ -130,11 +132,11 @@ def test_pictures_of_every_game_are_written_for_a_look(
         assert 0 < len(data) <= 400_000
 
 
-@pytest.mark.parametrize("kind", game_names())
+@pytest.mark.parametrize("kind", generic_games())
 def test_cached_texts_draw_the_same_pixels(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """render/common.py's Draw places a cached text mask exactly where ImageDraw would draw
     the text: every pixel of every table is the same as with Pillow's own drawing."""
-    module: Any = importlib.import_module(f"render.{kind}")
+    module: Any = importlib.import_module(registration(kind).renderer or f"render.{kind}")
     seats = get_game(kind).max_seats
     shown = common.sample_views(kind, seats, seed=41, count=3)
     cached = [render.table_image(kind, view, NAMES[:seats], "es") for view in shown]

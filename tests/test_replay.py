@@ -27,6 +27,7 @@ from render.replay import (
 )
 from rules.core import Rng, RulesError, get_game
 from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.support.registered import generic_games
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve"]
 
@@ -125,6 +126,24 @@ def test_the_frames_are_the_public_pictures_at_each_point_with_a_caption_band() 
         image.seek(len(got) - 1)
         image.load()  # (a frame's duration is read with the frame)
         assert image.info["duration"] > 1000, "the end is held"
+
+
+@pytest.mark.parametrize("kind", generic_games())
+def test_every_game_replays_its_first_moves_ending_on_the_table_as_it_stands(kind: str) -> None:
+    """Any game (the test games too): the replay of its first moves has a frame per picture
+    the channel was shown, the last one the public table after the last move."""
+    game = get_game(kind)
+    seats = max(game.min_seats, min(2, game.max_seats))
+    log = recorded_game(kind, seats, seed=5)[:MOVES]
+    pictures = shots(kind, seats, None, 5, log)
+    assert pictures[-1].view == _public_frames_at(kind, seats, 5, log)[-1]
+    got = frames(animate(kind, seats, None, 5, log, NAMES[:seats], "es", max_width=1400))
+    assert len(got) == min(len(pictures), MAX_FRAMES)
+    table = table_image(kind, pictures[-1].view, NAMES[:seats], "es").convert("RGB")
+    assert same(got[-1].crop((0, 40, table.width, 40 + table.height)), table)
+
+
+MOVES = 16  # the first moves of a replayed game (a game in progress ends where it stands)
 
 
 # --------------------------------------------------------------------- long games and limits

@@ -31,9 +31,9 @@ from render import has_renderer
 from rules.core import game_names, get_game
 from rules.core.play import random_game
 from tests.conftest import Clock
+from tests.games.pig import PIG, TEXTS
 from tests.support.fingerprint import option_sets
-from tests.support.pig import PIG, TEXTS
-from tests.support.registered import registered
+from tests.support.registered import generic_games, kept_games, registered
 from tests.support.texts import (
     FAMILIES,
     PENDING_KINDS,
@@ -165,14 +165,14 @@ def swept(game: str, lang: str) -> Misses:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 async def test_every_text_a_game_played_through_the_service_reaches_exists(
     game: str, lang: str, tmp_path: Path
 ) -> None:
     assert not sorted(await played(game, lang, tmp_path, seed=1))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_event_and_prompt_of_random_games_has_a_text(game: str) -> None:
     misses: Misses = set()
     for lang in LANGUAGES:
@@ -180,18 +180,18 @@ def test_every_event_and_prompt_of_random_games_has_a_text(game: str) -> None:
     assert not sorted(misses)
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_text_a_game_declares_exists(game: str) -> None:
     """Commands, parameters, steps, buttons, options and their values, pieces and topics."""
     assert not absent(declared(game))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_key_written_in_a_games_sources_exists(game: str) -> None:
     assert not absent(literal_keys(game))
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_key_family_built_from_game_data_is_enumerated_and_exists(game: str) -> None:
     """A prompt, event or refusal whose key is an f-string is enumerated in FAMILIES, with
     the data it is built from; every key of every family exists."""
@@ -201,7 +201,7 @@ def test_every_key_family_built_from_game_data_is_enumerated_and_exists(game: st
     assert not absent({key for keys in families.values() for key in keys})
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 def test_every_pending_kind_has_a_prompt(game: str) -> None:
     """Pending kinds written where the ``Pending`` is made, and those computed from the state
     (which the game lists in PENDING_KINDS)."""
@@ -306,6 +306,19 @@ async def test_a_small_game_passes_and_each_text_deleted_from_it_is_caught(
             finally:
                 catalogue("es")[key] = text
             assert (key, "es") in misses or f"es:{key}" in missing_declared, key
+
+
+@pytest.mark.parametrize("game", list(kept_games()))
+def test_every_text_of_a_test_game_is_one_a_check_requires(game: str) -> None:
+    """Each text in a test game's folder (Pig's, Nim's ``<lang>.toml``) is a key one of the
+    checks above requires, in both languages: deleting any of them fails a test, and none is
+    dead weight."""
+    texts = kept_games()[game].TEXTS
+    written, _ = _pendings(game)
+    required = declared(game) | literal_keys(game) | {f"{game}.pending.{k}" for k in written}
+    required |= {key for keys in family_keys(game).values() for key in keys}
+    assert set(texts) == required
+    assert all(set(by_lang) == set(LANGUAGES) for by_lang in texts.values())
 
 
 # ---------------------------------------------------------------- production: the fallback

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from i18n import synonyms
 from rules.core import RulesError
 
 SIZE = 5
@@ -161,9 +162,8 @@ _SQUARE = re.compile(r"^([A-E])([1-5])$")
 _TOP_FOREST = re.compile(r"^[A-E]0$")
 _RIGHT_FOREST = re.compile(r"^F[1-5]$")
 _VILLAGE = re.compile(r"^[A-E]6$")
-_FOREST_WORDS = {"FOREST", "BOSQUE", "TOP", "LEFT", "RIGHT"}
-_VILLAGE_WORDS = {"VILLAGE", "ALDEA", "HOUSE", "CASA"}
-_TOWER_WORDS = {"TOWER", "TORRE"}
+# Words for a place rather than a square ("torre", "bosque", "aldea"): the catalogue's, in
+# every language (``[badbones.synonyms.square]``, docs/i18n.md "Input synonyms").
 
 
 def shown(text: object, limit: int = 12) -> str:
@@ -186,10 +186,11 @@ def parse_square(text: object) -> int:
     match = _SQUARE.match(raw)
     if match:
         return (int(match.group(2)) - 1) * SIZE + COLUMNS.index(match.group(1))
-    if _TOP_FOREST.match(raw) or _RIGHT_FOREST.match(raw) or raw in _FOREST_WORDS:
+    place = synonyms("badbones", "square").get(raw.lower())
+    if _TOP_FOREST.match(raw) or _RIGHT_FOREST.match(raw) or place == "forest":
         raise RulesError("badbones.error.square_in_forest", square=shown(text))
-    if _VILLAGE.match(raw) or raw in _VILLAGE_WORDS:
+    if _VILLAGE.match(raw) or place == "village":
         raise RulesError("badbones.error.square_in_village", square=shown(text))
-    if raw in _TOWER_WORDS:
+    if place == "tower":
         return BASIC.towers[0]
     raise RulesError("badbones.error.bad_square", square=shown(text))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from i18n import synonyms
 from rules.badbones import market, phases, questions, weapons
 from rules.badbones.actions import (
     ACTIONS,
@@ -80,124 +81,50 @@ from rules.core import (
     Turn,
 )
 
-# What a user may type for a direction (English and Spanish: O = oeste).
-_DIRECTION_ALIASES = {"O": "W", "NO": "NW", "SO": "SW"}
-_STAY_WORDS = {"STAY", "NONE", "HERE", "0", ".", "-", "QUEDARSE", "NADA"}
-_TRAP_ALIASES = {
-    "muro": "wall",
-    "pared": "wall",
-    "catapulta": "catapult",
-    "dragón": "dragon",
-    "dragon": "dragon",
-    "tesoro": "treasure",
-    "barricada": "barricade",
-    "bomba": "bomb",
-    "carroza": "hearse",
-    "carroza fúnebre": "hearse",
-    "laberinto": "labyrinth",
-    "resorte": "spring",
-}
-_WEAPON_ALIASES = {
-    "ballesta": "crossbow",
-    "estoque": "rapier",
-    "lucero": "morningstar",
-    "lucero del alba": "morningstar",
-    "morning star": "morningstar",
-    "hacha": "battleaxe",
-    "hacha de batalla": "battleaxe",
-    "varita de teletransporte": "teleport",
-    "teleportation wand": "teleport",
-    "varita de hielo": "icewand",
-    "ice wand": "icewand",
-    "espadón": "sword",
-    "espadón a dos manos": "sword",
-    "two-handed sword": "sword",
-    "varita de la muerte": "deathwand",
-    "death wand": "deathwand",
-    "teleportationwand": "teleport",
-    "teleportwand": "teleport",
-    "twohandedsword": "sword",
-    "battle axe": "battleaxe",
-    "varitadehielo": "icewand",
-    "varitadelamuerte": "deathwand",
-    "varitadeteletransporte": "teleport",
-    "espadon": "sword",
-    "espadonadosmanos": "sword",
-    "espadónadosmanos": "sword",
-    "hachadebatalla": "battleaxe",
-    "lucerodelalba": "morningstar",
-}
-# Spanish players type the names the bot shows them.
-_CHOICE_ALIASES = {
-    "salida": "top",
-    "arriba": "top",
-    "salida por arriba": "top",
-    "top exit": "top",
-    "catapulta": "catapult",
-    "dragón": "dragon",
-    "carroza": "hearse",
-    "carroza fúnebre": "hearse",
-}
-_MODE_ALIASES = {
-    "ask": "ask",
-    "auto": "auto",
-    "preguntar": "ask",
-    "pregunta": "ask",
-    "automático": "auto",
-    "automatico": "auto",
-}
-_CHIEF_ALIASES = {
-    "artificiero": "artificer",
-    "nigromante": "necromancer",
-    "amable": "nice",
-    "espectral": "spectral",
-    "saboteador": "saboteur",
-    "emperador": "emperor",
-}
-_COLOUR_ALIASES = {"WHITE": "white", "BLACK": "black", "BLANCO": "white", "NEGRO": "black"}
-_SYMBOL_ALIASES = {
-    "rosa": "pink",
-    "amarillo": "yellow",
-    "rojo": "red",
-    "azul": "blue",
-    "verde": "green",
-}
-_ORIENTATION_ALIASES = {
-    "\\": "\\",
-    "/": "/",
-    "BACKSLASH": "\\",
-    "SLASH": "/",
-    "\\\\": "\\",
-    "NW-SE": "\\",
-    "NE-SW": "/",
-}
+# What a user may type besides the engine's own values ("muro", "oeste", "catapulta") is the
+# catalogue's: ``[badbones.synonyms.<family>]`` of every language (docs/i18n.md, "Input synonyms").
+
+
+def _synonyms(family: str) -> Mapping[str, str]:
+    return synonyms("badbones", family)
+
+
+def _alias(family: str, raw: str) -> str:
+    """``raw`` as the engine names it: its synonym's value, else ``raw`` itself."""
+    return _synonyms(family).get(raw.lower(), raw)
 
 
 def normalize_direction(text: object) -> str:
     raw = str(text if text is not None else "").strip().upper()
-    raw = _DIRECTION_ALIASES.get(raw, raw)
+    raw = _alias("direction", raw)
     if raw in HERO_DIR_NAMES:
         return raw
-    if raw in _STAY_WORDS:
+    if raw.lower() in _synonyms("stay"):
         raise RulesError("badbones.error.hero_must_move")
     raise RulesError("badbones.error.bad_direction", direction=shown(text))
 
 
 def normalize_trap(text: object) -> str:
     raw = str(text if text is not None else "").strip().lower()
-    raw = _TRAP_ALIASES.get(raw, raw)
+    raw = _alias("trap", raw)
     if raw not in TRAPS:
         raise RulesError("badbones.error.unknown_trap", trap=shown(text))
     return raw
 
 
+def _squashed(word: str) -> str:
+    return word.replace(" ", "").replace("-", "")
+
+
 def normalize_item(text: object) -> str:
     # "ice_wand", "Ice-Wand", "morning  star" and "icewand" all name the same card.
     raw = " ".join(str(text if text is not None else "").replace("_", " ").lower().split())
-    raw = _WEAPON_ALIASES.get(raw, _TRAP_ALIASES.get(raw, raw))
+    raw = _synonyms("weapon").get(raw, _alias("trap", raw))
     if raw not in TRAPS and raw not in WEAPONS:
-        raw = raw.replace(" ", "").replace("-", "")
-        raw = _WEAPON_ALIASES.get(raw, raw)
+        # A weapon's name run together ("varitadehielo", "twohandedsword") reads as written.
+        raw = _squashed(raw)
+        squashed = {_squashed(word): value for word, value in _synonyms("weapon").items()}
+        raw = squashed.get(raw, raw)
     if raw not in TRAPS and raw not in WEAPONS:
         raise RulesError("badbones.error.unknown_item", item=shown(text))
     return raw
@@ -208,17 +135,19 @@ def normalize_orientation(kind: str, text: object) -> str:
         raw = str(text if text is not None else "").strip().upper()
         if not raw:
             raise RulesError("badbones.error.labyrinth_needs_colour")
-        if raw not in _COLOUR_ALIASES:
+        colour = _synonyms("colour").get(raw.lower())
+        if colour is None:
             raise RulesError("badbones.error.bad_colour", colour=shown(text))
-        return _COLOUR_ALIASES[raw]
+        return colour
     if not TRAPS[kind].oriented:
         return ""  # only a wall has an orientation: anything given is ignored
     raw = str(text if text is not None else "").strip().upper()
     if not raw:
         raise RulesError("badbones.error.wall_needs_orientation")
-    if raw not in _ORIENTATION_ALIASES:
+    orientation = _synonyms("orientation").get(raw.lower())
+    if orientation is None:
         raise RulesError("badbones.error.bad_orientation", orientation=shown(text))
-    return _ORIENTATION_ALIASES[raw]
+    return orientation
 
 
 def _places(kind: str, square: int) -> list[Place]:
@@ -833,15 +762,15 @@ class BadBones(Game[BadBonesState]):
             return Nothing()
         if command == "prefer":
             choice = str(args.get("choice", "")).strip().lower()
-            choice = _CHOICE_ALIASES.get(choice, choice)
+            choice = _alias("choice", choice)
             value = str(args.get("value", "")).strip()
-            value = _MODE_ALIASES.get(value.lower(), value.upper())
+            value = _synonyms("mode").get(value.lower(), value.upper())
             if choice in DIRECTION_CHOICES:
-                value = _DIRECTION_ALIASES.get(value, value)
+                value = _alias("direction", value)
             return Prefer(choice, value)
         if command == "choose":
             value = str(args.get("answer", "")).strip().upper()
-            return Choose(_DIRECTION_ALIASES.get(value, value))
+            return Choose(_alias("direction", value))
         if command == "buy":
             return Buy(normalize_item(args.get("item")))
         if command == "pass":
@@ -861,13 +790,13 @@ class BadBones(Game[BadBonesState]):
         target = str(args.get("target") or "").strip()
         to = str(args.get("to") or "").strip()
         up = target.upper()
-        up = _DIRECTION_ALIASES.get(up, up)
-        if target.lower() in SYMBOLS or target.lower() in _SYMBOL_ALIASES:
-            target = _SYMBOL_ALIASES.get(target.lower(), target.lower())
+        up = _alias("direction", up)
+        if target.lower() in SYMBOLS or target.lower() in _synonyms("symbol"):
+            target = _alias("symbol", target.lower())
         else:
             target = up
-        to_up = _DIRECTION_ALIASES.get(to.upper(), to.upper())
-        kind = _CHIEF_ALIASES.get(to.lower(), to.lower())
+        to_up = _alias("direction", to.upper())
+        kind = _alias("chief", to.lower())
         to = kind if kind in CHIEF_KINDS else to_up
         return Weapon(target, to)
 

@@ -267,8 +267,9 @@ class Game(ABC, Generic[S]):
         (compared as text, case-insensitively), which also puts the action in its canonical
         form; else the action of the command's name built from the arguments (each ``int``
         parameter read as a number if it is one), for ``check`` to say what is wrong with it.
-        A game overrides it where the words need more reading (aliases, squares written many
-        ways, a seat numbered from 1).
+        A game overrides it where the words need more reading (squares written many ways, a
+        seat numbered from 1, words in either language: those come from the catalogue,
+        ``i18n.synonyms(game, family)``, never from a table in the engine).
         """
         found = self.listed(command, args, state, seat)
         if found is not None:

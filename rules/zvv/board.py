@@ -22,6 +22,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from i18n import synonyms
+
 # Directions: bit i of a square's wall mask is set when a wall lies on that side of it.
 N, E, S, W = 0, 1, 2, 3
 SIDES = "NESW"
@@ -43,16 +45,6 @@ _SQUARE_RE = re.compile(r"^\s*([A-Za-z])\s*(\d{1,2})\s*$")
 _WALL_RE = re.compile(
     r"^\s*([A-Za-z])\s*(\d{1,2})\s*(?:[-–—:]\s*([A-Za-z])\s*(\d{1,2}))?\s*([A-Za-z]+)\s*$"
 )
-
-# Every way a player may write a side or a direction, lower case: the letters and the words in
-# English and Spanish ("O"/"oeste" is the Spanish west). build and remove both read sides here,
-# so they accept the same forms (remove refused "c3 o" that build took).
-SIDE_WORDS = {
-    **dict.fromkeys(("n", "north", "norte"), "N"),
-    **dict.fromkeys(("e", "east", "este"), "E"),
-    **dict.fromkeys(("s", "south", "sur"), "S"),
-    **dict.fromkeys(("w", "west", "o", "oeste"), "W"),
-}
 
 
 @dataclass(frozen=True)
@@ -231,7 +223,10 @@ class Board:
 def side_letter(text: str) -> str:
     """N, E, S or W from a side or direction as typed, in any case: ``n``, ``north``, ``Sur``,
     ``o``/``Oeste`` (the Spanish west) all work; anything else (``nonsense``) gives ``""``."""
-    return SIDE_WORDS.get(str(text).strip().lower(), "")
+    # Every way a player may write a side or a direction is the catalogue's, in English and
+    # Spanish (``[zvv.synonyms.side]``, docs/i18n.md "Input synonyms"): build and remove both
+    # read sides here, so they accept the same forms (remove refused "c3 o" that build took).
+    return synonyms("zvv", "side").get(str(text).strip().lower(), "")
 
 
 @cache

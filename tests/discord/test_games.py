@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from rules import game_names, get_game
+from rules import get_game
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord, Sent
+from tests.support.registered import generic_games
 
 STEPS = 4
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 async def test_a_few_steps_of_every_game(fake: FakeDiscord, bots: Bots, game: str) -> None:
     await bots.start(render=True)
     engine = get_game(game)

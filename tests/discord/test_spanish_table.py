@@ -5,17 +5,15 @@ private answers)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from bot.service.shown import _names
-from rules import game_names, get_game
+from rules import get_game
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.server import Sent
-from tests.support.pig import PIG, TEXTS, Pig
-from tests.support.registered import registered
+from tests.support.registered import generic_games
 
 STEPS = 6
 
@@ -36,7 +34,7 @@ def leftovers(text: str, words: set[str]) -> list[str]:
     return found + [w for w in ("True", "False", "=") if w in text]
 
 
-@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("game", generic_games())
 async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     fake: FakeDiscord = bots.fake
     fake.guild_locale = "es-ES"
@@ -84,16 +82,3 @@ async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     assert labels or not offered, "the phase messages had buttons or menus"
     problems = {text: leftovers(text, words) for text in said + labels}
     assert not {t: p for t, p in problems.items() if p}, problems
-
-
-@pytest.fixture
-def pig() -> Iterator[Pig]:
-    """Pig (tests/support/pig.py), with its texts, for this test only."""
-    with registered(PIG, TEXTS) as game:
-        yield game
-
-
-async def test_a_spanish_table_of_a_game_without_parameters_reads_spanish(
-    bots: Bots, pig: Pig
-) -> None:
-    await test_a_spanish_table_reads_spanish(bots, pig.name)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -9,9 +11,21 @@ import pytest
 from bot.discord import async_sync_commands
 from rules import game_names, get_game
 from tests.fakediscord import FakeDiscord
+from tests.support.registered import kept_games, playing
+
+
+@pytest.fixture
+def test_games_too() -> Iterator[None]:
+    """The test games (Pig, Nim) registered too: their commands reach Discord as a shipped
+    game's would, and pass its limits (the tree's size budgets stay the shipped games')."""
+    with ExitStack() as stack:
+        for name in kept_games():
+            stack.enter_context(playing(name))
+        yield
 
 
 @pytest.mark.parametrize("scope", ["global", "guild"])
+@pytest.mark.usefixtures("test_games_too")
 async def test_sync_sends_a_valid_tree_for_every_game(fake: FakeDiscord, scope: str) -> None:
     guild = fake.guild_id if scope == "guild" else None
     registered = await async_sync_commands(fake.token, guild)
@@ -123,6 +137,7 @@ async def test_sync_needs_no_gateway_and_no_service(fake: FakeDiscord) -> None:
     assert not fake.identified.is_set(), "sync only talks REST"
 
 
+@pytest.mark.usefixtures("test_games_too")
 async def test_every_catalogue_command_name_reaches_discord(fake: FakeDiscord) -> None:
     """A localized name that Discord would refuse is dropped by the translator (English stays);
     this test names it so the catalogue gets fixed."""

@@ -21,6 +21,7 @@ from bot.store.models import DeadlineRow
 from i18n import catalogue
 from rules.core import get_game
 from tests.reliability.driver import all_games
+from tests.support.registered import generic_games
 
 T = TypeVar("T")
 
@@ -29,9 +30,11 @@ UNFILLED = re.compile(r"\{[a-z_]+\}")
 
 
 def games() -> list[str]:
-    """Every registered game and the test game: tests parametrized over this cover each game
-    as it lands (a game whose engine is missing is absent from the registry)."""
-    return all_games()
+    """Every registered game, the test games of the generic tests (Pig, Nim: registered for
+    each test that takes them, tests/conftest.py) and the tiny platform game: tests
+    parametrized over this cover each game as it lands (a game whose engine is missing is
+    absent from the registry)."""
+    return list(dict.fromkeys([*generic_games(), *all_games()]))
 
 
 def game_params() -> list[Any]:

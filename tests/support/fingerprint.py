@@ -2,7 +2,7 @@
 step counts and events, for every seat count and every option set one value away from the
 defaults. An engine change that must not change a rule (a refactor, a speed-up) keeps it.
 
-``python -m tests.support.fingerprint`` prints one line per registered game; ``test_fingerprint.py`` pins
+``python -m tests.support.fingerprint`` prints one line per registered game and test game; ``test_fingerprint.py`` pins
 them. A deliberate rule change updates the pinned value in the same commit, and says why.
 """
 
@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from rules.core import game_names, get_game
+from rules.core import get_game
 from rules.core.game import Game
 from rules.core.play import random_game
 
@@ -57,5 +57,8 @@ def fingerprint(name: str, seeds: int = 3) -> str:
 
 
 if __name__ == "__main__":
-    for name in sys.argv[1:] or game_names():
-        print(name, fingerprint(name), flush=True)
+    from tests.support.registered import generic_games, playing
+
+    for name in sys.argv[1:] or generic_games():
+        with playing(name):
+            print(name, fingerprint(name), flush=True)

@@ -16,12 +16,13 @@ Three sources, each read from the game rather than listed by hand:
 from __future__ import annotations
 
 import ast
+import importlib.util
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules.core import get_game
+from rules.core import get_game, registration
 
 ROOT = Path(__file__).resolve().parents[2]
 # The key families of an engine's messages: what a player reads as a prompt, an event or a
@@ -55,10 +56,20 @@ def declared(game: str) -> set[str]:
 
 
 def sources(game: str) -> list[Path]:
-    """The game's rules package and its renderer."""
-    found = sorted((ROOT / "rules" / game).rglob("*.py"))
-    renderer = ROOT / "render" / f"{game}.py"
-    return [*found, renderer] if renderer.exists() else found
+    """The game's rules package and its renderer, where its registration has them
+    (``rules/<game>/`` and ``render/<game>.py`` for a shipped game, its own folder for a test
+    game)."""
+    entry = registration(game)
+    package = type(entry.game).__module__.rpartition(".")[0]
+    found = sorted(Path(_origin(package)).parent.rglob("*.py"))
+    renderer = Path(_origin(entry.renderer)) if entry.renderer else None
+    return [*found, renderer] if renderer is not None and renderer not in found else found
+
+
+def _origin(module: str) -> str:
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None, module
+    return spec.origin
 
 
 @cache

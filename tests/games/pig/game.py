@@ -1,6 +1,6 @@
-"""Pig, a small dice game with no parameters and no options, for tests only (it never ships):
-the template of docs/adding-a-game.md, which the generic tests take along with the shipped
-games (``tests/support/registered.py``: ``generic_games``, ``playing``).
+"""Pig's rules: a small dice game with no parameters and no options, for tests only (it never
+ships), the template of docs/adding-a-game.md, which the generic tests take along with the
+shipped games (``tests/support/registered.py``: ``generic_games``, ``playing``).
 
 On your turn, ``roll`` a die as often as you like: a 1 loses this turn's points and ends the
 turn; ``hold`` banks them and passes the die on. The first to 20 points wins.
@@ -33,6 +33,7 @@ class PigState:
     turn: int
     pot: int
     rng: int
+    face: int = 0  # the last roll (0: none yet), for the picture
 
 
 class Pig(Game[PigState]):
@@ -73,7 +74,7 @@ class Pig(Game[PigState]):
             state.turn = (state.turn + 1) % state.seats
             return events
         rng = Rng(state.rng)
-        face = rng.randint(1, 6)
+        face = state.face = rng.randint(1, 6)
         state.rng = rng.state
         if face == 1:
             state.pot = 0
@@ -102,7 +103,15 @@ class Pig(Game[PigState]):
         return PigState(**{**data, "scores": list(data["scores"])})
 
     def view(self, state: PigState, seat: int | None) -> dict[str, Any]:
-        return {"scores": list(state.scores), "turn": state.turn, "pot": state.pot}
+        # Nothing is hidden in Pig: every seat, and the channel, sees the same.
+        return {
+            "scores": list(state.scores),
+            "turn": state.turn,
+            "pot": state.pot,
+            "face": state.face,
+            "goal": GOAL,
+            "over": self.is_over(state),
+        }
 
     def phase(self, state: PigState) -> str:
         return f"{sum(state.scores)}.{state.turn}.{state.pot}"
@@ -112,33 +121,3 @@ class Pig(Game[PigState]):
 
 
 PIG = Pig()
-
-# Its texts, as a game's catalogue files would hold them (tests/support/registered.py adds
-# them to the loaded catalogues for the test that registers the game).
-TEXTS: dict[str, dict[str, str]] = {
-    "pig.name": {"en": "Pig", "es": "Cerdito"},
-    "pig.rules": {
-        "en": "Roll as often as you like; a 1 loses the turn's points. First to 20 wins.",
-        "es": "Tira cuanto quieras; un 1 pierde los puntos del turno. Gana quien llega a 20.",
-    },
-    "pig.command.roll": {"en": "Roll the die", "es": "Tira el dado"},
-    "pig.command.hold": {"en": "Bank this turn's points", "es": "Guarda los puntos del turno"},
-    "pig.command_name.roll": {"en": "roll", "es": "tirar"},
-    "pig.command_name.hold": {"en": "hold", "es": "plantarse"},
-    "pig.button.roll": {"en": "Roll", "es": "Tirar"},
-    "pig.button.hold": {"en": "Hold", "es": "Plantarse"},
-    "pig.pending.turn": {
-        "en": "roll or hold ({pot} this turn)",
-        "es": "tira o plántate ({pot} en este turno)",
-    },
-    "pig.error.nothing_to_hold": {
-        "en": "Nothing to hold yet: roll first.",
-        "es": "Aún no hay nada que guardar: tira primero.",
-    },
-    "pig.event.rolled": {"en": "{seat} rolls a {face}.", "es": "{seat} saca un {face}."},
-    "pig.event.busted": {
-        "en": "{seat} rolls a 1 and loses the turn's points.",
-        "es": "{seat} saca un 1 y pierde los puntos del turno.",
-    },
-    "pig.event.held": {"en": "{seat} banks {pot}.", "es": "{seat} guarda {pot}."},
-}
