@@ -13,7 +13,8 @@ import pytest
 from rules.core import Rng
 from rules.fuse import FUSE
 from rules.fuse.cards import ALL_VALUES, house_deck
-from rules.fuse.game import FuseState, _filled
+from rules.fuse.dice import filled
+from rules.fuse.game import FuseState
 from tests.support.copies import mutables
 
 
@@ -95,12 +96,12 @@ def test_a_cards_answers_agree_with_legal_slots_value_by_value() -> None:
             for hand in state.hands:
                 for card_id in hand:
                     card = deck.bombs[card_id]
-                    filled = _filled(state, card_id)
+                    position = filled(state, card_id)
                     everything = (1 << len(ALL_VALUES)) - 1
-                    mask = card.answers(filled, everything)[0] & everything
+                    mask = card.answers(position, everything)[0] & everything
                     for value in ALL_VALUES:
-                        assert bool(mask >> value & 1) == bool(card.legal_slots(filled, value))
-                        found, known = card.answers(filled, 1 << value)[:2]
+                        assert bool(mask >> value & 1) == bool(card.legal_slots(position, value))
+                        found, known = card.answers(position, 1 << value)[:2]
                         assert known >> value & 1, "an asked value is known"
                         assert found & (1 << value) == mask & (1 << value)
                     checked += 1
@@ -122,6 +123,6 @@ def test_the_state_caches_never_go_stale(seats: int, options: dict[str, Any]) ->
             for seat in range(seats):
                 assert FUSE.legal_actions(state, seat) == FUSE.legal_actions(fresh, seat)
                 for card_id in state.hands[seat]:
-                    assert _filled(state, card_id) == _filled(fresh, card_id)
+                    assert filled(state, card_id) == filled(fresh, card_id)
             compared += 1
     assert compared > 300
