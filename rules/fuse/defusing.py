@@ -10,7 +10,7 @@ from rules.fuse.cards import EMPTY, is_fuse
 from rules.fuse.returns import match_args
 from rules.fuse.scoring import end_if_won
 from rules.fuse.setup import BOMBS, CENTRE_SIZE
-from rules.fuse.state import FuseState, changed
+from rules.fuse.state import FuseState
 
 
 def takeable(state: FuseState, seat: int) -> list[str]:
@@ -21,7 +21,6 @@ def takeable(state: FuseState, seat: int) -> list[str]:
 
 def defuse(state: FuseState, seat: int, card_id: str, events: list[Event], now: float) -> None:
     state.bag.extend(state.dice.pop(card_id))
-    changed(state, seat, card_id)
     state.hands[seat].remove(card_id)
     state.defused.append(card_id)
     events.append(
@@ -51,7 +50,6 @@ def take(state: FuseState, seat: int, action: Take, events: list[Event], now: fl
     state.centre.remove(card_id)
     state.hands[seat].append(card_id)
     state.dice[card_id] = [EMPTY] * len(BOMBS[card_id].slots)
-    changed(state, seat, card_id)
     state.taking[seat] = False
     events.append(Event("fuse.event.took", {"seat": seat, "card": card_id}))
     while state.deck and len(state.centre) < CENTRE_SIZE:

@@ -6,11 +6,13 @@ A die is an id 0–24 whose face is ``state.faces[id]``; what it shows is its va
 
 from __future__ import annotations
 
-from rules.fuse.cards import COLOURS, EMPTY, die_name
+from rules.fuse.cards import COLOURS, EMPTY, die, die_name
 from rules.fuse.state import FuseState
 
 NUM_DICE = 25
 DICE_PER_COLOUR = 5
+COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
+VALUE_OF = {die_name(value): value for value in range(30)}  # R4 -> its value
 
 
 def die_colour(d: int) -> int:
@@ -18,16 +20,14 @@ def die_colour(d: int) -> int:
     return d // DICE_PER_COLOUR
 
 
-# die id -> its value code minus its face (so value = BASE[d] + face)
-BASE = [(d // DICE_PER_COLOUR) * 6 - 1 for d in range(NUM_DICE)]
-TOKENS = [die_name(v) for v in range(30)]
-VALUE_OF = {token: value for value, token in enumerate(TOKENS)}
-COLOUR_KEYS = [f"fuse.colour.{colour}" for colour in COLOURS]
+def value(state: FuseState, d: int) -> int:
+    """What die ``d`` shows now, as a value."""
+    return die(die_colour(d), state.faces[d])
 
 
 def die_token(state: FuseState, d: int) -> str:
     """How players name die ``d`` now: ``R4``."""
-    return TOKENS[BASE[d] + state.faces[d]]
+    return die_name(value(state, d))
 
 
 def value_named(token: object) -> int:
@@ -37,10 +37,5 @@ def value_named(token: object) -> int:
 
 def filled(state: FuseState, card_id: str) -> tuple[int, ...]:
     """The card's dice as die values (``EMPTY`` for an empty slot): the key of the card's
-    memos (``BombCard.legal_slots``, ``BombCard.answers``). Kept in ``state.keys``."""
-    key = state.keys.get(card_id)
-    if key is None:
-        faces = state.faces
-        key = tuple([BASE[d] + faces[d] if d >= 0 else EMPTY for d in state.dice[card_id]])
-        state.keys[card_id] = key
-    return key
+    memos (``BombCard.legal_slots``)."""
+    return tuple(value(state, d) if d >= 0 else EMPTY for d in state.dice[card_id])

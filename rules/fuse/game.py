@@ -36,27 +36,11 @@ from rules.core import (
 )
 from rules.fuse import defusing, placing, quota, returns, rounds, scoring, setup
 from rules.fuse.actions import ACTIONS, Claim, Draw, Pass, Place, Return, Take
-from rules.fuse.cards import COLOURS, EMPTY, card_kinds, house_deck, is_fuse
-from rules.fuse.dice import BASE, TOKENS, die_colour, die_token, filled, value_named
+from rules.fuse.cards import COLOURS, EMPTY, card_kinds, die_name, house_deck, is_fuse
+from rules.fuse.dice import die_colour, die_token, filled, value, value_named
 from rules.fuse.modes import DIFFICULTIES, ROUND_TIMER, ran_out
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
-
-# Shared instances of the immutable actions legal_actions hands out (built once, not per call).
-_PASS = Pass()
-_CLAIMS = [Claim(token) for token in TOKENS]  # by die value
-
-
-class _PlaceActions(dict[str, tuple["Place", ...]]):
-    """card id -> its Place actions by slot index, built on first use."""
-
-    def __missing__(self, card_id: str) -> tuple[Place, ...]:
-        places = tuple(Place(card_id, s + 1) for s in range(len(BOMBS[card_id].slots)))
-        self[card_id] = places
-        return places
-
-
-_PLACES = _PlaceActions()
 
 
 class Fuse(Game[FuseState]):
@@ -133,17 +117,17 @@ class Fuse(Game[FuseState]):
         stage = state.stage
         if stage == "choose":
             out: dict[int, Pending] = {}
-            taking, claims, faces = state.taking, state.claims, state.faces
-            choosing = _CHOICE_PENDINGS.get(deadline) or _choice_pendings(deadline)
-            seat = 0
-            for done in state.done:  # (cheaper than indexing by range(seats): every action)
-                if taking[seat]:
-                    out[seat] = Pending("take", Take(defusing.takeable(state, seat)[0]), deadline)
-                elif not done:
-                    held = claims.get(seat)
-                    # EMPTY (-1) indexes the claim, a held die's value its place
-                    out[seat] = choosing[EMPTY if held is None else BASE[held] + faces[held]]
-                seat += 1
+            for seat in range(state.seats):
+                if state.taking[seat]:
+                    take = Take(defusing.takeable(state, seat)[0])
+                    out[seat] = Pending("take", take, deadline)
+                elif state.done[seat]:
+                    continue
+                elif seat in state.claims:
+                    die = die_token(state, state.claims[seat])
+                    out[seat] = Pending("place", Pass(), deadline, {"die": die})
+                else:
+                    out[seat] = Pending("claim", Pass(), deadline)
             return out
         if stage == "start":
             return {0: Pending("start", Draw())}
@@ -168,33 +152,22 @@ class Fuse(Game[FuseState]):
         if state.done[seat]:
             return []
         actions: list[Action] = []
-        faces, claims = state.faces, state.claims
-        taken = claims.values()
-        free = []  # the values of the loose dice nobody holds
-        wanted = 0  # the same, as a bit mask
-        for d in state.loose:
-            if d not in taken:
-                value = BASE[d] + faces[d]
-                free.append(value)
-                wanted |= 1 << value
-        held = claims.get(seat)
-        holding = EMPTY  # the value of the die the seat holds
-        if held is not None:
-            holding = BASE[held] + faces[held]
-            wanted &= ~(1 << holding)  # no claim of a die just like the one held
-        if holding != EMPTY:  # where the held die may go, card by card
+        held = state.claims.get(seat)
+        holding = EMPTY if held is None else value(state, held)
+        if held is not None:  # where the held die may go, card by card
             for c in state.hands[seat]:
-                places = _PLACES[c]
                 for s in BOMBS[c].legal_slots(filled(state, c), holding):
-                    actions.append(places[s])
-        # of the wanted values, those with a legal slot on one of the cards
-        can = placing.placeable(state, seat, wanted) if wanted else 0
-        # One claim per value (identical dice: one claim), in the order of the loose dice.
-        for value in free:
-            if can >> value & 1:
-                actions.append(_CLAIMS[value])
-                can ^= 1 << value
-        actions.append(_PASS)
+                    actions.append(Place(c, s + 1))
+        # One claim per value (identical dice: one claim, none of a die like the one held), in
+        # the order of the loose dice nobody holds, if it has a legal slot on one of the cards.
+        asked = {holding}
+        for d in state.loose:
+            shows = value(state, d)
+            if d not in state.claims.values() and shows not in asked:
+                asked.add(shows)
+                if placing.can_place(state, seat, shows):
+                    actions.append(Claim(die_name(shows)))
+        actions.append(Pass())
         return actions
 
     # ------------------------------------------------------------------ applying
@@ -367,9 +340,9 @@ class Fuse(Game[FuseState]):
         """Claims in the order the round's message lists the dice (merged from
         several seats' buttons, they came out of order)."""
         if command == "claim":
-            value = value_named(args.get("die", ""))
+            named = value_named(args.get("die", ""))
             for i, d in enumerate(state.drawn):
-                if BASE[d] + state.faces[d] == value:
+                if value(state, d) == named:
                     return i
         return 0
 
@@ -390,23 +363,6 @@ def _check_seat(state: FuseState, seat: int) -> None:
         raise RulesError("core.error.game_over")
     if not 0 <= seat < state.seats:
         raise RulesError("core.error.not_your_turn")
-
-
-# deadline -> the pending input of a seat choosing, by the value of the die it holds (a place;
-# the last entry: holding none, a claim). Every action asks pending for every choosing seat
-# anew, and building a frozen dataclass costs more than the rest of pending: seats and states
-# with the same deadline share these (immutable) instances. One entry per live game's clock
-# (relaxed games share None's), bounded like the cards' memos.
-_CHOICE_PENDINGS: dict[float | None, list[Pending]] = {}
-
-
-def _choice_pendings(deadline: float | None) -> list[Pending]:
-    if len(_CHOICE_PENDINGS) > 1_000:
-        _CHOICE_PENDINGS.clear()
-    pendings = [Pending("place", _PASS, deadline, {"die": token}) for token in TOKENS]
-    pendings.append(Pending("claim", _PASS, deadline))
-    _CHOICE_PENDINGS[deadline] = pendings
-    return pendings
 
 
 __all__ = [

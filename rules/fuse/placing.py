@@ -7,38 +7,17 @@ from typing import Any
 
 from rules.core import Event, RulesError
 from rules.fuse.actions import Place
-from rules.fuse.cards import EMPTY, Slot
+from rules.fuse.cards import EMPTY, Slot, die_name
 from rules.fuse.defusing import defuse
-from rules.fuse.dice import BASE, COLOUR_KEYS, TOKENS, die_colour, filled
+from rules.fuse.dice import COLOUR_KEYS, die_colour, filled, value
 from rules.fuse.quota import quota
 from rules.fuse.setup import BOMBS
-from rules.fuse.state import FuseState, changed
-
-EVERY_VALUE = (1 << 30) - 1
+from rules.fuse.state import FuseState
 
 
-def placeable(state: FuseState, seat: int, values: int) -> int:
-    """Of the die values in the bit mask ``values``, those the seat could place now on one of
-    its cards. Kept in ``state.reach``: between two of its placements a seat is asked this
-    several times a round."""
-    found, known = state.reach.get(seat) or (0, 0)
-    todo = values & ~known
-    if todo:
-        # A value is known for the seat when a card takes it, or when every card has answered
-        # (what is known already stays known: the entry goes when one of the seat's cards
-        # changes). Only the values not known yet are asked, and only until a card takes them.
-        answered = EVERY_VALUE
-        for card_id in state.hands[seat]:
-            entry = BOMBS[card_id].answers(filled(state, card_id), todo)
-            found |= entry[0]
-            answered &= entry[1]
-            todo &= ~found
-            if not todo:
-                break
-        else:
-            known |= answered
-        state.reach[seat] = found, known | found
-    return found & values
+def can_place(state: FuseState, seat: int, value: int) -> bool:
+    """Whether the seat could place a die showing ``value`` now on one of its cards."""
+    return any(BOMBS[c].legal_slots(filled(state, c), value) for c in state.hands[seat])
 
 
 def check_place(state: FuseState, seat: int, action: Place) -> None:
@@ -52,16 +31,15 @@ def check_place(state: FuseState, seat: int, action: Place) -> None:
     if not isinstance(slot, int) or not 1 <= slot <= len(card.slots):
         raise RulesError("fuse.error.bad_slot", card=card_id, count=len(card.slots))
     s = slot - 1
-    dice = filled(state, card_id)
-    value = BASE[d] + state.faces[d]
+    dice, shows = filled(state, card_id), value(state, d)
     # legal_slots (memoised) holds exactly the slots that pass every check below: a legal
     # placement needs no more; a refused one goes through them in order for its reason.
-    if s in card.legal_slots(dice, value):
+    if s in card.legal_slots(dice, shows):
         return
-    token = TOKENS[value]
+    token = die_name(shows)
     if dice[s] >= 0:
         raise RulesError("fuse.error.slot_full", card=card_id, slot=slot)
-    if not card.fits(s, value):
+    if not card.fits(s, shows):
         raise _rejects(card.slots[s], card_id, slot, token)
     if not card.supported(dice, s):
         layout = "pyramid" if len(card.below[s]) == 2 else "stack"
@@ -74,7 +52,6 @@ def place(state: FuseState, seat: int, action: Place, events: list[Event], now: 
     d, card_id, s = state.claims[seat], action.card, action.slot - 1
     slots = state.dice[card_id]
     slots[s] = d
-    changed(state, seat, card_id)
     state.loose.remove(d)
     del state.claims[seat]
     state.used[seat] += 1

@@ -11,14 +11,9 @@ from typing import Any
 from rules.core import Event, Rng, RulesError
 from rules.fuse.actions import Return
 from rules.fuse.cards import COLOURS, EMPTY, fuse_target
-from rules.fuse.dice import BASE, COLOUR_KEYS, DICE_PER_COLOUR, die_colour, die_token, filled
+from rules.fuse.dice import COLOUR_KEYS, die_colour, die_token, filled
 from rules.fuse.setup import BOMBS
-from rules.fuse.state import FuseState, changed
-
-_REROLLED = [  # by die value
-    Event("fuse.event.rerolled", {"colour_key": COLOUR_KEYS[v // 6], "number": v % 6 + 1})
-    for v in range(30)
-]
+from rules.fuse.state import FuseState
 
 
 def match_text(state: FuseState) -> str:
@@ -60,7 +55,9 @@ def advance(state: FuseState, events: list[Event]) -> bool:
             state.faces[d] = rng.randint(1, 6)
             state.rng = rng.state
             colour, number = die_colour(d), state.faces[d]
-            events.append(_REROLLED[BASE[d] + number])
+            events.append(
+                Event("fuse.event.rerolled", {"colour_key": COLOUR_KEYS[colour], "number": number})
+            )
         state.current = item
         state.owing = {}
         # Each seat's dice of that colour or number that are not safe, in the order of its
@@ -68,7 +65,7 @@ def advance(state: FuseState, events: list[Event]) -> bool:
         returnable: dict[int, list[tuple[str, int]]] | None = None
         faces, dice = state.faces, state.dice
         for seat, card_id, s, d in placed:
-            if d // DICE_PER_COLOUR != colour and faces[d] != number:
+            if die_colour(d) != colour and faces[d] != number:
                 continue  # (the cheap test first: most dice do not match)
             slots = dice[card_id]
             if slots[s] != d:  # returned by an earlier item
@@ -141,7 +138,6 @@ def _return_choice(action: Return) -> tuple[str, int]:
 def _return_die(state: FuseState, seat: int, card_id: str, s: int, events: list[Event]) -> None:
     d = state.dice[card_id][s]
     state.dice[card_id][s] = EMPTY
-    changed(state, seat, card_id)
     state.bag.append(d)
     events.append(
         Event(

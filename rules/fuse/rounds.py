@@ -8,21 +8,13 @@ from rules.core import Event, Rng, RulesError
 from rules.fuse import returns
 from rules.fuse.cards import EMPTY
 from rules.fuse.defusing import takeable
-from rules.fuse.dice import BASE, TOKENS, VALUE_OF, value_named
+from rules.fuse.dice import VALUE_OF, die_token, value, value_named
 from rules.fuse.modes import start_clock
-from rules.fuse.placing import placeable
+from rules.fuse.placing import can_place
 from rules.fuse.quota import dice_per_round, players_in, quota
 from rules.fuse.scoring import end
 from rules.fuse.setup import hand_size
 from rules.fuse.state import FuseState
-
-# The events every round repeats, built once: events are immutable, so handing out the same
-# instance again is the same as building an equal one (and a frozen dataclass is slow to build).
-_PASSED = [Event("fuse.event.passed", {"seat": seat}, to=seat) for seat in range(5)]
-_CLAIMED = [  # by seat, then die value; told to the whole team (the rules: claims are open)
-    [Event("fuse.event.claimed", {"seat": seat, "die": token}) for token in TOKENS]
-    for seat in range(5)
-]
 
 
 def check_draw(state: FuseState) -> None:
@@ -73,7 +65,7 @@ def start_round(state: FuseState, events: list[Event]) -> None:
             "fuse.event.round",
             {
                 "round": state.round,
-                "dice": " ".join([TOKENS[BASE[d] + faces[d]] for d in drawn]),
+                "dice": " ".join([die_token(state, d) for d in drawn]),
             },
         )
     )
@@ -84,20 +76,19 @@ def check_claim(state: FuseState, seat: int, token: str) -> None:
     name = str(token).strip().upper()
     if not name:
         raise RulesError("fuse.error.no_die_named")
-    value = VALUE_OF.get(name, EMPTY)
-    faces = state.faces
-    free = free_die(state, value)
+    shows = VALUE_OF.get(name, EMPTY)
+    free = free_die(state, shows)
     # (a free die shows the value: only without one is the round's dice looked through)
-    if free == EMPTY and not any(BASE[d] + faces[d] == value for d in state.drawn):
+    if free == EMPTY and not any(value(state, d) == shows for d in state.drawn):
         raise RulesError("fuse.error.no_such_die", die=name[:10])
     held = state.claims.get(seat)
-    if held is not None and BASE[held] + faces[held] == value:
+    if held is not None and value(state, held) == shows:
         raise RulesError("fuse.error.already_holding", die=name)
     if free == EMPTY:
         raise RulesError("fuse.error.die_taken", die=name)
     if state.used[seat] >= quota(state):
         raise RulesError("fuse.error.quota", count=quota(state))
-    if not placeable(state, seat, 1 << value):
+    if not can_place(state, seat, shows):
         raise RulesError("fuse.error.no_place", die=name)
 
 
@@ -105,15 +96,16 @@ def claim(state: FuseState, seat: int, token: str, events: list[Event]) -> None:
     """The seat holds the die (a die it held goes back to the table)."""
     d = free_die(state, value_named(token))
     state.claims[seat] = d
-    events.append(_CLAIMED[seat][BASE[d] + state.faces[d]])
+    # told to the whole team (the rules: claims are open)
+    events.append(Event("fuse.event.claimed", {"seat": seat, "die": die_token(state, d)}))
 
 
-def free_die(state: FuseState, value: int) -> int:
-    """The first die of the round showing ``value`` still on the table and held by nobody
+def free_die(state: FuseState, shows: int) -> int:
+    """The first die of the round showing ``shows`` still on the table and held by nobody
     (``EMPTY``: none)."""
     held = state.claims.values()
     for d in state.drawn:
-        if BASE[d] + state.faces[d] == value and d in state.loose and d not in held:
+        if value(state, d) == shows and d in state.loose and d not in held:
             return d
     return EMPTY
 
@@ -122,7 +114,7 @@ def leave(state: FuseState, seat: int, events: list[Event]) -> None:
     """A pass: the seat is done for the round (a die it held goes back to the table)."""
     state.claims.pop(seat, None)
     state.done[seat] = True
-    events.append(_PASSED[seat])
+    events.append(Event("fuse.event.passed", {"seat": seat}, to=seat))
     # the dice on the table did not change: only the end of the round may have come
     if all(state.done) and not any(state.taking):
         end_choices(state, events)
@@ -130,16 +122,13 @@ def leave(state: FuseState, seat: int, events: list[Event]) -> None:
 
 def after_choice(state: FuseState, events: list[Event]) -> None:
     """Seats that can place none of the dice left are done (D11); when all are, resolve."""
-    faces = state.faces
-    values = 0  # the loose dice's values, as a bit mask
-    for d in state.loose:
-        values |= 1 << (BASE[d] + faces[d])
+    values = {value(state, d) for d in state.loose}
     done, taking, claims, used = state.done, state.taking, state.claims, state.used
     most = quota(state)
     for seat in range(state.seats):
         if done[seat] or taking[seat] or seat in claims:
             continue
-        if used[seat] >= most or not placeable(state, seat, values):
+        if used[seat] >= most or not any(can_place(state, seat, v) for v in values):
             done[seat] = True
     if all(done) and not any(taking):
         end_choices(state, events)

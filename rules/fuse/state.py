@@ -7,7 +7,7 @@ Dice are ids 0–24 with ``faces[id]`` (see ``dice.py``); every die is in exactl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.fuse.modes import DECK_SIZE, relaxed_rounds
@@ -48,43 +48,15 @@ class FuseState:
     reason: str  # why it ended: won | clock | bag | rounds
     seconds_left: int
     last_now: float  # the time of the latest action (the image shows the clock as of then)
-    # Two caches, not the game: never dumped, rebuilt on demand after ``load``. ``keys``: each
-    # card's dice as die values (``dice.filled``); ``reach``: per seat, the die values it can
-    # place and the values whose answer is known, as bit masks (``placing.placeable``). A card's
-    # entry and its seat's go stale only when a die comes onto it or leaves it, or the card
-    # comes or goes (``changed``). Without them FUSE runs below its speed floor: see
-    # docs/games/fuse.md.
-    keys: dict[str, tuple[int, ...]] = field(default_factory=dict, compare=False, repr=False)
-    reach: dict[int, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
     def copy(self) -> FuseState:
-        """A deep copy: the fields holding lists and dicts get copies of their own (the rest
-        are immutable); the caches are carried over."""
-        return replace(
-            self,
-            faces=self.faces[:],
-            bag=self.bag[:],
-            drawn=self.drawn[:],
-            loose=self.loose[:],
-            hands=[hand[:] for hand in self.hands],
-            dice={card_id: slots[:] for card_id, slots in self.dice.items()},
-            deck=self.deck[:],
-            centre=self.centre[:],
-            claims=dict(self.claims),
-            used=self.used[:],
-            done=self.done[:],
-            taking=self.taking[:],
-            queue=self.queue[:],
-            owing={seat: options[:] for seat, options in self.owing.items()},
-            defused=self.defused[:],
-            fuses=self.fuses[:],
-            keys=dict(self.keys),
-            reach=dict(self.reach),
-        )
+        """A deep copy, field by field: lists and dicts (and the lists they hold) are copied,
+        the rest (numbers, strings, tuples) is immutable and shared."""
+        return FuseState(*[_copied(getattr(self, name)) for name in _FIELDS])
 
     def dump(self) -> dict[str, Any]:
         own = self.copy()  # the dump shares nothing with the state
-        data = {f.name: getattr(own, f.name) for f in fields(own) if f.name not in _CACHES}
+        data = {name: getattr(own, name) for name in _FIELDS}
         data["claims"] = {str(k): v for k, v in self.claims.items()}
         data["owing"] = {str(k): [[c, s] for c, s in v] for k, v in self.owing.items()}
         data["schema"] = 1
@@ -121,16 +93,13 @@ class FuseState:
         return FuseState(**saved)
 
 
-_CACHES = ("keys", "reach")
+_FIELDS = [f.name for f in fields(FuseState)]
 
 
-def changed(state: FuseState, seat: int, card_id: str) -> None:
-    """A die was placed on the seat's card or left it, or the card came or went."""
-    state.keys.pop(card_id, None)
-    state.reach.pop(seat, None)
-
-
-def forget_memos(state: FuseState) -> None:
-    """Drop the state's caches: for code that rearranges a state by hand (test positions)."""
-    state.keys.clear()
-    state.reach.clear()
+def _copied(value: Any) -> Any:
+    if type(value) is list:
+        # (a list of numbers or strings is copied at once: most of the state's lists are)
+        return [_copied(v) for v in value] if value and type(value[0]) is list else value[:]
+    if type(value) is dict:
+        return {k: _copied(v) for k, v in value.items()}
+    return value

@@ -9,7 +9,6 @@ from rules.fuse.cards import COLOURS, EMPTY, BombCard, house_deck
 from rules.fuse.dice import die_colour
 from rules.fuse.game import Draw, FuseState
 from rules.fuse.rounds import after_choice
-from rules.fuse.state import forget_memos
 from tests.support.events import keys as keys  # (where the game's tests import it)
 
 
@@ -52,7 +51,6 @@ def position(
     state.used = [0] * seats
     state.done = [False] * seats
     state.taking = [False] * seats
-    forget_memos(state)  # the cards and hands were rearranged by hand: the caches are stale
     after_choice(state, [])  # as at the start of a round: seats with no use are done
     held = {c for h in hands for c in h}
     state.centre = (

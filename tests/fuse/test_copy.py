@@ -106,23 +106,3 @@ def test_a_cards_answers_agree_with_legal_slots_value_by_value() -> None:
                         assert found & (1 << value) == mask & (1 << value)
                     checked += 1
     assert checked > 100
-
-
-@pytest.mark.parametrize(
-    ("seats", "options"), [(4, {}), (2, {"hard": True, "top_up": True}), (1, {"solo_dice": 2})]
-)
-def test_the_state_caches_never_go_stale(seats: int, options: dict[str, Any]) -> None:
-    """``keys`` and ``reach`` are caches kept across actions: at every step of a game, every
-    seat's options equal those worked out afresh from the game alone."""
-    compared = 0
-    for seed in range(3):
-        for state in _states(seed, seats, options):
-            fresh = FUSE.load(json.loads(json.dumps(FUSE.dump(state))))  # no caches
-            assert fresh.keys == {} and fresh.reach == {}
-            assert FUSE.pending(state) == FUSE.pending(fresh)
-            for seat in range(seats):
-                assert FUSE.legal_actions(state, seat) == FUSE.legal_actions(fresh, seat)
-                for card_id in state.hands[seat]:
-                    assert filled(state, card_id) == filled(fresh, card_id)
-            compared += 1
-    assert compared > 300
