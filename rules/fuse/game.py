@@ -34,7 +34,7 @@ from rules.core import (
     Result,
     RulesError,
 )
-from rules.fuse import defusing, placing, quota, returns, rounds, scoring, setup
+from rules.fuse import defusing, placing, returns, rounds, scoring, setup
 from rules.fuse.actions import ACTIONS, Claim, Draw, Pass, Place, Return, Take
 from rules.fuse.cards import COLOURS, EMPTY, card_kinds, die_name, house_deck, is_fuse
 from rules.fuse.dice import die_colour, die_token, filled, value, value_named
@@ -96,15 +96,6 @@ class Fuse(Game[FuseState]):
         # reader's own pass, which a pass played by default makes no news of (play-test: the
         # channel read "🔒 alice: something only you may see happened" at every autopilot pass).
         return False
-
-    def hand_size(self, state: FuseState) -> int:
-        return setup.hand_size(state)
-
-    def quota(self, state: FuseState) -> int:
-        return quota.quota(state)
-
-    def players_in(self, state: FuseState) -> int:
-        return quota.players_in(state)
 
     def announced_options(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         """Live mode's round timer is named in the lobby, set or not: new players are handed
@@ -204,7 +195,7 @@ class Fuse(Game[FuseState]):
         elif state.done[seat]:
             raise RulesError("fuse.error.round_done")
         elif isinstance(action, Claim):
-            rounds.check_claim(state, seat, action.die)
+            rounds.check_claim(state, seat, action)
         elif isinstance(action, Place):
             placing.check_place(state, seat, action)
         elif not isinstance(action, Pass):
@@ -223,7 +214,7 @@ class Fuse(Game[FuseState]):
                 rounds.start_round(state, events)
         elif isinstance(action, Claim):
             # a claim changes nobody's options: no need to look for finished seats
-            rounds.claim(state, seat, action.die, events)
+            rounds.claim(state, seat, action, events)
         elif isinstance(action, Pass):
             rounds.leave(state, seat, events)
         else:

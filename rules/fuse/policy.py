@@ -22,7 +22,7 @@ from rules.fuse.actions import Claim, Draw, Pass, Place, Take
 from rules.fuse.cards import ALL_VALUES, EMPTY, BombCard, die_name
 from rules.fuse.dice import VALUE_OF, filled
 from rules.fuse.dice import value as die_value
-from rules.fuse.game import Fuse
+from rules.fuse.quota import quota
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
 
@@ -74,8 +74,7 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
         return Pass()
     if level == "easy":
         return dice().choice(claims)
-    assert isinstance(game, Fuse)
-    return _team_claim(game, state, seat, claims)
+    return _team_claim(state, seat, claims)
 
 
 def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: Dice) -> Action:
@@ -92,7 +91,7 @@ def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: D
     return max(scored, key=lambda wa: wa[0])[1]
 
 
-def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) -> Action:
+def _team_claim(state: FuseState, seat: int, claims: list[Claim]) -> Action:
     """Share the free dice among the seats still choosing so that together they place the most
     (a greedy share could give a teammate the one die that fits us while another die would do
     for them just as well, and we would pass); claim the die we are given."""
@@ -110,8 +109,7 @@ def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) ->
         for i, value in enumerate(free)
         if (found := best_placement(state, s, value)) is not None
     }
-    quota = game.quota(state)
-    left = {s: quota - state.used[s] for s in choosing}
+    left = {s: quota(state) - state.used[s] for s in choosing}
     share = _best_share(worth, choosing, len(free), left)
     claimable = {a.die for a in claims}
     for i, s in share.items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from rules.core import Event, Rng, RulesError
 from rules.fuse import returns
+from rules.fuse.actions import Claim
 from rules.fuse.cards import EMPTY
 from rules.fuse.defusing import takeable
 from rules.fuse.dice import VALUE_OF, die_token, value, value_named
@@ -72,8 +73,8 @@ def start_round(state: FuseState, events: list[Event]) -> None:
     after_choice(state, events)
 
 
-def check_claim(state: FuseState, seat: int, token: str) -> None:
-    name = str(token).strip().upper()
+def check_claim(state: FuseState, seat: int, action: Claim) -> None:
+    name = str(action.die).strip().upper()
     if not name:
         raise RulesError("fuse.error.no_die_named")
     shows = VALUE_OF.get(name, EMPTY)
@@ -92,9 +93,9 @@ def check_claim(state: FuseState, seat: int, token: str) -> None:
         raise RulesError("fuse.error.no_place", die=name)
 
 
-def claim(state: FuseState, seat: int, token: str, events: list[Event]) -> None:
+def claim(state: FuseState, seat: int, action: Claim, events: list[Event]) -> None:
     """The seat holds the die (a die it held goes back to the table)."""
-    d = free_die(state, value_named(token))
+    d = free_die(state, value_named(action.die))
     state.claims[seat] = d
     # told to the whole team (the rules: claims are open)
     events.append(Event("fuse.event.claimed", {"seat": seat, "die": die_token(state, d)}))
