@@ -42,60 +42,60 @@ def match_args(match: str) -> tuple[str, dict[str, Any]]:
 def advance(state: FuseState, events: list[Event]) -> bool:
     """Resolve the return queue item by item; stop where a player has a choice. True when the
     queue is done (the next round is drawn)."""
-    placed = _placed(state) if state.queue else []
     while state.queue:
-        item = state.queue.pop(0)
+        item = state.current = state.queue.pop(0)
         state.step += 1
-        told = len(events)  # a fuse card's line goes here, once we know who matches
+        state.owing = {}
         if item.startswith("F-"):
             colour, number = fuse_target(item)
         else:
-            d = int(item[1:])
-            rng = Rng(state.rng)
-            state.faces[d] = rng.randint(1, 6)
-            state.rng = rng.state
-            colour, number = die_colour(d), state.faces[d]
-            events.append(
-                Event("fuse.event.rerolled", {"colour_key": COLOUR_KEYS[colour], "number": number})
-            )
-        state.current = item
-        state.owing = {}
-        # Each seat's dice of that colour or number that are not safe, in the order of its
-        # cards and slots: one is returned at once, several are the player's choice.
-        returnable: dict[int, list[tuple[str, int]]] | None = None
-        faces, dice = state.faces, state.dice
-        for seat, card_id, s, d in placed:
-            if die_colour(d) != colour and faces[d] != number:
-                continue  # (the cheap test first: most dice do not match)
-            slots = dice[card_id]
-            if slots[s] != d:  # returned by an earlier item
-                continue
-            # a die under another die of a stack or pyramid is safe (BombCard.safe)
-            for a in BOMBS[card_id].above[s]:
-                if slots[a] >= 0:
-                    break
-            else:
-                if returnable is None:
-                    returnable = {}
-                returnable.setdefault(seat, []).append((card_id, s))
+            colour, number = _roll_again(state, int(item[1:]), events)
+        returnable = _returnable(state, colour, number)
         if item.startswith("F-"):
             # "everyone returns…" only when someone has a matching die
             kind, args = match_args(item[2:])
             none = "" if returnable else "_none"
-            events.insert(told, Event(f"fuse.event.fuse_resolves_{kind[7:]}{none}", args))
-        if returnable:
-            for seat, options in returnable.items():
-                options = _distinct(state, options)
-                if len(options) == 1:
-                    _return_die(state, seat, *options[0], events)
-                else:
-                    state.owing[seat] = options
-            if state.owing:
-                state.stage = "return"
-                return False
+            events.append(Event(f"fuse.event.fuse_resolves_{kind[7:]}{none}", args))
+        for seat, options in returnable.items():
+            options = _distinct(state, options)
+            if len(options) == 1:  # one candidate goes back at once (D13)
+                _return_die(state, seat, *options[0], events)
+            else:
+                state.owing[seat] = options
+        if state.owing:
+            state.stage = "return"
+            return False
         _finish_item(state)
-    state.current = ""
     return True
+
+
+def _roll_again(state: FuseState, d: int, events: list[Event]) -> tuple[int, int]:
+    """An unused die is rolled again: the colour and the number it asks to match."""
+    rng = Rng(state.rng)
+    state.faces[d] = rng.randint(1, 6)
+    state.rng = rng.state
+    colour, number = die_colour(d), state.faces[d]
+    events.append(
+        Event("fuse.event.rerolled", {"colour_key": COLOUR_KEYS[colour], "number": number})
+    )
+    return colour, number
+
+
+def _returnable(
+    state: FuseState, colour: int | None, number: int | None
+) -> dict[int, list[tuple[str, int]]]:
+    """Each seat's dice of that colour or number that are not safe (under another die of a
+    stack or pyramid), in the order of its cards and slots."""
+    returnable: dict[int, list[tuple[str, int]]] = {}
+    for seat, hand in enumerate(state.hands):
+        for card_id in hand:
+            slots, card = state.dice[card_id], BOMBS[card_id]
+            for s, d in enumerate(slots):
+                if d < 0 or (die_colour(d) != colour and state.faces[d] != number):
+                    continue
+                if not any(slots[a] >= 0 for a in card.above[s]):
+                    returnable.setdefault(seat, []).append((card_id, s))
+    return returnable
 
 
 def check_return(state: FuseState, seat: int, action: Return) -> None:
@@ -158,22 +158,6 @@ def _finish_item(state: FuseState) -> None:
         state.loose.remove(d)
         state.bag.append(d)
     state.current = ""
-
-
-def _placed(state: FuseState) -> list[tuple[int, str, int, int]]:
-    """Every die on a card as (seat, card, slot, die), by seat, card and slot: what the
-    return queue looks through (dice leave cards while it is resolved, none arrive)."""
-    dice, placed = state.dice, []
-    seat = 0
-    for hand in state.hands:
-        for card_id in hand:
-            s = 0
-            for d in dice[card_id]:  # (a counter is cheaper than enumerate here)
-                if d >= 0:
-                    placed.append((seat, card_id, s, d))
-                s += 1
-        seat += 1
-    return placed
 
 
 def _distinct(state: FuseState, options: list[tuple[str, int]]) -> list[tuple[str, int]]:

@@ -41,13 +41,10 @@ def start_round(state: FuseState, events: list[Event]) -> None:
         end(state, "lost", "bag", events)
         return
     rng = Rng(state.rng)
-    bag = state.bag
-    drawn = []
-    for _ in range(min(dice_per_round(players_in(state)), len(bag))):
-        drawn.append(rng.draw(bag))
-    faces = state.faces
+    count = min(dice_per_round(players_in(state)), len(state.bag))  # what is left (D12)
+    drawn = [rng.draw(state.bag) for _ in range(count)]
     for d in drawn:
-        faces[d] = rng.randint(1, 6)
+        state.faces[d] = rng.randint(1, 6)
     state.rng = rng.state
     state.drawn = drawn
     state.loose = drawn[:]
@@ -124,14 +121,12 @@ def leave(state: FuseState, seat: int, events: list[Event]) -> None:
 def after_choice(state: FuseState, events: list[Event]) -> None:
     """Seats that can place none of the dice left are done (D11); when all are, resolve."""
     values = {value(state, d) for d in state.loose}
-    done, taking, claims, used = state.done, state.taking, state.claims, state.used
-    most = quota(state)
     for seat in range(state.seats):
-        if done[seat] or taking[seat] or seat in claims:
+        if state.done[seat] or state.taking[seat] or seat in state.claims:
             continue
-        if used[seat] >= most or not any(can_place(state, seat, v) for v in values):
-            done[seat] = True
-    if all(done) and not any(taking):
+        if state.used[seat] >= quota(state) or not any(can_place(state, seat, v) for v in values):
+            state.done[seat] = True
+    if all(state.done) and not any(state.taking):
         end_choices(state, events)
 
 
