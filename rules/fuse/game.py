@@ -223,7 +223,7 @@ class Fuse(Game[FuseState]):
             else:
                 assert isinstance(action, Place)
                 placing.place(state, seat, action, events, now)
-            if state.stage == "choose":
+            if state.stage == "choose":  # the dice and cards changed: who is done now
                 rounds.after_choice(state, events)
         return events
 
