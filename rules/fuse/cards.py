@@ -246,11 +246,10 @@ class BombCard:
     hard: bool = False
     _memo: dict[tuple[int, ...], bool] = field(default_factory=dict, compare=False, repr=False)
     _plan: list[Any] = field(default_factory=list, compare=False, repr=False)
-    _positions: dict[tuple[int, ...], list[Any]] = field(
+    _positions: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = field(
         default_factory=dict, compare=False, repr=False
     )
     _vclass: list[int] = field(default_factory=list, compare=False, repr=False)
-    _members: list[int] = field(default_factory=list, compare=False, repr=False)
 
     @property
     def high(self) -> bool:
@@ -300,8 +299,7 @@ class BombCard:
     def legal_slots(self, filled: tuple[int, ...], value: int) -> tuple[int, ...]:
         """Every slot where the die ``value`` may go now (memoised: autocomplete, buttons and
         the end-of-round checks ask this for every card and die, again and again)."""
-        # (the memo hit inline: _position is the slower way for a position not met yet)
-        by_class = (self._positions.get(filled) or self._position(filled))[2]
+        by_class = self._position(filled)
         cls = (self._vclass or self._value_classes())[value]
         known = by_class.get(cls)
         if known is None:
@@ -311,37 +309,6 @@ class BombCard:
                     slots.append(s)
             known = by_class[cls] = tuple(slots)
         return known
-
-    def answers(self, filled: tuple[int, ...], values: int) -> list[Any]:
-        """What is known of the position once the die values in the bit mask ``values`` (bit
-        ``v``: value ``v``) are asked: its memo entry, whose first two items are bit masks of
-        the values with a legal slot (for each, the same answer as
-        ``bool(legal_slots(filled, v))``) and of the values asked so far (a superset of
-        ``values``: an answer holds for a whole value class, and earlier questions are kept).
-        Memoised per position: a table asks it for every hand after every placement, and the
-        positions of a card recur."""
-        entry = self._positions.get(filled) or self._position(filled)  # (see legal_slots)
-        todo = values & ~entry[1]
-        if todo:
-            # A value answers for every value of its class (see _value_classes): one question
-            # per class, and the answer recorded for the whole class.
-            vclass = self._vclass or self._value_classes()
-            members, by_class = self._members, entry[2]
-            found = asked = 0
-            while todo:
-                value = (todo & -todo).bit_length() - 1
-                cls = vclass[value]
-                slots = by_class.get(cls)
-                if slots is None:
-                    slots = self.legal_slots(filled, value)
-                same = members[cls]
-                asked |= same
-                if slots:
-                    found |= same
-                todo &= ~same
-            entry[0] |= found
-            entry[1] |= asked
-        return entry
 
     def _value_classes(self) -> list[int]:
         """Die values that no placement on this card can tell apart share a class: where a
@@ -356,16 +323,13 @@ class BombCard:
                     (slot.accepts(v), canon[s][v]) for s, slot in enumerate(self.slots)
                 )
                 self._vclass.append(seen.setdefault(signature, len(seen)))
-            self._members.extend([0] * len(seen))
-            for v, cls in enumerate(self._vclass):
-                self._members[cls] |= 1 << v  # the values of each class, as a bit mask
         return self._vclass
 
-    def _position(self, filled: tuple[int, ...]) -> list[Any]:
-        """The memo entry of a position: [placeable values, values asked (bit masks), slots by
-        value class]. Where a die may go depends only on the canonical form of the position (the
-        search memo of can_place is keyed by it too): positions that share it share one entry,
-        found by the exact position first (cheaper than working out the canonical form)."""
+    def _position(self, filled: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """The memo entry of a position: its legal slots by value class. Where a die may go
+        depends only on the canonical form of the position (the search memo of can_place is
+        keyed by it too): positions that share it share one entry, found by the exact position
+        first (cheaper than working out the canonical form)."""
         entry = self._positions.get(filled)
         if entry is None:
             if len(self._positions) > 100_000:  # bounded, never grows without end
@@ -373,7 +337,7 @@ class BombCard:
             key = (-3, *self.canonical(filled))
             entry = self._positions.get(key)
             if entry is None:
-                entry = self._positions[key] = [0, 0, {}]
+                entry = self._positions[key] = {}
             self._positions[filled] = entry
         return entry
 

@@ -18,22 +18,15 @@ from typing import Any
 
 from rules.core import Action, Game
 from rules.core.policy import Dice
-from rules.fuse.cards import EMPTY, BombCard, die_name, house_deck
-from rules.fuse.game import Claim, Draw, Fuse, FuseState, Pass, Place, Take
+from rules.fuse.actions import Claim, Draw, Pass, Place, Take
+from rules.fuse.cards import ALL_VALUES, EMPTY, BombCard, die_name
+from rules.fuse.dice import VALUE_OF, filled
+from rules.fuse.dice import value as die_value
+from rules.fuse.quota import quota
+from rules.fuse.setup import BOMBS
+from rules.fuse.state import FuseState
 
-_BOMBS = house_deck().bombs
-_VALUE_OF = {die_name(v): v for v in range(30)}
-_EVERY_VALUE = (1 << 30) - 1
 DEFUSE = 1000.0  # a placement that completes a card
-
-
-def _value(state: FuseState, d: int) -> int:
-    """The value code of die ``d`` (colour * 6 + number - 1) as it lies now."""
-    return (d // 5) * 6 + state.faces[d] - 1
-
-
-def filled(state: FuseState, card_id: str) -> tuple[int, ...]:
-    return tuple(_value(state, d) if d >= 0 else EMPTY for d in state.dice[card_id])
 
 
 def placement_worth(card: BombCard, before: tuple[int, ...], slot: int, value: int) -> float:
@@ -43,7 +36,7 @@ def placement_worth(card: BombCard, before: tuple[int, ...], slot: int, value: i
     if empty == 0:
         return DEFUSE + card.points
     # Kinds of dice (of 30) with a legal slot afterwards: a card that accepts more is easier.
-    flexible = card.answers(after, _EVERY_VALUE)[0].bit_count()
+    flexible = sum(1 for v in ALL_VALUES if card.legal_slots(after, v))
     return 100.0 - 15.0 * empty + flexible / 3
 
 
@@ -51,7 +44,7 @@ def best_placement(state: FuseState, seat: int, value: int) -> tuple[float, str,
     """The seat's best (worth, card, slot) for a die ``value``, or None if it fits nowhere."""
     best: tuple[float, str, int] | None = None
     for card_id in state.hands[seat]:
-        card = _BOMBS[card_id]
+        card = BOMBS[card_id]
         before = filled(state, card_id)
         for slot in card.legal_slots(before, value):
             worth = placement_worth(card, before, slot, value)
@@ -72,7 +65,7 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
         if level == "easy":
             return dice().choice(takes)
         # The easiest card first: the fewest slots, then the lowest level.
-        return min(takes, key=lambda a: (len(_BOMBS[a.card].slots), _BOMBS[a.card].level, a.card))
+        return min(takes, key=lambda a: (len(BOMBS[a.card].slots), BOMBS[a.card].level, a.card))
     places = [a for a in legal if isinstance(a, Place)]
     if places:
         return _place(state, seat, places, level, dice)
@@ -81,16 +74,15 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
         return Pass()
     if level == "easy":
         return dice().choice(claims)
-    assert isinstance(game, Fuse)
-    return _team_claim(game, state, seat, claims)
+    return _team_claim(state, seat, claims)
 
 
 def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: Dice) -> Action:
     held = state.claims[seat]
-    value = _value(state, held)
+    value = die_value(state, held)
     scored = []
     for action in places:
-        card = _BOMBS[action.card]
+        card = BOMBS[action.card]
         worth = placement_worth(card, filled(state, action.card), action.slot - 1, value)
         scored.append((worth, action))
     if level == "easy":
@@ -99,12 +91,12 @@ def _place(state: FuseState, seat: int, places: list[Place], level: str, dice: D
     return max(scored, key=lambda wa: wa[0])[1]
 
 
-def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) -> Action:
+def _team_claim(state: FuseState, seat: int, claims: list[Claim]) -> Action:
     """Share the free dice among the seats still choosing so that together they place the most
     (a greedy share could give a teammate the one die that fits us while another die would do
     for them just as well, and we would pass); claim the die we are given."""
     held = set(state.claims.values())
-    free = [_value(state, d) for d in state.loose if d not in held]
+    free = [die_value(state, d) for d in state.loose if d not in held]
     choosing = [
         s
         for s in range(state.seats)
@@ -117,8 +109,7 @@ def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) ->
         for i, value in enumerate(free)
         if (found := best_placement(state, s, value)) is not None
     }
-    quota = game.quota(state)
-    left = {s: quota - state.used[s] for s in choosing}
+    left = {s: quota(state) - state.used[s] for s in choosing}
     share = _best_share(worth, choosing, len(free), left)
     claimable = {a.die for a in claims}
     for i, s in share.items():
@@ -127,7 +118,7 @@ def _team_claim(game: Fuse, state: FuseState, seat: int, claims: list[Claim]) ->
     # Nothing given to us: a die nobody else is given still goes on a card rather than back.
     spare = [a for a in claims if all(die_name(free[i]) != a.die for i in share)]
     if spare:
-        return max(spare, key=lambda a: (best_placement(state, seat, _VALUE_OF[a.die]) or (0,))[0])
+        return max(spare, key=lambda a: (best_placement(state, seat, VALUE_OF[a.die]) or (0,))[0])
     return Pass()
 
 

@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from rules.fuse import FUSE
 from rules.fuse.cards import COLOURS, EMPTY, BombCard, house_deck
-from rules.fuse.game import Draw, FuseState, die_colour, forget_memos
+from rules.fuse.dice import die_colour
+from rules.fuse.game import Draw, FuseState
+from rules.fuse.rounds import after_choice
 from tests.support.events import keys as keys  # (where the game's tests import it)
 
 
@@ -49,8 +51,7 @@ def position(
     state.used = [0] * seats
     state.done = [False] * seats
     state.taking = [False] * seats
-    forget_memos(state)  # the cards and hands were rearranged by hand: the caches are stale
-    FUSE._after_choice(state, [])  # as at the start of a round: seats with no use are done
+    after_choice(state, [])  # as at the start of a round: seats with no use are done
     held = {c for h in hands for c in h}
     state.centre = (
         list(centre) if centre is not None else [c for c in state.centre if c not in held]

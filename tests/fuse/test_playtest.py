@@ -8,6 +8,7 @@ from i18n import t
 from rules.core import CommandArgs, RulesError
 from rules.fuse import FUSE
 from rules.fuse.game import Claim, Place
+from rules.fuse.quota import quota
 from tests.fuse.support import position
 from tests.support.refusals import reason
 
@@ -172,7 +173,7 @@ def test_insane_end_the_last_bomb_gets_the_round_to_itself() -> None:
         deck=[],
         options={"difficulty": "insane"},
     )
-    assert FUSE.quota(state) == 3  # Dora plays on as a solo player (D16, D1)
+    assert quota(state) == 3  # Dora plays on as a solo player (D16, D1)
     state, _ = FUSE.apply(state, 3, Pass(), 1_000.0)
     while state.stage == "return":  # the unused dice may ask Dora for a die first
         state, _ = FUSE.apply(state, 3, FUSE.pending(state)[3].default, 1_000.0)

@@ -9,7 +9,9 @@ import pytest
 from rules.core import Action, Rng, RulesError
 from rules.core.play import random_game
 from rules.fuse import FUSE
-from rules.fuse.game import DIFFICULTIES, Claim, FuseState, Place, Return, Take, _filled
+from rules.fuse.dice import filled
+from rules.fuse.game import Claim, FuseState, Place, Return, Take
+from rules.fuse.modes import DIFFICULTIES
 from tests.fuse.support import all_dice, card
 from tests.support import checked_play
 
@@ -38,7 +40,7 @@ def _check(state: FuseState) -> None:
     assert len(state.centre) <= 5
     for card_id in state.dice:
         # no placement ever leaves a card that can no longer be completed
-        assert card(card_id).completable(_filled(state, card_id))
+        assert card(card_id).completable(filled(state, card_id))
 
 
 def wrong(state: FuseState, seat: int, legal: list[Action], now: float) -> list[Action]:

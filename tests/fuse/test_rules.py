@@ -10,19 +10,9 @@ import pytest
 from rules.core import RulesError, get_game
 from rules.core.policy import play_bots
 from rules.fuse import FUSE
-from rules.fuse.game import (
-    CLOCK_SECONDS,
-    DECK_SIZE,
-    Claim,
-    Draw,
-    FuseState,
-    Pass,
-    Place,
-    Return,
-    Take,
-    die_token,
-    relaxed_rounds,
-)
+from rules.fuse.dice import die_token
+from rules.fuse.game import Claim, Draw, FuseState, Pass, Place, Return, Take
+from rules.fuse.modes import CLOCK_SECONDS, DECK_SIZE, relaxed_rounds
 from tests.fuse.support import all_dice, card, keys, position
 from tests.support import refusals
 from tests.support.refusals import reason

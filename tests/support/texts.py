@@ -243,7 +243,7 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "farkle.companion.{}": _from("farkle.companion.{}", "rules.farkle.cards", "COMPANIONS"),
     "farkle.item.{}": _from("farkle.item.{}", "rules.farkle.cards", "ITEMS"),
     "fuse.colour.{}": _from("fuse.colour.{}", "rules.fuse.cards", "COLOURS"),
-    "fuse.difficulty.{}": _from("fuse.difficulty.{}", "rules.fuse.game", "DIFFICULTIES"),
+    "fuse.difficulty.{}": _from("fuse.difficulty.{}", "rules.fuse.modes", "DIFFICULTIES"),
     "fuse.label.resolving_{}": _each("fuse.label.resolving_{}", ("die", "colour", "number")),
     "zvv.face.{}": _from("zvv.face.{}", "rules.zvv.game", "FACES"),
     "zvv.side.{}": _from("zvv.side.{}", "rules.zvv.board", "SIDES"),
