@@ -218,7 +218,11 @@ def test_table_workers_give_way_to_the_bot_and_take_it_from_replays(
     assert pool is not None
     try:
         nice = pool.submit(os.nice, 0).result(timeout=60)
-        assert os.nice(0) < nice < min(19, os.nice(0) + drawing.BULK_NICE)
+        own = os.nice(0)
+        assert nice == min(19, own + drawing.TABLE_NICE) and (own < nice or own == 19)
+        # Above replays' workers (min(19, own + BULK_NICE)) wherever niceness leaves room: a
+        # test run under `nice -n 10` has both at 19, the most a process may be given.
+        assert nice < min(19, own + drawing.BULK_NICE) or nice == 19
     finally:
         pool.shutdown(wait=True)
         monkeypatch.setattr(drawing, "_pool", None)
