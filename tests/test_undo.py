@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, Place, Service
+from bot.service.buttons import decode
 from bot.service.replies import Reply
 from bot.store import repository as repo
 from rules.core import Rng, game_names, get_game
@@ -92,7 +93,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
             break  # that step ended the game
         offered = [b for b in (reply.private.buttons if reply.private else ()) if "↩" in b.label]
         if actor is ALICE and offered:  # her confirmation's ↩: one click
-            taken = await service.press(ALICE, HERE, offered[0].custom_id)
+            taken = await service.press(ALICE, HERE, decode(offered[0].custom_id))
             assert taken.ok, "the ↩ is offered only where the step can be taken back"
         else:
             taken = await service.undo(ALICE, HERE)

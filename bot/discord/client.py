@@ -573,14 +573,15 @@ class PartidaBot(ext.AutoShardedBot):
         )
 
     async def on_game_item(
-        self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
+        self, interaction: discord.Interaction[Any], press: buttons.Press | None, custom_id: str
     ) -> None:
+        """A click on one of our buttons or selects, decoded by the item (``None``: malformed)."""
         await self.run_command(
             interaction,
-            lambda a, p: self.get_service().press(a, p, custom_id, values),
+            lambda a, p: self.get_service().press(a, p, press),
             # A click may change a game: deferred before it runs (see ``run_command``).
             what=f"press {custom_id}",
-            game_id=buttons.game_of(custom_id),
+            game_id=press.game_id if press is not None else None,
         )
 
     async def suggest(
