@@ -212,7 +212,7 @@ def phase_record(
     mover: int | None = None,
 ) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
-    filled in once the adapter has posted it (``Service.posted``). A table message edited in
+    filled in once the adapter has posted it (``Service.delivered``, ``Posted``). A table message edited in
     place (an edited table, a turn's message: ``bot.service.live``) goes on, or begins here with
     ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
     the seat that made the step in person, ``live.new_message``)."""
