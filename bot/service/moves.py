@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, picks, ratings, rematch, replays, shown, standings
+from bot.service import compose, deadlines, picks, ratings, replays, shown, standings
 from bot.service import undo as undoing
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
@@ -264,7 +264,7 @@ async def resolve(
         changes = await ratings.record(tx.session, writes, row, saved["result"], now)
         if changes:
             _tell_ratings(draft, changes, public_lang)
-        rematch.offer(draft, row.id, public_lang)
+        _offer_rematch(draft, row.id, public_lang)
         if tx.draws(row.kind) and await replays.automatic(tx.session, row):
             last = (seat, action.to_json(), now)
             made = await replays.job(tx.session, row, public_lang, last)
@@ -298,6 +298,14 @@ def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> Non
             said = standings.changes_text(changes, lang)
             told = lines([post.narration, said]) if post.narration.parts else said
             draft.public[index] = replace(post, narration=told)
+
+
+def _offer_rematch(draft: Draft, game_id: int, lang: str) -> None:
+    """The closing message carries the Rematch button (``bot.service.rematch`` answers it)."""
+    for index, post in enumerate(draft.public):
+        if post.phase:
+            button = compose.rematch_button(game_id, lang)
+            draft.public[index] = replace(post, buttons=(*post.buttons, button))
 
 
 def _after_closing(draft: Draft, post: Post) -> None:

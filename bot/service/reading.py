@@ -18,7 +18,6 @@ from bot.service import (
     compose,
     guide,
     history,
-    lobby_commands,
     moves,
     pieces,
     ratings,
@@ -29,7 +28,7 @@ from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, FairUse
 from bot.service.memory import RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
-from bot.service.text import lines, phrase
+from bot.service.text import Text, lines, phrase
 from bot.store import repository as repo
 from bot.store.models import LOBBY
 from i18n import LANGUAGES, language_for
@@ -147,12 +146,17 @@ class Reading:
         return Reply(private=Message(text if more is None else lines([text, more])))
 
     @metrics.read("help")
-    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
-        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
+    async def help(
+        self, actor: Actor, place: Place, game: str | None, listing: Callable[[str], Text]
+    ) -> Reply:
+        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language.
+        ``listing``: the lobby's commands in a language, handed over by the lobby's table
+        itself (``lobby_commands.listing``), which calls this: the table types its calls
+        against the service, so the service does not import it back."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
         if not game:
-            return Reply(private=Message(guide.general_help(lang, lobby_commands.listing(lang))))
+            return Reply(private=Message(guide.general_help(lang, listing(lang))))
         try:
             get_game(str(game))
         except RulesError as err:
