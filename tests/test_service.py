@@ -185,7 +185,7 @@ async def test_concurrent_submissions_resolve_the_phase_once(tmp_path: Path, clo
         assert row is not None and row.state is not None
         assert row.state["scores"] == [3, 0]
         assert len(await repo.action_log(session, row.id)) == 2
-        assert await one.replay(row.id) == row.state
+        assert await one.state_from_log(row.id) == row.state
     await one.close()
     await two.close()
 

@@ -127,7 +127,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
     # The log is clean: the game rebuilt from it is the game as it stands.
     row, state_data, _ = await _load(service)
     if row is not None:
-        assert await service.replay(row.id) == state_data
+        assert await service.state_from_log(row.id) == state_data
     # Bob was never pinged in the channel, but told by direct message; Carol, in her quiet
     # hours all along, never pinged; Alice pinged as usual.
     flat = [r for r in replies if isinstance(r, Reply)]

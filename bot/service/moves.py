@@ -219,7 +219,7 @@ async def resolve(
                 "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
             },
         )
-    repo.show(row, saved)  # the replies read the new phase (buttons); the writes save it
+    repo.as_saved(row, saved)  # the replies read the new phase (buttons); the writes save it
     draft = compose.move_draft(
         table,
         before,

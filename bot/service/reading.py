@@ -1,6 +1,6 @@
 """The read-only commands: what a user may look at without changing anything (autocomplete,
-rules and help, their open games, a channel's history, leaderboards and stats, a replay
-rebuilt from the log). None takes a channel's lock or a transaction that writes, so none waits
+rules and help, their open games, a channel's history, leaderboards and stats, a game's
+state rebuilt from its log). None takes a channel's lock or a transaction that writes, so none waits
 behind a move. :class:`~bot.service.service.Service` is built on this class, which also holds
 what both kinds of command read: the sessions, the clock and the users' chosen languages."""
 
@@ -150,8 +150,8 @@ class Reading:
         self, actor: Actor, place: Place, game: str | None, listing: Callable[[str], Text]
     ) -> Reply:
         """``/help`` (general) or ``/help game:<game>``: private, in the reader's language.
-        ``listing``: the lobby's commands in a language, handed over by the lobby's table
-        itself (``lobby_commands.listing``), which calls this: the table types its calls
+        ``listing``: the lobby's commands in a language, handed over by the lobby's list
+        itself (``lobby_commands.listing``), which calls this: the list types its calls
         against the service, so the service does not import it back."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
@@ -242,12 +242,7 @@ class Reading:
             text = await standings.stats(session, place.guild_id, player, name or "?", lang)
         return Reply(private=Message(text))
 
-    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
-        """Rate every finished game again, in order (``partida ratings rebuild``), in short
-        transactions that let the bot's commands through (``ratings.rebuild``)."""
-        return await ratings.rebuild(self.sessions, step=step)
-
-    async def replay(self, game_id: int) -> dict[str, Any] | None:
+    async def state_from_log(self, game_id: int) -> dict[str, Any] | None:
         """Rebuild a game's state from its seed and action log (crash checks, audits)."""
         async with self.sessions() as session:
             row = await repo.game_by_id(session, game_id)

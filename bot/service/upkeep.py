@@ -1,7 +1,7 @@
 """What keeps a service process's games moving outside players' commands: what the adapter
 reports of its deliveries (posted, delivered, a channel paused, gone or back, a DM refused),
-the deliveries still owed, the deadline loop's due work, and the housekeeping of closed games
-(pruned, compacted)."""
+the deliveries still owed, the deadline loop's due work, the housekeeping of closed games
+(pruned, compacted), and the ratings rebuilt from every finished game."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from bot.service import (
     deadlines,
     owed,
     pause,
+    ratings,
     timeouts,
 )
 from bot.service.draft import Draft
@@ -80,6 +81,11 @@ class Upkeep(Runner):
             return await logs.compact_closed(session, after, batch)
 
         return await self._in_batches(step, batch)
+
+    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``), in short
+        transactions that let the bot's commands through (``ratings.rebuild``)."""
+        return await ratings.rebuild(self.sessions, step=step)
 
     async def _in_batches(
         self,
