@@ -490,7 +490,7 @@ def says_whose(
     """Whether a button of ``command``, offered to one of ``among`` seats, names its player:
     players asked different things at once (Bad Bones: one picks a cemetery, another a
     direction) share one row of buttons, and so do several holders of an owned command (FUSE's
-    placements and returns). ``moves.press`` tells a presser whose such a button is."""
+    placements and returns). ``moves.clicked`` tells a presser whose such a button is."""
     apart = pending is not None and len({p.kind for p in pending.values()}) > 1
     owned = any(c.name == command and c.owned for c in table.engine.commands)
     return apart or (owned and among > 1)
