@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service import Actor, Message, Outgoing, Place, Reply, Service
-from bot.service.buttons import VIEW_GAME, game_of
+from bot.service.buttons import VIEW_GAME, decode
 from bot.service.errors import DamagedDatabase
 from bot.service.lobby_commands import (
     BARE,
@@ -167,13 +167,14 @@ class Console:
         place = Place(where or self.channel, 1, self.locale)
         svc = self.service
         if group == "press":
-            return await svc.press(actor, place, self._button(words[0] if words else ""))
+            # Decoded here, where the click arrives, as the Discord adapter does.
+            return await svc.press(actor, place, decode(self._button(words[0] if words else "")))
         if group == "select":
             menu = self._menu(words)
             if menu is None:
                 self.say("? There is no menu to choose from.")
                 return None
-            return await svc.press(actor, place, menu, words)
+            return await svc.press(actor, place, decode(menu, words))
         top = _lobby_command(group, TOP_LEVEL)  # /help, /ayuda, /me, /yo
         if top is not None:
             return await self.lobby(actor, place, top, words)
@@ -363,7 +364,7 @@ class Console:
             self.say(f"    🖼  {path}")
         if message.buttons:
             # A private answer's pages (a leaderboard's) are pressed like the channel's buttons.
-            if public or all(game_of(b.custom_id) == VIEW_GAME for b in message.buttons):
+            if public or all(_view_button(b.custom_id) for b in message.buttons):
                 self.last_buttons = [b.custom_id for b in message.buttons]
             labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
             self.say(f"    buttons (/press N): {labels}")
@@ -598,6 +599,12 @@ def _lines(stream: TextIO) -> asyncio.Queue[str]:
 
     threading.Thread(target=read, name="console-input", daemon=True).start()
     return queue
+
+
+def _view_button(custom_id: str) -> bool:
+    """A button of a read-only view (a page of a leaderboard), which any reader may press."""
+    press = decode(custom_id)
+    return press is not None and press.game_id == VIEW_GAME
 
 
 __all__ = ["Console", "ConsoleClock", "run_console", "language_for"]

@@ -91,7 +91,7 @@ async def test_replay_of_a_compacted_game_equals_the_replay_before(
     async with service.sessions() as session:
         log_before = entries(await repo.action_log(session, game_id))
         length_before = await logs.lengths(session, [game_id])
-    replay_before = await service.replay(game_id)
+    replay_before = await service.state_from_log(game_id)
     assert replay_before == state
 
     async with service.sessions() as session, session.begin():
@@ -104,7 +104,7 @@ async def test_replay_of_a_compacted_game_equals_the_replay_before(
         assert packed is not None and packed.moves == len(log_before)
         assert entries(await repo.action_log(session, game_id)) == log_before
         assert await logs.lengths(session, [game_id]) == length_before
-    assert await service.replay(game_id) == replay_before
+    assert await service.state_from_log(game_id) == replay_before
 
 
 async def test_a_game_that_ends_keeps_its_log_compacted(service: Service) -> None:
@@ -124,7 +124,7 @@ async def test_a_game_that_ends_keeps_its_log_compacted(service: Service) -> Non
             (1, "pass"),
         ]
         assert [e.seq for e in log] == sorted({e.seq for e in log})
-    assert await service.replay(row.id) == row.state
+    assert await service.state_from_log(row.id) == row.state
     history = await service.history(ALICE, HERE)
     assert history.private is not None and "4 moves" in str(history.private.narration)
 

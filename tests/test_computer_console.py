@@ -89,7 +89,7 @@ async def test_one_person_and_three_computers_play_to_the_end(tmp_path: Path, ki
         rolled_for_her = {e.action["type"] for e in log if e.seat == 0 and e.by_default}
         assert rolled_for_her <= {"roll"}, "only ZvV's autoroll is played for the person"
         assert all(e.by_default for e in log if e.seat != 0), "computer moves are logged as such"
-        assert await service.replay(row.id) == row.state, "the log replays to the same game"
+        assert await service.state_from_log(row.id) == row.state, "the log replays to the same game"
         history = await service.history(console.actor("alice", None), Place(1, 1, "en"))
         assert history.private is not None and "🤖 Normal 1" in str(history.private.whole)
     finally:

@@ -91,7 +91,7 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
         log = await repo.action_log(session, (await game_at(service, HERE)).id)
     assert {e.seat for e in log if e.by_default} == {1, 2}, "their moves are in the log"
     row = await game_at(service, HERE)
-    assert await service.replay(row.id) == row.state
+    assert await service.state_from_log(row.id) == row.state
 
 
 async def test_a_game_of_only_computer_players_does_not_start(service: Service) -> None:
@@ -250,7 +250,7 @@ async def test_zvv_rolls_for_you_when_rolling_is_your_only_move(
     assert [e.action["type"] for e in log] == ["roll"] and log[0].by_default
     assert (first_seat := log[0].seat, "default") in due, "their turn's deadline still holds"
     assert due[(first_seat, "default")].due_at == clock.now + 24 * 3600
-    assert await service.replay(row.id) == row.state
+    assert await service.state_from_log(row.id) == row.state
 
 
 async def test_zvv_without_autoroll_waits_for_the_roll(service: Service, clock: Clock) -> None:
@@ -288,7 +288,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
         (ALICE_OR_BOB[other.user_id], "roll", True),
     ], "each step its own entry in the log"
     assert await service.run_deadlines() == [], "nothing left to play a moment later"
-    assert await service.replay(row.id) == (await game_at(service, HERE)).state
+    assert await service.state_from_log(row.id) == (await game_at(service, HERE)).state
 
 
 ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}

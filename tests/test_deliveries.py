@@ -16,7 +16,7 @@ from bot.discord.send import CHANNEL_WINDOW, Job, Outbox
 from bot.service import Message, Outgoing, Service
 from bot.service.draft import Post, RenderJob, ReplayJob
 from bot.service.owed import dump, load
-from bot.service.replies import Button, Select, Slot, ThreadPlan
+from bot.service.replies import Button, Posted, Select, Slot, ThreadPlan
 from bot.service.text import Channel, Mention, Name, Strong, Text, When
 from bot.store.models import DeliveryRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
@@ -117,7 +117,7 @@ class Reporter:
     def __init__(self) -> None:
         self.settled: list[tuple[int, ...]] = []
 
-    async def delivered(self, ids: tuple[int, ...]) -> None:
+    async def delivered(self, ids: tuple[int, ...], posted: tuple[Posted, ...] = ()) -> None:
         self.settled.append(tuple(ids))
 
 

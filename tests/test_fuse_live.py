@@ -9,6 +9,7 @@ import pytest
 
 from bot.discord.markup import markdown
 from bot.service import Actor, Service, lobby
+from bot.service.buttons import decode
 from bot.service.replies import Outgoing, Reply
 from bot.service.table import Table
 from bot.store import repository as repo
@@ -151,7 +152,7 @@ async def test_the_draw_turns_the_start_message_into_the_table_and_claims_edit_i
     assert claims, "the round's dice are buttons on the table message"
     die = claims[0].label.split()[-1]  # "🎲 B6"
     clock.now += 2
-    claimed = await service.press(ALICE, HERE, claims[0].custom_id, None)
+    claimed = await service.press(ALICE, HERE, decode(claims[0].custom_id))
     (edited,) = claimed.public
     assert edited.edit and edited.slot == start.slot and claimed.ack_by_edit
     assert f"Alice takes the {die}" in str(edited.message.narration)
@@ -261,7 +262,7 @@ async def test_the_round_timer_is_announced_in_the_lobby_and_counted_down_on_the
     assert f"the computer plays for whoever has not chosen <t:{due}:R>" in head, head
     clock.now += 2
     claims = [b for b in drawn.public[0].message.buttons if ":claim:" in b.custom_id]
-    edited = (await service.press(ALICE, HERE, claims[0].custom_id, None)).public[0]
+    edited = (await service.press(ALICE, HERE, decode(claims[0].custom_id))).public[0]
     assert f"<t:{due}:R>" in markdown(edited.message.text), "the same round, the same time"
     await service.cancel(ALICE, HERE)
     relaxed = await _start(service, {"mode": "relaxed"})

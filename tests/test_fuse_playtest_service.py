@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.service import Service
+from bot.service.buttons import decode
 from bot.service.replies import Button, Reply
 from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
@@ -143,7 +144,7 @@ async def _both_hold_a_die(service: Service) -> list[Button]:
     shown = _buttons(await _relaxed_game(service))
     for actor in (ALICE, BOB):
         for button in [b for b in shown if "🎲" in b.label]:
-            reply = await service.press(actor, HERE, button.custom_id)
+            reply = await service.press(actor, HERE, decode(button.custom_id))
             if reply.ok:
                 shown = _buttons(reply)
                 break
@@ -172,10 +173,10 @@ async def test_a_player_pressing_the_other_players_button_is_told_it_is_theirs(
     question"; the button is Bob's, and she is told so (nothing changes)."""
     shown = await _both_hold_a_die(service)
     bobs = next(b for b in shown if b.label.startswith("Bob: ") and "· slot" in b.label)
-    reply = await service.press(ALICE, HERE, bobs.custom_id)
+    reply = await service.press(ALICE, HERE, decode(bobs.custom_id))
     assert not reply.ok and reply.private is not None and not reply.public
     assert str(reply.private.text) == "⚠️ That button is Bob's."
-    carol_reply = await service.press(CAROL, HERE, bobs.custom_id)  # not seated: as before
+    carol_reply = await service.press(CAROL, HERE, decode(bobs.custom_id))  # not seated: as before
     assert not carol_reply.ok
 
 
@@ -208,13 +209,13 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     anas = next(b for b in offered if b.label == "Ana: W")
 
     def pressed(custom_id: str) -> button_ids.Press:
-        press = button_ids.parse(custom_id)
+        press = button_ids.decode(custom_id)
         assert press is not None
         return press
 
     assert _owners(table, 0, pressed(bobs.custom_id)) == [1]
     assert _owners(table, 1, pressed(anas.custom_id)) == [0]
-    # (A button of another phase never gets this far: ``moves.press`` refuses it as stale.)
+    # (A button of another phase never gets this far: ``moves.clicked`` refuses it as stale.)
 
 
 async def test_a_refusal_names_the_command_as_a_spanish_client_shows_it(service: Service) -> None:

@@ -4,7 +4,7 @@ length, and a replay button."""
 from __future__ import annotations
 
 from bot.service import Service
-from bot.service.buttons import parse as parse_button
+from bot.service.buttons import decode
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
 from tests.support.replies import private
 
@@ -32,13 +32,13 @@ async def test_history_pages_with_results_ratings_length_and_replay(
     labels = [b.label for b in first.private.buttons]
     assert labels[:5] == ["Repetir #6", "Repetir #5", "Repetir #4", "Repetir #3", "Repetir #2"]
     assert labels[5:] == ["Más antiguas ▶"]
-    nxt = parse_button(first.private.buttons[-1].custom_id)
+    nxt = decode(first.private.buttons[-1].custom_id)
     assert nxt is not None and nxt.args == {"page": "2", "after": "2"}, "the page, the last game"
-    second = await service.press(ALICE, HERE, first.private.buttons[-1].custom_id)
+    second = await service.press(ALICE, HERE, decode(first.private.buttons[-1].custom_id))
     assert second.private is not None and "Page 2 " in private(second)
     assert str(second.private.narration).count("• ") == 1
     assert [b.label for b in second.private.buttons] == ["Replay #1", "◀ Newer"]
     typed = await service.history(ALICE, HERE, 2)
     assert typed.private is not None and "Page 2 " in private(typed), "/game history page:2"
-    replay = await service.press(ALICE, HERE, first.private.buttons[0].custom_id)
+    replay = await service.press(ALICE, HERE, decode(first.private.buttons[0].custom_id))
     assert replay.ok and "game 6" in str(replay.public[0].message.text)

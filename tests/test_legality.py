@@ -19,6 +19,7 @@ import pytest
 
 from bot.service import Actor, Service
 from bot.service import buttons as button_ids
+from bot.service.buttons import decode
 from bot.store import repository as repo
 from rules.core import Action, CommandArgs, Game, RulesError, get_game
 from rules.core.spec import command_key
@@ -60,10 +61,10 @@ def _said(error: RulesError) -> tuple[str, ...]:
 
 def button_args(game: Game[Any], state: Any, command: str, args: CommandArgs) -> CommandArgs:
     """The arguments of a button of the current phase as the service reads them back from its
-    id (``moves.press``: made by ``buttons.button_id``, read by ``buttons.parse``): text."""
+    id (``moves.clicked``: made by ``buttons.button_id``, read by ``buttons.decode``): text."""
     custom_id = button_ids.button_id(1, game.phase(state), command, args)
     assert custom_id is not None
-    clicked = button_ids.parse(custom_id)
+    clicked = button_ids.decode(custom_id)
     assert clicked is not None and clicked.command == command
     return dict(clicked.args)
 
@@ -197,7 +198,7 @@ async def test_the_service_refuses_a_typed_and_a_pressed_move_alike(
                 game_id, game.phase(case.state), case.command, case.args
             )
             assert custom_id is not None
-            press = await service.press(actor, HERE, custom_id, None)
+            press = await service.press(actor, HERE, decode(custom_id))
             assert not typed.ok and not press.ok, case
             expected = said_in(case.error, "en")
             assert private(typed) == private(press), (case, private(typed), private(press))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.service import Actor, Place, Service
+from bot.service.buttons import decode
 from bot.service.reach import Reach
 from bot.service.replies import Outgoing, Reply
 from bot.store import repository as repo
@@ -158,7 +159,9 @@ async def test_no_held_back_ping_when_the_player_already_moved(
     await _bad_bones(service)
     assert (1, "ping") in await _rows(service)
     # Bob plays during his quiet hours anyway (one of his legal phase-1 moves).
-    assert (await service.press(BOB, HERE, _first_button(await service.board(BOB, HERE)))).ok
+    assert (
+        await service.press(BOB, HERE, decode(_first_button(await service.board(BOB, HERE))))
+    ).ok
     clock.now += 2 * HOUR
     assert not [o for o in await service.run_deadlines() if BOB.user_id in o.message.mentions]
 
@@ -220,7 +223,7 @@ async def test_an_away_player_is_played_by_the_computer_said_once_and_back_on_th
         assert not any("is away until" in str(o.message.text) for o in out)
         board = await service.board(ALICE, HERE)
         if board.private is not None and board.private.buttons:
-            await service.press(ALICE, HERE, _first_button(board))
+            await service.press(ALICE, HERE, decode(_first_button(board)))
     # His day comes: at the next command in the game, his seat is his again.
     clock.now = dt.datetime.combine(back, dt.time(0, 1), tzinfo=dt.UTC).timestamp()
     looked = await service.status(ALICE, HERE)  # any command in the game
@@ -282,7 +285,9 @@ async def test_deadlines_planned_while_held_wait_too(service: Service, clock: Cl
     # Both heroes move: a new phase is planned while the deadlines are held.
     for player in (ALICE, BOB):
         assert (
-            await service.press(player, HERE, _first_button(await service.board(player, HERE)))
+            await service.press(
+                player, HERE, decode(_first_button(await service.board(player, HERE)))
+            )
         ).ok
     clock.now += 3 * 24 * HOUR
     assert await service.run_deadlines() == []

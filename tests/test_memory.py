@@ -8,6 +8,7 @@ import asyncio
 import gc
 
 from bot.service import Actor, Place, Service
+from bot.service.lobby_commands import listing
 from bot.service.memory import ChannelLocks, RecentLanguages
 
 
@@ -66,11 +67,11 @@ async def test_a_user_dropped_from_the_languages_still_reads_their_choice(
     spanish = Actor(1, "Ana", locale="en-US")
     assert (await service.language(spanish, Place(1, 10), "es")).ok
     for n in range(20):
-        await service.help(Actor(100 + n, f"U{n}"), Place(1, 10))
+        await service.help(Actor(100 + n, f"U{n}"), Place(1, 10), None, listing)
     assert len(service.languages) == 5
     assert service.languages.get(spanish.user_id) is None
-    reply = await service.help(spanish, Place(1, 10))
+    reply = await service.help(spanish, Place(1, 10), None, listing)
     assert reply.private is not None
-    english = await service.help(Actor(2, "Bo", locale="en-US"), Place(1, 10))
+    english = await service.help(Actor(2, "Bo", locale="en-US"), Place(1, 10), None, listing)
     assert english.private is not None
     assert str(reply.private.text) != str(english.private.text), "read again: Spanish"

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service import Service, history, standings
-from bot.service.buttons import parse as parse_button
+from bot.service.buttons import decode
 from bot.service.replies import Actor, Place
 from bot.store import ratings as rated
 from bot.store import repository as repo
@@ -139,7 +139,7 @@ async def test_history_buttons_walk_every_page_and_old_buttons_still_work(
             nxt = [b for b in buttons if b.label.startswith("Older")]
             if not nxt:
                 break
-            args = parse_button(nxt[0].custom_id)
+            args = decode(nxt[0].custom_id)
             assert args is not None
             page = int(args.args["page"])
             head, said, buttons = await history.page(
@@ -150,7 +150,7 @@ async def test_history_buttons_walk_every_page_and_old_buttons_still_work(
         assert shown == expected, "every game once, in the old order"
         # ◀ from the last page gives the page before it, as it was shown.
         newer = [b for b in pages[-1] if b.label.startswith("◀")]
-        args = parse_button(newer[0].custom_id)
+        args = decode(newer[0].custom_id)
         assert args is not None
         _, _, back = await history.page(
             session, CHANNEL, int(args.args["page"]), "en", before=int(args.args["before"])
@@ -279,7 +279,7 @@ async def test_leaderboard_buttons_walk_every_page(service: Service) -> None:
         nxt = [b for b in reply.private.buttons if b.label.startswith("Next")]
         if not nxt:
             break
-        reply = await service.press(Actor(1, "A"), Place(1, 10), nxt[0].custom_id)
+        reply = await service.press(Actor(1, "A"), Place(1, 10), decode(nxt[0].custom_id))
     async with service.sessions() as session:
         ordinal = RatingRow.mu - 3 * RatingRow.sigma
         expected = (

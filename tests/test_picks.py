@@ -95,12 +95,12 @@ def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
             _fits(menus, opened)
             assert all(len(b.label) <= 80 for b in opened)
             # What a hidden hand allows is never offered under a public message.
-            shown = {p.command for c in (*opened, *menus) if (p := button_ids.parse(c.custom_id))}
+            shown = {p.command for c in (*opened, *menus) if (p := button_ids.decode(c.custom_id))}
             assert not shown & hidden, (game.phase(state), shown)
         for seat in pending:
             mine = picks.controls(table, [seat], "en", private=True)
             offered = {
-                p.command for c in (*mine[0], *mine[1]) if (p := button_ids.parse(c.custom_id))
+                p.command for c in (*mine[0], *mine[1]) if (p := button_ids.decode(c.custom_id))
             }
             assert offered & hidden == picks.legal_commands(table, seat) & hidden
         for seat in pending:
@@ -125,7 +125,7 @@ def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
                             assert len(step.values) > 5 * 25 - 25
                             assert "/" in str(draft.private[-1])
                         for menu in draft.private_selects:
-                            clicked = button_ids.parse(menu.custom_id, [menu.options[0][0]])
+                            clicked = button_ids.decode(menu.custom_id, [menu.options[0][0]])
                             assert clicked is not None and clicked.command == spec.name
                             assert {k: v for k, v in clicked.args.items() if k != step.param} == {
                                 k: str(v) for k, v in made.items()

@@ -12,7 +12,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, select
 
 from bot.service import Actor, Place, Reply, Service
-from bot.service.buttons import parse as parse_button
+from bot.service.buttons import decode
 from bot.service.ratings import NEW, Seated, opponent, player_key, ranks, rate
 from bot.store import ratings as store
 from bot.store.models import RatedGameRow, RatingRow
@@ -156,10 +156,10 @@ async def test_leaderboard_pages_with_buttons(service: Service) -> None:
     assert "Player00" in text.split("\n")[1] or "Player04" in text.split("\n")[1]
     assert first.private is not None
     (forward,) = first.private.buttons
-    pressed = parse_button(forward.custom_id)
+    pressed = decode(forward.custom_id)
     assert pressed is not None and pressed.args["page"] == "2"
     assert pressed.args["after"] in {f"u:{p.user_id}" for p in people}, "the page's last player"
-    second = await service.press(ALICE, HERE, forward.custom_id)
+    second = await service.press(ALICE, HERE, decode(forward.custom_id))
     text = private(second)
     assert "page 2)" in text and "11." in text and "12." in text
     assert second.private is not None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import Actor, Place, Reply, Service
+from bot.service.buttons import decode
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
@@ -30,7 +31,7 @@ async def test_the_rematch_button_turns_the_seats_and_starts_when_all_asked(
     final = await finished_game(service)
     closing = final.public[0].message
     (offer,) = [b for b in closing.buttons if b.label == "Rematch"]
-    first = await service.press(BOB, HERE, offer.custom_id)
+    first = await service.press(BOB, HERE, decode(offer.custom_id))
     assert first.ok and "rematch" in private(first)
     (posted,) = first.public
     said = str(posted.message.text)
@@ -43,12 +44,12 @@ async def test_the_rematch_button_turns_the_seats_and_starts_when_all_asked(
         assert lobby.options == {"rounds": 1}
         order = [s.display_name for s in sorted(lobby.seats, key=lambda s: s.seat)]
         assert order == ["Bob", "Carol", "Alice"], "the second player now begins"
-    again = await service.press(BOB, HERE, offer.custom_id)
+    again = await service.press(BOB, HERE, decode(offer.custom_id))
     assert again.ok and "Waiting for: Carol, Alice" in str(again.public[0].message.text)
     assert again.public[0].edit, "the rematch's lobby message is edited in place"
-    alice = await service.press(ALICE, HERE, offer.custom_id)
+    alice = await service.press(ALICE, HERE, decode(offer.custom_id))
     assert alice.ok and "Waiting for: Carol." in str(alice.public[0].message.text)
-    last = await service.press(CAROL, HERE, offer.custom_id)
+    last = await service.press(CAROL, HERE, decode(offer.custom_id))
     assert last.ok and "begins" in last.public[0].message.whole
     async with service.sessions() as session:
         game = await repo.open_game(session, HERE.channel_id)

@@ -59,7 +59,7 @@ async def three_at_the_table(service: Service) -> None:
 
 async def replays_to_the_stored_game(service: Service) -> None:
     row = await game_at(service, HERE)
-    assert await service.replay(row.id) == row.state, "the log replays to the same game"
+    assert await service.state_from_log(row.id) == row.state, "the log replays to the same game"
 
 
 async def test_replacing_a_seat_withdraws_its_sealed_hero_move(service: Service) -> None:

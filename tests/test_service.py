@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from bot.discord.markup import markdown
 from bot.service import Actor, Service
-from bot.service.buttons import parse as parse_button
+from bot.service.buttons import decode
 from bot.service.reading import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
@@ -122,14 +122,14 @@ async def test_buttons_press_and_stale_buttons(service: Service) -> None:
         if status_reply.private
         else None
     )
-    assert bid3 is not None and parse_button(bid3.custom_id) is not None
-    assert (await service.press(ALICE, HERE, bid3.custom_id)).ok
-    assert not (await service.press(CAROL, HERE, bid3.custom_id)).ok, "not seated"
+    assert bid3 is not None and decode(bid3.custom_id) is not None
+    assert (await service.press(ALICE, HERE, decode(bid3.custom_id))).ok
+    assert not (await service.press(CAROL, HERE, decode(bid3.custom_id))).ok, "not seated"
     await service.act(BOB, HERE, "tiny", "bid", {"amount": 1})  # phase resolves
-    stale = await service.press(ALICE, HERE, bid3.custom_id)
+    stale = await service.press(ALICE, HERE, decode(bid3.custom_id))
     assert not stale.ok and "earlier phase" in private(stale)
-    assert not (await service.press(ALICE, HERE, "pt:999:zz:bid:amount=1")).ok
-    assert not (await service.press(ALICE, HERE, "garbage")).ok
+    assert not (await service.press(ALICE, HERE, decode("pt:999:zz:bid:amount=1"))).ok
+    assert not (await service.press(ALICE, HERE, decode("garbage"))).ok
 
 
 async def test_deadlines_remind_then_apply_the_default(service: Service, clock: Clock) -> None:
@@ -185,7 +185,7 @@ async def test_concurrent_submissions_resolve_the_phase_once(tmp_path: Path, clo
         assert row is not None and row.state is not None
         assert row.state["scores"] == [3, 0]
         assert len(await repo.action_log(session, row.id)) == 2
-        assert await one.replay(row.id) == row.state
+        assert await one.state_from_log(row.id) == row.state
     await one.close()
     await two.close()
 

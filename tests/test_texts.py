@@ -22,6 +22,7 @@ import pytest
 import i18n
 from bot.service import Actor, Outgoing, Place, Reply, Service
 from bot.service.compose import pending_text
+from bot.service.lobby_commands import listing
 from bot.service.narrate import event_text
 from bot.service.table import Table
 from bot.service.text import Name, phrase
@@ -118,7 +119,7 @@ async def played(game: str, lang: str, tmp_path: Path, seed: int, moves: int = M
                     seen_all(await service.run_deadlines())
             seen(await service.history(players[0], here))
             seen(await service.rules(players[0], here, game))
-            seen(await service.help(players[0], here, game))
+            seen(await service.help(players[0], here, game, listing))
             for topic in engine.pieces():
                 seen(await service.rules(players[0], here, game, topic))
             assert pictures or not has_renderer(game), "the table was drawn"

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, Place, Service
+from bot.service.buttons import decode
 from bot.service.replies import Reply
 from bot.store import repository as repo
 from rules.core import Rng, get_game
@@ -96,7 +97,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
         passed = seat not in engine.pending(engine.load(after_data))
         offered = [b for b in (reply.private.buttons if reply.private else ()) if "↩" in b.label]
         if actor is ALICE and offered:  # her confirmation's ↩: one click
-            taken = await service.press(ALICE, HERE, offered[0].custom_id)
+            taken = await service.press(ALICE, HERE, decode(offered[0].custom_id))
             assert taken.ok, "the ↩ is offered only where the step can be taken back"
         else:
             taken = await service.undo(ALICE, HERE)
@@ -133,7 +134,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
     # The log is clean: the game rebuilt from it is the game as it stands.
     row, state_data, _ = await _load(service)
     if row is not None:
-        assert await service.replay(row.id) == state_data
+        assert await service.state_from_log(row.id) == state_data
     # Bob was never pinged in the channel, but told by direct message; Carol, in her quiet
     # hours all along, never pinged; Alice pinged as usual.
     flat = [r for r in replies if isinstance(r, Reply)]

@@ -25,7 +25,7 @@ from bot.discord.items import GameItem
 from bot.discord.translator import CatalogueTranslator
 from bot.service import buttons, drawing
 from bot.service.errors import DamagedDatabase
-from bot.service.replies import Actor, Outgoing, Place, Reply
+from bot.service.replies import Actor, Outgoing, Place, Posted, Reply
 from bot.store import outage
 from i18n import language_for
 
@@ -256,11 +256,6 @@ class PartidaBot(ext.AutoShardedBot):
             except (TimeoutError, asyncio.CancelledError):
                 pass  # ``close`` cancels it; a claimed deadline rolls back and stays due
 
-    async def posted(self, outgoing: Outgoing, message_id: int) -> None:
-        """The outbox posted a message the service will edit later: the service notes its id."""
-        if self.service is not None:
-            await self.service.posted(outgoing, message_id)
-
     async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None:
         """The outbox opened the game's thread: the service plays the game there."""
         if self.service is not None:
@@ -319,9 +314,10 @@ class PartidaBot(ext.AutoShardedBot):
             return []
         return await self.service.owed(exclude, stale)
 
-    async def delivered(self, ids: tuple[int, ...]) -> None:
+    async def delivered(self, ids: tuple[int, ...], posted: tuple[Posted, ...] = ()) -> None:
+        """The outbox's deliveries settled, and the slots' messages it posted (their ids)."""
         if self.service is not None:
-            await self.service.delivered(ids)
+            await self.service.delivered(ids, posted)
 
     async def attempted(self, ids: tuple[int, ...], delay: float) -> None:
         if self.service is not None:
@@ -573,14 +569,15 @@ class PartidaBot(ext.AutoShardedBot):
         )
 
     async def on_game_item(
-        self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
+        self, interaction: discord.Interaction[Any], press: buttons.Press | None, custom_id: str
     ) -> None:
+        """A click on one of our buttons or selects, decoded by the item (``None``: malformed)."""
         await self.run_command(
             interaction,
-            lambda a, p: self.get_service().press(a, p, custom_id, values),
+            lambda a, p: self.get_service().press(a, p, press),
             # A click may change a game: deferred before it runs (see ``run_command``).
             what=f"press {custom_id}",
-            game_id=buttons.game_of(custom_id),
+            game_id=press.game_id if press is not None else None,
         )
 
     async def suggest(

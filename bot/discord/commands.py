@@ -1,7 +1,7 @@
 """The slash commands: the lobby's (``/game …``, ``/help``, ``/me``) and one group per game.
 
 Every command is built by :func:`make_command` from a plain description of its options, so the
-lobby and the games share one path: the lobby's commands come from its table
+lobby and the games share one path: the lobby's commands come from its list
 (``LOBBY`` in ``bot.service.lobby_commands``), a game's commands straight from its ``commands``
 specs (``Command``/``Param`` in ``rules.core.spec``), its ``/<game> new`` options from its
 ``option_specs``. Names and descriptions are catalogue keys, translated by
@@ -122,7 +122,7 @@ def make_command(
 
 def lobby_group(bot: CommandHost) -> app_commands.Group:
     """``/game``: the commands every game shares, one per ``GROUPED`` entry of the lobby's
-    table (``bot/service/lobby_commands.py``).
+    list (``bot/service/lobby_commands.py``).
 
     Its size grows with the number of games only by one choice per game in ``new`` and
     ``rules`` (a game's own options live in ``/<game> new``), so ten games fit in Discord's
@@ -138,8 +138,8 @@ def lobby_group(bot: CommandHost) -> app_commands.Group:
 
 
 def lobby_command(bot: CommandHost, command: LobbyCommand) -> app_commands.Command[Any, ..., None]:
-    """One lobby command as Discord offers it: its options from the table's parameters, its
-    answer from the table's service call, given the values in the service's terms."""
+    """One lobby command as Discord offers it: its options from the list's parameters, its
+    answer from the list's service call, given the values in the service's terms."""
     options = tuple(_lobby_option(p) for p in command.params)
 
     async def handler(interaction: discord.Interaction[Any], values: dict[str, Any]) -> None:

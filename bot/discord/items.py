@@ -3,8 +3,9 @@
 The service writes everything a click needs into the ``custom_id``
 (``pt:<game id>:<phase token>:<command>:<args>``), so no view has to be kept in memory: one
 :class:`discord.ui.DynamicItem` class matches every such id, for buttons and selects alike, and
-hands the click to the bot, which passes it to ``service.press`` (the service checks the seat and
-whether the phase has moved on).
+decodes the click once into a typed :class:`~bot.service.buttons.Press` and hands it to the bot,
+which passes it to ``service.press`` (the service checks the seat and whether the phase has
+moved on; nothing there reads the id again).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ TEMPLATE = buttons.OURS  # the id format is bot.service.buttons' alone
 
 class PressHandler(Protocol):
     async def on_game_item(
-        self, interaction: discord.Interaction[Any], custom_id: str, values: list[str] | None
+        self, interaction: discord.Interaction[Any], press: buttons.Press | None, custom_id: str
     ) -> None: ...
 
 
@@ -45,5 +46,6 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
         # discord.py only logs exceptions raised here (the user would see "This interaction
         # failed"), so the bot's handler catches everything and answers.
         values = list(self.item.values) if isinstance(self.item, discord.ui.Select) else None
+        press = buttons.decode(self.custom_id, values)  # None: ours, but malformed
         handler: PressHandler = interaction.client  # type: ignore[assignment]
-        await handler.on_game_item(interaction, self.custom_id, values)
+        await handler.on_game_item(interaction, press, self.custom_id)

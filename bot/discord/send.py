@@ -41,7 +41,7 @@ from bot.discord.channels import (
     backoff,
 )
 from bot.discord.layout import attachment, layout, message_kwargs, view
-from bot.service.replies import Message, Outgoing, Slot
+from bot.service.replies import Message, Outgoing, Posted, Slot
 from bot.service.text import Text, lines
 
 UNKNOWN_MESSAGE = 10008  # Discord's error code for a message that is not there (deleted)
@@ -146,6 +146,7 @@ class Outbox(Channels):
         self._picked = -PICK_UP_EVERY  # when the database was last looked at (pick_up)
         self._settled: OrderedDict[int, None] = OrderedDict()  # rows settled lately
         self._unsettled: list[int] = []  # rows to delete in the next batch
+        self._noted: list[Posted] = []  # slots' messages posted, for the next batch
         self._settling = False
         # Rows whose message went out and whose picture is still being drawn (owed: its edit
         # settles them).
@@ -443,13 +444,15 @@ class Outbox(Channels):
             job.sending = False
 
     async def _settle(self, rows: tuple[int, ...]) -> None:
-        """Delete these rows, together with those other channels settle meanwhile: one write
-        transaction per ``SETTLE_BATCH`` seconds, not one per post."""
+        """Delete these rows, together with those other channels settle meanwhile, and record
+        the ids of the slots' messages posted meanwhile (:meth:`_note`): one write transaction
+        per ``SETTLE_BATCH`` seconds, not one per post, nor one more per message id."""
         for row in rows:
             self._settled[row] = None
         while len(self._settled) > KNOWN_MAX:
             self._settled.popitem(last=False)
         if self.service is None:
+            self._noted.clear()
             return
         self._unsettled.extend(rows)
         if self._settling:
@@ -457,14 +460,22 @@ class Outbox(Channels):
         self._settling = True
         try:
             await asyncio.sleep(SETTLE_BATCH)
-            while self._unsettled:
+            while self._unsettled or self._noted:
                 batch, self._unsettled = tuple(self._unsettled), []
+                noted, self._noted = tuple(self._noted), []
                 try:
-                    await self.service.delivered(batch)
+                    await self.service.delivered(batch, noted)
                 except Exception:  # still owed: sent again after a restart, nonce and all
                     log.exception("could not record deliveries %s as sent", batch)
         finally:
             self._settling = False
+
+    def _note(self, posted: Posted) -> None:
+        """A slot's message is posted: the sender knows its id at once (``known``), and the
+        service records it with the next batch of deliveries settled (the post's own rows are
+        settled in it too, unless a picture follows: then the batch carries the id alone)."""
+        self._noted.append(posted)
+        self._chore(self._settle(()))
 
     async def _attempted(self, rows: tuple[int, ...], delay: float) -> None:
         assert self.service is not None
@@ -491,8 +502,7 @@ class Outbox(Channels):
         message_id = job.pieces[0]
         if slot is not None:
             self._know(slot, outgoing.channel_id, message_id)
-            if self.service is not None:
-                await self.service.posted(outgoing, message_id)
+            self._note(Posted(slot, outgoing.channel_id, message_id))
             if outgoing.thread is not None:
                 await self._open_thread(outgoing, slot, message_id)
         return DONE

@@ -8,7 +8,7 @@ it was asked); the phase token does not move while they are answered. Here:
 - an answer edits the phase message: its head (who is still asked what, ✅ who is done), its
   narration (what it had, and each answer: "🤖 chose … for …" where the computer answered),
   its buttons (those of the questions still open, each valid until its own is answered:
-  ``compose.offered_buttons`` marks them, ``moves.press`` checks them) and, when a new
+  ``compose.offered_buttons`` marks them, ``moves.clicked`` checks them) and, when a new
   question came with it, its picture (the board at that moment). An edit pings nobody;
 - a new message is posted only when a player is newly asked something (they had no question
   before this move: a preference set back to ``ask``), and it pings only them.

@@ -35,18 +35,15 @@ PATTERN = re.compile(
 OURS = re.compile(r"pt:(?P<game>\d{1,12}):(?P<rest>.*)")
 
 
-def game_of(custom_id: str) -> int | None:
-    """The game a button or select belongs to, for logs (``None``: not one of ours)."""
-    found = OURS.fullmatch(custom_id or "")
-    return int(found["game"]) if found else None
-
-
 def phase_hash(phase: str) -> str:
     return hashlib.blake2s(phase.encode(), digest_size=4).hexdigest()
 
 
 @dataclass(frozen=True)
 class Press:
+    """A button click or a select submission, decoded once where it arrives (the adapter:
+    :func:`decode`) and passed down as it is: nothing below reads the id again."""
+
     game_id: int
     phase: str
     command: str
@@ -122,8 +119,9 @@ def step_id(
     return custom_id if len(custom_id) <= MAX_CUSTOM_ID else None
 
 
-def parse(custom_id: str, values: list[str] | None = None) -> Press | None:
-    """Decode a custom_id (None if it is not one of ours or is malformed)."""
+def decode(custom_id: str, values: list[str] | None = None) -> Press | None:
+    """The press a click on ``custom_id`` makes, with a select's picked ``values`` (None if
+    the id is not one of ours or is malformed: the service answers that it is out of date)."""
     match = PATTERN.match(custom_id or "")
     if match is None:
         return None

@@ -212,7 +212,7 @@ def phase_record(
     mover: int | None = None,
 ) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
-    filled in once the adapter has posted it (``Service.posted``). A table message edited in
+    filled in once the adapter has posted it (``Service.delivered``, ``Posted``). A table message edited in
     place (an edited table, a turn's message: ``bot.service.live``) goes on, or begins here with
     ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
     the seat that made the step in person, ``live.new_message``)."""
@@ -490,7 +490,7 @@ def says_whose(
     """Whether a button of ``command``, offered to one of ``among`` seats, names its player:
     players asked different things at once (Bad Bones: one picks a cemetery, another a
     direction) share one row of buttons, and so do several holders of an owned command (FUSE's
-    placements and returns). ``moves.press`` tells a presser whose such a button is."""
+    placements and returns). ``moves.clicked`` tells a presser whose such a button is."""
     apart = pending is not None and len({p.kind for p in pending.values()}) > 1
     owned = any(c.name == command and c.owned for c in table.engine.commands)
     return apart or (owned and among > 1)

@@ -191,7 +191,7 @@ async def withdraw_sealed(tx: Tx, table: Table, seat: int) -> bool:
     engine.play(state, seat, Withdraw(), tx.now)
     seen = row.version
     saved: dict[str, Any] = {"state": engine.dump(state), "updated_at": tx.now}
-    repo.show(row, saved)
+    repo.as_saved(row, saved)
     writes = repo.Writes().save_game(row, seen, saved)
     writes.append_action(row.id, seen, seat, Withdraw().to_json(), tx.now, True)
     await repo.run(tx.session, writes)

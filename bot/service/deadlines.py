@@ -18,9 +18,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.live import round_timer
-from bot.service.pause import aside as set_aside
 from bot.service.reach import reaches
-from bot.service.table import Table, automatic_steps, computer_plays, seat_of_number, settings
+from bot.service.table import (
+    Table,
+    automatic_steps,
+    computer_plays,
+    seat_of_number,
+    set_aside,
+    settings,
+)
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from bot.store.models import GameRow

@@ -21,7 +21,7 @@ def jump_link(guild_id: int | None, channel_id: int) -> str:
 
 def general_help(lang: str, commands: Text) -> Text:
     """``/help``: how a game starts and is played, every lobby command (``commands``: the
-    lobby's table lists them, ``lobby_commands.listing``) and the games there are."""
+    lobby's list declares them, ``lobby_commands.listing``) and the games there are."""
     games = join(phrase(f"{g}.name", lang) for g in game_names() if _has_catalogue(g))
     return lines(
         [

@@ -258,7 +258,7 @@ def kick(actor: Actor, place: Place, user_id: int) -> Work:
     return work
 
 
-def press(actor: Actor, place: Place, game_id: int, command: str) -> Work:
+def clicked(actor: Actor, place: Place, game_id: int, command: str) -> Work:
     """Join, Leave or Start pressed under the lobby message of game ``game_id``."""
     chosen = {"join": join, "leave": leave, "start": start}[command](actor, place)
 

@@ -253,7 +253,7 @@ def _lobby() -> tuple[LobbyCommand, ...]:
         ),
         LobbyCommand(
             "help",
-            lambda s, a, p, v: s.help(a, p, v["game"]),
+            lambda s, a, p, v: s.help(a, p, v["game"], listing),
             (_game(required=False),),
             group=None,
             reads=True,

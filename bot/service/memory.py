@@ -1,4 +1,4 @@
-"""The service's per-process tables, bounded: a bot that has served a million channels and
+"""The service's per-process maps, bounded: a bot that has served a million channels and
 users holds no more for them than one that has served a thousand.
 
 - :class:`ChannelLocks`: a channel's lock exists while a command holds it or waits for it, and

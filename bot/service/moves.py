@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, picks, ratings, rematch, replays, shown, standings
+from bot.service import compose, deadlines, picks, ratings, replays, shown, standings
 from bot.service import undo as undoing
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
@@ -51,35 +51,35 @@ def act(actor: Actor, place: Place, game: str | None, command: str, args: Comman
     return work
 
 
-def press(actor: Actor, place: Place, custom_id: str, values: list[str] | None) -> Work:
-    """A button click or a select submission (the custom_id says what to do)."""
-    clicked = button_ids.parse(custom_id, values)
+def clicked(actor: Actor, place: Place, press: button_ids.Press | None) -> Work:
+    """A button click or a select submission, as the adapter decoded it (None: an id of ours
+    that does not decode, answered as out of date)."""
 
     async def work(tx: Tx) -> Draft:
         row = tx.row
-        if clicked is None or row is None or row.id != clicked.game_id or row.status != ACTIVE:
+        if press is None or row is None or row.id != press.game_id or row.status != ACTIVE:
             raise Refusal("lobby.error.stale_button")
         table, seat = seated(row, actor, None)
-        spec = picks.stepped(table, clicked.command)
-        stepping = spec is not None and (clicked.step or clicked.select_param in spec.steps)
-        if button_ids.phase_hash(row.phase) != clicked.phase:
+        spec = picks.stepped(table, press.command)
+        stepping = spec is not None and (press.step or press.select_param in spec.steps)
+        if button_ids.phase_hash(row.phase) != press.phase:
             # A pick made before the table moved on: its menus show what was legal then.
             raise Refusal("lobby.error.stale_pick" if stepping else "lobby.error.stale_button")
         if spec is not None and stepping:
             with seat_names(table, tx.lang):
-                draft = await _step(tx, table, seat, spec, dict(clicked.args), place)
+                draft = await _step(tx, table, seat, spec, dict(press.args), place)
             # A later step's menu is the picker's own message (the answer to the step before):
             # it becomes the answer. The first step's (under the phase message or a private
             # board) stays as it is.
-            draft.in_place = clicked.step and clicked.select_param is not None
+            draft.in_place = press.step and press.select_param is not None
             return draft
         with seat_names(table, tx.lang):
-            if clicked.asked is not None:
-                _still_asked(table, seat, clicked)
+            if press.asked is not None:
+                _still_asked(table, seat, press)
             try:
-                action = table.engine.parse(clicked.command, dict(clicked.args), table.state, seat)
+                action = table.engine.parse(press.command, dict(press.args), table.state, seat)
             except RulesError:
-                owners = _owners(table, seat, clicked)
+                owners = _owners(table, seat, press)
                 if owners:  # "Bob: 1-05 · slot 2" pressed by Alice: the move is Bob's
                     raise RulesError("lobby.error.others_button", seats=owners) from None
                 raise
@@ -103,41 +103,41 @@ async def _step(
     return await resolve(tx, table, seat, action, place, by_default=False)
 
 
-def _still_asked(table: Table, seat: int, clicked: button_ids.Press) -> None:
+def _still_asked(table: Table, seat: int, press: button_ids.Press) -> None:
     """A button of a question (Bad Bones phase 3) acts while the presser's question it was
     made for is open: asked no later than the newest question of its message, and offering
     this very button. Whatever the others answered meanwhile, it stays valid; the presser's
     own answered question (a follow-up asked since) makes it stale."""
     item = table.engine.pending(table.state).get(seat)
-    newest = clicked.asked if clicked.asked is not None else -1
+    newest = press.asked if press.asked is not None else -1
     mine = item is not None and item.asked is not None and item.asked <= newest
-    if mine and _offers(table, seat, clicked):
+    if mine and _offers(table, seat, press):
         return
     if item is not None and item.asked is not None and item.asked > newest:
         raise Refusal("lobby.error.question_answered")  # a follow-up was asked since
-    owners = _owners(table, seat, clicked)
+    owners = _owners(table, seat, press)
     if owners:
         raise RulesError("lobby.error.others_button", seats=owners)
     raise Refusal("lobby.error.stale_button")
 
 
-def _offers(table: Table, seat: int, clicked: button_ids.Press) -> bool:
-    """Whether ``seat``'s buttons now include the one clicked."""
-    wanted = (clicked.command, {k: str(v) for k, v in clicked.args.items()})
+def _offers(table: Table, seat: int, press: button_ids.Press) -> bool:
+    """Whether ``seat``'s buttons now include the one pressed."""
+    wanted = (press.command, {k: str(v) for k, v in press.args.items()})
     return any(
         (command, {k: str(v) for k, v in args.items()}) == wanted
         for command, args in table.engine.buttons(table.state, seat)
     )
 
 
-def _owners(table: Table, seat: int, clicked: button_ids.Press) -> list[int]:
-    """The other seats offered the button ``clicked`` (one the presser cannot use), where
+def _owners(table: Table, seat: int, press: button_ids.Press) -> list[int]:
+    """The other seats offered the button ``press`` (one the presser cannot use), where
     the buttons say whose they are (``compose.says_whose``). Elsewhere the presser's own refusal
     says more."""
     pending = table.engine.pending(table.state)
-    if not compose.says_whose(table, pending, clicked.command, len(pending)):
+    if not compose.says_whose(table, pending, press.command, len(pending)):
         return []
-    return [other for other in sorted(pending) if other != seat and _offers(table, other, clicked)]
+    return [other for other in sorted(pending) if other != seat and _offers(table, other, press)]
 
 
 def suggest(
@@ -219,7 +219,7 @@ async def resolve(
                 "scores": {str(k): v for k, v in (result.scores if result else {}).items()},
             },
         )
-    repo.show(row, saved)  # the replies read the new phase (buttons); the writes save it
+    repo.as_saved(row, saved)  # the replies read the new phase (buttons); the writes save it
     draft = compose.move_draft(
         table,
         before,
@@ -264,7 +264,7 @@ async def resolve(
         changes = await ratings.record(tx.session, writes, row, saved["result"], now)
         if changes:
             _tell_ratings(draft, changes, public_lang)
-        rematch.offer(draft, row.id, public_lang)
+        _offer_rematch(draft, row.id, public_lang)
         if tx.draws(row.kind) and await replays.automatic(tx.session, row):
             last = (seat, action.to_json(), now)
             made = await replays.job(tx.session, row, public_lang, last)
@@ -298,6 +298,14 @@ def _tell_ratings(draft: Draft, changes: list[ratings.Change], lang: str) -> Non
             said = standings.changes_text(changes, lang)
             told = lines([post.narration, said]) if post.narration.parts else said
             draft.public[index] = replace(post, narration=told)
+
+
+def _offer_rematch(draft: Draft, game_id: int, lang: str) -> None:
+    """The closing message carries the Rematch button (``bot.service.rematch`` answers it)."""
+    for index, post in enumerate(draft.public):
+        if post.phase:
+            button = compose.rematch_button(game_id, lang)
+            draft.public[index] = replace(post, buttons=(*post.buttons, button))
 
 
 def _after_closing(draft: Draft, post: Post) -> None:

@@ -22,28 +22,11 @@ from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import events_text
 from bot.service.replies import Actor, Slot
-from bot.service.table import Table, public_locale, require_host
+from bot.service.table import SET_ASIDE, Table, held, paused, public_locale, require_host
 from bot.service.text import Text, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import ACTIVE, LOBBY, GameRow
-
-SET_ASIDE = 100 * 365 * 24 * 3600.0  # a century: no deadline of a paused table comes due
-
-
-def paused(row: GameRow) -> bool:
-    return row.settings.get("paused_at") is not None
-
-
-def held(row: GameRow) -> bool:
-    """The host holds the game's deadlines (holidays: ``/game settings hold:on``)."""
-    return row.settings.get("held_at") is not None
-
-
-def aside(row: GameRow) -> float:
-    """How far on new deadline rows are set: a century for each reason the table waits (the
-    bot cannot post there; the host holds its deadlines), so that each ends on its own."""
-    return SET_ASIDE * (paused(row) + held(row))
+from bot.store.models import ACTIVE, LOBBY
 
 
 def hold(actor: Actor, on: bool) -> Work:

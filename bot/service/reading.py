@@ -1,6 +1,6 @@
 """The read-only commands: what a user may look at without changing anything (autocomplete,
-rules and help, their open games, a channel's history, leaderboards and stats, a replay
-rebuilt from the log). None takes a channel's lock or a transaction that writes, so none waits
+rules and help, their open games, a channel's history, leaderboards and stats, a game's
+state rebuilt from its log). None takes a channel's lock or a transaction that writes, so none waits
 behind a move. :class:`~bot.service.service.Service` is built on this class, which also holds
 what both kinds of command read: the sessions, the clock and the users' chosen languages."""
 
@@ -18,7 +18,6 @@ from bot.service import (
     compose,
     guide,
     history,
-    lobby_commands,
     moves,
     pieces,
     ratings,
@@ -29,7 +28,7 @@ from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, FairUse
 from bot.service.memory import RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
-from bot.service.text import lines, phrase
+from bot.service.text import Text, lines, phrase
 from bot.store import repository as repo
 from bot.store.models import LOBBY
 from i18n import LANGUAGES, language_for
@@ -147,12 +146,17 @@ class Reading:
         return Reply(private=Message(text if more is None else lines([text, more])))
 
     @metrics.read("help")
-    async def help(self, actor: Actor, place: Place, game: str | None = None) -> Reply:
-        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language."""
+    async def help(
+        self, actor: Actor, place: Place, game: str | None, listing: Callable[[str], Text]
+    ) -> Reply:
+        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language.
+        ``listing``: the lobby's commands in a language, handed over by the lobby's list
+        itself (``lobby_commands.listing``), which calls this: the list types its calls
+        against the service, so the service does not import it back."""
         async with self.sessions() as session:
             lang = await self._language(session, actor)
         if not game:
-            return Reply(private=Message(guide.general_help(lang, lobby_commands.listing(lang))))
+            return Reply(private=Message(guide.general_help(lang, listing(lang))))
         try:
             get_game(str(game))
         except RulesError as err:
@@ -238,12 +242,7 @@ class Reading:
             text = await standings.stats(session, place.guild_id, player, name or "?", lang)
         return Reply(private=Message(text))
 
-    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
-        """Rate every finished game again, in order (``partida ratings rebuild``), in short
-        transactions that let the bot's commands through (``ratings.rebuild``)."""
-        return await ratings.rebuild(self.sessions, step=step)
-
-    async def replay(self, game_id: int) -> dict[str, Any] | None:
+    async def state_from_log(self, game_id: int) -> dict[str, Any] | None:
         """Rebuild a game's state from its seed and action log (crash checks, audits)."""
         async with self.sessions() as session:
             row = await repo.game_by_id(session, game_id)

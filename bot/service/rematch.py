@@ -9,7 +9,6 @@ leaves its lobby as any other."""
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,14 +21,6 @@ from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import FINISHED, LOBBY, GameRow, SeatRow
 from i18n import language_for
-
-
-def offer(draft: Draft, game_id: int, lang: str) -> None:
-    """The closing message carries the Rematch button."""
-    for index, post in enumerate(draft.public):
-        if post.phase:
-            button = compose.rematch_button(game_id, lang)
-            draft.public[index] = replace(post, buttons=(*post.buttons, button))
 
 
 async def source(session: AsyncSession, place: Place, game_id: int | None) -> GameRow | None:

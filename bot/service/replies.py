@@ -93,12 +93,22 @@ class Message:
 class Slot:
     """A message the service edits in place later: a game's lobby message (``role="lobby"``)
     or the message of its current phase (``role="phase"``, ``phase`` its token). An adapter
-    that posts a message with a slot reports its id back (``Service.posted``), so the service
-    can name the message to edit even after a restart."""
+    that posts a message with a slot reports its id back (:class:`Posted`, with the deliveries
+    it settles: ``Service.delivered``), so the service can name the message to edit even after
+    a restart."""
 
     game_id: int
     role: str
     phase: str = ""
+
+
+@dataclass(frozen=True)
+class Posted:
+    """A slot's message as the adapter posted it: the id later edits of the slot go to."""
+
+    slot: Slot
+    channel_id: int
+    message_id: int
 
 
 @dataclass(frozen=True)

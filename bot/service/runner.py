@@ -21,8 +21,8 @@ from bot.service import (
     computer,
     drawing,
     owed,
-    pause,
     routing,
+    table,
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
@@ -139,7 +139,7 @@ class Runner(Reading):
                         if draft.owing and tx.row is not None:
                             draft.version = tx.row.version
                         # The adapter resumes a paused table once it can post there again.
-                        paused_in = row.channel_id if row and pause.paused(row) else None
+                        paused_in = row.channel_id if row and table.paused(row) else None
                     break
                 except ElsewhereError as elsewhere:
                     metrics.counted(command, "refused", started, "lobby.thread.several")

@@ -226,30 +226,28 @@ class Service(Upkeep):
         # simultaneous phase (place a trap, or retrieve one) is itself a secret.
         return await self._run(actor, place, work, f"{game}.move", write_late=True)
 
-    async def press(
-        self, actor: Actor, place: Place, custom_id: str, values: list[str] | None = None
-    ) -> Reply:
-        """A button click or a select submission (the custom_id says what to do): a move,
-        Join, Leave and Start under the lobby message, Rematch under a closing message, or a
-        page of a read-only view (history, leaderboard)."""
-        clicked = buttons.parse(custom_id, values)
-        if clicked is not None and clicked.game_id == buttons.VIEW_GAME:
-            return await self._view(actor, place, clicked)
-        if clicked is not None and clicked.command == buttons.REMATCH:
-            return await self.rematch(actor, place, clicked.game_id)
-        if clicked is not None and buttons.is_undo(clicked):
-            work = undoing.undo(actor, place, game_id=clicked.game_id)
+    async def press(self, actor: Actor, place: Place, press: buttons.Press | None) -> Reply:
+        """A button click or a select submission, decoded by the adapter (``buttons.decode``;
+        None: an id of ours that does not decode): a move, Join, Leave and Start under the
+        lobby message, Rematch under a closing message, ↩, or a page of a read-only view
+        (history, leaderboard)."""
+        if press is not None and press.game_id == buttons.VIEW_GAME:
+            return await self._view(actor, place, press)
+        if press is not None and press.command == buttons.REMATCH:
+            return await self.rematch(actor, place, press.game_id)
+        if press is not None and buttons.is_undo(press):
+            work = undoing.undo(actor, place, game_id=press.game_id)
             return await self._run(actor, place, work, "undo", write_late=True)
-        if clicked is not None and buttons.is_lobby(clicked):
+        if press is not None and buttons.is_lobby(press):
             # The lobby message stays in the channel while the game moves to its thread: the
             # click acts where the game is now.
             async with self.sessions() as session:
-                row = await repo.game_by_id(session, clicked.game_id)
+                row = await repo.game_by_id(session, press.game_id)
             if row is not None:
                 place = Place(row.channel_id, place.guild_id, place.locale)
-            work = lobby.press(actor, place, clicked.game_id, clicked.command)
-            return await self._run(actor, place, work, f"lobby.{clicked.command}")
-        work = moves.press(actor, place, custom_id, values)
+            work = lobby.clicked(actor, place, press.game_id, press.command)
+            return await self._run(actor, place, work, f"lobby.{press.command}")
+        work = moves.clicked(actor, place, press)
         return await self._run(actor, place, work, "press", write_late=True)
 
     async def _view(self, actor: Actor, place: Place, view: buttons.Press) -> Reply:

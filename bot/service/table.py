@@ -102,6 +102,27 @@ def settings(row: GameRow) -> dict[str, Any]:
     return {**DEFAULT_SETTINGS, **row.settings}
 
 
+# A paused table's deadlines (``bot.service.pause``) are set this far on: a century, so that
+# none comes due while it waits.
+SET_ASIDE = 100 * 365 * 24 * 3600.0
+
+
+def paused(row: GameRow) -> bool:
+    """The bot cannot post at the table (``bot.service.pause``)."""
+    return row.settings.get("paused_at") is not None
+
+
+def held(row: GameRow) -> bool:
+    """The host holds the game's deadlines (holidays: ``/game settings hold:on``)."""
+    return row.settings.get("held_at") is not None
+
+
+def set_aside(row: GameRow) -> float:
+    """How far on new deadline rows are set: a century for each reason the table waits (the
+    bot cannot post there; the host holds its deadlines), so that each ends on its own."""
+    return SET_ASIDE * (paused(row) + held(row))
+
+
 def public_locale(row: GameRow) -> str:
     """The language of the game's channel (the server's, when the game was opened)."""
     return str(row.settings.get("locale", "en"))

@@ -112,7 +112,7 @@ def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
         post, messages = table_back(table, now, back, seat, draw=tx.draws(row.kind))
         if messages is not None:
             saved["messages"] = messages
-        repo.show(row, saved)
+        repo.as_saved(row, saved)
         writes = repo.Writes().save_game(row, row.version, saved)
         await deadlines.plan(tx, writes, table, engine.pending(before), phase_changed=True)
         await repo.run(tx.session, writes)

@@ -1,14 +1,15 @@
 """What keeps a service process's games moving outside players' commands: what the adapter
 reports of its deliveries (posted, delivered, a channel paused, gone or back, a DM refused),
-the deliveries still owed, the deadline loop's due work, and the housekeeping of closed games
-(pruned, compacted)."""
+the deliveries still owed, the deadline loop's due work, the housekeeping of closed games
+(pruned, compacted), and the ratings rebuilt from every finished game."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,10 +19,11 @@ from bot.service import (
     deadlines,
     owed,
     pause,
+    ratings,
     timeouts,
 )
 from bot.service.draft import Draft
-from bot.service.replies import Message, Outgoing, Place
+from bot.service.replies import Message, Outgoing, Place, Posted
 from bot.service.runner import RETRIES, Runner, _damage_named, _retryable
 from bot.service.table import public_locale
 from bot.service.text import Text
@@ -40,28 +42,6 @@ HANDED_FRESH = 120.0
 
 class Upkeep(Runner):
     """The adapter's reports, deliveries owed, due deadlines, closed games' housekeeping."""
-
-    async def posted(self, outgoing: Outgoing, message_id: int) -> None:
-        """An adapter posted ``outgoing`` (which has a slot) as ``message_id``: later edits of
-        the slot go to that message, after a restart too."""
-        slot = outgoing.slot
-        if slot is None:
-            return
-        async with self.locks[outgoing.channel_id]:
-            writer = self.writers.writer()
-            try:
-                async with self.writers.slots, self.sessions() as session, session.begin():
-                    await writer.take()
-                    await repo.record_message(
-                        session,
-                        slot.game_id,
-                        slot.role,
-                        slot.phase,
-                        outgoing.channel_id,
-                        message_id,
-                    )
-            finally:
-                writer.release()
 
     async def moved(self, game_id: int, channel_id: int, thread_id: int) -> None:
         """The adapter opened thread ``thread_id`` from the game's lobby message in
@@ -101,6 +81,11 @@ class Upkeep(Runner):
             return await logs.compact_closed(session, after, batch)
 
         return await self._in_batches(step, batch)
+
+    async def rebuild_ratings(self, step: ratings.Step | None = None) -> int:
+        """Rate every finished game again, in order (``partida ratings rebuild``), in short
+        transactions that let the bot's commands through (``ratings.rebuild``)."""
+        return await ratings.rebuild(self.sessions, step=step)
 
     async def _in_batches(
         self,
@@ -203,12 +188,35 @@ class Upkeep(Runner):
             out.extend((await self._finish(draft)).public)
         return out
 
-    async def delivered(self, ids: tuple[int, ...] | list[int]) -> None:
-        """Discord took these deliveries (or they are moot): they are owed no more."""
+    async def delivered(
+        self, ids: tuple[int, ...] | list[int], posted: Sequence[Posted] = ()
+    ) -> None:
+        """Discord took these deliveries (or they are moot): they are owed no more. ``posted``:
+        the messages the adapter posted for slots meanwhile, whose ids later edits of the slot
+        go to, after a restart too. Both in the one transaction the adapter's settling opens
+        anyway: a post's id costs no write of its own. (Until it is written the adapter edits
+        by the id it knows; a stop before it leaves the delivery owed too, and its repost, with
+        its nonce, is the message already posted, whose id is then written.)"""
         for row_id in ids:
             self._handed.pop(row_id, None)
-        if ids:
-            await self._write(lambda session: deliveries.settle(session, list(ids)))
+        if not ids and not posted:
+            return
+
+        async def settle(session: AsyncSession) -> None:
+            for post in posted:
+                slot = post.slot
+                await repo.record_message(
+                    session, slot.game_id, slot.role, slot.phase, post.channel_id, post.message_id
+                )
+            await deliveries.settle(session, list(ids))
+
+        # A slot's record is written under its channel's lock, as a command's save is: a move
+        # in flight there would otherwise save the record it loaded over the id. (Locks taken
+        # in channel order: no other holder takes two.)
+        async with contextlib.AsyncExitStack() as held:
+            for channel_id in sorted({post.channel_id for post in posted}):
+                await held.enter_async_context(self.locks[channel_id])
+            await self._write(settle)
 
     async def unpictured(self, ids: tuple[int, ...] | list[int], message_id: int) -> None:
         """The adapter sent these deliveries without their picture, as ``message_id`` (the

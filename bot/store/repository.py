@@ -152,7 +152,7 @@ _LOG = insert(cast(Table, ActionRow.__table__))
 _ADD_DEADLINES = insert(_DEADLINES)
 
 
-def show(row: GameRow, values: dict[str, Any]) -> None:
+def as_saved(row: GameRow, values: dict[str, Any]) -> None:
     """Set loaded attributes of ``row`` without marking them changed, for values that a Core
     statement saves (``save_game``): the ORM would otherwise save them a second time."""
     for key, value in values.items():
@@ -178,7 +178,7 @@ class Writes:
         params = {**values, "version": seen + entries, "_id": row.id, "_seen": seen}
         stale = f"game {row.id} was saved by another writer since version {seen}"
         self.steps.append((_SAVE_GAME, [params], stale))
-        show(row, {"version": seen + entries})
+        as_saved(row, {"version": seen + entries})
         return self
 
     def append_action(

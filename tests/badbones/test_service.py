@@ -183,4 +183,4 @@ async def test_a_phase_3_weapon_question_reaches_its_owner_and_the_answer_replay
         row = await repo.open_game(session, 1)
         assert row is not None and row.state is not None
         assert row.state["boards"][0]["floors"] == 4
-        assert await con.service.replay(row.id) == row.state
+        assert await con.service.state_from_log(row.id) == row.state

@@ -45,6 +45,14 @@ async def test_a_command_wakes_the_loop_only_for_a_sooner_deadline(
     await fake.idle()
     assert await _settled(passes, seen) == seen, "no sooner deadline: no pass"
     assert await service.next_deadline() is not None, "the start wrote deadlines, 10 min away"
+    # Moves by button, the last resolving the phase: the next phase's deadlines are written,
+    # 10 minutes away again, later than the loop's next look: no pass either.
+    phase = fake.in_channel()[-1]
+    await (await fake.click(alice, phase, "bid 3")).result()
+    await (await fake.click(bob, phase, "bid 1")).result()
+    await fake.idle()
+    assert "The bids are shown." in fake.in_channel()[-1].text, "the phase resolved"
+    assert await _settled(passes, seen) == seen, "moves that move no deadline sooner: no pass"
 
     # A deadline sooner than the loop's next look (30 s of the test's clock away at most):
     # the clock is set back an hour, so the next game's 10-minute deadline falls before it.

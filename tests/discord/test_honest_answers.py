@@ -29,7 +29,8 @@ TRY_AGAIN = "try again"
 
 async def moves(bots: Bots, phase: Sent) -> list[tuple[int, str]]:
     """The game's action log, as (seat, action type)."""
-    game_id = buttons.game_of(next(iter(phase.buttons.values())))
+    press = buttons.decode(next(iter(phase.buttons.values())))
+    game_id = press.game_id if press is not None else None
     assert game_id is not None
     service = bots.running[-1].get_service()
     async with service.sessions() as session:  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from bot.service.lobby_commands import (
     TOP_LEVEL,
     LobbyCommand,
     LobbyParam,
+    listing,
     spelled,
 )
 from i18n import has, t
@@ -258,7 +259,7 @@ async def test_help_lists_exactly_the_tables_commands(service: Service) -> None:
     """``/help`` names every command of the table in the reader's language, and no lobby
     command the table does not have (a command renamed or dropped in the prose fails)."""
     for lang, locale in (("en", "en-US"), ("es", "es-ES")):
-        reply = await service.help(Actor(1, "Ana", locale), Place(1, 10))
+        reply = await service.help(Actor(1, "Ana", locale), Place(1, 10), None, listing)
         assert reply.private is not None
         quoted = set(re.findall(r"`(/[^`]*?)`", str(reply.private.text)))
         table = {spelled(c, lang) for c in LOBBY}

@@ -68,7 +68,7 @@ async def _table(fake: FakeDiscord, bot: Any) -> tuple[Any, Sent]:
     """The game's row as it stands, and its latest message with controls."""
     sent = next(s for s in reversed(fake.in_channel()) if s.selects or s.buttons)
     ids = [c["custom_id"] for c in sent.components]
-    game_id = next(g for i in ids if (g := button_ids.game_of(i)))
+    game_id = next(p.game_id for i in ids if (p := button_ids.decode(i)) and p.game_id)
     async with bot.get_service().sessions() as session:
         row = await repo.game_by_id(session, game_id)
     return row, sent

@@ -73,7 +73,9 @@ async def _check(url: str, ids: dict[int, int], acks: list[dict[str, Any]]) -> d
                 row = await repo.game_by_id(session, game_id)
                 assert row is not None
                 logs[game_id] = {e.seq: e for e in await repo.action_log(session, game_id)}
-            assert await service.replay(game_id) == row.state, f"{row.kind}: state != replay"
+            assert await service.state_from_log(game_id) == row.state, (
+                f"{row.kind}: state != replay"
+            )
             statuses[game_id] = row.status
         for ack in acks:
             entry = logs[ack["game"]].get(ack["seq"])
@@ -186,7 +188,9 @@ async def _console_totals(url: str) -> tuple[int, int, int]:
             ]
         for game in games:
             if game.status != "lobby" and game.state is not None:
-                assert await service.replay(game.id) == game.state, f"game {game.id} != replay"
+                assert await service.state_from_log(game.id) == game.state, (
+                    f"game {game.id} != replay"
+                )
         return len(by_hand), sum(g.status == FINISHED for g in games), len(games)
     finally:
         await service.close()

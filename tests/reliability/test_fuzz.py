@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.service import Actor, Place, Reply, Service
-from bot.service.buttons import button_id
+from bot.service.buttons import button_id, decode
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.reliability.common import (
@@ -278,7 +278,7 @@ def test_hostile_commands_change_nothing_and_answer_in_words(
                     | st.lists(st.text(max_size=30) | st.sampled_from(WEIRD), max_size=30),
                     "values",
                 )
-                reply = svc.run(fuzzer.service.press(actor, place, custom_id, values))
+                reply = svc.run(fuzzer.service.press(actor, place, decode(custom_id, values)))
             elif what == "suggest":
                 command = data.draw(st.sampled_from(sorted(specs) or ["x"]) | st.text(max_size=10))
                 param = data.draw(st.text(max_size=10) | st.sampled_from(["amount", "direction"]))

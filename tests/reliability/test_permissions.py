@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bot.service import Actor, Place, Reply, Service
+from bot.service.buttons import decode
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.reliability.common import check_refusal_text, game_params, snapshot
@@ -88,7 +89,7 @@ def call(
         "language": lambda: service.language(actor, place, "auto"),
         "bid": lambda: service.act(actor, place, "tiny", "bid", {"amount": 2}),
         "take": lambda: service.act(actor, place, "tiny", "take", {}),
-        "press take": lambda: service.press(actor, place, take_button),
+        "press take": lambda: service.press(actor, place, decode(take_button)),
     }
     return calls[command]()
 
