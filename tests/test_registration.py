@@ -135,7 +135,9 @@ def test_a_sitting_pings_each_player_it_asks_once(patient: Patient) -> None:
     assert "id" not in anew and anew["table"] != "1.bid"
     assert anew["sitting"] == 1 and anew["told"] == story and anew["pinged"] == [100]
     # …pinging the second player alone, who is then pinged in the sitting.
-    post, record = live.posted(first, Post(5, Text(), mentions=(100, 101)), anew, "en")
+    whole = Post(5, Text(), mentions=(100,))  # (the phase's own pings: the newly asked)
+    snap = patient.snapshot(first.state)
+    post, record = live.posted(first, whole, anew, snap, "en")
     assert post.mentions == (101,) and record["pinged"] == [100, 101]
     assert "P1 took back" in str(post.narration), "the story so far"
     # A seat the computer plays is pinged by nobody: no message anew for it.

@@ -411,7 +411,8 @@ def _live_move(
         # A new table message, which pings whom it asks anew (an edited table's sitting: each
         # player once, ``live.posted``).
         if live.shown(table).edited:
-            whole, record = live.posted(table, whole, draft.messages["phase"], lang)
+            record = draft.messages["phase"]
+            whole, record = live.posted(table, whole, record, after, lang, autoplayed)
             draft.messages = {**draft.messages, "phase": record}
         draft.public.append(whole)
         return draft

@@ -183,29 +183,42 @@ def carried(
     return {"table": snap.phase, "sitting": said.sitting(table.state), "told": [], "pinged": []}
 
 
-def unpinged(table: Table, snap: Snapshot, found: dict[str, Any]) -> frozenset[int]:
-    """The people (user ids) ``snap`` awaits whom the sitting of the table message recorded in
-    ``found`` has not pinged yet (a seat the computer plays is pinged by nobody)."""
+def unpinged(
+    table: Table, snap: Snapshot, found: dict[str, Any], skipped: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
+    """The people (user ids, in seat order) ``snap`` awaits whom the sitting of the table
+    message recorded in ``found`` has not pinged yet (a seat the computer plays, or one of
+    ``skipped``, played at once, is pinged by nobody)."""
     pinged = set(found.get("pinged") or [])
     by_seat = {s.seat: s for s in table.row.seats}
-    return frozenset(
+    return tuple(
         user.user_id
-        for seat in snap.pending
+        for seat in sorted(snap.pending)
         if (user := by_seat.get(seat)) is not None
+        and seat not in skipped
         and not computer_plays(user)
         and user.user_id not in pinged
     )
 
 
 def posted(
-    table: Table, whole: Post, found: dict[str, Any], lang: str
+    table: Table,
+    whole: Post,
+    found: dict[str, Any],
+    snap: Snapshot,
+    lang: str,
+    skipped: frozenset[int] = frozenset(),
 ) -> tuple[Post, dict[str, Any]]:
-    """An edited table's new message (``whole``, a phase message) as posted in its sitting
-    (recorded in ``found``): pinging only the players the sitting has not pinged yet, and,
-    where the sitting goes on, telling its story so far. Returns the post and the record, with
-    whom it pinged added."""
+    """An edited table's new message (``whole``, a phase message at ``snap``) as posted in its
+    sitting (recorded in ``found``): pinging only the players the sitting has not pinged yet
+    (``Presentation.pings_once``: every one it asks, once a sitting, be it asked the same as
+    before; ``skipped``: seats played at once), and, where the sitting goes on, telling its
+    story so far. Returns the post and the record, with whom it pinged added."""
     pinged = [int(u) for u in found.get("pinged") or []]
-    mentions = tuple(u for u in whole.mentions if u not in pinged)
+    if shown(table).pings_once(table.state):
+        mentions = unpinged(table, snap, found, skipped)
+    else:
+        mentions = tuple(u for u in whole.mentions if u not in pinged)
     if found.get("told"):
         told = events_text(narration(found), table.names(), lang)
         whole = replace(whole, narration=lines(told))
