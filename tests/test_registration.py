@@ -145,6 +145,12 @@ def test_a_sitting_pings_each_player_it_asks_once(patient: Patient) -> None:
     assert live.carried(computer, patient.snapshot(computer.state))["id"] == 9
 
 
+def test_a_sitting_played_over_hours_keeps_its_whole_story(patient: Patient) -> None:
+    found = {"table": "p", "told": [["a", {}], ["b", {}], ["c", {}]]}
+    messages = live.remember(_table(patient), found, [Event("d", {})])
+    assert len(messages["phase"]["told"]) == 4, "not the latest 2 lines of a real-time round"
+
+
 def test_an_edited_table_keeps_the_narration_the_game_asks_for(clocked: Clocked) -> None:
     found = {"table": "p", "told": [["a", {}]]}
     messages = live.remember(_table(clocked), found, [Event("b", {}), Event("c", {})])

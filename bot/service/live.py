@@ -236,7 +236,12 @@ def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str
     """The game's messages with ``told`` added to the table message's narration: a turn's
     whole (its message is posted anew before it is full), a live table's latest lines."""
     kept = [*list(found.get("told") or []), *[[e.key, e.args] for e in told]]
-    narrated = shown(table).narrated
+    said = shown(table)
+    narrated = said.narrated
+    if narrated is not None and said.pings_once(table.state):
+        # A game played over hours: its sitting's message tells the sitting's whole story (a
+        # relaxed FUSE round and its returns: 16 lines at 5 players), as a turn's does.
+        narrated = max(narrated, TURN_NARRATED)
     if narrated is not None:
         kept = kept[-narrated:]
     return {**(table.row.messages or {}), "phase": {**found, "told": kept}}

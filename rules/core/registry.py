@@ -63,7 +63,9 @@ class Presentation:
     once a sitting (a game played over hours, whose sitting is a round: FUSE relaxed): a new
     phase of the sitting that asks a player not pinged in it yet is posted anew, pinging only
     them; one asking only players pinged already edits the message. Otherwise (a real-time
-    round, seconds long) a new phase the message goes on in edits it, pinging nobody.
+    round, seconds long) a new phase the message goes on in edits it, pinging nobody. Such a
+    sitting's message keeps a turn's narration at least (its whole story: ``narrated`` is
+    for a real-time round's latest lines).
     """
 
     edited: bool = False
