@@ -18,6 +18,9 @@ Targets (PASS/FAIL): at most 1.2 posts a turn and 1 ping per player a turn (Bad 
 phase), no stale-button refusal with three answering at once, at most 5 posts in any 5 s.
 
 ``python -m bench table`` (environment: ``BENCH_TABLE_GAMES`` = games, default all four).
+Some rows only: ``python -m bench table --only=badbones`` (a game's variants), or
+``--only=fuse:relaxed,badbones:chiefs`` (a game's variants whose label holds the words after the
+colon); ``--only`` takes ``=``, since a bare game name after ``table`` runs that game's own bench.
 """
 
 from __future__ import annotations
@@ -55,6 +58,26 @@ VARIANTS: tuple[tuple[str, str, dict[str, Any], int], ...] = (
 # they declare a Farkle brawl two turns in three, and each brawl asks a second player).
 LEVEL = "normal"
 GAMES = os.environ.get("BENCH_TABLE_GAMES", "badbones farkle fuse zvv").split()
+
+
+def chosen(only: str | None) -> list[tuple[str, str, dict[str, Any], int]]:
+    """The variants to play: those of ``BENCH_TABLE_GAMES``, or those ``only`` names
+    (``game`` or ``game:words of its label``, comma-separated)."""
+    if not only:
+        return [v for v in VARIANTS if v[0] in GAMES]
+    wanted = [part.strip().partition(":") for part in only.split(",") if part.strip()]
+    picked = [
+        v
+        for v in VARIANTS
+        if any(v[0] == game and words.strip() in v[1] for game, _, words in wanted)
+    ]
+    if not picked:
+        raise SystemExit(f"--only={only}: no such variant ({', '.join(_labels())})")
+    return picked
+
+
+def _labels() -> list[str]:
+    return [f"{game}:{label}" for game, label, _, _ in VARIANTS]
 
 
 def verdict(ok: bool) -> str:
@@ -96,14 +119,12 @@ def report(game: str, label: str, patient: Counts, quick: Counts | None) -> list
     return oks
 
 
-async def run() -> None:
+async def run(variants: list[tuple[str, str, dict[str, Any], int]]) -> None:
     logging.disable(logging.WARNING)
     results: list[bool] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        for game, label, options, seats in VARIANTS:
-            if game not in GAMES:
-                continue
+        for game, label, options, seats in variants:
             patient = await one(
                 game,
                 True,
@@ -132,5 +153,11 @@ async def run() -> None:
     print(f"targets met: {sum(results)} of {len(results)}", flush=True)
 
 
-def main() -> None:
-    asyncio.run(run())
+def main(argv: list[str] | None = None) -> None:
+    only: str | None = None
+    for word in argv or []:
+        if word.startswith("--only="):
+            only = word.removeprefix("--only=")
+        else:
+            raise SystemExit(f"bench table: unknown option {word} (--only=game[:label],…)")
+    asyncio.run(run(chosen(only)))

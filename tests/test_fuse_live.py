@@ -239,12 +239,77 @@ async def test_relaxed_rounds_post_once_and_their_moves_edit_that_post(
         before = FUSE.phase(await _state(service))
         reply = await _play(service, ALICE, 0)
         if FUSE.phase(await _state(service)) != before:
-            break  # the phase moved on: a new message (the returns, or the next round)
+            break  # the phase moved on (the returns: below; the next round: a new message)
         assert [o.edit for o in reply.public] == [True], "a move within the round edits it"
         assert all(o.slot == round_message for o in reply.public)
         assert all(o.message.mentions == () for o in reply.public), "an edit pings nobody"
         edited += 1
     assert edited >= 1, "Alice's claim and placement were moves within the round"
+
+
+async def _pinged_in_round(service: Service, users: list[int]) -> None:
+    """Make the round's message record that its round pinged ``users``."""
+    async with service.sessions() as session, session.begin():
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and row.messages is not None
+        row.messages = {**row.messages, "phase": {**row.messages["phase"], "pinged": users}}
+
+
+@pytest.mark.parametrize("pinged", ["bob", "both"])
+async def test_a_relaxed_rounds_returns_are_asked_in_its_message(
+    service: Service, clock: Clock, pinged: str
+) -> None:
+    """Relaxed mode: a round's returns are asked in the round's message, edited, when the
+    round has pinged everyone they ask (nobody is pinged twice in a round), and so is every
+    return; the next round is a new message. A player the round has not pinged yet gets the
+    round's message anew, with its story so far, pinging them alone: here Alice, whom this
+    deal's round 3 does not ask (Bob plays it alone), and who must return a die at its end."""
+    players = (ALICE, BOB)
+    await _start(service, {"mode": "relaxed"})
+    drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
+    (round_post,) = drawn.public
+    assert not round_post.edit and set(round_post.message.mentions) == {1, 2}
+    asked: Reply | None = None
+    for _ in range(60):  # (this deal's round 3 ends with returns: both)
+        state = await _state(service)
+        seat = min(FUSE.pending(state))
+        probe = FUSE.copy(state)
+        FUSE.resolve(probe, seat, choose(FUSE, state, seat, "normal"), clock.now)
+        if probe.stage == "return" and pinged == "both":
+            await _pinged_in_round(service, [ALICE.user_id, BOB.user_id])
+        clock.now += 60
+        reply = await _play(service, players[seat], seat)
+        if probe.round != state.round:
+            (round_post,) = [o for o in reply.public if not o.edit]
+        if probe.stage == "return":
+            asked = reply
+            break
+    assert asked is not None, "the round asked for returns"
+    assert round_post.message.mentions == (BOB.user_id,), "round 3 asks Bob alone"
+    state = await _state(service)
+    assert state.stage == "return" and set(FUSE.pending(state)) == {0, 1}
+    (table,) = [o for o in asked.public if o.dm is None]
+    story = str(table.message.narration)
+    # (This deal's: an unused die rolled again asks the holders of one like it to return it.)
+    assert "rolled again" in story and f"Round {state.round}:" in story, "the round's story"
+    assert markdown(table.message.text).count("Return one of your dice") == 2, "both are asked"
+    if pinged == "both":
+        assert table.edit and table.slot == round_post.slot, "asked in the round's message"
+        assert table.message.mentions == ()
+    else:
+        assert not table.edit and table.message.mentions == (ALICE.user_id,)
+    # The returns edit it; the next round is a message of its own, pinging the team.
+    for _ in range(4):
+        state = await _state(service)
+        if state.stage != "return":
+            break
+        seat = min(FUSE.pending(state))
+        reply = await _play(service, players[seat], seat)
+        public = [o for o in reply.public if o.dm is None]
+        if (await _state(service)).stage == "return":
+            assert [o.edit for o in public] == [True] and public[0].message.mentions == ()
+    assert [o.edit for o in public] == [False], "the next round: a new message"
+    assert public[0].message.mentions, "which pings the team"
 
 
 async def test_the_round_timer_is_announced_in_the_lobby_and_counted_down_on_the_table(

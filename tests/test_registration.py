@@ -12,8 +12,10 @@ from typing import Any
 import pytest
 
 from bot.service import live
+from bot.service.draft import Post
 from bot.service.ratings import opponent
 from bot.service.table import Table
+from bot.service.text import Text
 from rules.core import Event, Pending, Presentation, Registration, RulesError, registration
 from rules.core.policy import has_policy
 from tests.support.registered import registered
@@ -72,7 +74,7 @@ def test_an_edited_table_goes_on_in_its_message_until_the_game_says_anew(
     snap = clocked.snapshot(table.state)
     assert live.edits_in_place(table, snap) and not live.by_turns(table, snap)
     first = live.carried(table, snap)
-    assert first == {"table": snap.phase, "sitting": table.state.round, "told": []}
+    assert first == {"table": snap.phase, "sitting": table.state.round, "told": [], "pinged": []}
     posted = {"phase": {**first, "channel": 5, "id": 9}}
     # The same round: the message goes on.
     kept = live.carried(_table(clocked, posted), snap)
@@ -82,6 +84,71 @@ def test_an_edited_table_goes_on_in_its_message_until_the_game_says_anew(
     later.state.round += 1
     anew = live.carried(later, clocked.snapshot(later.state))
     assert "id" not in anew and anew["sitting"] == later.state.round
+
+
+class Patient(Tiny):
+    """The tiny game shown as an edited table played over hours: each player pinged once a
+    sitting (a round), whatever the round asks them."""
+
+    name = "patient"
+
+
+def _always(state: TinyState) -> bool:
+    return True
+
+
+@pytest.fixture
+def patient() -> Iterator[Patient]:
+    game = Patient()
+    entry = Registration(game, presentation=replace(SHOWN, pings_once=_always))
+    with registered(game, entry=entry):
+        yield game
+
+
+def _seated(game: Tiny, found: dict[str, Any], computer: str | None = None) -> Table:
+    """A two-seat table (users 100 and 101, the second a computer seat where ``computer``
+    says) whose round has come to its take, the second seat's: its message is ``found``."""
+    seats = [
+        SimpleNamespace(
+            seat=n, user_id=100 + n, display_name=f"P{n}", computer=c, autopilot=False, left=False
+        )
+        for n, c in ((0, None), (1, computer))
+    ]
+    row: Any = SimpleNamespace(id=1, kind=game.name, options={}, seats=seats)
+    row.messages = {"phase": found}
+    table = Table(row, game, game.new_game(2, {}, 1))
+    table.state.phase, table.state.turn = "take", 1
+    return table
+
+
+def test_a_sitting_pings_each_player_it_asks_once(patient: Patient) -> None:
+    story = [["core.undo.public", {"seat": 1}]]  # (any line the catalogue has)
+    found = {"table": "1.bid", "channel": 5, "id": 9, "sitting": 1, "told": story}
+    # The round's message pinged both as it asked their bids: the take edits it.
+    both = _seated(patient, {**found, "pinged": [100, 101]})
+    kept = live.carried(both, patient.snapshot(both.state))
+    assert kept["id"] == 9 and kept["pinged"] == [100, 101]
+    # It pinged only the first (the second was not asked then): the take is posted anew, in
+    # the same sitting, with its story so far.
+    first = _seated(patient, {**found, "pinged": [100]})
+    anew = live.carried(first, patient.snapshot(first.state))
+    assert "id" not in anew and anew["table"] != "1.bid"
+    assert anew["sitting"] == 1 and anew["told"] == story and anew["pinged"] == [100]
+    # …pinging the second player alone, who is then pinged in the sitting.
+    whole = Post(5, Text(), mentions=(100,))  # (the phase's own pings: the newly asked)
+    snap = patient.snapshot(first.state)
+    post, record = live.posted(first, whole, anew, snap, "en")
+    assert post.mentions == (101,) and record["pinged"] == [100, 101]
+    assert "P1 took back" in str(post.narration), "the story so far"
+    # A seat the computer plays is pinged by nobody: no message anew for it.
+    computer = _seated(patient, {**found, "pinged": [100]}, computer="normal")
+    assert live.carried(computer, patient.snapshot(computer.state))["id"] == 9
+
+
+def test_a_sitting_played_over_hours_keeps_its_whole_story(patient: Patient) -> None:
+    found = {"table": "p", "told": [["a", {}], ["b", {}], ["c", {}]]}
+    messages = live.remember(_table(patient), found, [Event("d", {})])
+    assert len(messages["phase"]["told"]) == 4, "not the latest 2 lines of a real-time round"
 
 
 def test_an_edited_table_keeps_the_narration_the_game_asks_for(clocked: Clocked) -> None:

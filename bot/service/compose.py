@@ -408,7 +408,13 @@ def _live_move(
     whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
     draft.messages = live.remember(table, found, told)
     if after.phase != before.phase and found.get("table") == after.phase:
-        draft.public.append(whole)  # a new table message, which pings whom it asks anew
+        # A new table message, which pings whom it asks anew (an edited table's sitting: each
+        # player once, ``live.posted``).
+        if live.shown(table).edited:
+            record = draft.messages["phase"]
+            whole, record = live.posted(table, whole, record, after, lang, autoplayed)
+            draft.messages = {**draft.messages, "phase": record}
+        draft.public.append(whole)
         return draft
     edit = live.edit(table, whole, draft.messages["phase"], lang)
     # (It announces a phase only when the phase moved on: a new round, the returns.)

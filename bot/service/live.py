@@ -30,14 +30,19 @@ Every move edits it. A new message is posted (and the players awaited by it ping
   counter the message was posted at, ``Presentation.sitting``): a real-time game's new round
   after the team's progress, the only moment a ping reaches players who looked away (the
   round timer plays for them meanwhile: ``deadlines.round_timer``); in a game played over
-  hours, every phase, so that it pings whom it asks;
+  hours, each round, so that it pings whom it asks;
+- in a game played over hours (``Presentation.pings_once``), a new phase of the sitting asks
+  a player its posts have not pinged yet (a round's returns asking one the round did not):
+  the message is posted anew, telling the sitting's story so far and pinging only them (each
+  player once a sitting); a phase asking only players pinged already edits it;
 - the game is over (the result, as in every game).
 
 The message's record (``GameRow.messages["phase"]``) holds, besides the phase fields:
 ``table``, the phase token of the post the message was (its :class:`Slot` for good, so the
 adapter finds it and gathers its edits), ``sitting`` (an edited table), the game's counter when
-it was posted, and ``told``, the narrated events (``[key, args]``): a turn's all, an edited
-table's latest lines, so that each edit can show them.
+it was posted, ``pinged`` (an edited table), the users its sitting's posts pinged, and
+``told``, the narrated events (``[key, args]``): a turn's all, an edited table's latest lines,
+so that each edit can show them.
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ from typing import Any
 from bot.service.draft import Post
 from bot.service.narrate import events_text
 from bot.service.replies import Slot
-from bot.service.table import Table
+from bot.service.table import Table, computer_plays
 from bot.service.text import lines
 from rules.core import Event, Pending, Presentation, Snapshot, registration
 
@@ -165,8 +170,59 @@ def carried(
             return {**kept, "asked": asked}
         return {"table": snap.phase, "told": [], "asked": asked}
     if old.get("table") and not said.posts_anew(table.state, old.get("sitting")):
-        return {key: old.get(key) for key in ("channel", "id", "table", "sitting", "told")}
-    return {"table": snap.phase, "sitting": said.sitting(table.state), "told": []}
+        if said.pings_once(table.state) and unpinged(table, snap, old):
+            # Someone not pinged in this sitting is asked: the message anew, pinging them;
+            # the sitting, its story and whom it pinged go on.
+            return {
+                "table": snap.phase,
+                **{key: old.get(key) for key in ("sitting", "told", "pinged")},
+            }
+        return {
+            key: old.get(key) for key in ("channel", "id", "table", "sitting", "told", "pinged")
+        }
+    return {"table": snap.phase, "sitting": said.sitting(table.state), "told": [], "pinged": []}
+
+
+def unpinged(
+    table: Table, snap: Snapshot, found: dict[str, Any], skipped: frozenset[int] = frozenset()
+) -> tuple[int, ...]:
+    """The people (user ids, in seat order) ``snap`` awaits whom the sitting of the table
+    message recorded in ``found`` has not pinged yet (a seat the computer plays, or one of
+    ``skipped``, played at once, is pinged by nobody)."""
+    pinged = set(found.get("pinged") or [])
+    by_seat = {s.seat: s for s in table.row.seats}
+    return tuple(
+        user.user_id
+        for seat in sorted(snap.pending)
+        if (user := by_seat.get(seat)) is not None
+        and seat not in skipped
+        and not computer_plays(user)
+        and user.user_id not in pinged
+    )
+
+
+def posted(
+    table: Table,
+    whole: Post,
+    found: dict[str, Any],
+    snap: Snapshot,
+    lang: str,
+    skipped: frozenset[int] = frozenset(),
+) -> tuple[Post, dict[str, Any]]:
+    """An edited table's new message (``whole``, a phase message at ``snap``) as posted in its
+    sitting (recorded in ``found``): pinging only the players the sitting has not pinged yet
+    (``Presentation.pings_once``: every one it asks, once a sitting, be it asked the same as
+    before; ``skipped``: seats played at once), and, where the sitting goes on, telling its
+    story so far. Returns the post and the record, with whom it pinged added."""
+    pinged = [int(u) for u in found.get("pinged") or []]
+    if shown(table).pings_once(table.state):
+        mentions = unpinged(table, snap, found, skipped)
+    else:
+        mentions = tuple(u for u in whole.mentions if u not in pinged)
+    if found.get("told"):
+        told = events_text(narration(found), table.names(), lang)
+        whole = replace(whole, narration=lines(told))
+    return replace(whole, mentions=mentions), {**found, "pinged": sorted({*pinged, *mentions})}
 
 
 def record(table: Table) -> dict[str, Any] | None:
@@ -180,7 +236,12 @@ def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str
     """The game's messages with ``told`` added to the table message's narration: a turn's
     whole (its message is posted anew before it is full), a live table's latest lines."""
     kept = [*list(found.get("told") or []), *[[e.key, e.args] for e in told]]
-    narrated = shown(table).narrated
+    said = shown(table)
+    narrated = said.narrated
+    if narrated is not None and said.pings_once(table.state):
+        # A game played over hours: its sitting's message tells the sitting's whole story (a
+        # relaxed FUSE round and its returns: 16 lines at 5 players), as a turn's does.
+        narrated = max(narrated, TURN_NARRATED)
     if narrated is not None:
         kept = kept[-narrated:]
     return {**(table.row.messages or {}), "phase": {**found, "told": kept}}

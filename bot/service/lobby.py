@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.service import compose, computer, deadlines, picks
+from bot.service import compose, computer, deadlines, live, picks
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
@@ -190,6 +190,9 @@ def start(actor: Actor, place: Place) -> Work:
         post = compose.phase_post(
             table, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
         )
+        if live.shown(table).edited:  # whom the first sitting has pinged (``live.posted``)
+            phase = {**row.messages["phase"], "pinged": sorted(post.mentions)}
+            row.messages = {**row.messages, "phase": phase}
         draft.public.append(post)
         draft.public.append(_lobby(row, place))  # the lobby says the game began, buttons gone
         return draft

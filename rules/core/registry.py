@@ -34,6 +34,10 @@ def _anew_each_phase(state: Any, sitting: int | None) -> bool:
     return True
 
 
+def _pings_at_posts(state: Any) -> bool:
+    return False
+
+
 def _not_against_the_game(options: Mapping[str, Any], seats: int) -> str | None:
     return None
 
@@ -55,6 +59,13 @@ class Presentation:
     ``None``: no round timer. ``timer_said`` and ``deadline_said``: the catalogue keys of the
     line an edited message shows when the computer played for a seat at the round timer or the
     channel's deadline (``{seat}``); empty: the service's own words for a turn timed out.
+    ``pings_once(state)``: whether, at this state, an edited table pings every player it asks
+    once a sitting (a game played over hours, whose sitting is a round: FUSE relaxed): a new
+    phase of the sitting that asks a player not pinged in it yet is posted anew, pinging only
+    them; one asking only players pinged already edits the message. Otherwise (a real-time
+    round, seconds long) a new phase the message goes on in edits it, pinging nobody. Such a
+    sitting's message keeps a turn's narration at least (its whole story: ``narrated`` is
+    for a real-time round's latest lines).
     """
 
     edited: bool = False
@@ -64,6 +75,7 @@ class Presentation:
     round_timer: Callable[[Mapping[str, Any]], float | None] = _no_round_timer
     timer_said: str = ""
     deadline_said: str = ""
+    pings_once: Callable[[Any], bool] = _pings_at_posts
 
 
 @dataclass(frozen=True)

@@ -10,21 +10,27 @@ from rules.fuse.game import Fuse, FuseState
 NARRATED = 14
 
 
-def bombs_defused(state: FuseState) -> int:
-    """The team's progress a table message is posted at."""
-    return len(state.defused)
+def sitting(state: FuseState) -> int:
+    """The game's counter a table message is posted at: live mode, the team's progress (bombs
+    defused); relaxed mode, the round."""
+    return len(state.defused) if state.mode == "live" else state.round
 
 
-def posts_anew(state: FuseState, bombs: int | None) -> bool:
+def posts_anew(state: FuseState, posted_at: int | None) -> bool:
     """Live mode: a live round lasts seconds, so its one table message is edited by every
     move, and posted anew (pinging the team) only when a new round is drawn after a bomb was
-    defused (``bombs``: those defused when the message was posted): the team's progress, worth
-    a new picture at the bottom of the channel. Relaxed mode, played over hours: every phase
-    (a round, its returns) is posted anew, so that it pings whom it asks; the claims and
-    placements within it edit it."""
-    if state.mode != "live":
-        return True
-    return state.stage == "choose" and bombs != bombs_defused(state)
+    defused (``posted_at``: the bombs defused when the message was posted): the team's
+    progress, worth a new picture at the bottom of the channel. Relaxed mode, played over
+    hours: each round is a message of its own, posted as the round is drawn (it pings the
+    team); its claims, placements and returns edit it (:func:`pings_once`)."""
+    return state.stage == "choose" and posted_at != sitting(state)
+
+
+def pings_once(state: FuseState) -> bool:
+    """Relaxed mode: a round's returns ask in its message, pinging only a player the round
+    has not pinged yet (who then gets the message anew); live mode's players are at the
+    table, and its round timer plays for one who is not."""
+    return state.mode != "live"
 
 
 def round_timer(options: Mapping[str, Any]) -> float | None:
@@ -48,8 +54,9 @@ REGISTRATION = register(
         renderer="render.fuse",
         presentation=Presentation(
             edited=True,
-            sitting=bombs_defused,
+            sitting=sitting,
             posts_anew=posts_anew,
+            pings_once=pings_once,
             narrated=NARRATED,
             round_timer=round_timer,
             timer_said="fuse.live.timer",  # "the round timer ran out: the computer played for …"
