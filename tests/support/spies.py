@@ -1,0 +1,22 @@
+"""Watching what code under test reads, without changing what it gets."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+
+from i18n import t
+
+
+def keys_read(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[str]:
+    """The catalogue keys ``module`` looks up through its ``t`` from now on, in order (each
+    still translated as usual)."""
+    seen: list[str] = []
+
+    def spy(key: str, lang: str = "en", /, **args: object) -> str:
+        seen.append(key)
+        return t(key, lang, **args)
+
+    monkeypatch.setattr(module, "t", spy)
+    return seen
