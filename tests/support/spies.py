@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 import pytest
 
+from bot.service import Reply, Service
 from i18n import t
 
 
@@ -20,3 +22,17 @@ def keys_read(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[str]:
 
     monkeypatch.setattr(module, "t", spy)
     return seen
+
+
+def refusal_keys(service: Service) -> list[str]:
+    """The keys of the refusals ``service`` answers from now on, in order (each still answered
+    as usual)."""
+    keys: list[str] = []
+    original = service._refused
+
+    def refused(error: Any, lang: str) -> Reply:
+        keys.append(error.key)
+        return original(error, lang)
+
+    service._refused = refused  # type: ignore[method-assign]
+    return keys
