@@ -15,12 +15,7 @@ from bot.discord.client import PartidaBot
 from bot.store import outage
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.support.ports import free_port
 
 
 async def get(port: int, path: str) -> tuple[int, str]:

@@ -20,6 +20,7 @@ from rules.farkle.actions import (
 )
 from tests.farkle.support import give, new, play, rig, stack
 from tests.support.refusals import reason
+from tests.support.spies import keys_read
 
 
 def test_a_farkle_without_items_does_not_mention_zero_items() -> None:
@@ -222,13 +223,7 @@ def test_the_picture_of_a_turn_that_recruited_nothing_says_so(
     rig(s, ([1, 2, 3, 4, 6, 6], "dragon"))
     play(s, 0, Recruit())
     play(s, 0, Stop())
-    seen: list[str] = []
-
-    def spy(key: str, lang: str = "en", /, **args: object) -> str:
-        seen.append(key)
-        return t(key, lang, **args)
-
-    monkeypatch.setattr(rf, "t", spy)
+    seen = keys_read(monkeypatch, rf)
     draw = ImageDraw.Draw(Image.new("RGB", (1200, 200)))
     rf._last_line(draw, GAME.view(s, None), ["ana", "bea", "cid"], "es", 0)
     assert "farkle.label.last_banked_none" in seen

@@ -11,6 +11,7 @@ from rules.fuse.game import Claim, Place
 from rules.fuse.quota import quota
 from tests.fuse.support import position
 from tests.support.refusals import reason
+from tests.support.spies import keys_read
 
 NOW = 1000.0
 
@@ -81,13 +82,7 @@ def test_an_empty_centre_row_is_labelled(monkeypatch: pytest.MonkeyPatch) -> Non
     state, _ = FUSE.apply(state, 0, Claim("K2"), NOW + 1)
     state, _ = FUSE.apply(state, 0, Place("1-07", 3), NOW + 2)
     assert FUSE.is_over(state)
-    seen: list[str] = []
-
-    def spy(key: str, lang: str = "en", /, **args: object) -> str:
-        seen.append(key)
-        return t(key, lang, **args)
-
-    monkeypatch.setattr(rf, "t", spy)
+    seen = keys_read(monkeypatch, rf)
     png = rf.render_table(FUSE.view(state, None), ["ana"], "es")
     assert png[:4] == b"\x89PNG"
     # once for the player without cards, once for the empty centre row

@@ -35,6 +35,7 @@ from tests.reliability.common import (
     snapshot,
 )
 from tests.reliability.driver import GameSpec, actor_for, pick, seat_count, setup_games
+from tests.support.spies import refusal_keys
 
 CHANNEL = 10
 PLACE = Place(CHANNEL, 1)
@@ -88,14 +89,7 @@ class Fuzzer:
         self.seats = seat_count(kind)
         self.game_id = 0
         self.buttons: list[str] = []
-        self.refusal_keys: list[str] = []
-        original = self.service._refused
-
-        def refused(error: Any, lang: str) -> Reply:
-            self.refusal_keys.append(error.key)
-            return original(error, lang)
-
-        self.service._refused = refused  # type: ignore[method-assign]
+        self.refusal_keys = refusal_keys(self.service)
         self.restart()
 
     def restart(self) -> None:
@@ -377,14 +371,7 @@ async def test_every_option_with_hostile_values_is_refused_in_words(
     service = await Service.open(database_url, render=False)
     try:
         engine = get_game(kind)
-        keys: list[str] = []
-        original = service._refused
-
-        def refused(error: Any, lang: str) -> Reply:
-            keys.append(error.key)
-            return original(error, lang)
-
-        service._refused = refused  # type: ignore[method-assign]
+        keys = refusal_keys(service)
         cases: list[dict[str, Any]] = [{"no_such_option": 1}]
         for spec in engine.option_specs:
             for value in HOSTILE_OPTION_VALUES:

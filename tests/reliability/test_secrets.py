@@ -37,6 +37,7 @@ from rules.core import Event, Game, get_game, public
 from rules.core.actions import Withdraw
 from tests.reliability.common import game_params, games, loop_service, production_logging
 from tests.reliability.driver import GameSpec, pick, seat_count, setup_games
+from tests.support.rows import game_by_id
 
 GAMES = 6
 MAX_STEPS = 150
@@ -231,12 +232,8 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
 
-        async def load() -> Any:
-            async with service.sessions() as session:
-                return await repo.game_by_id(session, game_id)
-
         for _ in range(SERVICE_STEPS):
-            row = svc.run(load())
+            row = svc.run(game_by_id(service, game_id))
             if row.status != "active":
                 break
             state = engine.load(row.state)
@@ -255,7 +252,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             assert reply.ok, reply.private
             public_text = "\n".join(str(o.message.text) for o in reply.public)
             private_lines = str(reply.private.text).splitlines()[1:] if reply.private else []
-            if not engine.sealed(engine.load(svc.run(load()).state), seat):
+            if not engine.sealed(engine.load(svc.run(game_by_id(service, game_id)).state), seat):
                 # A question the table asks this player in its message (Bad Bones' phase 3 is
                 # public: the next question is asked there and repeated to its player) is no
                 # secret; a seat holding a sealed choice gets no such exemption.
@@ -264,14 +261,14 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             secrets.update(line for line in private_lines if len(line) >= 8)
             for line in private_lines:
                 assert line not in public_text, f"{kind}: a private line went public: {line}"
-            after = svc.run(load())
+            after = svc.run(game_by_id(service, game_id))
             for job in jobs:
                 assert not job.private
                 assert job.view == engine.view(engine.load(after.state), None), (
                     f"{kind}: a public image drawn from more than the public view"
                 )
         # /game board: a spectator gets the table, each player their own board, nothing more.
-        row = svc.run(load())
+        row = svc.run(game_by_id(service, game_id))
         if row.status == "active":
             state = engine.load(row.state)
             askers = [(Actor(99, "Spectator"), None)] + [
@@ -407,13 +404,9 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
         place = Place(channel, 1)
         game_id = svc.run(setup_games(service, [GameSpec(kind, seats, channel)]))[channel]
 
-        async def load() -> Any:
-            async with service.sessions() as session:
-                return await repo.game_by_id(session, game_id)
-
         secrets: set[str] = set()
         for _ in range(SERVICE_STEPS):
-            row = svc.run(load())
+            row = svc.run(game_by_id(service, game_id))
             if row.status != "active":
                 break
             state = engine.load(row.state)
@@ -431,7 +424,7 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
                 secrets.update(
                     line for line in str(reply.private.text).splitlines()[1:] if len(line) >= 8
                 )
-            after = engine.load(svc.run(load()).state)
+            after = engine.load(svc.run(game_by_id(service, game_id)).state)
             for other in range(seats):
                 secrets.update(own_only(engine, after, other).values())
             jobs.clear()

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.store.database import upgrade_sync
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTA4NzY1NDMyMTA5ODc2NTQzMg.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -133,16 +133,9 @@ def test_a_folder_the_bot_cannot_write(tmp_path: Path, database: Path, command: 
     one_line(run, 3, "database error:", "cannot create files", "partida.db-wal", "chown")
 
 
-def closed_port() -> int:
-    """A port on 127.0.0.1 where nothing listens (bound, then closed)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize("command", [["migrate"], ["run"]])
 def test_a_database_server_that_is_down(tmp_path: Path, command: list[str]) -> None:
-    url = f"postgresql://partida:secret@127.0.0.1:{closed_port()}/partida"
+    url = f"postgresql://partida:secret@127.0.0.1:{free_port()}/partida"
     run = partida(tmp_path, *command, url=url)
     line = one_line(run, 3, "database error:", "cannot reach the database server", "127.0.0.1")
     assert "secret" not in line
@@ -151,7 +144,7 @@ def test_a_database_server_that_is_down(tmp_path: Path, command: list[str]) -> N
 def test_a_server_not_up_is_waited_for_then_named(tmp_path: Path) -> None:
     """DATABASE_WAIT: the start tries again for that long, says once that it waits, then
     gives the same one line."""
-    url = f"postgresql://partida:secret@127.0.0.1:{closed_port()}/partida"
+    url = f"postgresql://partida:secret@127.0.0.1:{free_port()}/partida"
     started = time.monotonic()
     run = partida(tmp_path, "migrate", url=url, DATABASE_WAIT="2")
     assert time.monotonic() - started >= 2

@@ -14,3 +14,11 @@ async def game_at(service: Service, place: Place) -> GameRow:
         if row is None:
             (row,) = await repo.finished_games(session, place.channel_id, limit=1)
         return row
+
+
+async def game_by_id(service: Service, game_id: int) -> GameRow:
+    """The game ``game_id`` as stored now."""
+    async with service.sessions() as session:
+        row = await repo.game_by_id(session, game_id)
+    assert row is not None, f"no game {game_id}"
+    return row
