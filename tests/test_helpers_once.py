@@ -8,6 +8,9 @@ from collections import defaultdict
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
+# Test games (tests/games/<game>/) are laid out as shipped games, each its own package with its
+# own renderer: a game's ``render_table`` written like another game's is not a test helper.
+GAMES = TESTS / "games"
 # Bodies smaller than this many syntax nodes are one-liners (``return GAME.apply(…)``), which
 # say what they do more plainly where they stand than behind an import.
 SMALLEST = 12
@@ -30,6 +33,8 @@ def helpers() -> dict[str, list[str]]:
     """Each helper body (its parameters and statements) → where it is defined."""
     found: dict[str, list[str]] = defaultdict(list)
     for path in sorted(TESTS.rglob("*.py")):
+        if path.is_relative_to(GAMES):
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
