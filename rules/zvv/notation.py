@@ -14,7 +14,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board
-from rules.zvv.game import PAWNS, ZombiesVsVampires, ZvvState, _derive
+from rules.zvv.game import ZombiesVsVampires
+from rules.zvv.state import PAWNS, ZvvState, derive
 
 _GAME = ZombiesVsVampires()
 
@@ -62,7 +63,7 @@ def position(
             raise ValueError(f"not a wall: {name}")
         state.walls.append(wall)
         state.supply[wall[3] - 1] -= 1
-    _derive(state)
+    derive(state)
     state.turn = turn
     state.face = face
     if face == "build":
