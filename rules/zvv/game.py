@@ -380,34 +380,10 @@ class ZombiesVsVampires(Game[ZvvState]):
     def load(self, data: dict[str, Any]) -> ZvvState:
         return state_load(data)
 
-    def copy(self, state: ZvvState) -> ZvvState:
-        # A hand copy: ~10× faster than the JSON round trip, and ``apply`` copies every time.
-        return ZvvState(
-            schema=state.schema,
-            size=state.size,
-            seats=state.seats,
-            options=dict(state.options),
-            pawns=[list(p) for p in state.pawns],
-            walls=list(state.walls),
-            supply=list(state.supply),
-            turn=state.turn,
-            turns=state.turns,
-            phase=state.phase,
-            face=state.face,
-            wall_len=state.wall_len,
-            moved=state.moved,
-            bonus_used=state.bonus_used,
-            current=[copy_entry(e) for e in state.current],
-            last=[copy_entry(e) for e in state.last],
-            locked=list(state.locked),
-            winners=list(state.winners),
-            ended_by=state.ended_by,
-            rng=state.rng,
-            actions=state.actions,
-            wallmask=list(state.wallmask),
-            points=set(state.points),
-            taken=set(state.taken),
-        )
+    # No ``copy`` of its own: the base class's ``load(dump(state))`` (~75 µs, against ~4 µs for
+    # the hand copy of every field it replaced) is one copy per ``apply`` and at most
+    # ``search.MOVES`` + 1 per ``hard`` decision, under 1 ms of a p99 of ~40 ms CPU
+    # (``python -m bench.bench_bots zvv``); random play and the fingerprint play in place.
 
     # ----------------------------------------------------------------- views
 
