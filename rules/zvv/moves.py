@@ -18,18 +18,6 @@ from rules.zvv.winning import arrived, check_locks
 
 MOVE_PHASES = ("move", "split", "split_more")
 
-_MOVES: dict[tuple[int, int, int], Move] = {}
-
-
-def move_action(b: Board, start: int, dest: int) -> Move:
-    """One shared ``Move`` per (board, start, dest): building frozen dataclasses is most of the
-    cost of listing hundreds of moves."""
-    key = (b.size, start, dest)
-    found = _MOVES.get(key)
-    if found is None:
-        found = _MOVES[key] = Move(b.names[start], b.names[dest])
-    return found
-
 
 def square(b: Board, text: str, strict: bool = False) -> int:
     """The square named ``text``; ``strict``: only its canonical name (in actions)."""
@@ -122,10 +110,10 @@ def stop(state: ZvvState, seat: int, action: Stop, events: list[Event]) -> None:
 
 
 def legal_moves(state: ZvvState, seat: int) -> list[Move | Stop]:
-    b = board(state.size)
+    names = board(state.size).names
     out: list[Move | Stop] = []
     for start, parent in reaches(state, seat):
-        out.extend(move_action(b, start, dest) for dest in parent)
+        out.extend(Move(names[start], names[dest]) for dest in parent)
     if state.phase == "split_more":
         out.append(Stop())
     return out

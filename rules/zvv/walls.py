@@ -8,31 +8,28 @@ Each action's check and its effect sit together: ``Build`` (``when_build``, ``ch
 
 from __future__ import annotations
 
+from functools import cache
+
 from rules.core import Event, RulesError
 from rules.zvv.actions import Build, Remove
 from rules.zvv.board import _WALL_RE, Board, Wall, board, side_letter
 from rules.zvv.state import ZvvState, face_args, wall_ids
 from rules.zvv.turns import end_turn
 
-_PLACEMENTS: dict[tuple[int, int], list[tuple[Wall, tuple[int, ...], Build]]] = {}
 
-
-def placements(b: Board, length: int) -> list[tuple[Wall, tuple[int, ...], Build]]:
+@cache
+def placements(size: int, length: int) -> tuple[tuple[Wall, tuple[int, ...], Build], ...]:
     """Every wall of ``length`` not inside a zone, with its ids and its action (cached per
     board size: placements never change, only which are free)."""
-    key = (b.size, length)
-    cached = _PLACEMENTS.get(key)
-    if cached is None:
-        cached = [(w, wall_ids(b, w), Build(b.wall_name(w))) for w in b.all_walls(length)]
-        _PLACEMENTS[key] = cached
-    return cached
+    b = board(size)
+    return tuple((w, wall_ids(b, w), Build(b.wall_name(w))) for w in b.all_walls(length))
 
 
 def free_placements(state: ZvvState) -> list[tuple[Wall, tuple[int, ...], Build]]:
     if state.wall_len < 1 or state.supply[state.wall_len - 1] <= 0:
         return []
     taken = state.taken
-    return [p for p in placements(board(state.size), state.wall_len) if taken.isdisjoint(p[1])]
+    return [p for p in placements(state.size, state.wall_len) if taken.isdisjoint(p[1])]
 
 
 def legal_walls(state: ZvvState) -> list[Wall]:
