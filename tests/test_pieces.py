@@ -24,7 +24,7 @@ from rules.core import Command, Param, Piece, game_names, get_game
 from rules.core import registry as games
 from rules.farkle.cards import COMPANIONS, ITEM_COPIES
 from rules.fuse.cards import Deck, card_kinds, house_deck, parse_card
-from rules.zvv.game import FACES
+from rules.zvv.rolls import FACES
 from tests.conftest import ALICE, CAROL, HERE
 from tests.discord.cards import Cards
 from tests.support.replies import private

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from rules.zvv import GAME
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board
-from rules.zvv.game import PAWNS, ZombiesVsVampires, ZvvState, _derive
-
-_GAME = ZombiesVsVampires()
+from rules.zvv.state import PAWNS, ZvvState, derive
 
 # The phase a freshly rolled face leads to.
 _FACE_PHASE = {"2": "move", "4": "move", "6": "move", "split": "split", "plusminus": "plusminus"}
@@ -43,7 +42,7 @@ def position(
     """
     opts = dict(options or {})
     opts.setdefault("size", size)
-    state = _GAME.new_game(seats, opts, seed)
+    state = GAME.new_game(seats, opts, seed)
     b = board(state.size)
     given = {s: [_sq(b, name) for name in names] for s, names in (pawns or {}).items()}
     taken = {sq for squares in given.values() for sq in squares}
@@ -62,7 +61,7 @@ def position(
             raise ValueError(f"not a wall: {name}")
         state.walls.append(wall)
         state.supply[wall[3] - 1] -= 1
-    _derive(state)
+    derive(state)
     state.turn = turn
     state.face = face
     if face == "build":

@@ -22,7 +22,7 @@ from rules.core import Action, Game
 from rules.core.policy import Dice
 from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, Wall, board
-from rules.zvv.game import ZvvState
+from rules.zvv.state import ZvvState
 
 FAR = 1000  # the distance of a square that cannot reach the target
 DEPTH = 0.3  # worth of one step deeper into the zone for an arriving pawn

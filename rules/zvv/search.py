@@ -28,8 +28,8 @@ from rules.core.policy import Dice
 from rules.zvv import policy
 from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
-from rules.zvv.game import ZvvState
 from rules.zvv.policy import FAR, distances, move_gain, wall_mask, wall_worths
+from rules.zvv.state import ZvvState
 
 MOVES = 8
 WALLS = 6

@@ -245,7 +245,7 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "fuse.colour.{}": _from("fuse.colour.{}", "rules.fuse.cards", "COLOURS"),
     "fuse.difficulty.{}": _from("fuse.difficulty.{}", "rules.fuse.modes", "DIFFICULTIES"),
     "fuse.label.resolving_{}": _each("fuse.label.resolving_{}", ("die", "colour", "number")),
-    "zvv.face.{}": _from("zvv.face.{}", "rules.zvv.game", "FACES"),
+    "zvv.face.{}": _from("zvv.face.{}", "rules.zvv.rolls", "FACES"),
     "zvv.side.{}": _from("zvv.side.{}", "rules.zvv.board", "SIDES"),
 }
 

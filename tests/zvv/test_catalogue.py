@@ -8,10 +8,11 @@ from pathlib import Path
 
 from i18n import catalogue, t
 from rules.zvv import GAME
-from rules.zvv.game import FACES, KINDS
+from rules.zvv.rolls import FACES
+from rules.zvv.state import KINDS
 
 NAME = re.compile(r"^[a-z0-9_-]{1,32}$")
-SOURCE = Path(__file__).resolve().parents[2] / "rules" / "zvv" / "game.py"
+ENGINE = Path(__file__).resolve().parents[2] / "rules" / "zvv"
 PENDING = ("roll", "move", "split", "split_more", "plusminus", "build", "pass")
 
 
@@ -45,7 +46,7 @@ def test_rules_help_is_short_and_labels_house_rules() -> None:
 
 
 def test_every_key_in_the_engine_has_a_text_with_its_arguments() -> None:
-    source = SOURCE.read_text(encoding="utf-8")
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(ENGINE.glob("*.py")))
     keys = set(re.findall(r'"(zvv\.(?:error|event)\.\w+)"', source))
     assert len(keys) > 30
     for lang in ("en", "es"):

@@ -11,8 +11,8 @@ from i18n import t
 from rules.core import CommandArgs, RulesError
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
-from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
+from rules.zvv.state import ZvvState
 from tests.support import refusals
 from tests.support.refusals import reason
 

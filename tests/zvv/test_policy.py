@@ -8,9 +8,9 @@ from rules.core.policy import choose, play_bots
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Remove
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board
-from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
 from rules.zvv.policy import race, wall_mask
+from rules.zvv.state import ZvvState
 from tests.support.fingerprint import option_sets
 
 # Seat 0 races to the bottom-right zone (I9…K11), seat 1 to the top-left one (A1…C3).

@@ -8,9 +8,9 @@ from rules.core.policy import choose, play_bots
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board, reach
-from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
 from rules.zvv.policy import race, wall_mask
+from rules.zvv.state import ZvvState
 
 ZONE_0_BUT_TWO = ["I9", "J9", "K9", "I10", "J10", "K10", "I11"]
 ZONE_1_BUT_C3 = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]

@@ -12,8 +12,8 @@ from rules.core.play import random_game
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Remove
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board, reach
-from rules.zvv.game import ZvvState, _occupied, _target
 from rules.zvv.notation import position
+from rules.zvv.state import ZvvState, occupied, target_zone
 from tests.support import checked_play
 
 
@@ -72,7 +72,7 @@ def random_position(rng: Rng, size: int) -> ZvvState:
     rng.shuffle(squares)
     taken = 0
     for seat in range(state.seats):
-        target = _target(state, seat)
+        target = target_zone(state, seat)
         mine: list[int] = []
         while len(mine) < 9:
             sq = squares[taken]
@@ -102,7 +102,7 @@ def test_reachability_is_exact(seed: int) -> None:
     size = (9, 11, 13, 15)[seed % 4]
     b = board(size)
     state = random_position(rng, size)
-    occ = _occupied(state)
+    occ = occupied(state)
     all_pawns = {b.rc(sq) for p in state.pawns for sq in p}
     for seat in range(state.seats):
         target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
@@ -149,8 +149,8 @@ def wrong(state: ZvvState, seat: int, legal: list[Action], now: float) -> list[A
 
 def home_pawns_stay(before: ZvvState, after: ZvvState, seat: int, _: object) -> None:
     for s in range(after.seats):
-        home = set(before.pawns[s]) & _target(before, s)
-        assert home <= set(after.pawns[s]) & _target(after, s), "home pawns never move"
+        home = set(before.pawns[s]) & target_zone(before, s)
+        assert home <= set(after.pawns[s]) & target_zone(after, s), "home pawns never move"
 
 
 play_checked = partial(

@@ -12,8 +12,8 @@ from render.zvv import _Grid, _path_points, render_board, render_table
 from rules.core import Rng
 from rules.zvv import GAME
 from rules.zvv.actions import Move
-from rules.zvv.game import ZvvState
 from rules.zvv.notation import position
+from rules.zvv.state import ZvvState
 from tests.support.pixels import near
 
 NAMES = ["Ana", "Bartolomé", "Chen", "Dolores"]

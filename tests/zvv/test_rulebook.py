@@ -9,8 +9,10 @@ from rules.core import RulesError, get_game
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Reroll, Roll, Stop
 from rules.zvv.board import board
-from rules.zvv.game import ZvvState, _is_locked, _legal_walls
 from rules.zvv.notation import diagram, position
+from rules.zvv.state import ZvvState
+from rules.zvv.walls import legal_walls
+from rules.zvv.winning import is_locked
 
 
 def dests(state: ZvvState, pawn: str) -> set[str]:
@@ -209,7 +211,7 @@ def test_build_rolls_the_wall_die_at_once() -> None:
     new, keys = roll_until(state, "build")
     assert keys[:2] == ["rolled", "wall_die"] and new.phase == "build"
     assert new.wall_len in (1, 2, 3)
-    wall = _legal_walls(new)[0]
+    wall = legal_walls(new)[0]
     name = board(11).wall_name(wall)
     after, keys = act(new, Build(name))
     assert keys[0] == "built" and after.supply[new.wall_len - 1] == 7
@@ -274,7 +276,7 @@ def test_an_empty_supply_means_no_wall_and_says_so() -> None:
 def test_the_supply_is_shared_by_length() -> None:
     state = position(options={"walls": 1}, walls=["E5 N"], face="build", wall_len=1)
     assert state.supply == [0, 1, 1]
-    assert _legal_walls(state) == []
+    assert legal_walls(state) == []
     with pytest.raises(RulesError) as err:
         GAME.apply(state, 0, Build("G5 N"))
     assert err.value.key == "zvv.error.no_supply"
@@ -316,8 +318,8 @@ def test_a_target_square_shut_in_by_home_pawns_locks_the_seat() -> None:
     # K11 is behind J11 and K10 (home) and I11 / K9 (home): no step or jump can land on it.
     home = ["I11", "J11", "K10", "K9", "J10"]
     state = position(pawns={0: home + ["H5", "H6", "H7", "H8"], 1: AWAY})
-    assert _is_locked(state, 0)
-    assert not _is_locked(position(pawns={0: ["I11", "J11", "K10", "H5"], 1: AWAY}), 0)
+    assert is_locked(state, 0)
+    assert not is_locked(position(pawns={0: ["I11", "J11", "K10", "H5"], 1: AWAY}), 0)
 
 
 def test_a_pawn_walled_in_by_home_pawns_locks_both_seats() -> None:
@@ -326,9 +328,9 @@ def test_a_pawn_walled_in_by_home_pawns_locks_both_seats() -> None:
     zombies = ["J11", "K10", "I11", "K9", "E5", "E6", "E7", "E8", "E9"]
     vampires = ["K11", "A6", "A7", "A8", "B6", "B7", "B8", "C6", "C7"]
     state = position(pawns={0: zombies, 1: vampires})
-    assert _is_locked(state, 0) and _is_locked(state, 1)
+    assert is_locked(state, 0) and is_locked(state, 1)
     free = position(pawns={0: zombies[1:], 1: vampires})  # J11 still open: it can leave
-    assert not _is_locked(free, 1)
+    assert not is_locked(free, 1)
 
 
 def test_the_game_ends_when_every_seat_is_locked() -> None:
@@ -336,7 +338,7 @@ def test_the_game_ends_when_every_seat_is_locked() -> None:
     zombies = ["J11", "K10", "K9", "H11", "H5", "H6", "H7", "H8", "E9"]
     vampires = ["A2", "B1", "C1", "A3", "B2", "E5", "E6", "E7", "E8"]
     state = position(pawns={0: zombies, 1: vampires}, face="2")
-    assert _is_locked(state, 1) and not _is_locked(state, 0)
+    assert is_locked(state, 1) and not is_locked(state, 0)
     state.locked = [1]
     new, keys = act(state, Move("H11", "I11"))
     assert "locked" in keys and GAME.is_over(new) and new.ended_by == "locked"
