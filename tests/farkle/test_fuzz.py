@@ -24,7 +24,7 @@ from rules.farkle.actions import (
     UseItem,
 )
 from rules.farkle.cards import ITEMS
-from rules.farkle.game import tokens
+from rules.farkle.dice import tokens
 from rules.farkle.state import FarkleState
 
 
