@@ -4,6 +4,7 @@ distinct roll: ``facts``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from rules.core import Rng, RulesError
@@ -23,19 +24,14 @@ def throw(rng: Rng, dice: int, event: bool = True) -> tuple[list[int], str]:
     return faces, EVENT_FACES[value % 6] if event else ""
 
 
-def _dice_of(mask: int, count: int) -> list[int]:
-    """The positions (0 = die a) of the dice of ``mask`` among ``count`` dice."""
-    return [i for i in range(count) if mask >> i & 1]
-
-
 def token(i: int, face: int) -> str:
     """How commands name die ``i`` showing ``face``: ``c5``."""
     return f"{DIE_LETTERS[i]}{face}"
 
 
-def tokens(roll: list[int], mask: int) -> str:
-    """The dice of ``mask`` as command tokens: ``a5 c1``."""
-    return " ".join([token(i, roll[i]) for i in _dice_of(mask, len(roll))])
+def tokens(roll: list[int], dice: Iterable[int]) -> str:
+    """The ``dice`` of ``roll`` (positions, 0 = die a, in order) as command tokens: ``a5 c1``."""
+    return " ".join([token(i, roll[i]) for i in dice])
 
 
 def faces(roll: list[int]) -> str:
@@ -49,50 +45,51 @@ def echo(text: object) -> str:
     return str(text).replace("{", "(").replace("}", ")")[:30]
 
 
-def parse_tokens(text: str, roll: list[int], key: str) -> int:
-    """The mask of the dice a user named (``a c``, ``a5 c1``, ``ac``, ``A,C``); a letter that is
-    not in the roll, or a face that does not match, is a RulesError ``key``."""
+def parse_tokens(text: str, roll: list[int], key: str) -> tuple[int, ...]:
+    """The positions (0 = die a, in order) of the dice a user named (``a c``, ``a5 c1``, ``ac``,
+    ``A,C``); a letter that is not in the roll or named twice, or a face that does not match, is
+    a RulesError ``key``."""
     cleaned = str(text).replace(",", " ").lower().split()
     if len(cleaned) == 1 and cleaned[0].isalpha():
         cleaned = list(cleaned[0])  # "acd"
-    mask = 0
+    named: set[int] = set()
     for tok in cleaned:
         index = DIE_LETTERS.find(tok[0]) if tok else -1
-        if index < 0 or index >= len(roll) or mask >> index & 1:
+        if index < 0 or index >= len(roll) or index in named:
             raise RulesError(key, dice=echo(text))
         rest = tok[1:]
         if rest and (not rest.isdigit() or int(rest) != roll[index]):
             raise RulesError(key, dice=echo(text))
-        mask |= 1 << index
-    return mask
+        named.add(index)
+    return tuple(sorted(named))
 
 
 def one_die(text: str, roll: list[int]) -> int:
     """The position of the one die ``text`` names (the Lucky Squire's, the Loaded Die's); a
     RulesError if it names a die not in the roll, none or several."""
-    mask = parse_tokens(text, roll, "farkle.error.bad_die")
-    if mask.bit_count() != 1:
+    named = parse_tokens(text, roll, "farkle.error.bad_die")
+    if len(named) != 1:
         raise RulesError("farkle.error.one_die")
-    return mask.bit_length() - 1
+    return named[0]
 
 
 class Selection(NamedTuple):
     """A legal selection of a roll (dice it may set aside)."""
 
-    mask: int  # bit i: die i
+    dice_at: tuple[int, ...]  # the positions of its dice (0 = die a), in order
     value: int
     aside: tuple[int, ...]  # the faces of its dice, in roll order
     dice: str  # its dice as ``Keep.dice`` writes them ("a5 c1")
 
 
-NO_SELECTION = Selection(0, 0, (), "")
+NO_SELECTION = Selection((), 0, (), "")
 
 
 class RollFacts(NamedTuple):
     """What the engine derives from one ordered roll, for one setting of D2 (see ``facts``)."""
 
     faces: str  # the roll as messages write it ("a5 b2 c1")
-    selections: tuple[Selection, ...]  # every legal selection, ordered by mask (none: Farkle)
+    selections: tuple[Selection, ...]  # every legal selection (none: a Farkle), see ``_roll_facts``
     texts: tuple[str, ...]  # their dice, in the same order
     default: str  # the dice an absent player keeps ("" for a Farkle)
     eaten: Selection  # "all the scoring dice" (the dragon eats them, the Final Battle loses them)
@@ -119,12 +116,15 @@ def facts(roll: list[int], four_pair: bool) -> RollFacts:
 def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
     """Work out a roll's facts (``facts`` keeps them)."""
     selections = []
+    # The soldier table's search names a selection by a bitmask (it walks the subsets of the
+    # scoring dice); here it becomes the positions of its dice, in the table's order.
     for mask, value in scoring.search_options(roll, four_pair):
-        aside = tuple([roll[i] for i in _dice_of(mask, len(roll))])
-        selections.append(Selection(mask, value, aside, tokens(list(roll), mask)))
+        dice_at = tuple([i for i in range(len(roll)) if mask >> i & 1])
+        aside = tuple([roll[i] for i in dice_at])
+        selections.append(Selection(dice_at, value, aside, tokens(list(roll), dice_at)))
     # The absent player's keep as in scoring.best_mask: the highest value, then the fewest
     # dice; "all the scoring dice" as in scoring.all_scoring_mask: the most dice, then the
-    # highest value. On a tie the lowest mask (the first: they come ordered by mask).
+    # highest value. On a tie the first in the soldier table's order (that of its masks).
     default = max(selections, key=lambda s: (s.value, -len(s.aside)), default=NO_SELECTION)
     eaten = max(selections, key=lambda s: (len(s.aside), s.value), default=NO_SELECTION)
     return RollFacts(

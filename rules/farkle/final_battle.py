@@ -49,7 +49,7 @@ def battle_roll(state: FarkleState, ev: list[Event]) -> None:
         r.aside, r.eaten = [], []
         left = 6
     r.roll, r.event = throw(state.rng, left)
-    r.kept = 0
+    r.kept = [False] * left
     r.rolls += 1
     ev.append(
         E(
@@ -72,13 +72,13 @@ def battle_resolve(state: FarkleState, ev: list[Event]) -> bool:
     r = state.attack
     assert r is not None
     me = state.players[r.seat]
-    mask, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
+    dice_at, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
     hit = DAMAGE.get(r.event, 0)
     if hit:
         wound(state, r.seat, hit, ev)
     lost = min(value, me.army)
-    if mask:
-        r.kept = mask
+    if dice_at:
+        r.kept = [i in dice_at for i in range(len(r.roll))]
         r.aside += faces_aside
         r.eaten += [False] * len(faces_aside)
         me.army -= lost
@@ -95,7 +95,7 @@ def battle_resolve(state: FarkleState, ev: list[Event]) -> bool:
         ev.append(E("farkle.event.wiped", {"seat": r.seat}))
         _battle_over(state, "wiped", ev)
         return False
-    if not hit and not mask:
+    if not hit and not dice_at:
         ev.append(E("farkle.event.keep_farkle", {"seat": r.seat}))
         _battle_over(state, "farkle", ev)
         return False

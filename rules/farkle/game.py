@@ -39,7 +39,6 @@ from rules.farkle import (
     recruit,
     roll_or_stop,
     rolls,
-    scoring,
     turn,
 )
 from rules.farkle.actions import (
@@ -350,10 +349,10 @@ class DragonFarkle(Game[FarkleState]):
                 value = fixed.get(name)
                 if value not in (None, ""):
                     try:
-                        mask = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
+                        named = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
                     except RulesError:
                         continue  # check says which die is wrong
-                    fixed[name] = tokens(roller.roll, mask)
+                    fixed[name] = tokens(roller.roll, named)
             args = fixed
         found = self.listed(command, args, state, seat)
         if found is not None:
@@ -379,9 +378,8 @@ class DragonFarkle(Game[FarkleState]):
             return found
         # "All the scoring dice" first: autocomplete offers the biggest set aside, and the
         # dice menu (built from these values, token by token) lists the dice a, b, c… in order
-        # instead of in the order of the selections' bitmasks ("d5 a2 b2 e2").
-        mask = scoring.all_scoring_mask(roller.roll, state.four_pair)
-        first = tokens(roller.roll, mask)
+        # instead of in the order of the soldier table's selections ("d5 a2 b2 e2").
+        first = facts(roller.roll, state.four_pair).eaten.dice
         if first in found:
             found.remove(first)
             found.insert(0, first)

@@ -31,7 +31,7 @@ def roll(state: FarkleState, r: Roller, ev: list[Event]) -> None:
         r.aside, r.eaten = [], []
         left = r.dice
     r.roll, r.event = throw(state.rng, left)
-    r.kept = 0
+    r.kept = [False] * left
     r.last = 0
     r.rolls += 1
     found = facts(r.roll, state.four_pair)
@@ -64,9 +64,14 @@ def settle(state: FarkleState, r: Roller, ev: list[Event], found: RollFacts) -> 
 
 
 def set_aside(
-    r: Roller, mask: int, value: int, faces_aside: tuple[int, ...], eaten: bool = False
+    r: Roller,
+    dice_at: tuple[int, ...],
+    value: int,
+    faces_aside: tuple[int, ...],
+    eaten: bool = False,
 ) -> None:
-    r.kept = mask
+    """Set aside the dice ``dice_at`` of the roll, worth ``value`` (``eaten``: by the dragon)."""
+    r.kept = [i in dice_at for i in range(len(r.roll))]
     r.last = value
     r.score += value
     r.aside += faces_aside
@@ -93,9 +98,9 @@ def whispered(state: FarkleState, r: Roller, value: int) -> int:
 def dragon_eats(state: FarkleState, r: Roller, ev: list[Event]) -> None:
     """The dragon face on a scoring roll eats every scoring die (when the roller rolls on or
     stops, so that items and companions may change the roll first)."""
-    mask, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
+    dice_at, value, faces_aside, dice = facts(r.roll, state.four_pair).eaten
     kept = whispered(state, r, value)
-    set_aside(r, mask, kept, faces_aside, eaten=True)
+    set_aside(r, dice_at, kept, faces_aside, eaten=True)
     ev.append(
         E(
             # "keeps 0" only confused: say what is kept when the Dragon Whisperer saves some
@@ -121,11 +126,11 @@ def check_keep(state: FarkleState, seat: int, action: Keep) -> None:
     r = roller(state)
     if action.dice in facts(r.roll, state.four_pair).texts:
         return  # the canonical form of a legal selection (the usual case)
-    mask = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
-    if mask == 0:
+    named = parse_tokens(action.dice, r.roll, "farkle.error.bad_die")
+    if not named:
         raise RulesError("farkle.error.empty_selection")
-    if scoring.mask_value(r.roll, mask, state.four_pair) is None:
-        raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, mask))
+    if scoring.selection_value([r.roll[i] for i in named], state.four_pair) is None:
+        raise RulesError("farkle.error.not_scoring", dice=tokens(r.roll, named))
 
 
 def keep(state: FarkleState, seat: int, action: Keep, ev: list[Event]) -> None:
@@ -134,8 +139,8 @@ def keep(state: FarkleState, seat: int, action: Keep, ev: list[Event]) -> None:
     dice = action.dice
     if dice not in found.texts:  # typed loosely ("ac"): the canonical form
         dice = tokens(r.roll, parse_tokens(dice, r.roll, "farkle.error.bad_die"))
-    mask, value, faces_aside, dice = found.selections[found.texts.index(dice)]
-    set_aside(r, mask, value, faces_aside)
+    dice_at, value, faces_aside, dice = found.selections[found.texts.index(dice)]
+    set_aside(r, dice_at, value, faces_aside)
     ev.append(
         E("farkle.event.kept", {"seat": seat, "dice": dice, "value": value, "total": r.score})
     )

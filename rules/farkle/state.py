@@ -66,7 +66,7 @@ class Roller:
     dice: int  # soldier dice of this run: 6, or 5 for a defender (6 with the Bodyguard)
     roll: list[int] = field(default_factory=list)  # the dice just rolled, lettered a, b, c…
     event: str = ""  # the event die of that roll: dragon | rally | blank
-    kept: int = 0  # bitmask of ``roll`` set aside from it
+    kept: list[bool] = field(default_factory=list)  # per die of ``roll``: set aside from it
     aside: list[int] = field(default_factory=list)  # faces set aside since the last hot dice
     score: int = 0  # soldiers set aside (Recruit / brawl score) or lost (Final Battle)
     last: int = 0  # value set aside from the current roll (a rally doubles it)
@@ -82,7 +82,7 @@ class Roller:
             self.dice,
             list(self.roll),
             self.event,
-            self.kept,
+            list(self.kept),
             list(self.aside),
             self.score,
             self.last,
@@ -98,7 +98,8 @@ class Roller:
             "dice": self.dice,
             "roll": list(self.roll),
             "event": self.event,
-            "kept": self.kept,
+            # Saved as the bitmask of the dice set aside (bit i: die i), as games always were.
+            "kept": sum(1 << i for i, kept in enumerate(self.kept) if kept),
             "aside": list(self.aside),
             "score": self.score,
             "last": self.last,
@@ -115,7 +116,7 @@ class Roller:
             data["dice"],
             list(data["roll"]),
             data["event"],
-            data["kept"],
+            [bool(data["kept"] >> i & 1) for i in range(len(data["roll"]))],
             list(data["aside"]),
             data["score"],
             data["last"],
