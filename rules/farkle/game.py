@@ -62,7 +62,7 @@ from rules.farkle.actions import (
 )
 from rules.farkle.cards import COMPANIONS, ITEM_COPIES, ITEMS, draw_item
 from rules.farkle.dice import facts, parse_tokens, token, tokens
-from rules.farkle.state import FarkleState, Player, Roller, thaw
+from rules.farkle.state import FarkleState, Player, Roller, json_copy
 from rules.farkle.turn import (
     ROLL_STAGES,
     RUN_STAGES,
@@ -175,9 +175,6 @@ class DragonFarkle(Game[FarkleState]):
         return state
 
     # ================================================================== the engine API
-
-    def copy(self, state: FarkleState) -> FarkleState:
-        return state.copy()
 
     def dump(self, state: FarkleState) -> dict[str, Any]:
         return state.dump()
@@ -471,7 +468,7 @@ class DragonFarkle(Game[FarkleState]):
             ],
             "attack": run_view(state.attack),
             "defence": run_view(state.defence),
-            "last": thaw(state.last),
+            "last": json_copy(state.last),
             "decks": {
                 "companions": len(state.companion_deck),
                 "items": len(state.item_deck),

@@ -9,7 +9,6 @@ module ends with its ``RULES`` table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from rules.core import Event, RulesError
@@ -158,9 +157,7 @@ def end_turn(state: FarkleState, ev: list[Event]) -> None:
 
 def next_turn(state: FarkleState, ev: list[Event]) -> None:
     # The picture after a turn still shows how it ended: its last rolls.
-    state.last["runs"] = tuple(
-        [frozen_run_view(r) for r in (state.attack, state.defence) if r is not None]
-    )
+    state.last["runs"] = [run_view(r) for r in (state.attack, state.defence) if r is not None]
     state.damage = 0
     state.attack = state.defence = None
     state.action = ""
@@ -187,23 +184,6 @@ def run_view(r: Roller | None) -> dict[str, Any] | None:
         "score": r.score,
         "gained": len(r.gained),
     }
-
-
-def frozen_run_view(r: Roller) -> MappingProxyType[str, Any]:
-    """``run_view`` in the immutable form ``FarkleState.last`` keeps (see ``state.freeze``)."""
-    return MappingProxyType(
-        {
-            "seat": r.seat,
-            "dice": r.dice,
-            "roll": tuple(r.roll),
-            "event": r.event,
-            "kept": tuple(r.kept),
-            "aside": tuple(r.aside),
-            "eaten": tuple(r.eaten),
-            "score": r.score,
-            "gained": len(r.gained),
-        }
-    )
 
 
 # ------------------------------------------------------------------ the one-item limit (D10)
