@@ -224,13 +224,9 @@ class DragonFarkle(Game[FarkleState]):
             return self._run_pending(state)
         if stage == "over":
             return {}
-        if stage == "discard":
-            out = {}
-            for seat in range(state.seats):
-                cands = discard_candidates(state, seat)
-                if cands:
-                    out[seat] = Pending("discard", Discard(cands[-1]))
-            return out
+        if stage == "discard":  # everyone over the one-item limit, at once
+            discards = {seat: discard_candidates(state, seat) for seat in range(state.seats)}
+            return {s: Pending("discard", Discard(c[-1])) for s, c in discards.items() if c}
         if stage == "choose":
             # An absent wannabe recruits until the Keep is open to them, then fights the
             # dragon: so even a table of absent players finishes the game.
@@ -338,19 +334,9 @@ class DragonFarkle(Game[FarkleState]):
         """What Farkle's words need beyond the default: dice typed loosely ("a c", "ac",
         "a5 c1") are written the canonical way, and a wannabe is named by their number on the
         table picture (from 1), which the action keeps as a seat (from 0)."""
-        args = {k: v.strip() if isinstance(v, str) else v for k, v in args.items()}
-        roller = state.roller()
-        if roller is not None and roller.roll:
-            fixed = dict(args)
-            for name in ("dice", "die"):
-                value = fixed.get(name)
-                if value not in (None, ""):
-                    try:
-                        named = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
-                    except RulesError:
-                        continue  # check says which die is wrong
-                    fixed[name] = tokens(roller.roll, named)
-            args = fixed
+        args = _canonical_dice(
+            state, {k: v.strip() if isinstance(v, str) else v for k, v in args.items()}
+        )
         found = self.listed(command, args, state, seat)
         if found is not None:
             return found
@@ -486,6 +472,24 @@ class DragonFarkle(Game[FarkleState]):
                 for i in r.gained
             ]
         return data
+
+
+def _canonical_dice(state: FarkleState, args: CommandArgs) -> CommandArgs:
+    """``args`` with their dice (``dice``, ``die``) written the canonical way ("a5 c1") when they
+    name dice of the roll; as they were otherwise (``check`` then says which die is wrong)."""
+    roller = state.roller()
+    if roller is None or not roller.roll:
+        return args
+    fixed = dict(args)
+    for name in ("dice", "die"):
+        value = fixed.get(name)
+        if value not in (None, ""):
+            try:
+                named = parse_tokens(str(value), roller.roll, "farkle.error.bad_die")
+            except RulesError:
+                continue
+            fixed[name] = tokens(roller.roll, named)
+    return fixed
 
 
 # ------------------------------------------------------------------ legal actions by stage
