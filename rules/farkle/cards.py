@@ -1,6 +1,7 @@
 """The companion and magic item cards (texts in the catalogue: ``farkle.companion.<key>``,
-``farkle.item.<key>`` and their ``…_text``). All texts except Skree's and Bag of Holding's names
-are **house** rules (rules file, sections 4 and 5)."""
+``farkle.item.<key>`` and their ``…_text``), and drawing a magic item (the cursed ones act when
+drawn). All texts except Skree's and Bag of Holding's names are **house** rules (rules file,
+sections 4 and 5)."""
 
 from __future__ import annotations
 
