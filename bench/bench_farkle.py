@@ -4,7 +4,7 @@ calls per second, and the time to draw a table. Run: ``.venv/bin/python -m bench
 
 The headline is whole random games through ``rules.core.play.random_game`` (the function the
 tests use; it plays each action in place), in steady state: the engine keeps what it works out
-about each ordered roll (``rules.farkle.game.facts``: 55,986 rolls of 1–6 dice per setting of
+about each ordered roll (``rules.farkle.dice.facts``: 55,986 rolls of 1–6 dice per setting of
 D2), so the bench works every roll out first, as a long-running process has. The first line
 shows what a fresh process gets meanwhile, the ``apply`` line what a caller that keeps every
 old state pays for the copy per action. A random 4-player game is ~460 actions, so 100 games/s
@@ -21,7 +21,7 @@ from itertools import product
 from rules.core import Rng
 from rules.core.play import random_game
 from rules.farkle import GAME, scoring
-from rules.farkle.game import facts
+from rules.farkle.dice import facts
 
 
 def _timed(fn: Callable[[], int], budget: float) -> tuple[int, float]:

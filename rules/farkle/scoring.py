@@ -170,3 +170,10 @@ def all_scoring_mask(roll: Sequence[int], four_pair: bool = True) -> int:
 def mask_value(roll: Sequence[int], mask: int, four_pair: bool = True) -> int | None:
     """The value of the dice of ``mask`` (None: empty, or some die does not score)."""
     return selection_value([d for i, d in enumerate(roll) if mask >> i & 1], four_pair)
+
+
+def half(amount: int) -> int:
+    """Half of ``amount`` soldiers, rounded down to a multiple of 50 (soldiers come in fifties):
+    what the dragon eats with the Dragon Whisperer, a brawl moves past a Tower Shield, a Healing
+    Draught banks."""
+    return (amount // 2) // 50 * 50

@@ -16,12 +16,16 @@ Stages (``FarkleState.stage``; stable names, saved games refer to them):
 - ``pickpocket``: the winner of a brawl, with Pickpocket, picks the loser's item or the 500 bonus.
 - ``discard``: someone holds too many items at the end of the turn (D10) and discards.
 - ``over``: somebody slew the dragon.
+
+A copy of the state is ``load(dump())``, the engine's default (no copy written by hand): about
+20 µs against 2.6 µs for the hand-written copy it replaced (CPU, best of 15 runs), which costs
+the ``hard`` computer player's search ~4 ms (mean 9 → 13 ms of CPU, p99 16 → 22 ms over 2,012
+positions; its limit is 1 s) and a service move a copy: nothing a player notices.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from rules.core import Rng
@@ -46,16 +50,13 @@ STAGES = (
 EVENT_FACES = ("dragon", "rally", "blank", "blank", "blank", "blank")
 
 
-@dataclass(slots=True)  # slots: a copy per action, and attribute reads all through play
+@dataclass(slots=True)  # slots: attribute reads all through play
 class Player:
     army: int
     companion: str
     items: list[str]  # magic items in hand (hidden from the others)
     in_keep: bool = False
     skree_used: bool = False
-
-    def copy(self) -> Player:
-        return Player(self.army, self.companion, list(self.items), self.in_keep, self.skree_used)
 
 
 @dataclass(slots=True)
@@ -66,7 +67,7 @@ class Roller:
     dice: int  # soldier dice of this run: 6, or 5 for a defender (6 with the Bodyguard)
     roll: list[int] = field(default_factory=list)  # the dice just rolled, lettered a, b, c…
     event: str = ""  # the event die of that roll: dragon | rally | blank
-    kept: int = 0  # bitmask of ``roll`` set aside from it
+    kept: list[bool] = field(default_factory=list)  # per die of ``roll``: set aside from it
     aside: list[int] = field(default_factory=list)  # faces set aside since the last hot dice
     score: int = 0  # soldiers set aside (Recruit / brawl score) or lost (Final Battle)
     last: int = 0  # value set aside from the current roll (a rally doubles it)
@@ -76,29 +77,14 @@ class Roller:
     # per die of ``aside``: the dragon ate it (not banked): the picture tells them apart
     eaten: list[bool] = field(default_factory=list)
 
-    def copy(self) -> Roller:
-        return Roller(
-            self.seat,
-            self.dice,
-            list(self.roll),
-            self.event,
-            self.kept,
-            list(self.aside),
-            self.score,
-            self.last,
-            list(self.gained),
-            self.squire,
-            self.rolls,
-            list(self.eaten),
-        )
-
     def dump(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "dice": self.dice,
             "roll": list(self.roll),
             "event": self.event,
-            "kept": self.kept,
+            # Saved as the bitmask of the dice set aside (bit i: die i), as games always were.
+            "kept": sum(1 << i for i, kept in enumerate(self.kept) if kept),
             "aside": list(self.aside),
             "score": self.score,
             "last": self.last,
@@ -115,7 +101,7 @@ class Roller:
             data["dice"],
             list(data["roll"]),
             data["event"],
-            data["kept"],
+            [bool(data["kept"] >> i & 1) for i in range(len(data["roll"]))],
             list(data["aside"]),
             data["score"],
             data["last"],
@@ -130,23 +116,16 @@ class Roller:
 SCHEMA = 1
 
 
-def freeze(value: Any) -> Any:
-    """JSON-like data made immutable (dicts -> read-only mappings, lists -> tuples): the
-    previous turn's summary (``FarkleState.last``) holds its runs this way, so that a copy of
-    the state may share them and still be a true deep copy (nothing in them can change)."""
-    if isinstance(value, dict | MappingProxyType):
-        return MappingProxyType({k: freeze(v) for k, v in value.items()})
-    if isinstance(value, list | tuple):
-        return tuple(freeze(v) for v in value)
-    return value
+_CONTAINERS = (dict, list, tuple)
 
 
-def thaw(value: Any) -> Any:
-    """The JSON form of :func:`freeze`'s data (for ``dump`` and ``view``)."""
-    if isinstance(value, dict | MappingProxyType):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [thaw(v) for v in value]
+def json_copy(value: Any) -> Any:
+    """A copy of JSON data (dicts, lists, scalars) that shares nothing mutable with it (the
+    scalars, immutable, are not visited: most of the data are)."""
+    if type(value) is dict:
+        return {k: json_copy(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if type(value) in _CONTAINERS:
+        return [json_copy(v) if type(v) in _CONTAINERS else v for v in value]
     return value
 
 
@@ -176,44 +155,10 @@ class FarkleState:
     loser: int = -1
     deadline: float | None = None  # the brawl defender's own deadline
     winner: int = -1
-    # The previous turn, for the picture: a dict of scalars and of frozen values (``freeze``).
+    # The previous turn, for the picture: JSON data (its outcome, and its runs as ``view`` shows
+    # them).
     last: dict[str, Any] = field(default_factory=dict)
     step: int = 0  # actions applied (phase token)
-
-    def copy(self) -> FarkleState:
-        """A deep copy (``apply`` makes one per action): every list, dict and object is new;
-        ``last`` is copied at the top only, its values being immutable (see ``freeze``)."""
-        return FarkleState(
-            self.seats,
-            self.target,
-            self.four_pair,
-            self.defend_time,
-            Rng(self.rng.state),
-            [
-                Player(p.army, p.companion, p.items[:], p.in_keep, p.skree_used)
-                for p in self.players
-            ],
-            self.companion_deck[:],
-            self.companion_discard[:],
-            self.item_deck[:],
-            self.item_discard[:],
-            self.turn,
-            self.turn_no,
-            self.stage,
-            self.action,
-            self.defender,
-            None if self.attack is None else self.attack.copy(),
-            None if self.defence is None else self.defence.copy(),
-            self.damage,
-            self.engineer_used,
-            {k: v[:] for k, v in self.restrict.items()} if self.restrict else {},
-            self.thief,
-            self.loser,
-            self.deadline,
-            self.winner,
-            dict(self.last),  # its values are immutable (see freeze)
-            self.step,
-        )
 
     def dump(self) -> dict[str, Any]:
         return {
@@ -251,7 +196,7 @@ class FarkleState:
             "loser": self.loser,
             "deadline": self.deadline,
             "winner": self.winner,
-            "last": thaw(self.last),
+            "last": json_copy(self.last),
             "step": self.step,
         }
 
@@ -285,7 +230,7 @@ class FarkleState:
             data["loser"],
             data["deadline"],
             data["winner"],
-            {k: freeze(v) for k, v in data["last"].items()},
+            json_copy(data["last"]),
             data["step"],
         )
 

@@ -34,7 +34,7 @@ class RiggedRng(Rng):
 
 
 def encode(dice: list[int], event: str | None = None) -> int:
-    """The generator draw that ``rules.farkle.game.throw`` turns into these faces."""
+    """The generator draw that ``rules.farkle.dice.throw`` turns into these faces."""
     value = 0 if event is None else FACE_INDEX[event]
     for face in reversed(dice):
         value = value * 6 + face - 1

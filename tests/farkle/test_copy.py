@@ -1,6 +1,6 @@
-"""The hand-written state copy (``apply`` makes one per action) is a true deep copy: the copy
-shares no mutable object with the original, mutating it leaves the original untouched, and a
-copy plays on exactly like the original (replay determinism)."""
+"""The state copy (``apply`` makes one per action; the engine's default, ``load(dump(state))``)
+is a true deep copy: the copy shares no mutable object with the original, mutating it leaves
+the original untouched, and a copy plays on exactly like the original (replay determinism)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,9 @@ def _scramble(state: FarkleState) -> None:
     for items in state.restrict.values():
         items.append("arrow")
     state.last["outcome"] = "scrambled"
+    for run in state.last.get("runs", []):
+        run["score"] = -1
+        run["roll"].append(1)
     state.rng.next64()
     state.stage = "over"
 
@@ -67,12 +70,6 @@ def test_mutating_a_copy_never_changes_the_original(seed: int) -> None:
         copy = GAME.copy(state)
         _scramble(copy)
         assert json.dumps(GAME.dump(state), sort_keys=True) == before
-        # The previous turn's runs are immutable: a copy cannot change them in place.
-        for run in state.last.get("runs", ()):
-            with pytest.raises(TypeError):
-                run["score"] = 0  # type: ignore[index]
-            with pytest.raises((TypeError, AttributeError)):
-                run["roll"].append(1)  # type: ignore[index]
 
 
 def test_a_copy_plays_on_exactly_like_its_original() -> None:

@@ -3,6 +3,8 @@ stage, is a RulesError (never another exception) and leaves the state as it was.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from rules.core import Action, Rng, RulesError
 from rules.farkle import GAME
 from rules.farkle.actions import (
@@ -24,7 +26,7 @@ from rules.farkle.actions import (
     UseItem,
 )
 from rules.farkle.cards import ITEMS
-from rules.farkle.game import tokens
+from rules.farkle.dice import tokens
 from rules.farkle.state import FarkleState
 
 
@@ -51,9 +53,10 @@ def candidates(state: FarkleState) -> list[Action]:
     r = state.roller()
     if r is not None and r.roll:
         n = len(r.roll)
-        out += [Keep(tokens(r.roll, m)) for m in range(1, 1 << n)]
-        out += [Reroll(tokens(r.roll, 1 << i)) for i in range(n)]
-        out += [UseItem("loaded", tokens(r.roll, 1 << i)) for i in range(n)]
+        subsets = [c for k in range(1, n + 1) for c in combinations(range(n), k)]
+        out += [Keep(tokens(r.roll, dice)) for dice in subsets]
+        out += [Reroll(tokens(r.roll, [i])) for i in range(n)]
+        out += [UseItem("loaded", tokens(r.roll, [i])) for i in range(n)]
     for item in sorted(set(ITEMS)):
         out += [UseItem(item), Discard(item)]
     return out

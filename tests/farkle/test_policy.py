@@ -46,7 +46,9 @@ def _rolling(score: int, aside: list[int]) -> object:
     state = new(seats=2, turn=0)
     state.action = "recruit"
     state.stage = "next"
-    state.attack = Roller(0, 6, roll=[aside[-1]], event="blank", kept=1, aside=aside, score=score)
+    state.attack = Roller(
+        0, 6, roll=[aside[-1]], event="blank", kept=[True], aside=aside, score=score
+    )
     return state
 
 

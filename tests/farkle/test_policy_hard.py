@@ -26,7 +26,9 @@ def _recruiting(army: int, score: int, aside: list[int]) -> FarkleState:
     state = new(seats=2, turn=0, armies=[army, 1000])
     state.action = "recruit"
     state.stage = "next"
-    state.attack = Roller(0, 6, roll=[aside[-1]], event="blank", kept=1, aside=aside, score=score)
+    state.attack = Roller(
+        0, 6, roll=[aside[-1]], event="blank", kept=[True], aside=aside, score=score
+    )
     return state
 
 
@@ -51,7 +53,9 @@ def _attacking(score: int, aside: list[int]) -> FarkleState:
     state.action = "brawl"
     state.defender = 1
     state.stage = "next"
-    state.attack = Roller(0, 6, roll=[aside[-1]], event="blank", kept=1, aside=aside, score=score)
+    state.attack = Roller(
+        0, 6, roll=[aside[-1]], event="blank", kept=[True], aside=aside, score=score
+    )
     return state
 
 

@@ -146,3 +146,20 @@ def test_check_accepts_every_legal_action(seats: int) -> None:
                     GAME.check(state, seat, action)
             seat = rng.choice(sorted(GAME.pending(state)))
             GAME.play(state, seat, rng.choice(GAME.legal_actions(state, seat)), 0.0)
+
+
+def test_a_saved_run_reads_its_dice_set_aside_from_the_saved_bitmask() -> None:
+    """Saved games write a run's dice set aside as a bitmask (bit i: die i, as they always
+    have); the engine keeps one flag per die and writes the same number back."""
+    state = GAME.new_game(2, {}, 1)
+    data = json.loads(json.dumps(GAME.dump(state)))
+    run = {"seat": 0, "dice": 6, "roll": [1, 2, 5, 3, 5, 6], "event": "blank", "kept": 0b10101}
+    run |= {"aside": [1, 5, 5], "score": 200, "last": 200, "gained": [], "squire": False}
+    data["attack"] = run | {"rolls": 1}  # saved before the eaten flags existed
+    data["stage"], data["action"] = "next", "recruit"
+    loaded = GAME.load(data)
+    assert loaded.attack is not None
+    assert loaded.attack.kept == [True, False, True, False, True, False]
+    assert loaded.attack.eaten == [False, False, False]
+    assert GAME.dump(loaded)["attack"]["kept"] == 0b10101
+    assert GAME.view(loaded, None)["attack"]["kept"] == loaded.attack.kept

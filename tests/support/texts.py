@@ -207,9 +207,6 @@ FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     "badbones.event.weapon_used_{}": _from(
         "badbones.event.weapon_used_{}", "rules.badbones.weapons", "WEAPONS"
     ),
-    # Dragon Farkle
-    "farkle.event.{}": _each("farkle.event.{}", ("recruit",)),  # (``_begin``'s actions)
-    "farkle.error.name_item_{}": _each("farkle.error.name_item_{}", ("item", "discard")),
     # FUSE
     "fuse.error.{}_order": _each("fuse.error.{}_order", ("pyramid", "stack")),
     "fuse.event.fuse_card_{}": _fuse_resolves,
