@@ -37,8 +37,9 @@ from rules.core import (
 from rules.fuse import defusing, placing, returns, rounds, scoring, setup
 from rules.fuse.actions import ACTIONS, Claim, Draw, Pass, Place, Return, Take
 from rules.fuse.cards import COLOURS, EMPTY, card_kinds, die_name, house_deck, is_fuse
+from rules.fuse.clock import ran_out
 from rules.fuse.dice import die_colour, die_token, filled, value, value_named
-from rules.fuse.modes import DIFFICULTIES, ROUND_TIMER, ran_out
+from rules.fuse.modes import DIFFICULTIES, ROUND_TIMER
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
 

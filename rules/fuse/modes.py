@@ -10,11 +10,6 @@ the service's, and the bomb goes off after ``rounds`` rounds, by default a numbe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from rules.fuse.state import FuseState
-
 DIFFICULTIES = ("training", "standard", "expert", "elite", "insane")
 # Bomb deck size by difficulty, for 1..5 players (the cards dealt to players are extra).
 DECK_SIZE: dict[str, tuple[int, int, int, int, int]] = {
@@ -38,14 +33,3 @@ def relaxed_rounds(seats: int, deck_size: int) -> int:
     """Relaxed mode's round limit for a deck of ``deck_size`` bomb cards (option ``rounds`` 0)."""
     cards = deck_size + (4 if seats == 1 else 2 * seats)
     return -int(-ROUNDS_PER_CARD[seats - 1] * cards // 1)
-
-
-def ran_out(state: FuseState, now: float) -> bool:
-    """The live clock has run out: the bomb went off."""
-    return state.clock_end is not None and now >= state.clock_end
-
-
-def start_clock(state: FuseState, now: float) -> None:
-    """D10: the live clock starts with the first ``draw``, letting players read their cards."""
-    if state.mode == "live":
-        state.clock_end = now + CLOCK_SECONDS

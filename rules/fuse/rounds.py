@@ -8,9 +8,9 @@ from rules.core import Event, Rng, RulesError
 from rules.fuse import returns
 from rules.fuse.actions import Claim
 from rules.fuse.cards import EMPTY
+from rules.fuse.clock import start_clock
 from rules.fuse.defusing import takeable
 from rules.fuse.dice import VALUE_OF, die_token, value, value_named
-from rules.fuse.modes import start_clock
 from rules.fuse.placing import can_place
 from rules.fuse.quota import dice_per_round, players_in, quota
 from rules.fuse.scoring import end
