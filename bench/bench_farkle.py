@@ -99,8 +99,7 @@ def scoring_calls(budget: float) -> dict[str, float]:
         return len(rolls)
 
     def options_cold() -> int:
-        for cache in scoring._OPTIONS.values():
-            cache.clear()
+        scoring.search_options.cache_clear()
         for r in rolls[:5000]:
             scoring.options(r)
         return 5000

@@ -4,6 +4,7 @@ distinct roll: ``facts``)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -95,24 +96,16 @@ class RollFacts(NamedTuple):
     eaten: Selection  # "all the scoring dice" (the dragon eats them, the Final Battle loses them)
 
 
-_FACTS: dict[bool, dict[tuple[int, ...], RollFacts]] = {True: {}, False: {}}
-
-
 def facts(roll: list[int], four_pair: bool) -> RollFacts:
     """The :data:`RollFacts` of ``roll``: a step asks several of these questions about the roll
     it just threw (does it score? which keeps are legal? which one would an absent player make?
     what would the dragon eat?); answering them once per distinct roll, not once per question,
     is much of the engine's speed. Keyed by the faces, and immutable: it cannot go stale."""
-    key = tuple(roll)
-    cache = _FACTS[four_pair]
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
-            cache.clear()
-        found = cache[key] = _roll_facts(key, four_pair)
-    return found
+    return _roll_facts(tuple(roll), four_pair)
 
 
+# Bounded (the 6^6 ordered rolls of each setting of D2 fit): never grows without end.
+@functools.lru_cache(maxsize=100_000)
 def _roll_facts(roll: tuple[int, ...], four_pair: bool) -> RollFacts:
     """Work out a roll's facts (``facts`` keeps them)."""
     selections = []

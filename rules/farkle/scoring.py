@@ -22,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 TRIPLE = (0, 1000, 200, 300, 400, 500, 600)  # three of a face, by face
@@ -92,28 +93,17 @@ def is_farkle(roll: Sequence[int]) -> bool:
     return sorted(c for c in counts if c) != [2, 2, 2]
 
 
-# Per ordered roll: the legal selections as (bitmask of positions, value), cached (one cache per
-# setting of D2, keyed by the roll as a tuple).
-# Tuples, not lists: callers share them.
-_OPTIONS: dict[bool, dict[tuple[int, ...], tuple[tuple[int, int], ...]]] = {True: {}, False: {}}
-
-
 def options(roll: Sequence[int], four_pair: bool = True) -> tuple[tuple[int, int], ...]:
     """Every legal selection of ``roll`` as ``(mask, value)``: bit ``i`` of ``mask`` is die
-    ``i``. Ordered by mask. Empty exactly when the roll is a Farkle."""
-    key = tuple(roll)
-    cache = _OPTIONS[four_pair]
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 100_000:  # bounded (6^6 ordered rolls fit), never grows without end
-            cache.clear()
-        found = cache[key] = search_options(key, four_pair)
-    return found
+    ``i``. Ordered by mask. Empty exactly when the roll is a Farkle. Tuples, not lists: callers
+    share them."""
+    return search_options(tuple(roll), four_pair)
 
 
+# Per ordered roll and setting of D2, cached and bounded (the 6^6 ordered rolls fit).
+@functools.lru_cache(maxsize=100_000)
 def search_options(key: tuple[int, ...], four_pair: bool = True) -> tuple[tuple[int, int], ...]:
-    """:func:`options` worked out afresh, for a caller that caches what it derives from them
-    (the engine's per-roll facts) and so needs no second cache of its own here."""
+    """:func:`options` of a roll given as a tuple (the cache's key)."""
     # Only a 1, a 5 or a die whose face shows three times or more can be part of a selection
     # of fewer than six dice (any other die would idle); a six-dice selection (straight, three
     # pairs, four of a kind plus a pair) is the whole roll. So the search runs over the subsets
