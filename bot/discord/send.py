@@ -72,6 +72,11 @@ ABANDONED = 600.0
 # (``_supersede``: the story stays) rather than meet a 429.
 CHANNEL_POSTS = 5
 CHANNEL_WINDOW = 5.0
+# An edit of a message this process has not posted yet waits this long for its post before
+# posting the table anew: a command's posts reach the sender only once its answer went out,
+# so on a busy bot the next command's edit of the same message can come first (seen in bench
+# memory under load: the start's table and the first roll's edit).
+POST_GRACE = 5.0
 
 
 @dataclass
@@ -196,7 +201,21 @@ class Outbox(Channels):
         else:
             if slot is not None and slot.role == "phase":
                 outgoing = self._supersede(queue, outgoing, slot)
-            queue.append(Job(outgoing, since))
+            # Ahead of an edit of its own message that came first (``POST_GRACE``): posted,
+            # with its pings, then edited to the newer table.
+            at = next(
+                (
+                    i
+                    for i, job in enumerate(queue)
+                    if slot is not None
+                    and job.outgoing is not None
+                    and job.outgoing.edit
+                    and job.outgoing.slot == slot
+                    and not job.sending
+                ),
+                len(queue),
+            )
+            queue.insert(at, Job(outgoing, since))
         self._run(channel)
 
     def _outdated(self, outgoing: Outgoing, slot: Slot) -> bool:
@@ -296,6 +315,7 @@ class Outbox(Channels):
             and job.outgoing.slot is not None
             and job.outgoing.slot.game_id == slot.game_id
             and job.outgoing.slot.role == "phase"
+            and job.outgoing.slot != slot  # an edit of this very message is newer, not moot
         ]
         unsent = {job.outgoing.slot for job in mine if job.outgoing and not job.outgoing.edit}
         moot: list[Job] = []
@@ -421,6 +441,9 @@ class Outbox(Channels):
             if outgoing.archive:
                 return await self._archive(outgoing.channel_id), 0.0
             if outgoing.edit:
+                if self._where(outgoing) is None and time.monotonic() - job.queued < POST_GRACE:
+                    job.not_before = time.monotonic() + 0.1  # its post may be on its way
+                    return AGAIN, 0.0
                 return await self._edit_later(outgoing, words=job.words), 0.0
             return await self._post_job(job), 0.0
         except discord.RateLimited as exc:
@@ -611,8 +634,9 @@ class Outbox(Channels):
         slot = outgoing.slot
         where = self._where(outgoing)
         if where is None:
-            # Its id was never recorded (the bot stopped between the post and the record):
-            # the table goes on in a new message rather than stall unseen.
+            # Its id was never recorded (the bot stopped between the post and the record), or
+            # its post never came (``POST_GRACE``): the table goes on in a new message rather
+            # than stall unseen.
             log.warning("no message to edit for %s; posting it anew", slot)
             await self._post_anew(outgoing)
             return DONE

@@ -8,6 +8,11 @@ archived thread is reopened before an edit; no thread is asked for without the p
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
+import pytest
+
 from bot.service import Service
 from bot.service.replies import Message, Outgoing, Slot
 from bot.service.text import Text
@@ -327,3 +332,48 @@ async def test_a_game_thread_stays_open_through_a_two_day_deadline(
     assert not fake.archived(thread), "his slash commands still work there"
     answer = await (await fake.slash(bob, "game status", channel_id=thread)).result()
     assert "Bob" in answer.content
+
+
+async def test_an_edit_that_comes_before_its_post_waits_for_it(
+    fake: FakeDiscord, bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Seen in bench memory under load: a command's posts reach the sender only once its answer
+    went out, so the next command's edit of the same message (the first roll's, of the start's
+    table) came first, found no message, and posted the table anew; the start's older table
+    then followed it. The edit now waits for its post (``POST_GRACE``): one message, pinging as
+    the post does, then edited to the newer table."""
+    bot = await bots.start()
+    where = fake.channel_id
+    slot = Slot(7, "phase", "0.roll.0")
+    caplog.set_level(logging.WARNING, logger="bot.discord.send")
+    before = len(fake.in_channel(where))
+    bot.outbox.enqueue(Outgoing(where, Message(Text.of("after the roll")), slot=slot, edit=True))
+    await asyncio.sleep(0.5)
+    bot.outbox.enqueue(Outgoing(where, Message(Text.of("the start: <@101>")), slot=slot))
+    await until(lambda: fake.edits and fake.edits[-1].text == "after the roll", timeout=15)
+    await fake.idle()
+    [table] = fake.in_channel(where)[before:]
+    assert table.text == "after the roll", "the post, edited to the newer table"
+    assert [s.content for s in fake.posted if s.channel_id == where][-1] == "the start: <@101>"
+    assert not [r for r in caplog.records if "no message to edit" in r.message]
+
+
+async def test_an_edit_whose_post_never_comes_posts_the_table_anew(
+    fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stopped between a post and its record: after ``POST_GRACE`` the table goes on in
+    a new message rather than stall unseen."""
+    monkeypatch.setattr("bot.discord.send.POST_GRACE", 0.5)
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    thread, _ = await tiny_in_thread(fake, alice, bob)
+    async with bot.get_service().sessions() as session:
+        row = await repo.open_game(session, thread)
+    assert row is not None
+    before = len(fake.in_channel(thread))
+    unknown = Slot(row.id, "phase", "a phase whose post this process never saw")
+    bot.outbox.enqueue(Outgoing(thread, Message(Text.of("an edit")), slot=unknown, edit=True))
+    await until(lambda: len(fake.in_channel(thread)) > before, timeout=15)
+    await fake.idle()
+    [table] = fake.in_channel(thread)[before:]
+    assert "here it is again" in table.text and "⏳ <@102>" in table.text, "the table anew"
