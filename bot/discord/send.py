@@ -203,18 +203,8 @@ class Outbox(Channels):
                 outgoing = self._supersede(queue, outgoing, slot)
             # Ahead of an edit of its own message that came first (``POST_GRACE``): posted,
             # with its pings, then edited to the newer table.
-            at = next(
-                (
-                    i
-                    for i, job in enumerate(queue)
-                    if slot is not None
-                    and job.outgoing is not None
-                    and job.outgoing.edit
-                    and job.outgoing.slot == slot
-                    and not job.sending
-                ),
-                len(queue),
-            )
+            waiting = self._waiting_edit(slot) if slot is not None else None
+            at = next((i for i, job in enumerate(queue) if job is waiting), len(queue))
             queue.insert(at, Job(outgoing, since))
         self._run(channel)
 
