@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
 import gc
 import json
 import os
@@ -120,11 +121,37 @@ async def bot_process(api: str, gateway: str, token: str, database: str) -> None
     while line := await reader.readline():
         if line.strip() == b"rss":
             gc.collect()
-            print(json.dumps({"rss": rss_mb(), **tables(bot, service)}), flush=True)
+            grown = traced_growth()
+            rss = rss_mb()
+            seen = {"rss": rss, "rss trimmed MB": round(trimmed_rss(), 1)}
+            print(json.dumps({**seen, **tables(bot, service), **grown}), flush=True)
         elif line.strip() == b"stop":
             break
     await bot.close()
     running.cancel()
+
+
+# With ``PYTHONTRACEMALLOC=1`` in the bot's environment (``--trace``), each mark also says
+# where the Python heap grew since the last one: the lines that allocated the most.
+_last_snapshot: list[Any] = []
+
+
+def traced_growth(top: int = 8) -> dict[str, str]:
+    import tracemalloc
+
+    if not tracemalloc.is_tracing():
+        return {}
+    snapshot = tracemalloc.take_snapshot().filter_traces(
+        [tracemalloc.Filter(False, tracemalloc.__file__)]
+    )
+    grown: dict[str, str] = {}
+    if _last_snapshot:
+        for stat in snapshot.compare_to(_last_snapshot[0], "lineno")[:top]:
+            frame = stat.traceback[0]
+            place = f"{Path(frame.filename).name}:{frame.lineno}"
+            grown[f"grew at {place}"] = f"{stat.size_diff / 1024:+.0f} kB ({stat.count_diff:+})"
+    _last_snapshot[:] = [snapshot]
+    return grown
 
 
 def tables(bot: Any, service: Service) -> dict[str, int]:
@@ -142,7 +169,56 @@ def tables(bot: Any, service: Service) -> dict[str, int]:
         "rate-limit buckets": len(bot.http._buckets),
         "interactions": len(getattr(state, "_interaction_cache", ())),
         "views": len(getattr(state._view_store, "_views", ())),
+        "database connections": int(getattr(service.engine.pool, "checkedin", lambda: 0)()),
+        "sqlite heap kB": sqlite_heap() // 1024,
+        "python blocks k": sys.getallocatedblocks() // 1000,
+        "malloc in use kB": malloc_info("uordblks", "hblkhd") // 1024,
+        "malloc free kB": malloc_info("fordblks") // 1024,
     }
+
+
+def sqlite_heap() -> int:
+    """Bytes SQLite has allocated in this process: its page caches, statements, schemas."""
+    import ctypes.util
+
+    name = ctypes.util.find_library("sqlite3")
+    if name is None:
+        return 0
+    used = ctypes.CDLL(name).sqlite3_memory_used
+    used.restype = ctypes.c_int64
+    return int(used())
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+            "fordblks", "keepcost",
+        )
+    ]  # fmt: skip
+
+
+def malloc_info(*fields: str) -> int:
+    """The sum of ``fields`` of glibc's ``mallinfo2``: ``uordblks`` + ``hblkhd`` is what the C
+    allocator has handed out; ``fordblks`` what it holds free, which still counts in the RSS
+    until it is given back (``malloc_trim``). 0 where there is no ``mallinfo2``."""
+    try:
+        mallinfo2 = ctypes.CDLL(None).mallinfo2
+    except AttributeError:
+        return 0
+    mallinfo2.restype = _MallInfo2
+    info = mallinfo2()
+    return sum(int(getattr(info, field)) for field in fields)
+
+
+def trimmed_rss() -> float:
+    """The RSS once the C allocator has given its free memory back (glibc's ``malloc_trim``)."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except AttributeError:
+        return float("nan")
+    return rss_mb()
 
 
 async def through_discord(games: int, folder: Path) -> None:
@@ -260,11 +336,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_memory")
     parser.add_argument("--games", type=int, default=GAMES)
     parser.add_argument("--service", action="store_true", help="the service alone, no Discord")
+    parser.add_argument(
+        "--trace", action="store_true", help="trace the bot's Python heap (slower): where it grew"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         if args.service:
             asyncio.run(service_alone(args.games, Path(folder)))
         else:
+            if args.trace:
+                os.environ["PYTHONTRACEMALLOC"] = "1"
             asyncio.run(through_discord(args.games, Path(folder)))
 
 

@@ -9,7 +9,8 @@ import gc
 
 from bot.service import Actor, Place, Service
 from bot.service.lobby_commands import listing
-from bot.service.memory import ChannelLocks, RecentLanguages
+from bot.service.memory import LANGUAGE_TTL, ChannelLocks, RecentLanguages
+from tests.conftest import Clock
 
 
 async def test_the_channel_locks_do_not_grow_after_many_games(service: Service) -> None:
@@ -49,15 +50,39 @@ async def test_a_channels_lock_is_one_while_used_and_gone_after() -> None:
     assert len(locks) == 0
 
 
-def test_languages_keep_the_most_recently_seen_users() -> None:
+def test_languages_keep_the_users_read_last_within_the_bound() -> None:
     languages = RecentLanguages(kept=3)
     for user in (1, 2, 3):
         languages[user] = ("es", 0.0)
-    assert languages.get(1) == ("es", 0.0)  # 1 is now the most recent
-    languages[4] = (None, 0.0)
+    languages[1] = ("es", 1.0)  # 1 is read again: now the latest
+    languages[4] = (None, 1.0)
     assert len(languages) == 3
-    assert languages.get(2) is None, "the least recently seen went first"
+    assert languages.get(2) is None, "the earliest read went first"
     assert languages.get(1) is not None and languages.get(3) is not None
+
+
+def test_languages_past_their_trust_are_not_kept() -> None:
+    """A choice older than LANGUAGE_TTL is read again at the user's next command anyway, so the
+    table holds the last minute's users, not every user served since the bot started."""
+    languages = RecentLanguages(kept=1000)
+    for user in range(100):
+        languages[user] = ("es", float(user))  # a user a second
+    assert len(languages) == LANGUAGE_TTL, "the users of the last minute"
+    assert languages.get(99) == ("es", 99.0)
+    assert languages.get(99 - int(LANGUAGE_TTL)) is None, "read a minute ago: dropped"
+    languages[100] = ("en", 100.0 + LANGUAGE_TTL)  # after a quiet minute
+    assert len(languages) == 1
+
+
+async def test_languages_stay_few_however_many_users_the_bot_has_served(
+    service: Service, clock: Clock
+) -> None:
+    """Ninety users, one new player every twenty seconds (half an hour of a quiet server): the
+    service keeps the languages of the last minute's users only."""
+    for n in range(90):
+        clock.now += 20
+        await service.help(Actor(500 + n, f"U{n}"), Place(1, 10), None, listing)
+    assert len(service.languages) == 3
 
 
 async def test_a_user_dropped_from_the_languages_still_reads_their_choice(

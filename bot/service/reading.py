@@ -26,17 +26,13 @@ from bot.service import (
 )
 from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, FairUse
-from bot.service.memory import RecentLanguages
+from bot.service.memory import LANGUAGE_TTL, RecentLanguages
 from bot.service.replies import Actor, Message, Place, Reply
 from bot.service.text import Text, lines, phrase
 from bot.store import repository as repo
 from bot.store.models import LOBBY
 from i18n import LANGUAGES, language_for
 from rules.core import CommandArgs, RulesError, get_game
-
-# How long a user's chosen language is trusted before it is read again: the bound on how late a
-# choice made through another process shows (one made through this one shows at once).
-LANGUAGE_TTL = 60.0
 
 log = logging.getLogger("partida.service")
 
