@@ -122,9 +122,10 @@ async def bot_process(api: str, gateway: str, token: str, database: str) -> None
         if line.strip() == b"rss":
             gc.collect()
             grown = traced_growth()
-            rss = rss_mb()
-            seen = {"rss": rss, "rss trimmed MB": round(trimmed_rss(), 1)}
-            print(json.dumps({**seen, **tables(bot, service), **grown}), flush=True)
+            seen = {"rss": rss_mb()}
+            if grown is not None:  # diagnosing: also what the C allocator could give back
+                seen["rss trimmed MB"] = round(trimmed_rss(), 1)
+            print(json.dumps({**seen, **tables(bot, service), **(grown or {})}), flush=True)
         elif line.strip() == b"stop":
             break
     await bot.close()
@@ -136,11 +137,12 @@ async def bot_process(api: str, gateway: str, token: str, database: str) -> None
 _last_snapshot: list[Any] = []
 
 
-def traced_growth(top: int = 8) -> dict[str, str]:
+def traced_growth(top: int = 8) -> dict[str, str] | None:
+    """None when not tracing (``--trace`` off)."""
     import tracemalloc
 
     if not tracemalloc.is_tracing():
-        return {}
+        return None
     snapshot = tracemalloc.take_snapshot().filter_traces(
         [tracemalloc.Filter(False, tracemalloc.__file__)]
     )
