@@ -185,7 +185,7 @@ async def _out_of_quiet(
     if not reminded:
         return rows
     users = {s.seat: s.user_id for s in table.row.seats if s.seat in reminded}
-    found = await reaches(tx, users.values())
+    found = await reaches(tx.session, users.values())
     if not found:
         return rows
     kept: list[dict[str, Any]] = []

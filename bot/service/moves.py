@@ -14,8 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, picks, ratings, replays, shown, standings
-from bot.service import undo as undoing
+from bot.service import compose, deadlines, picks, ratings, replays, shown, standings, undoable
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import fill_args
@@ -236,9 +235,9 @@ async def resolve(
     if (
         undo_from is not None
         and len(steps) == 1
-        and undoing.offered(table, seat, action, undo_from)
+        and undoable.offered(table, seat, action, undo_from)
     ):
-        draft.private_buttons = (*draft.private_buttons, undoing.button(row.id, tx.lang))
+        draft.private_buttons = (*draft.private_buttons, undoable.button(row.id, tx.lang))
         draft.ack_by_edit = False  # the confirmation carries the ↩, so it is sent
     if draft.messages is not None:  # (a live table's narration, kept with the move)
         saved["messages"] = draft.messages

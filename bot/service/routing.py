@@ -28,7 +28,7 @@ async def route(tx: Tx, draft: Draft) -> None:
     away_seats = _away_seats(row)
     if not mentioned and not away_seats:
         return
-    found = await reaches(tx, mentioned | {seat.user_id for seat in away_seats})
+    found = await reaches(tx.session, mentioned | {seat.user_id for seat in away_seats})
     if away_seats:
         await _returns(tx, draft, away_seats, found)
     if not found:

@@ -18,12 +18,12 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from bot.service import buttons, compose, deadlines, live
+from bot.service import compose, deadlines, live
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.narrate import plain_name
 from bot.service.pause import table_post
-from bot.service.replies import Actor, Button, Place
+from bot.service.replies import Actor, Place
 from bot.service.table import (
     Table,
     public_locale,
@@ -35,35 +35,12 @@ from bot.service.table import (
 )
 from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
+from bot.service.undoable import allowed
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, ActionRow
-from rules.core import Action, Event, RulesError, Snapshot
+from rules.core import Event, RulesError, Snapshot
 
 UNDONE = "core.undo.public"  # "↩️ {seat} took back their last step.", in the table's story
-
-
-def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
-    """Whether the confirmation of ``seat``'s step (``before`` → the table's state now) offers
-    the ↩ button: undo is on and the engine's rule would let it be taken back."""
-    if not allowed(settings(table.row)):
-        return False
-    try:
-        table.engine.undoable(before, seat, action, table.state)
-    except RulesError:
-        return False
-    return True
-
-
-def button(game_id: int, lang: str) -> Button:
-    """↩ Undo, on a player's own confirmation: ``/game undo`` in one click."""
-    custom_id = buttons.button_id(game_id, "", buttons.UNDO, {})
-    assert custom_id is not None, "an undo button's id is short"
-    return Button(str(phrase("core.undo.button", lang)), custom_id)
-
-
-def allowed(row_settings: dict[str, Any]) -> bool:
-    """Whether the game's host lets its players undo (on unless turned off)."""
-    return bool(row_settings.get("undo", True))
 
 
 def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
