@@ -25,11 +25,11 @@ from bot.service import (
     drawing,
     owed,
     routing,
-    table,
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
 from bot.service.fairuse import FairUse, Replays
+from bot.service.match import paused
 from bot.service.memory import ChannelLocks, RecentLanguages
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.text import Channel, Text, join, lines, phrase
@@ -188,8 +188,8 @@ class Runner:
                         draft.owing = await self._owe(tx, draft.public)
                         if draft.owing and tx.row is not None:
                             draft.version = tx.row.version
-                        # The adapter resumes a paused table once it can post there again.
-                        paused_in = row.channel_id if row and table.paused(row) else None
+                        # The adapter resumes a paused game once it can post there again.
+                        paused_in = row.channel_id if row and paused(row) else None
                     break
                 except ElsewhereError as elsewhere:
                     metrics.counted(command, "refused", started, "lobby.thread.several")

@@ -173,7 +173,7 @@ class Service(Runner):
         return await self._run(actor, place, work, "replace")
 
     async def rematch(self, actor: Actor, place: Place, game_id: int | None = None) -> Reply:
-        """The same table again (``game_id``: the channel's last finished game if None). The
+        """The same game again, with the same players (``game_id``: the channel's last finished game if None). The
         rematch opens where the game was played: in its thread, when it had one, even when
         asked in the channel the thread hangs from."""
         async with self.sessions() as session:
@@ -241,7 +241,7 @@ class Service(Runner):
     async def status(self, actor: Actor, place: Place) -> Reply:
         # Read-only (as is the board): never SQLite's one writer, unless a player back from
         # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
-        # queue every table's moves behind it.
+        # queue every game's moves behind it.
         return await self._run(actor, place, lobby.status(), "status", write_late=True)
 
     async def undo(self, actor: Actor, place: Place) -> Reply:

@@ -8,19 +8,19 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import buttons
+from bot.service.match import Match, settings
 from bot.service.replies import Button
-from bot.service.table import Table, settings
 from bot.service.text import phrase
 from rules.core import Action, RulesError
 
 
-def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
-    """Whether the confirmation of ``seat``'s step (``before`` → the table's state now) offers
+def offered(match: Match, seat: int, action: Action, before: Any) -> bool:
+    """Whether the confirmation of ``seat``'s step (``before`` → the match's state now) offers
     the ↩ button: undo is on and the engine's rule would let it be taken back."""
-    if not allowed(settings(table.row)):
+    if not allowed(settings(match.row)):
         return False
     try:
-        table.engine.undoable(before, seat, action, table.state)
+        match.engine.undoable(before, seat, action, match.state)
     except RulesError:
         return False
     return True

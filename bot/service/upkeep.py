@@ -20,9 +20,9 @@ from bot.service import computer, deadlines, ratings, timeouts
 from bot.service import owed as owing
 from bot.service import pause as pausing
 from bot.service.draft import Draft
+from bot.service.match import public_locale
 from bot.service.replies import Message, Outgoing, Place, Posted
 from bot.service.runner import RETRIES, Runner, _damage_named, _retryable
-from bot.service.table import public_locale
 from bot.service.text import Text
 from bot.store import deliveries, logs
 from bot.store import repository as repo
@@ -117,7 +117,7 @@ async def _in_batches(
         await asyncio.sleep(0)
 
 
-# ================================================================= paused tables
+# ================================================================= paused games
 
 
 async def pause(service: Runner, channel_id: int, missing: tuple[str, ...] = ()) -> int | None:
