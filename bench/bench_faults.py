@@ -55,7 +55,7 @@ from bot.discord import async_sync_commands
 from bot.discord.client import PartidaBot
 from bot.service import Service
 from bot.service import buttons as button_ids
-from bot.service.table import Table as GameTable
+from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, GameRow
 from rules.core import get_game
@@ -206,7 +206,7 @@ class Table:
         row = await self.row()
         if row is None or row.status != ACTIVE:
             return None
-        state = GameTable.of(row).state
+        state = Match.of(row).state
         seat = self.rng.choice(sorted(self.engine.pending(state)))
         action = self.rng.choice(self.engine.legal_actions(state, seat))
         user_id = next(s.user_id for s in row.seats if s.seat == seat)

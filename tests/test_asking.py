@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.service.compose import move_draft
 from bot.service.draft import Draft
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
 from rules.badbones.actions import Choose
@@ -13,7 +13,7 @@ from rules.badbones.state import TRAP, BadBonesState
 from tests.badbones.helpers import position, trap_phase
 
 
-def _table(state: BadBonesState) -> Table:
+def _table(state: BadBonesState) -> Match:
     phase = GAME.phase(state)
     row = GameRow(id=7, channel_id=1, kind="badbones", phase=phase, host_id=100, seed=1)
     row.seats = [
@@ -24,7 +24,7 @@ def _table(state: BadBonesState) -> Table:
     row.messages = {
         "phase": {"channel": 1, "id": 55, "phase": phase, "awaited": [0, 1], "told": told}
     }
-    return Table(row, GAME, state)
+    return Match(row, GAME, state)
 
 
 def _asked() -> BadBonesState:
@@ -38,14 +38,14 @@ def _asked() -> BadBonesState:
 def _answer(seat: int, answer: str | None, *, by_default: bool = False) -> Draft:
     """The replies to ``seat``'s answer (``None``: its default) to its question of _asked()."""
     state = _asked()
-    table = _table(state)
+    match = _table(state)
     before = GAME.snapshot(state)
     action = before.pending[seat].default if answer is None else Choose(answer)
     events = GAME.resolve(state, seat, action, 0.0)
     after = GAME.snapshot(state)
     assert after.phase == before.phase
     return move_draft(
-        table, before, after, seat, events, "en", "en", by_default=by_default, draws=True
+        match, before, after, seat, events, "en", "en", by_default=by_default, draws=True
     )
 
 
@@ -84,14 +84,14 @@ def test_an_answer_the_computer_gives_is_told_as_its_choice() -> None:
 
 def test_a_player_newly_asked_gets_a_new_message_that_pings_them_alone() -> None:
     state = _asked()
-    table = _table(state)
+    match = _table(state)
     GAME.resolve(state, 1, Choose("E"), 0.0)  # Bob is done
     before = GAME.snapshot(state)
     # Then something asks Bob again while Ana still answers (no rule does yet: a preference set
     # back to "ask" keeps the decisions taken, but the service must not depend on it).
     state.questions[1] = {**_asked().questions[1], "asked": 9}
     after = GAME.snapshot(state)
-    draft = move_draft(table, before, after, 0, [], "en", "en", by_default=False, draws=True)
+    draft = move_draft(match, before, after, 0, [], "en", "en", by_default=False, draws=True)
     (post,) = draft.public
     assert not post.edit and post.mentions == (101,)
     assert "⏳ @Bob: Question 1" in str(post.text) and "⏳ @Ana" in str(post.text)

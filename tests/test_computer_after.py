@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from bot.service import Service
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, RatingRow
 from rules.core.policy import choose
@@ -24,10 +24,10 @@ async def test_a_computer_seat_is_rated_by_its_level_and_the_rematch_seats_it_ag
             row = await repo.open_game(session, HERE.channel_id)
         if row is None:
             break
-        table = Table.of(row)
-        if 0 in table.engine.pending(table.state) and not table.engine.automatic(table.state, 0):
-            action = choose(table.engine, table.state, 0, "easy")
-            command, args = table.engine.to_command(action) or ("", {})
+        match = Match.of(row)
+        if 0 in match.engine.pending(match.state) and not match.engine.automatic(match.state, 0):
+            action = choose(match.engine, match.state, 0, "easy")
+            command, args = match.engine.to_command(action) or ("", {})
             assert (await service.act(ALICE, HERE, "zvv", command, dict(args))).ok
         else:
             clock.now += service.computer_delay

@@ -16,7 +16,7 @@ import pytest
 
 from bot.console import Console, ConsoleClock
 from bot.service import Place, Service
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import FINISHED, GameRow
 from rules.core.policy import choose
@@ -37,10 +37,10 @@ async def _game(service: Service) -> GameRow | None:
         return row
 
 
-def _typed(kind: str, table: Table, seat: int) -> str:
+def _typed(kind: str, match: Match, seat: int) -> str:
     """The person's move, as they would type it in the console."""
-    action = choose(table.engine, table.state, seat, "easy")
-    mapped = table.engine.to_command(action)
+    action = choose(match.engine, match.state, seat, "easy")
+    mapped = match.engine.to_command(action)
     assert mapped is not None, f"{kind}: {action!r} has no command a person could type"
     command, args = mapped
     words = " ".join(f"{k}:{v}" for k, v in args.items() if v is not None)
@@ -67,13 +67,13 @@ async def test_one_person_and_three_computers_play_to_the_end(tmp_path: Path, ki
             assert row is not None
             if row.status == FINISHED:
                 break
-            table = Table.of(row)
-            pending = table.engine.pending(table.state)
+            match = Match.of(row)
+            pending = match.engine.pending(match.state)
             assert set(pending) == {0}, (
                 f"the computers never keep the table waiting: the person is awaited, not "
                 f"{sorted(pending)}"
             )
-            await console.line(_typed(kind, table, 0))
+            await console.line(_typed(kind, match, 0))
             typed += 1
             assert typed < MAX_LINES, "the game did not end"
         text = out.getvalue()

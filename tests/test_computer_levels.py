@@ -12,7 +12,7 @@ import pytest
 
 from bot.console import Console, ConsoleClock
 from bot.service import Service, computer, thinking
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import GameRow
 from rules.core import get_game
@@ -64,16 +64,16 @@ async def test_the_host_sets_the_autopilot_level_and_an_absent_seat_plays_at_it(
     assert (await service.start(ALICE, HERE)).ok
 
     row = await game_at(service, HERE)
-    table = Table.of(row)
-    (seat,) = table.engine.pending(table.state)
-    expected = choose(table.engine, table.state, seat, "hard")
+    match = Match.of(row)
+    (seat,) = match.engine.pending(match.state)
+    expected = choose(match.engine, match.state, seat, "hard")
     clock.now += 25 * 3600  # the deadline passes: the computer plays the seat, at hard
     await service.run_deadlines()
     assert levels_asked and set(levels_asked) == {"hard"}
     async with service.sessions() as session:
         log = await repo.action_log(session, row.id)
     assert log[0].seat == seat and log[0].by_default
-    assert table.engine.action_from_json(log[0].action) == expected
+    assert match.engine.action_from_json(log[0].action) == expected
 
 
 async def test_the_autopilot_level_in_spanish(service: Service) -> None:
@@ -103,7 +103,7 @@ async def test_addbot_hard_and_the_autopilot_setting_in_the_console(tmp_path: Pa
         assert row is not None and row.settings["autopilot"] == "hard"
         assert [s.computer for s in row.seats] == [None, "hard"]
         # The computer's turns are played at once in the console: the person is awaited.
-        assert set(Table.of(row).engine.pending(Table.of(row).state)) == {0}
+        assert set(Match.of(row).engine.pending(Match.of(row).state)) == {0}
     finally:
         await service.close()
 
@@ -118,10 +118,10 @@ async def test_a_deadline_plays_the_move_thought_out_before_it_unless_the_game_c
     assert (await service.join(BOB, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
     row = await game_at(service, HERE)
-    table = Table.of(row)
-    (seat,) = table.engine.pending(table.state)
-    fresh = choose(table.engine, table.state, seat, "normal")
-    other = next(a for a in table.engine.legal_actions(table.state, seat) if a != fresh)
+    match = Match.of(row)
+    (seat,) = match.engine.pending(match.state)
+    fresh = choose(match.engine, match.state, seat, "normal")
+    other = next(a for a in match.engine.legal_actions(match.state, seat) if a != fresh)
 
     async def thought_out(row: GameRow, seat: int, phase: str) -> computer.Thought:
         version = row.version - 1 if stale else row.version
@@ -132,7 +132,7 @@ async def test_a_deadline_plays_the_move_thought_out_before_it_unless_the_game_c
     await service.run_deadlines()
     async with service.sessions() as session:
         log = await repo.action_log(session, row.id)
-    played = table.engine.action_from_json(log[0].action)
+    played = match.engine.action_from_json(log[0].action)
     assert played == (fresh if stale else other)
 
 

@@ -4,7 +4,7 @@ taking a seat over, through the service on a real database (the clock is the tes
 from __future__ import annotations
 
 from bot.service import Actor, Outgoing, Service
-from bot.service.table import Table, computer_plays, plain_names
+from bot.service.match import Match, computer_plays, plain_names
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, FINISHED
 from rules.core.policy import choose
@@ -21,8 +21,8 @@ MISSED = "has missed their deadlines"
 async def awaited(service: Service, *people: Actor) -> tuple[Actor, Actor]:
     """Who of two players is asked first (the seed decides who starts), and the other."""
     row = await game_at(service, HERE)
-    table = Table.of(row)
-    first = next(iter(table.engine.pending(table.state)))
+    match = Match.of(row)
+    first = next(iter(match.engine.pending(match.state)))
     return people[first], people[1 - first]
 
 
@@ -33,7 +33,7 @@ async def until_a_person_is_awaited(service: Service, clock: Clock) -> list[str]
         row = await game_at(service, HERE)
         if row.status != ACTIVE:
             return out
-        pending = Table.of(row).engine.pending(Table.of(row).state)
+        pending = Match.of(row).engine.pending(Match.of(row).state)
         if any(not computer_plays(s) and s.seat in pending for s in row.seats):
             return out
         clock.now += service.computer_delay
@@ -73,11 +73,11 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
             break
         for _ in range(100):
             row = await game_at(service, HERE)
-            table = Table.of(row)
-            if 0 not in table.engine.pending(table.state):
+            match = Match.of(row)
+            if 0 not in match.engine.pending(match.state):
                 break
-            action = choose(table.engine, table.state, 0, "easy")
-            command, args = table.engine.to_command(action) or ("", {})
+            action = choose(match.engine, match.state, 0, "easy")
+            command, args = match.engine.to_command(action) or ("", {})
             assert (await service.act(ALICE, HERE, "farkle", command, dict(args))).ok
         if not waited:
             nothing_yet = await service.run_deadlines()
@@ -272,9 +272,9 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
     await service.run_deadlines()  # the first player's roll
     first, other = await awaited(service, ALICE, BOB)
     row = await game_at(service, HERE)
-    table = Table.of(row)
-    action = choose(table.engine, table.state, ALICE_OR_BOB[first.user_id], "normal")
-    command, args = table.engine.to_command(action) or ("", {})
+    match = Match.of(row)
+    action = choose(match.engine, match.state, ALICE_OR_BOB[first.user_id], "normal")
+    command, args = match.engine.to_command(action) or ("", {})
     moved = await service.act(first, HERE, "zvv", command, dict(args))
     assert moved.ok
     (post,) = moved.public

@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.console import Console, ConsoleClock
 from bot.service import Service
 from bot.service import buttons as button_ids
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core import get_game
 
@@ -39,10 +39,10 @@ async def _play_by_menus(tmp_path: Path, game: str, options: str, moves: int) ->
                 row = await repo.open_game(session, console.channel)
             if row is None or row.state is None:
                 break
-            table = Table.of(row)
-            seat = rng.choice(sorted(engine.pending(table.state)))
+            match = Match.of(row)
+            seat = rng.choice(sorted(engine.pending(match.state)))
             who = "@alice" if seat == 0 else "@bob:es"
-            command, args = engine.to_command(rng.choice(engine.legal_actions(table.state, seat)))
+            command, args = engine.to_command(rng.choice(engine.legal_actions(match.state, seat)))
             spec = next(c for c in engine.commands if c.name == command)
             button = button_ids.button_id(row.id, row.phase, command, args)
             # (A Bad Bones question's button carries when it was asked: ``~<asked>``.)

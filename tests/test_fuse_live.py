@@ -10,8 +10,8 @@ import pytest
 from bot.discord.markup import markdown
 from bot.service import Actor, Service, lobby
 from bot.service.buttons import decode
+from bot.service.match import Match
 from bot.service.replies import Outgoing, Reply
-from bot.service.table import Table
 from bot.store import repository as repo
 from rules.core.policy import choose
 from rules.fuse import FUSE
@@ -30,10 +30,10 @@ def _one_deal(monkeypatch: pytest.MonkeyPatch) -> None:
 SEED = 3
 
 
-async def _table(service: Service) -> Table | None:
+async def _table(service: Service) -> Match | None:
     async with service.sessions() as session:
         row = await repo.open_game(session, HERE.channel_id)
-    return Table.of(row) if row is not None else None
+    return Match.of(row) if row is not None else None
 
 
 async def _deadlines(service: Service) -> dict[tuple[int, str], float]:
@@ -58,18 +58,18 @@ async def _start(service: Service, options: dict[str, Any] | None = None) -> lis
 
 async def _play(service: Service, actor: Actor, seat: int) -> Reply:
     """The seat's player plays what the computer would (a person's move, typed)."""
-    table = await _table(service)
-    assert table is not None
-    command, args = FUSE.to_command(choose(FUSE, table.state, seat, "normal"))  # type: ignore[misc]
+    match = await _table(service)
+    assert match is not None
+    command, args = FUSE.to_command(choose(FUSE, match.state, seat, "normal"))  # type: ignore[misc]
     reply = await service.act(actor, HERE, "fuse", command, dict(args))
     assert reply.ok, reply.private
     return reply
 
 
 async def _state(service: Service) -> FuseState:
-    table = await _table(service)
-    assert table is not None
-    state = table.state
+    match = await _table(service)
+    assert match is not None
+    state = match.state
     assert isinstance(state, FuseState)
     return state
 
@@ -121,18 +121,18 @@ async def test_a_player_away_for_rounds_in_a_row_goes_on_autopilot_and_a_click_b
         while (await _state(service)).round == round_no:
             clock.now += service.computer_delay
             told += await service.run_deadlines()
-    table = await _table(service)
-    assert table is not None
-    bob = next(s for s in table.row.seats if s.seat == 1)
+    match = await _table(service)
+    assert match is not None
+    bob = next(s for s in match.row.seats if s.seat == 1)
     assert bob.autopilot, "two rounds away in a row: the computer plays Bob's seat"
     assert "Bob has missed their deadlines: the computer plays their seat" in said(told)
     due = await _deadlines(service)
     assert (1, "default") not in due, "no more 20-second waits"
-    assert ((1, "computer") in due) == (1 in FUSE.pending(table.state)), "the computer's move"
+    assert ((1, "computer") in due) == (1 in FUSE.pending(match.state)), "the computer's move"
     await _play(service, BOB, 1)
-    table = await _table(service)
-    assert table is not None
-    assert not next(s for s in table.row.seats if s.seat == 1).autopilot, "Bob is back"
+    match = await _table(service)
+    assert match is not None
+    assert not next(s for s in match.row.seats if s.seat == 1).autopilot, "Bob is back"
 
 
 async def test_the_draw_turns_the_start_message_into_the_table_and_claims_edit_it(
@@ -142,13 +142,13 @@ async def test_the_draw_turns_the_start_message_into_the_table_and_claims_edit_i
     (start,) = [o for o in opened if o.slot is not None and o.slot.role == "phase"]
     assert not start.edit and set(start.message.mentions) == {ALICE.user_id}
     drawn = await service.act(ALICE, HERE, "fuse", "draw", {})
-    (table,) = drawn.public
-    assert table.edit and table.slot == start.slot, "round 1 is the start message, edited"
-    assert table.message.mentions == (), "an edit pings nobody"
-    assert "Round 1" in str(table.message.narration)
-    head = markdown(table.message.text)
+    (match,) = drawn.public
+    assert match.edit and match.slot == start.slot, "round 1 is the start message, edited"
+    assert match.message.mentions == (), "an edit pings nobody"
+    assert "Round 1" in str(match.message.narration)
+    head = markdown(match.message.text)
     assert "<t:" in head and ":R>" in head, "the bomb's clock as a Discord relative time"
-    claims = [b for b in table.message.buttons if ":claim:" in b.custom_id]
+    claims = [b for b in match.message.buttons if ":claim:" in b.custom_id]
     assert claims, "the round's dice are buttons on the table message"
     die = claims[0].label.split()[-1]  # "🎲 B6"
     clock.now += 2
@@ -175,8 +175,8 @@ async def test_a_whole_live_game_posts_once_per_defused_bomb_not_once_per_round(
     game_posts = [o for o in sent if o.slot is not None and o.slot.role == "phase"]
     edits: list[Outgoing] = []
     rounds, defused = 0, 0
-    while (table := await _table(service)) is not None:
-        state = table.state
+    while (match := await _table(service)) is not None:
+        state = match.state
         rounds, defused = state.round, len(state.defused)
         seat = min(FUSE.pending(state))
         clock.now += 2
@@ -288,16 +288,16 @@ async def test_a_relaxed_rounds_returns_are_asked_in_its_message(
     assert round_post.message.mentions == (BOB.user_id,), "round 3 asks Bob alone"
     state = await _state(service)
     assert state.stage == "return" and set(FUSE.pending(state)) == {0, 1}
-    (table,) = [o for o in asked.public if o.dm is None]
-    story = str(table.message.narration)
+    (match,) = [o for o in asked.public if o.dm is None]
+    story = str(match.message.narration)
     # (This deal's: an unused die rolled again asks the holders of one like it to return it.)
     assert "rolled again" in story and f"Round {state.round}:" in story, "the round's story"
-    assert markdown(table.message.text).count("Return one of your dice") == 2, "both are asked"
+    assert markdown(match.message.text).count("Return one of your dice") == 2, "both are asked"
     if pinged == "both":
-        assert table.edit and table.slot == round_post.slot, "asked in the round's message"
-        assert table.message.mentions == ()
+        assert match.edit and match.slot == round_post.slot, "asked in the round's message"
+        assert match.message.mentions == ()
     else:
-        assert not table.edit and table.message.mentions == (ALICE.user_id,)
+        assert not match.edit and match.message.mentions == (ALICE.user_id,)
     # The returns edit it; the next round is a message of its own, pinging the team.
     for _ in range(4):
         state = await _state(service)
@@ -332,7 +332,7 @@ async def test_the_round_timer_is_announced_in_the_lobby_and_counted_down_on_the
     await service.cancel(ALICE, HERE)
     relaxed = await _start(service, {"mode": "relaxed"})
     assert "Seconds per round" not in " ".join(markdown(o.message.text) for o in relaxed)
-    es = Table.of((await _table(service)).row)  # type: ignore[union-attr]
+    es = Match.of((await _table(service)).row)  # type: ignore[union-attr]
     from bot.service.options import summary
 
     live_es = summary("fuse", {**es.row.options, "mode": "live"}, "es")

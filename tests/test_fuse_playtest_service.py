@@ -43,13 +43,13 @@ async def test_players_on_autopilot_are_not_told_of_private_news_fuse_has_none(
 def _closing(state: FuseState, before: Snapshot, seat: int, events: list[Event], lang: str) -> str:
     """What the channel reads after ``seat``'s move ended the game: the closing message."""
     from bot.service.compose import move_draft
-    from bot.service.table import Table
+    from bot.service.match import Match
     from rules.fuse import FUSE
     from tests.test_phase_message import _fuse_row
 
     after = FUSE.snapshot(state)
-    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
-    draft = move_draft(table, before, after, seat, events, lang, lang, by_default=False, draws=True)
+    match = Match(_fuse_row("Ana", "Bea"), FUSE, state)
+    draft = move_draft(match, before, after, seat, events, lang, lang, by_default=False, draws=True)
     return " ".join(f"{post.text} {post.narration}" for post in draft.public)
 
 
@@ -193,8 +193,8 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     by Ana is Bob's ("That button is Bob's."), not "“3” is not an answer to this question"."""
     from bot.service import buttons as button_ids
     from bot.service.compose import offered_buttons
+    from bot.service.match import Match
     from bot.service.moves import _owners
-    from bot.service.table import Table
     from rules.badbones import GAME
     from rules.badbones.state import TRAP
     from tests.badbones.helpers import position, trap_phase
@@ -203,8 +203,8 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
     state = position("C5 dragon\nC4 S", "B1 N", "floors 2", "", stage=TRAP)
     state, _ = trap_phase(state)
     pending = GAME.pending(state)
-    table = Table(_row("Ana", "Bob", "Chen", "Dora"), GAME, state)
-    offered = offered_buttons(table, sorted(pending), "en", pending)
+    match = Match(_row("Ana", "Bob", "Chen", "Dora"), GAME, state)
+    offered = offered_buttons(match, sorted(pending), "en", pending)
     bobs = next(b for b in offered if b.label == "Bob: 3")
     anas = next(b for b in offered if b.label == "Ana: W")
 
@@ -213,8 +213,8 @@ def test_bad_bones_answers_asked_apart_are_the_asked_players_own() -> None:
         assert press is not None
         return press
 
-    assert _owners(table, 0, pressed(bobs.custom_id)) == [1]
-    assert _owners(table, 1, pressed(anas.custom_id)) == [0]
+    assert _owners(match, 0, pressed(bobs.custom_id)) == [1]
+    assert _owners(match, 1, pressed(anas.custom_id)) == [0]
     # (A button of another phase never gets this far: ``moves.clicked`` refuses it as stale.)
 
 

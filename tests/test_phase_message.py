@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.discord.markup import markdown
 from bot.service import Service
 from bot.service.compose import offered_buttons
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.service.text import Text
 from bot.store.models import GameRow, SeatRow
 from rules.badbones import GAME
@@ -34,8 +34,8 @@ async def test_players_asked_different_questions_see_whose_button_is_whose(
     pending = GAME.pending(state)
     assert {p.kind for p in pending.values()} == {"choose_dragon_from", "choose_top"}
     row = _row("Ana_Banana", "Bob", "Chen", "Dora")
-    table = Table(row, GAME, state)
-    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    match = Match(row, GAME, state)
+    labels = [b.label for b in offered_buttons(match, sorted(pending), "en", pending)]
     assert "Ana_Banana: W" in labels and "Ana_Banana: E" in labels  # as typed: no markdown
     assert "Bob: 3" in labels and "Bob: 4" in labels
     assert all(label.startswith(("Ana_Banana: ", "Bob: ")) for label in labels)
@@ -47,8 +47,8 @@ async def test_players_asked_the_same_thing_share_unnamed_buttons(service: Servi
     pending = GAME.pending(state)
     assert set(pending) == {0, 1} and {p.kind for p in pending.values()} == {"choose_dragon_from"}
     row = _row("Ana", "Bob")
-    table = Table(row, GAME, state)
-    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    match = Match(row, GAME, state)
+    labels = [b.label for b in offered_buttons(match, sorted(pending), "en", pending)]
     assert labels and not any(":" in label for label in labels)
 
 
@@ -142,12 +142,12 @@ def test_the_dragons_question_comes_with_the_board_at_that_moment() -> None:
 
     state = position("C2 dragon\nC1 S", "B3 S", stage=TRAP)
     state, _ = GAME.apply(state, 0, Nothing())
-    table = Table(_row("Ana", "Bob"), GAME, state)
+    match = Match(_row("Ana", "Bob"), GAME, state)
     before = GAME.snapshot(state)
     events = GAME.resolve(state, 1, Nothing(), 0.0)
     after = GAME.snapshot(state)
-    table.row.phase = after.phase
-    draft = move_draft(table, before, after, 1, events, "en", "en", by_default=False, draws=True)
+    match.row.phase = after.phase
+    draft = move_draft(match, before, after, 1, events, "en", "en", by_default=False, draws=True)
     (post,) = draft.public
     said = str(post.text)
     assert "the pink skeleton coming from C1 (facing S)" in said and "(default N)" in said
@@ -168,15 +168,15 @@ def test_a_player_out_of_time_is_not_waited_for_again_in_the_same_turn() -> None
     dragon = Place("dragon", "C2")
     state, _ = trap_phase(state, {0: dragon, 1: dragon})
     assert set(GAME.pending(state)) == {0, 1}
-    table = Table(_row("Ana", "Bob"), GAME, state)
+    match = Match(_row("Ana", "Bob"), GAME, state)
     before = GAME.snapshot(state)
     default = before.pending[0].default
     events = GAME.resolve(state, 0, default, 0.0)
     after = GAME.snapshot(state)
     assert set(after.pending) == {0, 1} and after.turn == before.turn
-    table.row.phase = after.phase
+    match.row.phase = after.phase
     draft = move_draft(
-        table, before, after, 0, events, "en", "en", by_default=True, draws=True, rest_of_turn=True
+        match, before, after, 0, events, "en", "en", by_default=True, draws=True, rest_of_turn=True
     )
     (post,) = draft.public
     said = str(Text.of(post.text, "\n", post.narration))
@@ -232,8 +232,8 @@ async def test_fuse_return_buttons_say_whose_die_goes_back(service: Service) -> 
         state, _ = FUSE.apply(state, seat, Pass(), 1_000.0)
     pending = FUSE.pending(state)
     assert state.stage == "return" and set(pending) == {0, 1}
-    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
-    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    match = Match(_fuse_row("Ana", "Bea"), FUSE, state)
+    labels = [b.label for b in offered_buttons(match, sorted(pending), "en", pending)]
     assert "Ana: Return 1-09 · slot 1" in labels and "Bea: Return 1-06 · slot 2" in labels
     assert all(label.startswith(("Ana: ", "Bea: ")) for label in labels)
 
@@ -247,8 +247,8 @@ async def test_fuse_claim_buttons_follow_the_order_of_the_round(service: Service
     state = position(2, [["2-03"], ["1-01", "1-09"]], roll=["R4", "G2", "K1"])
     assert [args["die"] for _, args in FUSE.buttons(state, 0) if args] == ["G2", "K1"]
     pending = FUSE.pending(state)
-    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
-    labels = [b.label for b in offered_buttons(table, sorted(pending), "en", pending)]
+    match = Match(_fuse_row("Ana", "Bea"), FUSE, state)
+    labels = [b.label for b in offered_buttons(match, sorted(pending), "en", pending)]
     claims = [label for label in labels if label.startswith("🎲")]
     order = {die: i for i, die in enumerate(("R4", "G2", "K1"))}
     assert claims == sorted(claims, key=lambda label: order[label.split()[-1]])
@@ -269,8 +269,8 @@ async def test_when_the_fuse_clock_runs_out_the_bomb_goes_off_nobody_ran_out_of_
     events = FUSE.play(state, 0, before.pending[0].default, deadline + 1)
     after = FUSE.snapshot(state)
     assert after.over
-    table = Table(_fuse_row("Ana", "Bea"), FUSE, state)
-    draft = move_draft(table, before, after, 0, events, "en", "en", by_default=True, draws=False)
+    match = Match(_fuse_row("Ana", "Bea"), FUSE, state)
+    draft = move_draft(match, before, after, 0, events, "en", "en", by_default=True, draws=False)
     said = " ".join(f"{post.text} {post.narration}" for post in draft.public)
     assert "bomb went off" in said and "ran out of time" not in said
 
@@ -283,18 +283,18 @@ def test_a_spanish_table_reads_the_dragons_ways_in_spanish() -> None:
 
     state = position("C2 dragon\nD2 W", "B3 S", stage=TRAP)  # walks west onto the dragon
     state, _ = GAME.apply(state, 0, Nothing())
-    table = Table(_row("Ana", "Bob"), GAME, state)
+    match = Match(_row("Ana", "Bob"), GAME, state)
     before = GAME.snapshot(state)
     events = GAME.resolve(state, 1, Nothing(), 0.0)
     after = GAME.snapshot(state)
-    table.row.phase = after.phase
+    match.row.phase = after.phase
     assert "W" in state.questions[0]["options"]
-    draft = move_draft(table, before, after, 1, events, "es", "es", by_default=False, draws=True)
+    draft = move_draft(match, before, after, 1, events, "es", "es", by_default=False, draws=True)
     (post,) = draft.public
     said = str(post.text)
     assert "(mirando al O)" in said, said
     assert "¿hacia dónde huye? N, E, O" in said and ", W" not in said
-    labels = [b.label for b in offered_buttons(table, [0], "es", after.pending)]
+    labels = [b.label for b in offered_buttons(match, [0], "es", after.pending)]
     assert "O" in labels and "W" not in labels
 
 
@@ -302,12 +302,12 @@ def test_the_closing_message_names_two_winners_in_the_plural() -> None:
     from bot.service.compose import phase_post
     from rules.core.spec import Result, Snapshot
 
-    table = Table(_row("Alice", "Bob", "Chen"), GAME, GAME.new_game(3, {}, 1))
+    match = Match(_row("Alice", "Bob", "Chen"), GAME, GAME.new_game(3, {}, 1))
     over = Snapshot("over", "over", "over", {}, True, Result((0, 1)))
     alone = Snapshot("over", "over", "over", {}, True, Result((2,)))
 
     def reads(snap: Snapshot, lang: str) -> str:
-        return markdown(phase_post(table, snap, [], lang, draw=False).text)
+        return markdown(phase_post(match, snap, [], lang, draw=False).text)
 
     assert "🏆 Winners: Alice, Bob" in reads(over, "en")
     assert "🏆 Winner: Chen" in reads(alone, "en")
@@ -319,8 +319,8 @@ def test_hero_move_buttons_keep_compass_order_whoever_is_asked_first() -> None:
     N, NE, E… clockwise, not Bob's directions first and Chen's "N" at the end, so a direction's
     button stays in its place from round to round."""
     state = position("hero C1", "hero C5")
-    table = Table(_row("Bob", "Chen"), GAME, state)
-    labels = [b.label for b in offered_buttons(table, [0, 1], "en", GAME.pending(state))]
+    match = Match(_row("Bob", "Chen"), GAME, state)
+    labels = [b.label for b in offered_buttons(match, [0, 1], "en", GAME.pending(state))]
     compass = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
     shown = [label for label in labels if label in compass]
     assert shown == [d for d in compass if d in shown] and "N" in shown, labels

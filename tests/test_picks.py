@@ -11,8 +11,8 @@ import pytest
 from bot.discord.layout import view
 from bot.service import buttons as button_ids
 from bot.service import picks
+from bot.service.match import Match
 from bot.service.replies import Message, Select
-from bot.service.table import Table
 from bot.service.text import Text
 from bot.store.models import GameRow, SeatRow
 from i18n import LANGUAGES
@@ -47,13 +47,13 @@ def _positions(name: str, options: dict[str, Any], seats: int, count: int) -> li
     return out
 
 
-def _table(game: Game[Any], state: Any) -> Table:
+def _table(game: Game[Any], state: Any) -> Match:
     row = GameRow(id=123456, channel_id=1, kind=game.name, phase=game.phase(state), host_id=1)
     row.seats = [
         SeatRow(seat=i, user_id=100 + i, display_name=f"Player {i}", locale="en")
         for i in range(len(game.pending(state)) + 6)
     ]
-    return Table(row, game, state)
+    return Match(row, game, state)
 
 
 def _fits(selects: tuple[Select, ...], buttons: tuple[Any, ...] = ()) -> None:
@@ -68,11 +68,11 @@ def _fits(selects: tuple[Select, ...], buttons: tuple[Any, ...] = ()) -> None:
     assert not problems, problems
 
 
-def _firsts(table: Table, seat: int, command: str, made: dict[str, Any], param: str) -> set[str]:
+def _firsts(match: Match, seat: int, command: str, made: dict[str, Any], param: str) -> set[str]:
     """``param``'s values among ``seat``'s legal actions that start with ``made``."""
     out = set()
-    for action in table.engine.legal_actions(table.state, seat):
-        mapped = table.engine.to_command(action)
+    for action in match.engine.legal_actions(match.state, seat):
+        mapped = match.engine.to_command(action)
         if mapped is None or mapped[0] != command or param not in mapped[1]:
             continue
         if all(str(mapped[1].get(k)).upper() == str(v).upper() for k, v in made.items()):
@@ -88,37 +88,37 @@ def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
     hidden = {c.name for c in game.commands if c.hidden}
     walked = 0
     for state in _positions(name, options, seats, count):
-        table = _table(game, state)
+        match = _table(game, state)
         pending = sorted(game.pending(state))
         for lang in LANGUAGES:
-            opened, menus = picks.controls(table, pending, lang)
+            opened, menus = picks.controls(match, pending, lang)
             _fits(menus, opened)
             assert all(len(b.label) <= 80 for b in opened)
             # What a hidden hand allows is never offered under a public message.
             shown = {p.command for c in (*opened, *menus) if (p := button_ids.decode(c.custom_id))}
             assert not shown & hidden, (game.phase(state), shown)
         for seat in pending:
-            mine = picks.controls(table, [seat], "en", private=True)
+            mine = picks.controls(match, [seat], "en", private=True)
             offered = {
                 p.command for c in (*mine[0], *mine[1]) if (p := button_ids.decode(c.custom_id))
             }
-            assert offered & hidden == picks.legal_commands(table, seat) & hidden
+            assert offered & hidden == picks.legal_commands(match, seat) & hidden
         for seat in pending:
-            legal = picks.legal_commands(table, seat)
+            legal = picks.legal_commands(match, seat)
             for spec in (c for c in game.commands if c.steps):
                 made: dict[str, Any] = {}
                 if spec.name not in legal:
-                    assert not picks.leads_somewhere(table, seat, spec, made)
+                    assert not picks.leads_somewhere(match, seat, spec, made)
                     continue
-                step = picks.next_step(table, seat, spec, made)
+                step = picks.next_step(match, seat, spec, made)
                 while step is not None:
                     # Every legal move can be made (a wall may also be named from a square
                     # its canonical name does not use), and nothing else is offered.
-                    assert set(step.values) >= _firsts(table, seat, spec.name, made, step.param)
+                    assert set(step.values) >= _firsts(match, seat, spec.name, made, step.param)
                     for value in step.values[:: max(1, len(step.values) // 4)]:
-                        assert picks.leads_somewhere(table, seat, spec, {**made, step.param: value})
+                        assert picks.leads_somewhere(match, seat, spec, {**made, step.param: value})
                     for lang in LANGUAGES:
-                        draft = picks.chooser(table, seat, spec, made, step, lang)
+                        draft = picks.chooser(match, seat, spec, made, step, lang)
                         _fits(draft.private_selects)
                         offered = {v for m in draft.private_selects for v, _ in m.options}
                         if offered != set(step.values):  # more than five menus hold: typed
@@ -132,12 +132,12 @@ def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
                             }
                     made[step.param] = step.values[-1]
                     walked += 1
-                    step = picks.next_step(table, seat, spec, made)
+                    step = picks.next_step(match, seat, spec, made)
                 if made:
-                    assert picks.leads_somewhere(table, seat, spec, made)
+                    assert picks.leads_somewhere(match, seat, spec, made)
                     game.parse(spec.name, made, state, seat)  # the last step makes a legal move
                 else:
-                    assert not picks.leads_somewhere(table, seat, spec, made)
+                    assert not picks.leads_somewhere(match, seat, spec, made)
     assert walked > 20
 
 

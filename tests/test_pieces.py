@@ -14,9 +14,9 @@ from bot.console import Console
 from bot.discord.layout import _select
 from bot.service import Service, pieces
 from bot.service.compose import offered_selects
+from bot.service.match import Match
 from bot.service.pieces import LIMIT, Offered
 from bot.service.replies import Select
-from bot.service.table import Table
 from i18n import LANGUAGES, catalogue
 from rules.badbones.state import CHIEF_KINDS
 from rules.badbones.traps import TRAPS, WEAPONS, market_stock
@@ -142,8 +142,8 @@ def test_a_select_of_pieces_describes_each_option_and_discord_shows_it(
     engine = PieceCards()
     monkeypatch.setitem(games._games, engine.name, games.Registration(engine))
     row: Any = SimpleNamespace(id=7, phase="p1", kind=engine.name)
-    table = Table(row, engine, engine.setup(1, {}, 1))
-    [select] = offered_selects(table, [0], "es")
+    match = Match(row, engine, engine.setup(1, {}, 1))
+    [select] = offered_selects(match, [0], "es")
     assert [v for v, _ in select.options] == ["a", "b", "c"]
     loaded, potion = (catalogue("es")[f"farkle.item_text.{k}"] for k in ("loaded", "potion"))
     assert select.descriptions == (loaded, potion, "")
@@ -153,7 +153,7 @@ def test_a_select_of_pieces_describes_each_option_and_discord_shows_it(
     plain = Cards()
     monkeypatch.setitem(games._games, plain.name, games.Registration(plain))
     row = SimpleNamespace(id=8, phase="p1", kind=plain.name)
-    [dice] = offered_selects(Table(row, plain, plain.setup(1, {}, 1)), [0], "en")
+    [dice] = offered_selects(Match(row, plain, plain.setup(1, {}, 1)), [0], "en")
     assert dice.descriptions == ()
     assert all(o.description is None for o in _select(dice).options)
 

@@ -13,8 +13,8 @@ import pytest
 
 from bot.service import live
 from bot.service.draft import Post
+from bot.service.match import Match
 from bot.service.ratings import opponent
-from bot.service.table import Table
 from bot.service.text import Text
 from rules.core import Event, Pending, Presentation, Registration, RulesError, registration
 from rules.core.policy import has_policy
@@ -62,23 +62,23 @@ def clocked() -> Iterator[Clocked]:
         yield game
 
 
-def _table(game: Tiny, messages: dict[str, Any] | None = None, **options: Any) -> Table:
+def _table(game: Tiny, messages: dict[str, Any] | None = None, **options: Any) -> Match:
     row: Any = SimpleNamespace(id=1, kind=game.name, options=options, messages=messages)
-    return Table(row, game, game.new_game(2, {}, 1))
+    return Match(row, game, game.new_game(2, {}, 1))
 
 
 def test_an_edited_table_goes_on_in_its_message_until_the_game_says_anew(
     clocked: Clocked,
 ) -> None:
-    table = _table(clocked)
-    snap = clocked.snapshot(table.state)
-    assert live.edits_in_place(table, snap) and not live.by_turns(table, snap)
-    first = live.carried(table, snap)
-    assert first == {"table": snap.phase, "sitting": table.state.round, "told": [], "pinged": []}
+    match = _table(clocked)
+    snap = clocked.snapshot(match.state)
+    assert live.edits_in_place(match, snap) and not live.by_turns(match, snap)
+    first = live.carried(match, snap)
+    assert first == {"table": snap.phase, "sitting": match.state.round, "told": [], "pinged": []}
     posted = {"phase": {**first, "channel": 5, "id": 9}}
     # The same round: the message goes on.
     kept = live.carried(_table(clocked, posted), snap)
-    assert kept["id"] == 9 and kept["sitting"] == table.state.round
+    assert kept["id"] == 9 and kept["sitting"] == match.state.round
     # A new round (the game's counter moved on): posted anew.
     later = _table(clocked, posted)
     later.state.round += 1
@@ -105,7 +105,7 @@ def patient() -> Iterator[Patient]:
         yield game
 
 
-def _seated(game: Tiny, found: dict[str, Any], computer: str | None = None) -> Table:
+def _seated(game: Tiny, found: dict[str, Any], computer: str | None = None) -> Match:
     """A two-seat table (users 100 and 101, the second a computer seat where ``computer``
     says) whose round has come to its take, the second seat's: its message is ``found``."""
     seats = [
@@ -116,9 +116,9 @@ def _seated(game: Tiny, found: dict[str, Any], computer: str | None = None) -> T
     ]
     row: Any = SimpleNamespace(id=1, kind=game.name, options={}, seats=seats)
     row.messages = {"phase": found}
-    table = Table(row, game, game.new_game(2, {}, 1))
-    table.state.phase, table.state.turn = "take", 1
-    return table
+    match = Match(row, game, game.new_game(2, {}, 1))
+    match.state.phase, match.state.turn = "take", 1
+    return match
 
 
 def test_a_sitting_pings_each_player_it_asks_once(patient: Patient) -> None:
@@ -168,10 +168,10 @@ def test_the_round_timer_and_its_words_are_the_games(clocked: Clocked) -> None:
 
 
 def test_a_game_with_no_presentation_posts_each_phase_and_rates_seats(tiny: Tiny) -> None:
-    table = _table(tiny)
-    snap = tiny.snapshot(table.state)
-    assert live.edits_in_place(table, snap) == live.by_turns(table, snap)
-    assert live.timed_out_key(table, False, "lobby.turn") == "lobby.turn"
+    match = _table(tiny)
+    snap = tiny.snapshot(match.state)
+    assert live.edits_in_place(match, snap) == live.by_turns(match, snap)
+    assert live.timed_out_key(match, False, "lobby.turn") == "lobby.turn"
     assert opponent(tiny.name, {}, 1) is None
     assert not has_policy(tiny.name) and not has_policy("no such game")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import Actor, Service
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
@@ -24,8 +24,8 @@ ERIN = Actor(5, "Erin")
 
 async def seat_view(service: Service, seat: int) -> dict[str, Any]:
     """What the seat's own board (``/game board``: its picture and its buttons) is drawn from."""
-    table = Table.of(await game_at(service, HERE))
-    return table.engine.view(table.state, seat)
+    match = Match.of(await game_at(service, HERE))
+    return match.engine.view(match.state, seat)
 
 
 async def submit_any(
@@ -33,11 +33,11 @@ async def submit_any(
 ) -> dict[str, Any]:
     """The seat makes one of its legal hidden submissions (not the first ``skip``); returns
     what its own view then says it saved (``last``: it completes the phase, which reveals it)."""
-    table = Table.of(await game_at(service, HERE))
-    engine = table.engine
+    match = Match.of(await game_at(service, HERE))
+    engine = match.engine
     choices = [
         mapped
-        for action in engine.legal_actions(table.state, seat)
+        for action in engine.legal_actions(match.state, seat)
         if (mapped := engine.to_command(action)) is not None and mapped[0] != "prefer"
     ]
     command, args = choices[skip % len(choices)]
@@ -107,11 +107,11 @@ async def test_a_sealed_trap_is_withdrawn_when_a_seat_that_left_is_taken_over(
         await submit_any(service, who, seat, last=seat == 2)
     for _ in range(20):  # answer phase 3's questions, if any, by their deadlines
         row = await game_at(service, HERE)
-        if Table.of(row).state.stage == "trap":
+        if Match.of(row).state.stage == "trap":
             break
         clock.now += 7 * 24 * 3600
         await service.run_deadlines()
-    assert Table.of(await game_at(service, HERE)).state.stage == "trap"
+    assert Match.of(await game_at(service, HERE)).state.stage == "trap"
     trap = await submit_any(service, BOB, 1)
     left = await service.leave(BOB, HERE)
     assert left.ok and "afresh" not in said(left.public)
@@ -129,10 +129,10 @@ async def test_cooperative_tower_picks_are_withdrawn_for_the_newcomer(service: S
     assert (await service.join(BOB, HERE)).ok
     assert (await service.start(ALICE, HERE)).ok
     engine = get_game("badbones")
-    state = Table.of(await game_at(service, HERE)).state
+    state = Match.of(await game_at(service, HERE)).state
     assert state.stage == "start", "the cooperative game begins with tower picks"
     await submit_any(service, BOB, 1)
-    assert engine.sealed(Table.of(await game_at(service, HERE)).state, 1)
+    assert engine.sealed(Match.of(await game_at(service, HERE)).state, 1)
     replaced = await service.replace(ALICE, HERE, BOB.user_id, ERIN)
     assert "afresh" in said(replaced.public)
     assert (await seat_view(service, 1))["my_submission"] is None
@@ -144,11 +144,11 @@ async def test_a_choice_that_completes_the_phase_is_not_called_hidden(service: S
     player is not told "Hidden until everyone has chosen; you can still change it"."""
     assert (await service.new_game(ALICE, HERE, "badbones", {})).ok
     assert (await service.start(ALICE, HERE)).ok
-    table = Table.of(await game_at(service, HERE))
+    match = Match.of(await game_at(service, HERE))
     command, args = next(
         mapped
-        for action in table.engine.legal_actions(table.state, 0)
-        if (mapped := table.engine.to_command(action)) is not None and mapped[0] == "move"
+        for action in match.engine.legal_actions(match.state, 0)
+        if (mapped := match.engine.to_command(action)) is not None and mapped[0] == "move"
     )
     solo = await service.act(ALICE, HERE, "badbones", command, dict(args))
     assert solo.ok and "Hidden until everyone" not in private(solo)
@@ -156,11 +156,11 @@ async def test_a_choice_that_completes_the_phase_is_not_called_hidden(service: S
 
 async def test_a_choice_that_others_still_wait_on_is_said_to_be_hidden(service: Service) -> None:
     await three_at_the_table(service)
-    table = Table.of(await game_at(service, HERE))
+    match = Match.of(await game_at(service, HERE))
     command, args = next(
         mapped
-        for action in table.engine.legal_actions(table.state, 0)
-        if (mapped := table.engine.to_command(action)) is not None and mapped[0] == "move"
+        for action in match.engine.legal_actions(match.state, 0)
+        if (mapped := match.engine.to_command(action)) is not None and mapped[0] == "move"
     )
     first = await service.act(ALICE, HERE, "badbones", command, dict(args))
     assert "Hidden until everyone has chosen" in private(first)

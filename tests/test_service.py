@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from bot.discord.markup import markdown
 from bot.service import Actor, Service
 from bot.service.buttons import decode
-from bot.service.reading import LANGUAGE_TTL
+from bot.service.memory import LANGUAGE_TTL
 from bot.store import repository as repo
 from bot.store.models import ActionRow, DeadlineRow, GameRow
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock

@@ -23,8 +23,8 @@ import i18n
 from bot.service import Actor, Outgoing, Place, Reply, Service
 from bot.service.compose import pending_text
 from bot.service.lobby_commands import listing
+from bot.service.match import Match
 from bot.service.narrate import event_text
-from bot.service.table import Table
 from bot.service.text import Name, phrase
 from bot.store import repository as repo
 from i18n import LANGUAGES, catalogue, t, watching
@@ -103,12 +103,12 @@ async def played(game: str, lang: str, tmp_path: Path, seed: int, moves: int = M
                     row = await repo.open_game(session, here.channel_id)
                 if row is None or row.state is None:
                     break
-                table = Table.of(row)
-                pending = engine.pending(table.state)
+                match = Match.of(row)
+                pending = engine.pending(match.state)
                 if not pending:
                     break
                 seat = rng.choice(sorted(pending))
-                mapped = engine.to_command(rng.choice(engine.legal_actions(table.state, seat)))
+                mapped = engine.to_command(rng.choice(engine.legal_actions(match.state, seat)))
                 if mapped is not None:
                     pictures += seen(await service.act(players[seat], here, game, *mapped))
                 if step % 10 == 3:

@@ -12,8 +12,9 @@ from typing import Any
 import discord
 
 from bot.discord import perms
+from bot.discord.edits import drawn, is_phase_post
 from bot.discord.layout import Piece, attachment, layout, message_kwargs
-from bot.discord.send import Outbox, drawn, is_phase_post
+from bot.discord.send import Outbox
 from bot.service.replies import Message, Outgoing, Reply
 from bot.service.text import Text
 from i18n import language_for, t

@@ -2,7 +2,8 @@
 not post (a permission missing, a thread locked, a channel deleted) pauses its table and gets no
 request until it may again; a game's thread is opened from its lobby, reopened when archived,
 archived when the game ends; hosts hear by direct message. :class:`Channels` is the base of
-:class:`bot.discord.send.Outbox`, which queues and sends; this module holds what a channel's
+:class:`bot.discord.edits.Edits` and so of :class:`bot.discord.send.Outbox`, which queues and
+sends; this module holds what a channel's
 state decides (see ``docs/discord.md``)."""
 
 from __future__ import annotations

@@ -23,9 +23,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service.draft import Draft, Post
+from bot.service.match import Match, computer_plays
 from bot.service.narrate import event_text
 from bot.service.replies import Slot
-from bot.service.table import Table, computer_plays
 from bot.service.text import Text, lines, phrase
 from i18n import has
 from rules.core import Event, Snapshot
@@ -35,7 +35,7 @@ COMPUTER = "_computer"  # an event's wording when the computer made the move for
 
 
 def asks(snap: Snapshot) -> bool:
-    """Whether the table waits for questions that stay open while others are answered."""
+    """Whether the game waits for questions that stay open while others are answered."""
     return any(item.asked is not None for item in snap.pending.values())
 
 
@@ -45,10 +45,10 @@ def by_computer(events: list[Event]) -> list[Event]:
     return [Event(e.key + COMPUTER, e.args, e.to) if has(e.key + COMPUTER) else e for e in events]
 
 
-def remember(table: Table, told: list[Event], *, fresh: bool = False) -> dict[str, Any]:
+def remember(match: Match, told: list[Event], *, fresh: bool = False) -> dict[str, Any]:
     """The game's message records with ``told`` added to the phase message's narration
     (``fresh``: a new message, whose narration starts with them)."""
-    messages = dict(table.row.messages or {})
+    messages = dict(match.row.messages or {})
     record = dict(messages.get("phase") or {})
     kept = [] if fresh else list(record.get("told") or [])
     record["told"] = kept + [[e.key, e.args] for e in told]
@@ -61,8 +61,8 @@ def timed_out(seat: int) -> Event:
     return Event(TIMED_OUT, {"seat": seat})
 
 
-def _said(events: list[Event], table: Table, lang: str) -> list[Text]:
-    names = table.names()
+def _said(events: list[Event], match: Match, lang: str) -> list[Text]:
+    names = match.names()
     return [
         phrase(TIMED_OUT, lang, player=names[int(e.args["seat"])])
         if e.key == TIMED_OUT
@@ -73,7 +73,7 @@ def _said(events: list[Event], table: Table, lang: str) -> list[Text]:
 
 def answered(
     draft: Draft,
-    table: Table,
+    match: Match,
     before: Snapshot,
     after: Snapshot,
     whole: Post,
@@ -84,11 +84,11 @@ def answered(
     """A move within a phase of questions asked in place (see the module): the phase message
     (``whole``: as a new phase message would be, without narration) edited, or posted anew
     for the players newly asked."""
-    draft.messages = remember(table, told)
+    draft.messages = remember(match, told)
     record = draft.messages["phase"]
     narrated = [Event(str(key), dict(args)) for key, args in record["told"]]
-    whole = replace(whole, narration=lines(_said(narrated, table, lang)))
-    by_seat = {s.seat: s for s in table.row.seats}
+    whole = replace(whole, narration=lines(_said(narrated, match, lang)))
+    by_seat = {s.seat: s for s in match.row.seats}
     newly = {
         by_seat[s].user_id
         for s in after.pending
@@ -104,9 +104,9 @@ def answered(
     draft.public.append(
         replace(
             whole,
-            channel_id=int(record.get("channel") or table.row.channel_id),
+            channel_id=int(record.get("channel") or match.row.channel_id),
             mentions=(),  # an edit pings nobody: those asked were pinged when asked
-            slot=Slot(table.row.id, "phase", after.phase),
+            slot=Slot(match.row.id, "phase", after.phase),
             edit=True,
             edit_of=int(record["id"]) if record.get("id") else None,
             phase=False,  # the phase goes on: not a new one

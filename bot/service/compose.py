@@ -22,12 +22,8 @@ from bot.service import buttons as button_ids
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.guide import jump_link
-from bot.service.narrate import events_text, fill_args
-from bot.service.options import summary as option_summary
-from bot.service.replies import Button, Select, Slot, ThreadPlan
-from bot.service.shown import show, show_args
-from bot.service.table import (
-    Table,
+from bot.service.match import (
+    Match,
     automatic_steps,
     computer_plays,
     public_locale,
@@ -35,6 +31,10 @@ from bot.service.table import (
     seat_of_number,
     seats_in_order,
 )
+from bot.service.narrate import events_text, fill_args
+from bot.service.options import summary as option_summary
+from bot.service.replies import Button, Select, Slot, ThreadPlan
+from bot.service.shown import show, show_args
 from bot.service.text import Channel, Mention, Name, Text, When, join, lines, phrase
 from bot.store.models import ACTIVE, LOBBY, DeadlineRow, GameRow
 from i18n import catalogue, language_for
@@ -57,11 +57,11 @@ def refusal(error: Refusal | RulesError, lang: str) -> Text:
     return "⚠️ " + phrase(error.key, lang, **fill_args(shown, [], lang))
 
 
-def picture(table: Table, lang: str) -> RenderJob:
+def picture(match: Match, lang: str) -> RenderJob:
     """The channel's picture of the table: the public view only."""
-    view = table.engine.view(table.state, None)
+    view = match.engine.view(match.state, None)
     return RenderJob(
-        table.kind, view, table.plain_names(), lang, private=False, game_id=table.row.id
+        match.kind, view, match.plain_names(), lang, private=False, game_id=match.row.id
     )
 
 
@@ -73,7 +73,7 @@ def pending_text(kind: str, item: Pending, names: Sequence[Name], lang: str) -> 
 
 
 def phase_post(
-    table: Table,
+    match: Match,
     snap: Snapshot,
     events: list[Event],
     lang: str,
@@ -88,7 +88,7 @@ def phase_post(
     the table (``draw``: when the game's ``picture_key`` says the table deserves a new one).
     Readiness later edits the head of this very message (:func:`readiness`). ``autoplayed``:
     seats about to be played by default, whom nobody waits for."""
-    names = table.names()
+    names = match.names()
     told: list[Text] = []
     if timed_out is not None:
         told.append(phrase(TIMED_OUT, lang, player=names[timed_out]))
@@ -108,15 +108,15 @@ def phase_post(
             else phrase("lobby.over.nobody", lang)
         )
     else:
-        by_seat = {s.seat: s for s in table.row.seats}
+        by_seat = {s.seat: s for s in match.row.seats}
         # A turn's message pings the player whose turn begins and whoever is newly asked in it.
-        by_turns = live.by_turns(table, snap)
+        by_turns = live.by_turns(match, snap)
         turn_pings = live.pinged(before, snap) if by_turns else frozenset()
         # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it;
         # but a turn that begins with one (the game's first) names and pings its player, whose
         # turn message the roll then edits (an edit pings nobody).
         shown = turn_pings if before is None else frozenset()
-        automatic = automatic_steps(table, snap.pending).keys()
+        automatic = automatic_steps(match, snap.pending).keys()
         skipped = autoplayed | (automatic - shown)
         awaited = {seat: item for seat, item in snap.pending.items() if seat not in skipped}
         for seat, item in sorted(awaited.items()):
@@ -126,7 +126,7 @@ def phase_post(
             # Nobody to ping where the computer plays the seat.
             if not computer_plays(user) and (seat in turn_pings if by_turns else newly):
                 mentions.append(user.user_id)
-        head = awaited_lines(table, snap, (), lang, skipped, shown)
+        head = awaited_lines(match, snap, (), lang, skipped, shown)
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
         seats = [
@@ -135,31 +135,31 @@ def phase_post(
             if not (by_seat[s].computer or by_seat[s].left) and s not in automatic
         ]
         # Moves chosen from menus first (a pawn, "Place a trap…"): the common moves.
-        opened, menus = picks.controls(table, seats, lang)
-        selects = (*offered_selects(table, seats, lang), *menus)[:MAX_ROWS]
+        opened, menus = picks.controls(match, seats, lang)
+        selects = (*offered_selects(match, seats, lang), *menus)[:MAX_ROWS]
         # A select takes one of the five rows.
         room = (MAX_ROWS - len(selects)) * 5
-        buttons = (*opened, *offered_buttons(table, seats, lang, snap.pending))[:room]
-        if seats and len(buttons) < room and any(c.hidden for c in table.engine.commands):
+        buttons = (*opened, *offered_buttons(match, seats, lang, snap.pending))[:room]
+        if seats and len(buttons) < room and any(c.hidden for c in match.engine.commands):
             # Moves no public message may offer (a Farkle item: a button per item would tell
             # the channel what a player holds) are made from the player's own board: offered
             # alike whatever anyone holds, so it tells nobody anything.
             buttons = (*buttons, board_button(lang))
     return Post(
-        table.row.channel_id,
+        match.row.channel_id,
         head,
         narration=lines(told),
         mentions=tuple(mentions),
         buttons=buttons,
         selects=selects,
-        picture=picture(table, lang) if draw else None,
+        picture=picture(match, lang) if draw else None,
         phase=True,
-        slot=None if snap.over else Slot(table.row.id, "phase", snap.phase),
+        slot=None if snap.over else Slot(match.row.id, "phase", snap.phase),
     )
 
 
 def awaited_lines(
-    table: Table,
+    match: Match,
     snap: Snapshot,
     ready: Sequence[int],
     lang: str,
@@ -172,10 +172,10 @@ def awaited_lines(
     ``skipped``: seats the computer plays at once (their turn's deadline is spent, or the step
     has no decision in it), whom nobody waits for, but for those ``shown`` (a turn's player
     called as it begins); seats the computer plays are named, not mentioned."""
-    names = table.names()
-    by_seat = {s.seat: s for s in table.row.seats}
+    names = match.names()
+    by_seat = {s.seat: s for s in match.row.seats}
     said: list[Text] = []
-    skipped = skipped | (automatic_steps(table, snap.pending).keys() - shown)
+    skipped = skipped | (automatic_steps(match, snap.pending).keys() - shown)
     for seat in sorted((set(snap.pending) - skipped) | set(ready)):
         item = snap.pending.get(seat)
         if item is None:
@@ -186,7 +186,7 @@ def awaited_lines(
             said.append(phrase("bots.playing", lang, player=names[seat]))
             continue
         who = Mention(user.user_id, names[seat].text)
-        what = pending_text(table.kind, item, names, lang)
+        what = pending_text(match.kind, item, names, lang)
         said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
     clocks = [
         p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped
@@ -196,16 +196,16 @@ def awaited_lines(
     timers = [
         seconds
         for s, p in snap.pending.items()
-        if s not in skipped and (seconds := live.round_timer(table, p)) is not None
+        if s not in skipped and (seconds := live.round_timer(match, p)) is not None
     ]
     if timers:  # a real-time round's own short timer, counted from the round's start
-        due = table.row.phase_started_at + min(timers)
+        due = match.row.phase_started_at + min(timers)
         said.append(phrase("lobby.act.round_timer", lang, when=When(int(due))))
     return lines(said)
 
 
 def phase_record(
-    table: Table,
+    match: Match,
     snap: Snapshot,
     before: Snapshot | None = None,
     told: Sequence[Event] = (),
@@ -216,13 +216,13 @@ def phase_record(
     place (an edited table, a turn's message: ``bot.service.live``) goes on, or begins here with
     ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
     the seat that made the step in person, ``live.new_message``)."""
-    kept = live.carried(table, snap, before, mover)
+    kept = live.carried(match, snap, before, mover)
     if kept.get("table") == snap.phase and told:
         kept["told"] = [[e.key, e.args] for e in told]
     return {
-        **(table.row.messages or {}),
+        **(match.row.messages or {}),
         "phase": {
-            "channel": table.row.channel_id,
+            "channel": match.row.channel_id,
             "id": None,
             "phase": snap.phase,
             "awaited": sorted(snap.pending),
@@ -232,27 +232,27 @@ def phase_record(
 
 
 def readiness(
-    table: Table, snap: Snapshot, lang: str, skipped: frozenset[int] = frozenset()
+    match: Match, snap: Snapshot, lang: str, skipped: frozenset[int] = frozenset()
 ) -> Post | None:
     """A submission in a phase that goes on: the phase message's head again, with who is now
     ready, as an edit of that message (never a new post; ``None`` when the row knows of no
     phase message for this phase, e.g. a game started before messages were recorded)."""
-    record = (table.row.messages or {}).get("phase") or {}
+    record = (match.row.messages or {}).get("phase") or {}
     if record.get("phase") != snap.phase:
         return None
     awaited = [int(s) for s in record.get("awaited") or []]
     ready = [s for s in awaited if s not in snap.pending]
     return Post(
-        int(record.get("channel") or table.row.channel_id),
-        awaited_lines(table, snap, ready, lang, skipped),
-        slot=Slot(table.row.id, "phase", snap.phase),
+        int(record.get("channel") or match.row.channel_id),
+        awaited_lines(match, snap, ready, lang, skipped),
+        slot=Slot(match.row.id, "phase", snap.phase),
         edit=True,
         edit_of=int(record["id"]) if record.get("id") else None,
     )
 
 
 def move_draft(
-    table: Table,
+    match: Match,
     before: Snapshot,
     after: Snapshot,
     seat: int,
@@ -269,7 +269,7 @@ def move_draft(
     the whole phase message (with its picture when the picture key moved on) when the phase
     moved on, else an edit of the phase message saying who is ready."""
     draft = Draft()
-    names = table.names()
+    names = match.names()
     earlier = before.pending.get(seat)
     # The game's own clock (a deadline the engine set: FUSE's bomb) ran out and ended it: the
     # engine narrates that; "X ran out of time" would blame the one seat whose default was played.
@@ -281,7 +281,7 @@ def move_draft(
         # The echo of one's own hidden submission ("Saved: … hidden until everyone has
         # chosen") is untrue once this very move resolved the phase (the last to choose, or a
         # solo game): the channel's message says what happened to it. News is kept.
-        echoes = [e for e in events if e.to == seat and (not moved_on or table.engine.is_news(e))]
+        echoes = [e for e in events if e.to == seat and (not moved_on or match.engine.is_news(e))]
         draft.private.extend(events_text(echoes, names, lang))
     # Private news for anyone but the actor (an item drawn at the start of a turn) cannot go in
     # the actor's reply: the channel is told *that* there is news, never what it is, and
@@ -289,7 +289,7 @@ def move_draft(
     # One line per seat, naming only that player, and only for news (not the echo of a move
     # played by default); a seat no person reads (a computer seat, a player who left) is not
     # told.
-    unread = _unread(table)
+    unread = _unread(match)
     news = sorted(
         {
             e.to
@@ -297,7 +297,7 @@ def move_draft(
             if e.to is not None
             and (by_default or e.to != seat)
             and e.to not in unread
-            and table.engine.is_news(e)
+            and match.engine.is_news(e)
         }
     )
     told = public(events) + [Event("lobby.act.private_news", {"seat": s}) for s in news]
@@ -305,11 +305,11 @@ def move_draft(
     # next step in this turn at once, so nobody waits for it.
     again = rest_of_turn and after.turn == before.turn and seat in after.pending
     autoplayed = {seat} if again else set()
-    found = live.record(table)
+    found = live.record(match)
     if found is not None and not after.over:
         return _live_move(
             draft,
-            table,
+            match,
             before,
             after,
             seat,
@@ -325,14 +325,14 @@ def move_draft(
     if moved_on and asking.asks(after):
         # A phase of questions asked in place begins: its message keeps what it narrates.
         kept = [asking.timed_out(seat), *told] if blame else told
-        draft.messages = asking.remember(table, kept, fresh=True)
+        draft.messages = asking.remember(match, kept, fresh=True)
     elif not moved_on and (asking.asks(before) or asking.asks(after)):
-        computer = by_default or computer_plays(seat_of_number(table.row, seat))
+        computer = by_default or computer_plays(seat_of_number(match.row, seat))
         told = asking.by_computer(told) if computer else told
         if blame:
             told = [asking.timed_out(seat), *told]
         whole = phase_post(
-            table,
+            match,
             after,
             [],
             public_lang,
@@ -341,15 +341,15 @@ def move_draft(
             autoplayed=frozenset(autoplayed),
         )
         asking.answered(
-            draft, table, before, after, whole, told, public_lang, frozenset(autoplayed)
+            draft, match, before, after, whole, told, public_lang, frozenset(autoplayed)
         )
         if not by_default and seat in after.pending:  # the next question about their board
-            draft.say(pending_text(table.kind, after.pending[seat], names, lang))
-            draft.private_buttons = offered_buttons(table, [seat], lang)
+            draft.say(pending_text(match.kind, after.pending[seat], names, lang))
+            draft.private_buttons = offered_buttons(match, [seat], lang)
         return draft
     if moved_on:
         post = phase_post(
-            table,
+            match,
             after,
             told,
             public_lang,
@@ -359,7 +359,7 @@ def move_draft(
             autoplayed=frozenset(autoplayed),
         )
         draft.public.append(post)
-        result = thread_result(table, post, public_lang) if after.over else None
+        result = thread_result(match, post, public_lang) if after.over else None
         if result is not None:
             draft.public.append(result)
         return draft
@@ -370,20 +370,20 @@ def move_draft(
     if said:
         # Something the table must read happened without moving the phase on (a timeout):
         # that is news, not readiness, and an edit would be overwritten by the next one.
-        draft.public.append(Post(table.row.channel_id, Text(), narration=lines(said)))
+        draft.public.append(Post(match.row.channel_id, Text(), narration=lines(said)))
     if seat in before.pending and seat not in after.pending:
-        edit = readiness(table, after, public_lang, frozenset(autoplayed))
+        edit = readiness(match, after, public_lang, frozenset(autoplayed))
         if edit is not None:
             draft.public.append(edit)
             draft.ack_by_edit = not by_default and len(draft.private) == 1
     if not by_default and seat in after.pending:
-        draft.private_buttons = offered_buttons(table, [seat], lang)
+        draft.private_buttons = offered_buttons(match, [seat], lang)
     return draft
 
 
 def _live_move(
     draft: Draft,
-    table: Table,
+    match: Match,
     before: Snapshot,
     after: Snapshot,
     seat: int,
@@ -401,22 +401,22 @@ def _live_move(
     say so. A seat the timer played for is a line in it, not a post of its own."""
     earlier = before.pending.get(seat)
     if blame and earlier is not None:
-        timer = live.round_timer(table, earlier) is not None
-        key = live.timed_out_key(table, timer, TURN_TIMED_OUT)
+        timer = live.round_timer(match, earlier) is not None
+        key = live.timed_out_key(match, timer, TURN_TIMED_OUT)
         told = [Event(key, {"seat": seat}), *told]
     draw = draws and after.picture_key != before.picture_key
-    whole = phase_post(table, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
-    draft.messages = live.remember(table, found, told)
+    whole = phase_post(match, after, told, lang, before=before, draw=draw, autoplayed=autoplayed)
+    draft.messages = live.remember(match, found, told)
     if after.phase != before.phase and found.get("table") == after.phase:
         # A new table message, which pings whom it asks anew (an edited table's sitting: each
         # player once, ``live.posted``).
-        if live.shown(table).edited:
+        if live.shown(match).edited:
             record = draft.messages["phase"]
-            whole, record = live.posted(table, whole, record, after, lang, autoplayed)
+            whole, record = live.posted(match, whole, record, after, lang, autoplayed)
             draft.messages = {**draft.messages, "phase": record}
         draft.public.append(whole)
         return draft
-    edit = live.edit(table, whole, draft.messages["phase"], lang)
+    edit = live.edit(match, whole, draft.messages["phase"], lang)
     # (It announces a phase only when the phase moved on: a new round, the returns.)
     draft.public.append(edit if after.phase != before.phase else replace(edit, phase=False))
     # The clicked message shows the move: it stands for the "Recorded" answer; the buttons
@@ -425,30 +425,30 @@ def _live_move(
     return draft
 
 
-def _unread(table: Table) -> set[int]:
+def _unread(match: Match) -> set[int]:
     """Seats no person reads: computer seats, and players who left."""
-    return {s.seat for s in table.row.seats if s.left or s.computer is not None}
+    return {s.seat for s in match.row.seats if s.left or s.computer is not None}
 
 
 def offered_buttons(
-    table: Table, seats: list[int], lang: str, pending: dict[int, Pending] | None = None
+    match: Match, seats: list[int], lang: str, pending: dict[int, Pending] | None = None
 ) -> tuple[Button, ...]:
     """The buttons for ``seats``' legal moves, in the game's own command order (claims before
     "pass"). Players asked different things at once (Bad Bones: one picks a cemetery, another a
     direction) share one row of buttons: a button only one of them can use says whose it is.
     Players asked the same thing (everyone claims a die) need no names."""
-    engine, row = table.engine, table.row
+    engine, row = match.engine, match.row
     seen: list[tuple[str, CommandArgs]] = []
     owners: list[list[int]] = []  # the seats offered each button of ``seen``
     for seat in seats:
-        for item in engine.buttons(table.state, seat):
+        for item in engine.buttons(match.state, seat):
             if item in seen:
                 owners[seen.index(item)].append(seat)
             else:
                 seen.append(item)
                 owners.append([seat])
     order = {c.name: i for i, c in enumerate(engine.commands)}
-    state = table.state
+    state = match.state
     ranked = sorted(
         zip(seen, owners, strict=True),
         key=lambda pair: (
@@ -456,7 +456,7 @@ def offered_buttons(
             engine.button_rank(state, pair[0][0], pair[0][1]),
         ),
     )
-    names = table.names()
+    names = match.names()
     known = catalogue(language_for(lang))
     out: list[Button] = []
     # Questions that stay open while others are answered (Bad Bones phase 3): the buttons
@@ -477,7 +477,7 @@ def offered_buttons(
             if key in known
             else " ".join([command, *map(str, args.values())])
         )
-        if says_whose(table, pending, command, len(seats)) and len(offered) == 1:
+        if says_whose(match, pending, command, len(seats)) and len(offered) == 1:
             label = str(
                 phrase("lobby.act.owned_button", lang, player=names[offered[0]], label=label)
             )
@@ -491,26 +491,26 @@ def board_button(lang: str) -> Button:
 
 
 def says_whose(
-    table: Table, pending: Mapping[int, Pending] | None, command: str, among: int
+    match: Match, pending: Mapping[int, Pending] | None, command: str, among: int
 ) -> bool:
     """Whether a button of ``command``, offered to one of ``among`` seats, names its player:
     players asked different things at once (Bad Bones: one picks a cemetery, another a
     direction) share one row of buttons, and so do several holders of an owned command (FUSE's
     placements and returns). ``moves.clicked`` tells a presser whose such a button is."""
     apart = pending is not None and len({p.kind for p in pending.values()}) > 1
-    owned = any(c.name == command and c.owned for c in table.engine.commands)
+    owned = any(c.name == command and c.owned for c in match.engine.commands)
     return apart or (owned and among > 1)
 
 
-def offered_selects(table: Table, seats: list[int], lang: str) -> tuple[Select, ...]:
+def offered_selects(match: Match, seats: list[int], lang: str) -> tuple[Select, ...]:
     """At most one multi-select menu (a command with a ``select`` parameter: keep dice)."""
-    engine, row = table.engine, table.row
+    engine, row = match.engine, match.row
     for command in engine.commands:
         if command.select is None:
             continue
         tokens: dict[str, None] = {}
         for seat in seats:
-            for value in engine.suggestions(table.state, seat, command.name, command.select, {}):
+            for value in engine.suggestions(match.state, seat, command.name, command.select, {}):
                 for token in value.split():
                     tokens.setdefault(token, None)
         if not tokens:
@@ -631,9 +631,9 @@ def _rematch_lobby(
     return Post(channel, text, buttons=buttons, slot=slot, edit=edit, edit_of=edit_of)
 
 
-def thread_result(table: Table, final: Post, lang: str) -> Post | None:
+def thread_result(match: Match, final: Post, lang: str) -> Post | None:
     """A game played in a thread ends: its parent channel hears the result, with a link."""
-    row = table.row
+    row = match.row
     if row.parent_channel_id is None:
         return None
     text = phrase(
@@ -674,8 +674,8 @@ def status_lines(
             gone = " — " + str(phrase("bots.status.autopilot", lang))
         said.append(Text.of(f"{seat.seat + 1}. ", names[seat.seat], marker, gone))
     if row.state is not None and row.status == ACTIVE:
-        table = Table.of(row)
-        for seat_no, item in sorted(engine.pending(table.state).items()):
+        match = Match.of(row)
+        for seat_no, item in sorted(engine.pending(match.state).items()):
             due = deadlines.get((seat_no, "default"))
             line = phrase(
                 "lobby.status.awaiting",
@@ -687,31 +687,31 @@ def status_lines(
     return said
 
 
-def nudge(table: Table, seat: int, item: Pending, user_id: int, due: float | None) -> Post:
+def nudge(match: Match, seat: int, item: Pending, user_id: int, due: float | None) -> Post:
     """The ping a player's quiet hours held back, once they end: they are still awaited."""
-    names = table.names()
-    lang = public_locale(table.row)
+    names = match.names()
+    lang = public_locale(match.row)
     text = phrase(
         "lobby.deadline.nudge",
         lang,
         player=Mention(user_id, names[seat].text),
-        what=pending_text(table.kind, item, names, lang),
-        link=jump_link(table.row.guild_id, table.row.channel_id),
+        what=pending_text(match.kind, item, names, lang),
+        link=jump_link(match.row.guild_id, match.row.channel_id),
     )
     if due is not None:
         text = Text.of(text, " ", phrase("lobby.deadline.until", lang, when=When(int(due))))
-    return Post(table.row.channel_id, text, mentions=(user_id,))
+    return Post(match.row.channel_id, text, mentions=(user_id,))
 
 
-def reminder(table: Table, seat: int, item: Pending, user_id: int, due: float, lang: str) -> Post:
+def reminder(match: Match, seat: int, item: Pending, user_id: int, due: float, lang: str) -> Post:
     """The nudge before a seat's deadline (only that player is pinged)."""
-    names = table.names()
+    names = match.names()
     text = phrase(
         "lobby.deadline.reminder",
         lang,
         player=Mention(user_id, names[seat].text),
-        what=pending_text(table.kind, item, names, lang),
+        what=pending_text(match.kind, item, names, lang),
         when=When(int(due)),
-        link=jump_link(table.row.guild_id, table.row.channel_id),
+        link=jump_link(match.row.guild_id, match.row.channel_id),
     )
-    return Post(table.row.channel_id, text, mentions=(user_id,))
+    return Post(match.row.channel_id, text, mentions=(user_id,))

@@ -1,4 +1,4 @@
-"""Computer players at the table: computer seats, the autopilot of absent players, and taking a
+"""Computer players in a game: computer seats, the autopilot of absent players, and taking a
 seat over.
 
 A seat is *played by the computer* when it is a computer seat (``/game addbot``), when its
@@ -10,7 +10,7 @@ game ever waits on a computer inside another command.
 
 The move itself is ``rules.core.policy.choose`` (docs/bots.md): deterministic, from the
 position alone, thought out off the event loop (``thinking``) and, for a deadline, before the
-deadline's transaction (``think``), so a search never holds SQLite's writer or a table's lock.
+deadline's transaction (``think``), so a search never holds SQLite's writer or a channel's lock.
 A game without a policy (the platform's test game) plays its pending default. An absent
 person's seat plays at the game's autopilot level (``/game settings autopilot:<level>``).
 """
@@ -23,10 +23,10 @@ from typing import Any
 from bot.service import compose, deadlines, thinking
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
+from bot.service.match import Match, new_seat, require, require_host, seat_of, settings
 from bot.service.narrate import plain_name
 from bot.service.replies import Actor, Place
 from bot.service.shown import fold
-from bot.service.table import Table, new_seat, require, require_host, seat_of, settings
 from bot.service.text import Name, Text, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -50,12 +50,12 @@ def level_of(row: GameRow, seat: SeatRow) -> str:
     return seat.computer or autopilot_level(row)
 
 
-async def action_for(table: Table, seat: int, level: str) -> Action:
+async def action_for(match: Match, seat: int, level: str) -> Action:
     """The computer's move for ``seat``: the policy's choice, thought out off the event loop
     (a search in a worker process: ``thinking``)."""
-    if not has_policy(table.kind):
-        return table.engine.pending(table.state)[seat].default
-    return await thinking.decide(table.engine, table.state, seat, level)
+    if not has_policy(match.kind):
+        return match.engine.pending(match.state)[seat].default
+    return await thinking.decide(match.engine, match.state, seat, level)
 
 
 @dataclass(frozen=True)
@@ -74,19 +74,19 @@ class Thought:
 
 async def think(row: GameRow, seat: int, phase: str) -> Thought | None:
     """The computer's move for a due deadline of ``seat``, thought out before the deadline's
-    transaction takes the table's lock and SQLite's writer (a hard decision searches for up to
-    a second: inside, it would hold up every table's moves). None when no decision is due
+    transaction takes the channel's lock and SQLite's writer (a hard decision searches for up to
+    a second: inside, it would hold up every game's moves). None when no decision is due
     (another phase, a step with no decision); the transaction checks it still fits."""
     if row.status != ACTIVE or row.phase != phase or not has_policy(row.kind):
         return None
-    table = Table.of(row)
+    match = Match.of(row)
     user = next((s for s in row.seats if s.seat == seat), None)
-    if user is None or seat not in table.engine.pending(table.state):
+    if user is None or seat not in match.engine.pending(match.state):
         return None
-    if table.engine.automatic(table.state, seat) is not None:
+    if match.engine.automatic(match.state, seat) is not None:
         return None
     level = level_of(row, user)
-    return Thought(row.version, seat, level, await action_for(table, seat, level))
+    return Thought(row.version, seat, level, await action_for(match, seat, level))
 
 
 def misses_allowed(row: GameRow) -> int:
@@ -170,7 +170,7 @@ async def reclaim(tx: Tx, actor: Actor, place: Place) -> Post | None:
     seat.autopilot = False
     seat.misses = 0
     # Their pending deadline was a computer's few seconds: give them a person's deadline again.
-    await deadlines.restart(tx, Table.of(row), seat.seat)
+    await deadlines.restart(tx, Match.of(row), seat.seat)
     name = Name(plain_name(seat.display_name))
     text = phrase("bots.autopilot.back", language_for(place.locale), player=name)
     return Post(place.channel_id, text)
@@ -179,13 +179,13 @@ async def reclaim(tx: Tx, actor: Actor, place: Place) -> Post | None:
 # --------------------------------------------------------------------------- replacing
 
 
-async def withdraw_sealed(tx: Tx, table: Table, seat: int) -> bool:
+async def withdraw_sealed(tx: Tx, match: Match, seat: int) -> bool:
     """A seat that changes hands with a sealed choice in the current phase (made, not yet
     revealed: Bad Bones' hidden submissions) loses it, so that nobody but the person who made it
     ever sees it (docs/bots.md): the newcomer chooses afresh. The withdrawal is logged as a
     step of the seat (``Withdraw``), so the log replays to the same game. Whether there was one
     to take back."""
-    engine, state, row = table.engine, table.state, table.row
+    engine, state, row = match.engine, match.state, match.row
     if not engine.sealed(state, seat):
         return False
     engine.play(state, seat, Withdraw(), tx.now)
@@ -223,9 +223,9 @@ def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
             row.host_id = new.user_id
         row.updated_at = tx.now
         await tx.session.flush()
-        table = Table.of(row)
-        reset = await withdraw_sealed(tx, table, seat.seat)
-        await deadlines.restart(tx, table, seat.seat)
+        match = Match.of(row)
+        reset = await withdraw_sealed(tx, match, seat.seat)
+        await deadlines.restart(tx, match, seat.seat)
         new_name = Name(plain_name(new.display_name))
         draft = Draft()
         draft.say(phrase("bots.replace.private", tx.lang, player=old_name, new=new_name))
@@ -235,7 +235,7 @@ def replace(actor: Actor, place: Place, old_user: int, new: Actor) -> Work:
             text = Text.of(
                 text, " ", phrase("bots.replace.reset", public_lang, player=old_name, new=new_name)
             )
-            edit = compose.readiness(table, table.engine.snapshot(table.state), public_lang)
+            edit = compose.readiness(match, match.engine.snapshot(match.state), public_lang)
             if edit is not None:  # the phase message waits for the seat again
                 draft.public.append(edit)
         draft.public.append(Post(place.channel_id, text, mentions=(new.user_id,)))

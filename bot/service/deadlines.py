@@ -18,15 +18,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service.live import round_timer
-from bot.service.reach import reaches
-from bot.service.table import (
-    Table,
+from bot.service.match import (
+    Match,
     automatic_steps,
     computer_plays,
     seat_of_number,
     set_aside,
     settings,
 )
+from bot.service.reach import reaches
 from bot.service.transaction import Tx
 from bot.store import repository as repo
 from bot.store.models import GameRow
@@ -45,7 +45,7 @@ STEP_GRACE = 5 * 60
 async def plan(
     tx: Tx,
     writes: repo.Writes,
-    table: Table,
+    match: Match,
     pending: dict[int, Pending],
     *,
     phase_changed: bool,
@@ -61,7 +61,7 @@ async def plan(
     its deadline): the computer plays the rest of that turn (a ``computer`` row), so that one
     missed deadline counts once. (Rows read here are changed through the session: seats the
     computer plays, and the later steps of a turn.)"""
-    row, now = table.row, tx.now
+    row, now = match.row, tx.now
     chosen = settings(row)
     computer = {s.seat for s in row.seats if computer_plays(s)}
     carried: set[int] = set()
@@ -79,10 +79,10 @@ async def plan(
         and not (turn_due and set(turn_due) & set(pending))  # the computer plays on for them
         and set(pending) <= was_pending
         and not computer & set(pending)
-        and not automatic_steps(table, pending)
+        and not automatic_steps(match, pending)
     ):
         # The common case, a submission inside a phase: only drop the rows of the seats that
-        # are no longer pending (usually the mover's), without reading the table.
+        # are no longer pending (usually the mover's), without reading the match.
         writes.clear_deadlines(row.id, seats=was_pending - set(pending))
         return
     else:
@@ -95,13 +95,13 @@ async def plan(
     dues: dict[int, float] = {}  # the deadlines of the seats reminded
     aside = set_aside(row)  # (see bot.service.pause)
     for seat, item in pending.items():
-        automatic = table.engine.automatic(table.state, seat) is not None
+        automatic = match.engine.automatic(match.state, seat) is not None
         if automatic and (seat, COMPUTER) not in existing:
             # A step with no decision (ZvV's roll, option autoroll) is played at once for them;
             # a person's turn keeps its deadline for the steps after it.
             new.append(deadline_row(row.id, seat, COMPUTER, now + aside, row.phase))
         if seat in computer or (same_turn and turn_due and seat in turn_due):
-            # Each step a little after it is asked, so that the table sees the computer play;
+            # Each step a little after it is asked, so that the players see the computer play;
             # a person's rows go (they are not waited for, nor reminded).
             for kind in (DEFAULT, "reminder"):
                 gone = existing.pop((seat, kind), None)
@@ -119,7 +119,7 @@ async def plan(
         due = row.phase_started_at + chosen["deadline_minutes"] * 60
         if item.deadline is not None:
             due = min(due, item.deadline)
-        timer = round_timer(table, item)
+        timer = round_timer(match, item)
         if timer is not None:  # a real-time round does not wait long for anyone
             due = min(due, row.phase_started_at + timer)
         current = existing.get((seat, DEFAULT))
@@ -133,29 +133,29 @@ async def plan(
         if fresh and chosen["reminder_minutes"] > 0 and reminder > now:
             new.append(deadline_row(row.id, seat, "reminder", reminder + aside, row.phase))
             dues[seat] = due + aside
-    writes.add_deadlines(await _out_of_quiet(tx, table, new, dues))
+    writes.add_deadlines(await _out_of_quiet(tx, match, new, dues))
 
 
-async def schedule(tx: Tx, table: Table, *, phase_changed: bool) -> None:
+async def schedule(tx: Tx, match: Match, *, phase_changed: bool) -> None:
     """Bring the rows in step now (lobby commands; a move plans them into its own writes)."""
     writes = repo.Writes()
-    await plan(tx, writes, table, table.engine.pending(table.state), phase_changed=phase_changed)
+    await plan(tx, writes, match, match.engine.pending(match.state), phase_changed=phase_changed)
     await repo.run(tx.session, writes)
 
 
-async def restart(tx: Tx, table: Table, seat: int) -> None:
+async def restart(tx: Tx, match: Match, seat: int) -> None:
     """A seat changes hands (a person back from autopilot, a replacement): its rows start
     again from now, as if its turn had just begun."""
-    row, now = table.row, tx.now
+    row, now = match.row, tx.now
     await repo.clear_deadlines(tx.session, row.id, seats=[seat])
-    item = table.engine.pending(table.state).get(seat)
+    item = match.engine.pending(match.state).get(seat)
     if item is None:
         return
     chosen = settings(row)
     due = now + chosen["deadline_minutes"] * 60
     if item.deadline is not None:
         due = min(due, item.deadline)
-    timer = round_timer(table, item)
+    timer = round_timer(match, item)
     if timer is not None:
         due = min(due, now + timer)
     aside = set_aside(row)  # (see bot.service.pause)
@@ -171,12 +171,12 @@ async def restart(tx: Tx, table: Table, seat: int) -> None:
     reminder = due - chosen["reminder_minutes"] * 60
     if chosen["reminder_minutes"] > 0 and reminder > now:
         rows.append(deadline_row(row.id, seat, "reminder", reminder + aside, row.phase))
-    rows = await _out_of_quiet(tx, table, rows, {seat: due + aside})
+    rows = await _out_of_quiet(tx, match, rows, {seat: due + aside})
     await repo.run(tx.session, repo.Writes().add_deadlines(rows))
 
 
 async def _out_of_quiet(
-    tx: Tx, table: Table, rows: list[dict[str, Any]], dues: dict[int, float]
+    tx: Tx, match: Match, rows: list[dict[str, Any]], dues: dict[int, float]
 ) -> list[dict[str, Any]]:
     """``rows`` with each reminder moved out of its player's quiet hours (bot/service/reach.py):
     to when they end if the deadline is later, else to just before they began if that is still
@@ -184,8 +184,8 @@ async def _out_of_quiet(
     reminded = {r["seat"]: r for r in rows if r["kind"] == "reminder"}
     if not reminded:
         return rows
-    users = {s.seat: s.user_id for s in table.row.seats if s.seat in reminded}
-    found = await reaches(tx, users.values())
+    users = {s.seat: s.user_id for s in match.row.seats if s.seat in reminded}
+    found = await reaches(tx.session, users.values())
     if not found:
         return rows
     kept: list[dict[str, Any]] = []
@@ -200,9 +200,9 @@ async def _out_of_quiet(
     return kept
 
 
-def reminder_gap(table: Table) -> float:
+def reminder_gap(match: Match) -> float:
     """How long before the default a reminder is planned (quiet hours may move it)."""
-    return float(settings(table.row)["reminder_minutes"]) * 60
+    return float(settings(match.row)["reminder_minutes"]) * 60
 
 
 def deadline_row(game_id: int, seat: int, kind: str, due: float, phase: str) -> dict[str, Any]:

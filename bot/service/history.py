@@ -17,17 +17,17 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service import buttons as button_ids
+from bot.service.match import seat_names
 from bot.service.ratings import Standing
 from bot.service.replies import Button
 from bot.service.standings import number
-from bot.service.table import seat_names
 from bot.service.text import Text, When, join, lines, phrase
 from bot.store import logs
 from bot.store import ratings as rated
 from bot.store import repository as repo
 from bot.store.models import GameRow
 
-# Finished games a page: a page of six-player tables with the longest names stays one message
+# Finished games a page: a page of six-player games with the longest names stays one message
 # (the names escape to twice their length on Discord), and five Replay buttons fill one row.
 PAGE = 5
 HISTORY = "history"  # the page buttons' command

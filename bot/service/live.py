@@ -51,9 +51,9 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service.draft import Post
+from bot.service.match import Match, computer_plays
 from bot.service.narrate import events_text
 from bot.service.replies import Slot
-from bot.service.table import Table, computer_plays
 from bot.service.text import lines
 from rules.core import Event, Pending, Presentation, Snapshot, registration
 
@@ -63,35 +63,35 @@ from rules.core import Event, Pending, Presentation, Snapshot, registration
 TURN_NARRATED = 24
 
 
-def shown(table: Table) -> Presentation:
+def shown(match: Match) -> Presentation:
     """How the table's game is shown (its registration)."""
-    return registration(table.kind).presentation
+    return registration(match.kind).presentation
 
 
-def edits_in_place(table: Table, snap: Snapshot | None = None) -> bool:
+def edits_in_place(match: Match, snap: Snapshot | None = None) -> bool:
     """A game whose moves edit the table message rather than post anew: an edited table
     (``Presentation.edited``, whose every move edits it, while a new phase may still get a
     new message where the game says so), and a turn-based game (``snap``'s unit, or else the
     engine's, names whose turn it is)."""
-    if shown(table).edited:
+    if shown(match).edited:
         return True
-    return by_turns(table, snap)
+    return by_turns(match, snap)
 
 
-def by_turns(table: Table, snap: Snapshot | None = None) -> bool:
+def by_turns(match: Match, snap: Snapshot | None = None) -> bool:
     """A turn-based game's table (not an edited one): a message per turn, pinging the player
     whose turn begins and whoever is newly asked in it."""
-    if shown(table).edited:
+    if shown(match).edited:
         return False
-    unit = snap.unit if snap is not None else table.engine.turn(table.state)
+    unit = snap.unit if snap is not None else match.engine.turn(match.state)
     return unit is not None and unit.by_turns
 
 
-def timed_out_key(table: Table, timer: bool, turn_key: str) -> str:
+def timed_out_key(match: Match, timer: bool, turn_key: str) -> str:
     """The catalogue key of the line a table message shows when the computer played for a
     seat: at the round timer (``timer``) or the channel's deadline, in the game's words where
     it has them, else ``turn_key`` (the service's words for a turn timed out)."""
-    said = shown(table)
+    said = shown(match)
     if timer and said.timer_said:
         return said.timer_said
     return said.deadline_said or turn_key
@@ -130,47 +130,47 @@ def pinged(before: Snapshot | None, after: Snapshot) -> frozenset[int]:
     return frozenset(mine | (new.asked - earlier))
 
 
-def asked_in_turn(table: Table, before: Snapshot | None, after: Snapshot) -> list[int]:
+def asked_in_turn(match: Match, before: Snapshot | None, after: Snapshot) -> list[int]:
     """The players asked so far in the turn ``after`` is in (kept in the message's record)."""
     old, new = before.unit if before else None, after.unit
     if new is None:
         return []
     same = old is not None and old.key == new.key
-    found = (table.row.messages or {}).get("phase") or {}
+    found = (match.row.messages or {}).get("phase") or {}
     earlier = set(found.get("asked") or []) | set(old.asked) if same and old else set()
     return sorted(earlier | new.asked)
 
 
-def round_timer(table: Table, item: Pending) -> float | None:
+def round_timer(match: Match, item: Pending) -> float | None:
     """The seconds a seat has in a real-time round (``Presentation.round_timer``, from the
     table's options) before the computer plays for it, counted from the start of the phase;
     ``None``: no round timer. Only while the game's own clock runs (the engine gives the input
     a deadline): otherwise the channel's deadline is the only one."""
     if item.deadline is None:
         return None
-    return shown(table).round_timer(table.row.options or {})
+    return shown(match).round_timer(match.row.options or {})
 
 
 def carried(
-    table: Table, snap: Snapshot, before: Snapshot | None = None, mover: int | None = None
+    match: Match, snap: Snapshot, before: Snapshot | None = None, mover: int | None = None
 ) -> dict[str, Any]:
     """The table message fields of a new phase's record: those of the message the phase goes
     on in (the same table message), or a new message's (see the module's rules; ``mover``:
     the seat whose own step it was, see :func:`new_message`)."""
-    if not edits_in_place(table, snap):
+    if not edits_in_place(match, snap):
         return {}
-    old = (table.row.messages or {}).get("phase") or {}
-    said = shown(table)
+    old = (match.row.messages or {}).get("phase") or {}
+    said = shown(match)
     if not said.edited:
-        asked = asked_in_turn(table, before, snap)
+        asked = asked_in_turn(match, before, snap)
         earlier = frozenset(old.get("asked") or [])
         told = len(old.get("told") or [])
         if old.get("table") and not new_message(before, snap, told, earlier, mover):
             kept = {key: old.get(key) for key in ("channel", "id", "table", "told")}
             return {**kept, "asked": asked}
         return {"table": snap.phase, "told": [], "asked": asked}
-    if old.get("table") and not said.posts_anew(table.state, old.get("sitting")):
-        if said.pings_once(table.state) and unpinged(table, snap, old):
+    if old.get("table") and not said.posts_anew(match.state, old.get("sitting")):
+        if said.pings_once(match.state) and unpinged(match, snap, old):
             # Someone not pinged in this sitting is asked: the message anew, pinging them;
             # the sitting, its story and whom it pinged go on.
             return {
@@ -180,17 +180,17 @@ def carried(
         return {
             key: old.get(key) for key in ("channel", "id", "table", "sitting", "told", "pinged")
         }
-    return {"table": snap.phase, "sitting": said.sitting(table.state), "told": [], "pinged": []}
+    return {"table": snap.phase, "sitting": said.sitting(match.state), "told": [], "pinged": []}
 
 
 def unpinged(
-    table: Table, snap: Snapshot, found: dict[str, Any], skipped: frozenset[int] = frozenset()
+    match: Match, snap: Snapshot, found: dict[str, Any], skipped: frozenset[int] = frozenset()
 ) -> tuple[int, ...]:
     """The people (user ids, in seat order) ``snap`` awaits whom the sitting of the table
     message recorded in ``found`` has not pinged yet (a seat the computer plays, or one of
     ``skipped``, played at once, is pinged by nobody)."""
     pinged = set(found.get("pinged") or [])
-    by_seat = {s.seat: s for s in table.row.seats}
+    by_seat = {s.seat: s for s in match.row.seats}
     return tuple(
         user.user_id
         for seat in sorted(snap.pending)
@@ -202,7 +202,7 @@ def unpinged(
 
 
 def posted(
-    table: Table,
+    match: Match,
     whole: Post,
     found: dict[str, Any],
     snap: Snapshot,
@@ -215,36 +215,36 @@ def posted(
     before; ``skipped``: seats played at once), and, where the sitting goes on, telling its
     story so far. Returns the post and the record, with whom it pinged added."""
     pinged = [int(u) for u in found.get("pinged") or []]
-    if shown(table).pings_once(table.state):
-        mentions = unpinged(table, snap, found, skipped)
+    if shown(match).pings_once(match.state):
+        mentions = unpinged(match, snap, found, skipped)
     else:
         mentions = tuple(u for u in whole.mentions if u not in pinged)
     if found.get("told"):
-        told = events_text(narration(found), table.names(), lang)
+        told = events_text(narration(found), match.names(), lang)
         whole = replace(whole, narration=lines(told))
     return replace(whole, mentions=mentions), {**found, "pinged": sorted({*pinged, *mentions})}
 
 
-def record(table: Table) -> dict[str, Any] | None:
+def record(match: Match) -> dict[str, Any] | None:
     """The live table message's record, or ``None``: not a live game, or one begun before
     live tables (it keeps its phase posts)."""
-    found = (table.row.messages or {}).get("phase") or {}
-    return found if found.get("table") and edits_in_place(table) else None
+    found = (match.row.messages or {}).get("phase") or {}
+    return found if found.get("table") and edits_in_place(match) else None
 
 
-def remember(table: Table, found: dict[str, Any], told: list[Event]) -> dict[str, Any]:
+def remember(match: Match, found: dict[str, Any], told: list[Event]) -> dict[str, Any]:
     """The game's messages with ``told`` added to the table message's narration: a turn's
     whole (its message is posted anew before it is full), a live table's latest lines."""
     kept = [*list(found.get("told") or []), *[[e.key, e.args] for e in told]]
-    said = shown(table)
+    said = shown(match)
     narrated = said.narrated
-    if narrated is not None and said.pings_once(table.state):
+    if narrated is not None and said.pings_once(match.state):
         # A game played over hours: its sitting's message tells the sitting's whole story (a
         # relaxed FUSE round and its returns: 16 lines at 5 players), as a turn's does.
         narrated = max(narrated, TURN_NARRATED)
     if narrated is not None:
         kept = kept[-narrated:]
-    return {**(table.row.messages or {}), "phase": {**found, "told": kept}}
+    return {**(match.row.messages or {}), "phase": {**found, "told": kept}}
 
 
 def narration(found: dict[str, Any]) -> list[Event]:
@@ -252,16 +252,16 @@ def narration(found: dict[str, Any]) -> list[Event]:
     return [Event(str(key), dict(args)) for key, args in found.get("told") or []]
 
 
-def edit(table: Table, whole: Post, found: dict[str, Any], lang: str) -> Post:
+def edit(match: Match, whole: Post, found: dict[str, Any], lang: str) -> Post:
     """The table message's new content: ``whole`` (a phase message: head, buttons, picture)
     as an edit of the message, showing the narration kept in ``found``."""
-    told = events_text(narration(found), table.names(), lang)
+    told = events_text(narration(found), match.names(), lang)
     return replace(
         whole,
-        channel_id=int(found.get("channel") or table.row.channel_id),
+        channel_id=int(found.get("channel") or match.row.channel_id),
         narration=lines(told),
         mentions=(),  # an edit pings nobody: the players are at the table
-        slot=Slot(table.row.id, "phase", str(found["table"])),
+        slot=Slot(match.row.id, "phase", str(found["table"])),
         edit=True,
         edit_of=int(found["id"]) if found.get("id") else None,
     )

@@ -9,11 +9,9 @@ from typing import Any
 from bot.service import compose, computer, deadlines, live, picks
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
-from bot.service.narrate import plain_name
-from bot.service.replies import Actor, Place
-from bot.service.table import (
+from bot.service.match import (
     DEFAULT_SETTINGS,
-    Table,
+    Match,
     close,
     new_seat,
     require,
@@ -22,6 +20,8 @@ from bot.service.table import (
     settings,
     whole_number,
 )
+from bot.service.narrate import plain_name
+from bot.service.replies import Actor, Place
 from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -117,7 +117,7 @@ def leave(actor: Actor, place: Place) -> Work:
                 raise Refusal("lobby.error.not_seated")
             # The computer plays the seat until they are back (any command of theirs).
             text = computer.to_autopilot(seat, public_lang, "left")
-            await deadlines.schedule(tx, Table.of(row), phase_changed=False)
+            await deadlines.schedule(tx, Match.of(row), phase_changed=False)
             draft.public.append(Post(place.channel_id, text))
         row.updated_at = tx.now
         await tx.session.flush()
@@ -179,18 +179,18 @@ def start(actor: Actor, place: Place) -> Work:
         row.state = engine.dump(state)
         row.phase = engine.phase(state)
         row.phase_started_at = row.updated_at = tx.now
-        table = Table(row, engine, state)
+        match = Match(row, engine, state)
         snap = engine.snapshot(state)
         started = Event("lobby.start.public", {"game_key": f"{row.kind}.name"})
-        row.messages = compose.phase_record(table, snap, told=[started])
-        await deadlines.schedule(tx, table, phase_changed=True)
+        row.messages = compose.phase_record(match, snap, told=[started])
+        await deadlines.schedule(tx, match, phase_changed=True)
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.start.private", tx.lang))
         post = compose.phase_post(
-            table, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
+            match, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
         )
-        if live.shown(table).edited:  # whom the first sitting has pinged (``live.posted``)
+        if live.shown(match).edited:  # whom the first sitting has pinged (``live.posted``)
             phase = {**row.messages["phase"], "pinged": sorted(post.mentions)}
             row.messages = {**row.messages, "phase": phase}
         draft.public.append(post)
@@ -244,7 +244,7 @@ def kick(actor: Actor, place: Place, user_id: int) -> Work:
             await _remove_from_lobby(tx, row, seat)
         else:
             seat.left = True
-            await deadlines.schedule(tx, Table.of(row), phase_changed=False)
+            await deadlines.schedule(tx, Match.of(row), phase_changed=False)
         row.updated_at = tx.now
         await tx.session.flush()
         draft = Draft()
@@ -327,7 +327,7 @@ def change_settings(
             row.settings = chosen
             row.updated_at = tx.now
             if row.status == ACTIVE:
-                await deadlines.schedule(tx, Table.of(row), phase_changed=True)
+                await deadlines.schedule(tx, Match.of(row), phase_changed=True)
             await tx.session.flush()
         draft = Draft()
         if adjusted is not None:
@@ -360,21 +360,21 @@ def board(actor: Actor) -> Work:
         row = require(tx.row)
         if row.status != ACTIVE or row.state is None:
             raise Refusal("lobby.error.not_started")
-        table = Table.of(row)
+        match = Match.of(row)
         seat = seat_of(row, actor.user_id)
         draft = Draft()
         if seat is None:
-            draft.private_image = compose.picture(table, tx.lang)
+            draft.private_image = compose.picture(match, tx.lang)
             draft.say(phrase("lobby.board.spectator", tx.lang))
         else:
-            view = table.engine.view(table.state, seat.seat)
-            draft.private_image = RenderJob(row.kind, view, table.plain_names(), tx.lang, True)
+            view = match.engine.view(match.state, seat.seat)
+            draft.private_image = RenderJob(row.kind, view, match.plain_names(), tx.lang, True)
             draft.say(phrase("lobby.board.yours", tx.lang))
             # The moves chosen from menus too, the player's own (a trap, then its square; the
             # items of a Farkle hand, which no public message may offer).
-            opened, menus = picks.controls(table, [seat.seat], tx.lang, private=True)
+            opened, menus = picks.controls(match, [seat.seat], tx.lang, private=True)
             room = (compose.MAX_ROWS - len(menus)) * 5
-            buttons = (*opened, *compose.offered_buttons(table, [seat.seat], tx.lang))
+            buttons = (*opened, *compose.offered_buttons(match, [seat.seat], tx.lang))
             draft.private_buttons, draft.private_selects = buttons[:room], menus
         return draft
 

@@ -2,7 +2,7 @@
 
 A move's path: the actor's seat is checked; the engine's ``parse`` reads the command into an
 action and checks it (the game's one ``check``, as ``apply`` does); the engine resolves it in
-place on this command's own load; one :class:`~rules.core.Snapshot` of the table after it feeds the replies,
+place on this command's own load; one :class:`~rules.core.Snapshot` of the game after it feeds the replies,
 the pings, the buttons and the deadlines; the writes come last, all together.
 """
 
@@ -14,20 +14,19 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, picks, ratings, replays, shown, standings
-from bot.service import undo as undoing
+from bot.service import compose, deadlines, picks, ratings, replays, shown, standings, undoable
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
-from bot.service.narrate import fill_args
-from bot.service.replies import Actor, Place
-from bot.service.table import (
-    Table,
+from bot.service.match import (
+    Match,
     automatic_steps,
     closing,
     require,
     seat_of,
     seat_of_number,
 )
+from bot.service.narrate import fill_args
+from bot.service.replies import Actor, Place
 from bot.service.text import lines
 from bot.service.transaction import Tx, Work
 from bot.store import logs
@@ -42,11 +41,11 @@ MAX_AUTOMATIC = 4
 
 def act(actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs) -> Work:
     async def work(tx: Tx) -> Draft:
-        table, seat = seated(tx.row, actor, game)
-        with seat_names(table, tx.lang):
-            typed = shown.canonical_args(table.kind, _command_args(args))
-            action = table.engine.parse(str(command), typed, table.state, seat)
-            return await resolve(tx, table, seat, action, place, by_default=False)
+        match, seat = seated(tx.row, actor, game)
+        with seat_names(match, tx.lang):
+            typed = shown.canonical_args(match.kind, _command_args(args))
+            action = match.engine.parse(str(command), typed, match.state, seat)
+            return await resolve(tx, match, seat, action, place, by_default=False)
 
     return work
 
@@ -59,85 +58,85 @@ def clicked(actor: Actor, place: Place, press: button_ids.Press | None) -> Work:
         row = tx.row
         if press is None or row is None or row.id != press.game_id or row.status != ACTIVE:
             raise Refusal("lobby.error.stale_button")
-        table, seat = seated(row, actor, None)
-        spec = picks.stepped(table, press.command)
+        match, seat = seated(row, actor, None)
+        spec = picks.stepped(match, press.command)
         stepping = spec is not None and (press.step or press.select_param in spec.steps)
         if button_ids.phase_hash(row.phase) != press.phase:
-            # A pick made before the table moved on: its menus show what was legal then.
+            # A pick made before the game moved on: its menus show what was legal then.
             raise Refusal("lobby.error.stale_pick" if stepping else "lobby.error.stale_button")
         if spec is not None and stepping:
-            with seat_names(table, tx.lang):
-                draft = await _step(tx, table, seat, spec, dict(press.args), place)
+            with seat_names(match, tx.lang):
+                draft = await _step(tx, match, seat, spec, dict(press.args), place)
             # A later step's menu is the picker's own message (the answer to the step before):
             # it becomes the answer. The first step's (under the phase message or a private
             # board) stays as it is.
             draft.in_place = press.step and press.select_param is not None
             return draft
-        with seat_names(table, tx.lang):
+        with seat_names(match, tx.lang):
             if press.asked is not None:
-                _still_asked(table, seat, press)
+                _still_asked(match, seat, press)
             try:
-                action = table.engine.parse(press.command, dict(press.args), table.state, seat)
+                action = match.engine.parse(press.command, dict(press.args), match.state, seat)
             except RulesError:
-                owners = _owners(table, seat, press)
+                owners = _owners(match, seat, press)
                 if owners:  # "Bob: 1-05 · slot 2" pressed by Alice: the move is Bob's
                     raise RulesError("lobby.error.others_button", seats=owners) from None
                 raise
-            return await resolve(tx, table, seat, action, place, by_default=False)
+            return await resolve(tx, match, seat, action, place, by_default=False)
 
     return work
 
 
 async def _step(
-    tx: Tx, table: Table, seat: int, spec: Command, made: CommandArgs, place: Place
+    tx: Tx, match: Match, seat: int, spec: Command, made: CommandArgs, place: Place
 ) -> Draft:
     """A step of a move chosen from menus (``bot.service.picks``): the next step's menus,
     privately, with nothing saved; or, the last step made, the move itself."""
-    made = {k: v for k, v in shown.canonical_args(table.kind, made).items() if v not in ("", None)}
-    if not picks.leads_somewhere(table, seat, spec, made):
-        raise picks.refused(table, seat, spec.name, made)
-    step = picks.next_step(table, seat, spec, made)
+    made = {k: v for k, v in shown.canonical_args(match.kind, made).items() if v not in ("", None)}
+    if not picks.leads_somewhere(match, seat, spec, made):
+        raise picks.refused(match, seat, spec.name, made)
+    step = picks.next_step(match, seat, spec, made)
     if step is not None:
-        return picks.chooser(table, seat, spec, made, step, tx.lang)
-    action = table.engine.parse(spec.name, made, table.state, seat)
-    return await resolve(tx, table, seat, action, place, by_default=False)
+        return picks.chooser(match, seat, spec, made, step, tx.lang)
+    action = match.engine.parse(spec.name, made, match.state, seat)
+    return await resolve(tx, match, seat, action, place, by_default=False)
 
 
-def _still_asked(table: Table, seat: int, press: button_ids.Press) -> None:
+def _still_asked(match: Match, seat: int, press: button_ids.Press) -> None:
     """A button of a question (Bad Bones phase 3) acts while the presser's question it was
     made for is open: asked no later than the newest question of its message, and offering
     this very button. Whatever the others answered meanwhile, it stays valid; the presser's
     own answered question (a follow-up asked since) makes it stale."""
-    item = table.engine.pending(table.state).get(seat)
+    item = match.engine.pending(match.state).get(seat)
     newest = press.asked if press.asked is not None else -1
     mine = item is not None and item.asked is not None and item.asked <= newest
-    if mine and _offers(table, seat, press):
+    if mine and _offers(match, seat, press):
         return
     if item is not None and item.asked is not None and item.asked > newest:
         raise Refusal("lobby.error.question_answered")  # a follow-up was asked since
-    owners = _owners(table, seat, press)
+    owners = _owners(match, seat, press)
     if owners:
         raise RulesError("lobby.error.others_button", seats=owners)
     raise Refusal("lobby.error.stale_button")
 
 
-def _offers(table: Table, seat: int, press: button_ids.Press) -> bool:
+def _offers(match: Match, seat: int, press: button_ids.Press) -> bool:
     """Whether ``seat``'s buttons now include the one pressed."""
     wanted = (press.command, {k: str(v) for k, v in press.args.items()})
     return any(
         (command, {k: str(v) for k, v in args.items()}) == wanted
-        for command, args in table.engine.buttons(table.state, seat)
+        for command, args in match.engine.buttons(match.state, seat)
     )
 
 
-def _owners(table: Table, seat: int, press: button_ids.Press) -> list[int]:
+def _owners(match: Match, seat: int, press: button_ids.Press) -> list[int]:
     """The other seats offered the button ``press`` (one the presser cannot use), where
     the buttons say whose they are (``compose.says_whose``). Elsewhere the presser's own refusal
     says more."""
-    pending = table.engine.pending(table.state)
-    if not compose.says_whose(table, pending, press.command, len(pending)):
+    pending = match.engine.pending(match.state)
+    if not compose.says_whose(match, pending, press.command, len(pending)):
         return []
-    return [other for other in sorted(pending) if other != seat and _offers(table, other, press)]
+    return [other for other in sorted(pending) if other != seat and _offers(match, other, press)]
 
 
 def suggest(
@@ -145,14 +144,14 @@ def suggest(
 ) -> list[str]:
     """Autocomplete values from the actor's legal actions (empty when there is no move to make)."""
     try:
-        table, seat = seated(row, actor, game)
-        filled = shown.canonical_args(table.kind, _command_args(args))
-        return table.engine.suggestions(table.state, seat, str(command), str(param), filled)
+        match, seat = seated(row, actor, game)
+        filled = shown.canonical_args(match.kind, _command_args(args))
+        return match.engine.suggestions(match.state, seat, str(command), str(param), filled)
     except (Refusal, RulesError):
         return []
 
 
-def seated(row: GameRow | None, actor: Actor, game: str | None) -> tuple[Table, int]:
+def seated(row: GameRow | None, actor: Actor, game: str | None) -> tuple[Match, int]:
     """The started game and the actor's seat in it, or the refusal that says why not."""
     row = require(row)
     if row.status != ACTIVE or row.state is None:
@@ -162,12 +161,12 @@ def seated(row: GameRow | None, actor: Actor, game: str | None) -> tuple[Table, 
     seat = seat_of(row, actor.user_id)
     if seat is None or seat.left:
         raise Refusal("lobby.error.not_seated")
-    return Table.of(row), seat.seat
+    return Match.of(row), seat.seat
 
 
 async def resolve(
     tx: Tx,
-    table: Table,
+    match: Match,
     seat: int,
     action: Action,
     place: Place,
@@ -181,35 +180,35 @@ async def resolve(
     person chose it (a deadline, or the computer), logged as such; ``timed_out``: the channel is
     told the player ran out of time (by default: when ``by_default``; not for a seat the
     computer plays)."""
-    row, engine, now = table.row, table.engine, tx.now
+    row, engine, now = match.row, match.engine, tx.now
     if not by_default:
         player = seat_of_number(row, seat)
         if player.misses:
             player.misses = 0  # "missed deadlines in a row": they are here again
-    before = engine.snapshot(table.state)
+    before = engine.snapshot(match.state)
     # The position before a player's own step, for the ↩ on their confirmation (undo).
-    undo_from = None if by_default else engine.copy(table.state)
-    events = engine.resolve(table.state, seat, action, now)
+    undo_from = None if by_default else engine.copy(match.state)
+    events = engine.resolve(match.state, seat, action, now)
     # Steps with no decision that follow at once (ZvV's autoroll: the next player's roll) are
     # played in this same move, so that the channel reads one message for both, not one for the
     # move and another a moment later for the roll; each is logged as its own entry.
     steps = [(seat, action, by_default)]
-    after = engine.snapshot(table.state)
+    after = engine.snapshot(match.state)
     for _ in range(MAX_AUTOMATIC):
-        automatic = next(iter(automatic_steps(table, after.pending).items()), None)
+        automatic = next(iter(automatic_steps(match, after.pending).items()), None)
         if automatic is None:
             break
-        events += engine.resolve(table.state, automatic[0], automatic[1], now)
+        events += engine.resolve(match.state, automatic[0], automatic[1], now)
         steps.append((automatic[0], automatic[1], True))
-        after = engine.snapshot(table.state)
+        after = engine.snapshot(match.state)
     seen = row.version  # grows with every save, so it numbers the log without a MAX() query
     changed = after.phase != row.phase or after.over
-    saved: dict[str, Any] = {"state": engine.dump(table.state), "updated_at": now}
+    saved: dict[str, Any] = {"state": engine.dump(match.state), "updated_at": now}
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
         if not after.over:
             mover = None if by_default else seat
-            saved["messages"] = compose.phase_record(table, after, before, mover=mover)
+            saved["messages"] = compose.phase_record(match, after, before, mover=mover)
     if after.over:
         result = after.result
         saved.update(
@@ -221,7 +220,7 @@ async def resolve(
         )
     repo.as_saved(row, saved)  # the replies read the new phase (buttons); the writes save it
     draft = compose.move_draft(
-        table,
+        match,
         before,
         after,
         seat,
@@ -236,11 +235,11 @@ async def resolve(
     if (
         undo_from is not None
         and len(steps) == 1
-        and undoing.offered(table, seat, action, undo_from)
+        and undoable.offered(match, seat, action, undo_from)
     ):
-        draft.private_buttons = (*draft.private_buttons, undoing.button(row.id, tx.lang))
+        draft.private_buttons = (*draft.private_buttons, undoable.button(row.id, tx.lang))
         draft.ack_by_edit = False  # the confirmation carries the ↩, so it is sent
-    if draft.messages is not None:  # (a live table's narration, kept with the move)
+    if draft.messages is not None:  # (a live table message's narration, kept with the move)
         saved["messages"] = draft.messages
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # A game that ends keeps its log as one compacted row (bot/store/logs.py), written in the
@@ -279,7 +278,7 @@ async def resolve(
         await deadlines.plan(
             tx,
             writes,
-            table,
+            match,
             after.pending,
             phase_changed=changed or asked_again,
             was_pending=set(before.pending),
@@ -316,16 +315,16 @@ def _after_closing(draft: Draft, post: Post) -> None:
 
 
 @contextlib.contextmanager
-def seat_names(table: Table, lang: str) -> Iterator[None]:
+def seat_names(match: Match, lang: str) -> Iterator[None]:
     """A rules error that names a seat ("the pawn on G1 belongs to {seat}") names the player:
     the refusal is worded after the transaction, when the seats are no longer at hand. A
     command it names is named as the reader's client shows it ("«tirar»", not "«roll»")."""
     try:
         yield
     except RulesError as error:
-        args = fill_args(error.args_map, table.names(), lang)
+        args = fill_args(error.args_map, match.names(), lang)
         if isinstance(args.get("command"), str):
-            args["command"] = picks.command_name(table.kind, args["command"], lang)
+            args["command"] = picks.command_name(match.kind, args["command"], lang)
         raise RulesError(error.key, **args) from error
 
 

@@ -1,9 +1,9 @@
-"""A table the bot cannot post to: its deadlines wait until it can again.
+"""A game whose table the bot cannot post: its deadlines wait until it can again.
 
 When Discord refuses the bot's posts in a game's channel (no Send Messages, a locked or
 archived thread), every move, reminder and default would be another refused request, and
 Discord bans a bot's address after 10,000 of them in 10 minutes. So the adapter pauses the
-table: its deadline rows are set aside (moved ``SET_ASIDE`` seconds on, where the deadline
+game: its deadline rows are set aside (moved ``SET_ASIDE`` seconds on, where the deadline
 loop never looks), and new rows planned meanwhile are set aside too. When a post there works
 again the adapter resumes it: the rows come back, later by as long as the pause lasted, so
 no player loses time to the bot's trouble, and the channel gets the table as it stands (the
@@ -20,9 +20,9 @@ from dataclasses import replace
 from bot.service import compose, live
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
+from bot.service.match import SET_ASIDE, Match, held, paused, public_locale, require_host
 from bot.service.narrate import events_text
 from bot.service.replies import Actor, Slot
-from bot.service.table import SET_ASIDE, Table, held, paused, public_locale, require_host
 from bot.service.text import Text, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
@@ -119,8 +119,8 @@ def resume(told: list[int]) -> Work:
         told.append(row.host_id)
         draft = Draft()
         if row.status == ACTIVE and row.state is not None:
-            table = Table.of(row)
-            draft.public.append(table_post(table, said, draw=tx.draws(row.kind)))
+            match = Match.of(row)
+            draft.public.append(table_post(match, said, draw=tx.draws(row.kind)))
         return draft
 
     return work
@@ -138,34 +138,34 @@ def again(game_id: int, role: str) -> Work:
         if role == "lobby" and row.status == LOBBY:
             draft.public.append(compose.lobby_post(row, public_locale(row), edit=False))
         elif role == "phase" and row.status == ACTIVE and row.state is not None:
-            table = Table.of(row)
-            draft.public.append(table_post(table, "lobby.pause.again", draw=tx.draws(row.kind)))
+            match = Match.of(row)
+            draft.public.append(table_post(match, "lobby.pause.again", draw=tx.draws(row.kind)))
         return draft
 
     return work
 
 
-def table_post(table: Table, said: str | Text, *, draw: bool) -> Post:
+def table_post(match: Match, said: str | Text, *, draw: bool) -> Post:
     """The current phase's message, posted anew: who is awaited (pinged: they may have missed
     the phase), who is ready already, the buttons and the picture, under the line ``said`` (the
     game goes on). It takes the phase's slot, so readiness edits go to it from now on."""
-    lang = public_locale(table.row)
-    snap = table.engine.snapshot(table.state)
-    post = compose.phase_post(table, snap, [], lang, draw=draw)
-    record = (table.row.messages or {}).get("phase") or {}
+    lang = public_locale(match.row)
+    snap = match.engine.snapshot(match.state)
+    post = compose.phase_post(match, snap, [], lang, draw=draw)
+    record = (match.row.messages or {}).get("phase") or {}
     awaited = (record.get("awaited") or []) if record.get("phase") == snap.phase else []
     ready = [int(s) for s in awaited if int(s) not in snap.pending]
-    gone = frozenset(s.seat for s in table.row.seats if s.left)
+    gone = frozenset(s.seat for s in match.row.seats if s.left)
     narration = phrase(said, lang) if isinstance(said, str) else said
-    found = live.record(table)
+    found = live.record(match)
     if found is not None:
         # A table message edited in place (a turn's): the new one takes its slot, and tells
         # the story it told, so nothing it said is lost with it.
-        told = events_text(live.narration(found), table.names(), lang)
+        told = events_text(live.narration(found), match.names(), lang)
         narration = lines([*told, narration])
-        post = replace(post, slot=Slot(table.row.id, "phase", str(found["table"])))
+        post = replace(post, slot=Slot(match.row.id, "phase", str(found["table"])))
     return replace(
         post,
-        text=compose.awaited_lines(table, snap, ready, lang, gone),
+        text=compose.awaited_lines(match, snap, ready, lang, gone),
         narration=narration,
     )

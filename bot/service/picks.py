@@ -11,7 +11,7 @@ values that still lead to a legal action:
   Discord, edited in place from then on): nothing is saved and the channel sees nothing until
   the last step makes the move. Picks live in the menus' ``custom_id`` alone
   (``bot.service.buttons.step_id``), so another player's pick changes nothing for the first,
-  and a pick made after the table moved on is refused in words (the phase in the id is old).
+  and a pick made after the game moved on is refused in words (the phase in the id is old).
 
 More values than one menu holds (Discord: 25 options) are grouped: squares row then column, in
 bands of at most 25 squares, in up to five menus; what still does not fit is typed,
@@ -28,9 +28,9 @@ from bot.service import buttons as button_ids
 from bot.service import pieces
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
+from bot.service.match import Match
 from bot.service.replies import Button, Select
 from bot.service.shown import show, show_args
-from bot.service.table import Table
 from bot.service.text import Strong, Text, phrase
 from i18n import catalogue, language_for, t
 from rules.core import Command, CommandArgs, RulesError
@@ -49,46 +49,46 @@ class Step:
     values: tuple[str, ...]
 
 
-def stepped(table: Table, command: str) -> Command | None:
+def stepped(match: Match, command: str) -> Command | None:
     """``command``'s spec when it is chosen from menus."""
-    return next((c for c in table.engine.commands if c.name == command and c.steps), None)
+    return next((c for c in match.engine.commands if c.name == command and c.steps), None)
 
 
-def next_step(table: Table, seat: int, spec: Command, made: CommandArgs) -> Step | None:
+def next_step(match: Match, seat: int, spec: Command, made: CommandArgs) -> Step | None:
     """The first step not made yet that has values to offer (None: the command is complete).
     A step with nothing to offer is not asked (a wall of length 1 runs in no direction)."""
     for param in spec.steps:
         if param in made:
             continue
-        found = table.engine.suggestions(table.state, seat, spec.name, param, made)
+        found = match.engine.suggestions(match.state, seat, spec.name, param, made)
         if found:
             return Step(param, tuple(dict.fromkeys(found)))
     return None
 
 
-def leads_somewhere(table: Table, seat: int, spec: Command, made: CommandArgs) -> bool:
+def leads_somewhere(match: Match, seat: int, spec: Command, made: CommandArgs) -> bool:
     """Whether the steps ``made`` are each among the values their menus offer ``seat`` now
     (the same question the menus were made from, so a square that names a wall from its
     other end is as good as the one ``to_command`` writes), and something is left to do."""
-    if spec.name not in legal_commands(table, seat):
+    if spec.name not in legal_commands(match, seat):
         return False  # (an engine's menus may list values outside their phase)
     so_far: CommandArgs = {}
     for param in spec.steps:
         if param not in made:
             continue
-        offered = table.engine.suggestions(table.state, seat, spec.name, param, so_far)
+        offered = match.engine.suggestions(match.state, seat, spec.name, param, so_far)
         if str(made[param]).upper() not in {str(v).upper() for v in offered}:
             return False
         so_far[param] = made[param]
-    return set(made) <= set(so_far) and bool(made or next_step(table, seat, spec, made))
+    return set(made) <= set(so_far) and bool(made or next_step(match, seat, spec, made))
 
 
-def legal_commands(table: Table, seat: int) -> set[str]:
+def legal_commands(match: Match, seat: int) -> set[str]:
     """The commands of ``seat``'s legal actions now."""
-    engine = table.engine
+    engine = match.engine
     return {
         mapped[0]
-        for action in engine.legal_actions(table.state, seat)
+        for action in engine.legal_actions(match.state, seat)
         if (mapped := engine.to_command(action)) is not None
     }
 
@@ -97,19 +97,19 @@ def legal_commands(table: Table, seat: int) -> set[str]:
 
 
 def controls(
-    table: Table, seats: Sequence[int], lang: str, *, private: bool = False
+    match: Match, seats: Sequence[int], lang: str, *, private: bool = False
 ) -> tuple[tuple[Button, ...], tuple[Select, ...]]:
     """The first step of every command chosen from menus that one of ``seats`` may make now:
     its menu when one seat is asked and its values fit one menu, else a button that opens it.
     ``private``: for one player's eyes (their board), with the commands whose use tells what
     they hold (``Command.hidden``)."""
-    engine, row = table.engine, table.row
+    engine, row = match.engine, match.row
     specs = [c for c in engine.commands if c.steps and (private or not c.hidden)]
     if not specs:
         return (), ()
     able: dict[str, list[int]] = {}
     for seat in seats:
-        legal = legal_commands(table, seat)
+        legal = legal_commands(match, seat)
         for spec in specs:
             if spec.name in legal:
                 able.setdefault(spec.name, []).append(seat)
@@ -119,10 +119,10 @@ def controls(
         users = able.get(spec.name, [])
         if not users:
             continue
-        step = next_step(table, users[0], spec, {}) if len(users) == 1 else None
+        step = next_step(match, users[0], spec, {}) if len(users) == 1 else None
         if step is not None and len(step.values) <= MAX_OPTIONS:
-            asked = prompt(table, spec.name, {}, step, lang)
-            menu = _menus(table, spec, {}, step, lang, asked, private=False)
+            asked = prompt(match, spec.name, {}, step, lang)
+            menu = _menus(match, spec, {}, step, lang, asked, private=False)
             if len(menu) == 1:
                 menus.append(menu[0])
                 continue
@@ -137,31 +137,31 @@ def controls(
 
 
 def chooser(
-    table: Table, seat: int, spec: Command, made: CommandArgs, step: Step, lang: str
+    match: Match, seat: int, spec: Command, made: CommandArgs, step: Step, lang: str
 ) -> Draft:
     """The private answer to a pick: what was chosen so far, the menus of the next step, and
     the command to type for what the menus do not hold."""
     draft = Draft(picked=True)
-    asked = prompt(table, spec.name, made, step, lang)
-    menus = _menus(table, spec, made, step, lang, asked, private=True)
+    asked = prompt(match, spec.name, made, step, lang)
+    menus = _menus(match, spec, made, step, lang, asked, private=True)
     shown = sum(len(m.options) for m in menus)
     draft.say(Text.of(Strong(asked)))
     if shown < len(step.values):
         draft.say(phrase("lobby.pick.more", lang, shown=shown, count=len(step.values)))
-    example = typed(table, seat, spec, {**made, step.param: step.values[0]}, lang)
+    example = typed(match, seat, spec, {**made, step.param: step.values[0]}, lang)
     draft.say(phrase("lobby.pick.typed", lang, command=example))
     draft.private_selects = menus
     return draft
 
 
-def prompt(table: Table, command: str, made: CommandArgs, step: Step, lang: str) -> str:
+def prompt(match: Match, command: str, made: CommandArgs, step: Step, lang: str) -> str:
     """What a step asks ("C3 to which square?"), with the steps made shown in ``lang``."""
-    kind = table.kind
+    kind = match.kind
     return t(f"{kind}.step.{command}_{step.param}", lang, **show_args(kind, made, lang))
 
 
 def _menus(
-    table: Table,
+    match: Match,
     spec: Command,
     made: CommandArgs,
     step: Step,
@@ -173,7 +173,7 @@ def _menus(
     """The menus of one step: one when its values fit, else squares in bands of rows (row
     then column) or the values in order, 25 a menu, at most five menus. ``private``: in the
     picker's own answer, which the next pick replaces."""
-    row = table.row
+    row = match.row
     groups: list[tuple[str, list[str]]]
     if len(step.values) <= MAX_OPTIONS:
         groups = [("", list(step.values))]
@@ -189,7 +189,7 @@ def _menus(
         )
         if custom_id is None:
             continue
-        options = tuple((v, _label(table, spec.name, step.param, v, lang)) for v in values)
+        options = tuple((v, _label(match, spec.name, step.param, v, lang)) for v in values)
         details = tuple(pieces.detail(row.kind, spec.name, step.param, v, lang) for v in values)
         placeholder = f"{asked} · {band}" if band else asked
         out.append(
@@ -205,14 +205,14 @@ def _menus(
     return tuple(out)
 
 
-def _label(table: Table, command: str, param: str, value: str, lang: str) -> str:
+def _label(match: Match, command: str, param: str, value: str, lang: str) -> str:
     """A value as a menu shows it: a piece by its name (and price), else as ``lang`` names it."""
-    topic = pieces.param_topic(table.kind, command, param)
-    item = pieces.piece(table.kind, topic, value) if topic else None
+    topic = pieces.param_topic(match.kind, command, param)
+    item = pieces.piece(match.kind, topic, value) if topic else None
     said = (
-        pieces.name(table.kind, item, lang)
+        pieces.name(match.kind, item, lang)
         if item is not None
-        else str(show(table.kind, param, value, lang))
+        else str(show(match.kind, param, value, lang))
     )
     return pieces.within(said[:1].upper() + said[1:])  # "Wall, 3 coins", as a menu reads
 
@@ -237,17 +237,17 @@ def _bands(squares: list[str], lang: str) -> list[tuple[str, list[str]]]:
 # ----------------------------------------------------------------- typing it instead
 
 
-def typed(table: Table, seat: int, spec: Command, made: CommandArgs, lang: str) -> str:
+def typed(match: Match, seat: int, spec: Command, made: CommandArgs, lang: str) -> str:
     """The exact command for a legal move of ``seat`` that starts with ``made`` (each step
     left filled with its first value), as ``lang`` types it: "/zvv move pawn:C3 to:E5"
     ("/zvv mover peon:C3 destino:E5")."""
     filled = dict(made)
     for param in spec.steps:
         if param not in filled:
-            found = table.engine.suggestions(table.state, seat, spec.name, param, filled)
+            found = match.engine.suggestions(match.state, seat, spec.name, param, filled)
             if found:
                 filled[param] = found[0]
-    return written(table.kind, spec.name, filled, lang)
+    return written(match.kind, spec.name, filled, lang)
 
 
 def command_name(kind: str, command: str, lang: str) -> str:
@@ -268,11 +268,11 @@ def written(kind: str, command: str, args: CommandArgs, lang: str) -> str:
     return "`" + " ".join([f"/{kind}", name, *words]) + "`"
 
 
-def refused(table: Table, seat: int, command: str, made: CommandArgs) -> Exception:
+def refused(match: Match, seat: int, command: str, made: CommandArgs) -> Exception:
     """Why the steps ``made`` lead to no legal action of ``seat``: the engine's own reason
     (not your turn, that pawn cannot move), else the plain one."""
     try:
-        table.engine.parse(command, made, table.state, seat)
+        match.engine.parse(command, made, match.state, seat)
     except RulesError as error:
         return error
     return Refusal("lobby.error.stale_pick")

@@ -2,12 +2,12 @@
 
 A game moves the ratings once, when it ends, in the transaction that records its result
 (``moves.resolve``); a cancelled game never ends and never counts, and neither does an abandoned
-one (no person was at the table at the end: the computer played every seat out). The policy, pure and in one place:
+one (no person was playing at the end: the computer played every seat out). The policy, pure and in one place:
 
-- **Competitive tables** rank the seats: the winners first (tied with each other), then the
+- **Competitive games** rank the seats: the winners first (tied with each other), then the
   others by score, best first (equal scores tie); without scores all the others tie.
 - **Against the game** (a cooperative or solo game: the game's registration answers
-  ``versus``, the variant played) the table is one team and the game itself is the other, a
+  ``versus``, the variant played) the players are one team and the game itself is the other, a
   virtual player per variant (``game:<game>:<variant>``): a win beats it, a loss loses to it,
   so a harder variant earns more when beaten and costs less when lost to.
 - **Computer players** are rated like people, one rating per level (``cpu:<level>``).
@@ -25,8 +25,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from bot.service.match import computer_plays
 from bot.service.narrate import plain_name
-from bot.service.table import computer_plays
 from bot.store import ratings as store
 from bot.store import repository as repo
 from bot.store.models import GameRow, RatingRow
@@ -82,7 +82,7 @@ def player_key(user_id: int, computer_level: str | None = None) -> str:
 
 
 def opponent(kind: str, options: dict[str, Any], seats: int) -> str | None:
-    """The game's own virtual player when the table plays against the game, else None."""
+    """The game's own virtual player when the players play against the game, else None."""
     variant = registration(kind).versus(options, seats)
     return None if variant is None else f"game:{kind}:{variant}"
 
@@ -279,19 +279,19 @@ class Book:
         players = rated_players(row, result)
         if players is None:
             return None
-        table = self.rows.setdefault((row.guild_id or NO_GUILD, row.kind), {})
-        known = {p: table[p] for p in players if p in table}
+        board = self.rows.setdefault((row.guild_id or NO_GUILD, row.kind), {})
+        known = {p: board[p] for p in players if p in board}
         changes, rows = plan(row, result, known, row.updated_at)
         for values in rows:
-            table[values["player"]] = values
+            board[values["player"]] = values
         return store.marked(row.id, changes, row.updated_at)
 
     def has(self, key: tuple[int, str, str]) -> bool:
         return key[2] in self.rows.get((key[0], key[1]), {})
 
     def all(self) -> Iterator[dict[str, Any]]:
-        for table in self.rows.values():
-            yield from table.values()
+        for board in self.rows.values():
+            yield from board.values()
 
 
 async def rebuild(
@@ -305,7 +305,7 @@ async def rebuild(
     ratings rebuild``: after the migration that added ratings, or to repair them), with the
     numbers a game gives when it ends (``plan``). Returns how many games counted.
 
-    Never one long transaction, so no table waits on it (docs/ratings.md):
+    Never one long transaction, so no game waits on it (docs/ratings.md):
 
     1. the finished games, ``page`` at a time in the order they ended, are rated on a
        :class:`Book` in memory; each page's ``rated_games`` rows are replaced in a short
@@ -364,9 +364,9 @@ async def rebuild(
         await store.replace_marks(session, [g.id for g in late], marks)
         touched: dict[tuple[int, str, str], dict[str, Any]] = {}
         for game in late:
-            table = book.rows.get((game.guild_id or NO_GUILD, game.kind), {})
+            board = book.rows.get((game.guild_id or NO_GUILD, game.kind), {})
             for player in rated_players(game, game.result or {}) or []:
-                touched[(game.guild_id or NO_GUILD, game.kind, player)] = table[player]
+                touched[(game.guild_id or NO_GUILD, game.kind, player)] = board[player]
         await store.put(session, list(touched.values()))
     return rated
 

@@ -25,7 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.service.transaction import Tx
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from bot.store import repository as repo
 from bot.store.models import PlayerRow
 
@@ -118,7 +119,7 @@ def _at(day: dt.date, minute: int, tz: dt.tzinfo) -> float:
     return moment.timestamp()
 
 
-async def reaches(tx: Tx, user_ids: Iterable[int]) -> dict[int, Reach]:
+async def reaches(session: AsyncSession, user_ids: Iterable[int]) -> dict[int, Reach]:
     people = [u for u in set(user_ids) if u > 0]  # (computer seats have negative ids)
-    rows = await repo.players(tx.session, people)
+    rows = await repo.players(session, people)
     return {user: Reach.of(row) for user, row in rows.items()}

@@ -1,256 +1,204 @@
 """The read-only commands: what a user may look at without changing anything (autocomplete,
 rules and help, their open games, a channel's history, leaderboards and stats, a game's
 state rebuilt from its log). None takes a channel's lock or a transaction that writes, so none waits
-behind a move. :class:`~bot.service.service.Service` is built on this class, which also holds
-what both kinds of command read: the sessions, the clock and the users' chosen languages."""
+behind a move. Each is a function of the service's state (:class:`~bot.service.runner.Runner`:
+the sessions, the clock and the users' chosen languages), and a method of
+:class:`~bot.service.service.Service` under the same name."""
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
-
 from bot import metrics
-from bot.service import (
-    compose,
-    guide,
-    history,
-    moves,
-    pieces,
-    ratings,
-    shown,
-    standings,
-)
+from bot.service import guide, moves, pieces, ratings, shown, standings
+from bot.service import history as past
 from bot.service.errors import Refusal
-from bot.service.fairuse import LOOK, FairUse
-from bot.service.memory import LANGUAGE_TTL, RecentLanguages
+from bot.service.fairuse import LOOK
 from bot.service.replies import Actor, Message, Place, Reply
+from bot.service.runner import Runner
 from bot.service.text import Text, lines, phrase
 from bot.store import repository as repo
 from bot.store.models import LOBBY
-from i18n import LANGUAGES, language_for
+from i18n import language_for
 from rules.core import CommandArgs, RulesError, get_game
 
-log = logging.getLogger("partida.service")
+
+async def suggest(
+    service: Runner,
+    actor: Actor,
+    place: Place,
+    game: str,
+    command: str,
+    param: str,
+    args: CommandArgs,
+    typed: str = "",
+) -> list[str]:
+    """Autocomplete values (at most 25) from the actor's legal actions. Read-only. A value
+    that names a piece is a :class:`~bot.service.pieces.Offered`: its label says what the
+    piece does ("Barricade — …"), the value submitted stays the name."""
+    async with service.sessions() as session:
+        row = await repo.open_game(session, place.channel_id)
+        if row is None:  # typed in the channel: its one game in a thread, if one
+            threaded = await repo.open_games_in_threads(session, place.channel_id)
+            row = threaded[0] if len(threaded) == 1 else None
+        lang = await service._language(session, actor)
+    values = moves.suggest(row, actor, game, command, param, args)
+    # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
+    needle = str(typed or "").strip().upper()
+    said = [(v, str(shown.show(game, param, v, lang))) for v in values]
+    offered: list[str] = [
+        pieces.offered(game, command, param, v, name, lang)
+        for v, name in said
+        if needle in v.upper() or needle in name.upper()
+    ]
+    return offered[:25]
 
 
-class Reading:
-    def __init__(self, engine: AsyncEngine, clock: Callable[[], float] = time.time) -> None:
-        self.engine = engine
-        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
-        self.clock = clock
-        # Users' chosen languages (None: follow the Discord client), with when each was read:
-        # a command then needs no extra query. The choice made through this process is kept at
-        # once; one made through another process shows here within LANGUAGE_TTL seconds. The
-        # most recently seen users only (bot/service/memory.py).
-        self.languages = RecentLanguages()
-        # How often each user and server may ask for what costs the most (bot.service.fairuse).
-        self.fair_use = FairUse(clock)
+@metrics.read("rules")
+async def rules(
+    service: Runner, actor: Actor, place: Place, game: str, topic: str | None = None
+) -> Reply:
+    """``/game rules game:<g>``: the game's rules, ending with the topics it describes
+    piece by piece; with ``topic:``, that topic's pieces, each in one line."""
+    lang = language_for(actor.locale)
+    if not str(game or "").strip():  # no game named: say which there are
+        async with service.sessions() as session:
+            lang = await service._language(session, actor)
+        return Reply(private=Message(guide.which_rules(lang)))
+    try:
+        engine = get_game(str(game))
+    except RulesError as err:
+        return service._refused(err, lang)
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
+    if str(topic or "").strip():
+        try:
+            head, said = pieces.topic_text(engine.name, str(topic).strip(), lang)
+        except Refusal as refusal:
+            return service._refused(refusal, lang)
+        return Reply(private=Message(head, narration=said))
+    text = phrase(engine.rules_text_key(), lang)
+    more = pieces.topics_line(engine.name, lang)
+    return Reply(private=Message(text if more is None else lines([text, more])))
 
-    async def _language(self, session: AsyncSession, actor: Actor) -> str:
-        now = self.clock()
-        chosen, read_at = self.languages.get(actor.user_id) or (None, -LANGUAGE_TTL)
-        if now - read_at >= LANGUAGE_TTL:
-            chosen = await repo.player_language(session, actor.user_id)
-            self.languages[actor.user_id] = (chosen, now)
-        return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
-    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
-        return Reply(private=Message(compose.refusal(error, lang)), ok=False)
+@metrics.read("help")
+async def help(
+    service: Runner, actor: Actor, place: Place, game: str | None, listing: Callable[[str], Text]
+) -> Reply:
+    """``/help`` (general) or ``/help game:<game>``: private, in the reader's language.
+    ``listing``: the lobby's commands in a language, handed over by the lobby's list
+    itself (``lobby_commands.listing``), which calls this: the list types its calls
+    against the service, so the service does not import it back."""
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
+    if not game:
+        return Reply(private=Message(guide.general_help(lang, listing(lang))))
+    try:
+        get_game(str(game))
+    except RulesError as err:
+        return service._refused(err, lang)
+    return Reply(private=Message(guide.game_help(str(game), lang)))
 
-    async def _over_budget(
-        self, kind: str, actor: Actor, place: Place, count: bool = True
-    ) -> Reply | None:
-        """The refusal of a costly command (``fairuse.REPLAY``, ``fairuse.LOOK``) when the user
-        or the server has used its budget, with the seconds to wait; None when it may run (and
-        then, with ``count``, the use is counted). Checked first, so a refused command reads
-        and changes nothing."""
-        if count:
-            wait = self.fair_use.take(kind, actor.user_id, place.guild_id)
-        else:
-            wait = self.fair_use.wait(kind, actor.user_id, place.guild_id)
-        if not wait:
-            return None
-        log.info(
-            "command=%s channel=%s guild=%s user=%s outcome=limited wait=%d",
-            kind,
-            place.channel_id,
-            place.guild_id,
-            actor.user_id,
-            wait,
+
+@metrics.read("mine")
+async def mine(service: Runner, actor: Actor, place: Place) -> Reply:
+    """``/game mine``: the user's open games in this server, with links to their channels."""
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
+        rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
+    return Reply(private=Message(guide.mine(rows, lang)))
+
+
+def welcome(service: Runner, lang: str) -> Message:
+    """What the bot says once when it joins a server (in the server's language)."""
+    return Message(guide.welcome(lang))
+
+
+@metrics.read("history")
+async def history(
+    service: Runner,
+    actor: Actor,
+    place: Place,
+    page: int = 1,
+    *,
+    after: int | None = None,
+    before: int | None = None,
+) -> Reply:
+    """The channel's finished games, newest first, a page at a time (``history.PAGE``),
+    each with a Replay button, and buttons to the pages around it (which carry the game
+    they continue from: ``after``, ``before``; see ``bot.service.history``)."""
+    if refused := await service._over_budget(LOOK, actor, place):
+        return refused
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
+        head, said, found = await past.page(
+            session, place.channel_id, page_number(page), lang, after=after, before=before
         )
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        return self._refused(Refusal("fairuse.wait", seconds=wait), lang)
+    return Reply(private=Message(head, narration=said, buttons=found))
 
-    async def suggest(
-        self,
-        actor: Actor,
-        place: Place,
-        game: str,
-        command: str,
-        param: str,
-        args: CommandArgs,
-        typed: str = "",
-    ) -> list[str]:
-        """Autocomplete values (at most 25) from the actor's legal actions. Read-only. A value
-        that names a piece is a :class:`~bot.service.pieces.Offered`: its label says what the
-        piece does ("Barricade — …"), the value submitted stays the name."""
-        async with self.sessions() as session:
-            row = await repo.open_game(session, place.channel_id)
-            if row is None:  # typed in the channel: its one game in a thread, if one
-                threaded = await repo.open_games_in_threads(session, place.channel_id)
-                row = threaded[0] if len(threaded) == 1 else None
-            lang = await self._language(session, actor)
-        values = moves.suggest(row, actor, game, command, param, args)
-        # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
-        needle = str(typed or "").strip().upper()
-        said = [(v, str(shown.show(game, param, v, lang))) for v in values]
-        offered: list[str] = [
-            pieces.offered(game, command, param, v, name, lang)
-            for v, name in said
-            if needle in v.upper() or needle in name.upper()
-        ]
-        return offered[:25]
 
-    @metrics.read("rules")
-    async def rules(self, actor: Actor, place: Place, game: str, topic: str | None = None) -> Reply:
-        """``/game rules game:<g>``: the game's rules, ending with the topics it describes
-        piece by piece; with ``topic:``, that topic's pieces, each in one line."""
-        lang = language_for(actor.locale)
-        if not str(game or "").strip():  # no game named: say which there are
-            async with self.sessions() as session:
-                lang = await self._language(session, actor)
-            return Reply(private=Message(guide.which_rules(lang)))
+@metrics.read("leaderboard")
+async def leaderboard(
+    service: Runner,
+    actor: Actor,
+    place: Place,
+    game: str,
+    page: int = 1,
+    *,
+    after: str | None = None,
+    before: str | None = None,
+) -> Reply:
+    """One page of a game's leaderboard on this server, with buttons to the pages around
+    it (which carry the player they continue from: ``after``, ``before``)."""
+    if refused := await service._over_budget(LOOK, actor, place):
+        return refused
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
         try:
-            engine = get_game(str(game))
-        except RulesError as err:
-            return self._refused(err, lang)
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        if str(topic or "").strip():
-            try:
-                head, said = pieces.topic_text(engine.name, str(topic).strip(), lang)
-            except Refusal as refusal:
-                return self._refused(refusal, lang)
-            return Reply(private=Message(head, narration=said))
-        text = phrase(engine.rules_text_key(), lang)
-        more = pieces.topics_line(engine.name, lang)
-        return Reply(private=Message(text if more is None else lines([text, more])))
-
-    @metrics.read("help")
-    async def help(
-        self, actor: Actor, place: Place, game: str | None, listing: Callable[[str], Text]
-    ) -> Reply:
-        """``/help`` (general) or ``/help game:<game>``: private, in the reader's language.
-        ``listing``: the lobby's commands in a language, handed over by the lobby's list
-        itself (``lobby_commands.listing``), which calls this: the list types its calls
-        against the service, so the service does not import it back."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        if not game:
-            return Reply(private=Message(guide.general_help(lang, listing(lang))))
-        try:
-            get_game(str(game))
-        except RulesError as err:
-            return self._refused(err, lang)
-        return Reply(private=Message(guide.game_help(str(game), lang)))
-
-    @metrics.read("mine")
-    async def mine(self, actor: Actor, place: Place) -> Reply:
-        """``/game mine``: the user's open games in this server, with links to their channels."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
-        return Reply(private=Message(guide.mine(rows, lang)))
-
-    def welcome(self, lang: str) -> Message:
-        """What the bot says once when it joins a server (in the server's language)."""
-        return Message(guide.welcome(lang))
-
-    @metrics.read("history")
-    async def history(
-        self,
-        actor: Actor,
-        place: Place,
-        page: int = 1,
-        *,
-        after: int | None = None,
-        before: int | None = None,
-    ) -> Reply:
-        """The channel's finished games, newest first, a page at a time (``history.PAGE``),
-        each with a Replay button, and buttons to the pages around it (which carry the game
-        they continue from: ``after``, ``before``; see ``bot.service.history``)."""
-        if refused := await self._over_budget(LOOK, actor, place):
-            return refused
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            head, said, found = await history.page(
-                session, place.channel_id, page_number(page), lang, after=after, before=before
+            text, pages = await standings.leaderboard(
+                session,
+                place.guild_id,
+                game,
+                page_number(page),
+                lang,
+                after=after,
+                before=before,
             )
-        return Reply(private=Message(head, narration=said, buttons=found))
+        except Refusal as refusal:
+            return service._refused(refusal, lang)
+    return Reply(private=Message(text, buttons=pages))
 
-    @metrics.read("leaderboard")
-    async def leaderboard(
-        self,
-        actor: Actor,
-        place: Place,
-        game: str,
-        page: int = 1,
-        *,
-        after: str | None = None,
-        before: str | None = None,
-    ) -> Reply:
-        """One page of a game's leaderboard on this server, with buttons to the pages around
-        it (which carry the player they continue from: ``after``, ``before``)."""
-        if refused := await self._over_budget(LOOK, actor, place):
-            return refused
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            try:
-                text, pages = await standings.leaderboard(
-                    session,
-                    place.guild_id,
-                    game,
-                    page_number(page),
-                    lang,
-                    after=after,
-                    before=before,
-                )
-            except Refusal as refusal:
-                return self._refused(refusal, lang)
-        return Reply(private=Message(text, buttons=pages))
 
-    @metrics.read("stats")
-    async def stats(
-        self, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
-    ) -> Reply:
-        """A player's games, wins, best scores and ratings on this server (default: yours).
-        ``name``: the other player's name as the adapter knows it, for one never rated here."""
-        async with self.sessions() as session:
-            lang = await self._language(session, actor)
-            player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
-            if user_id in (None, actor.user_id):
-                name = actor.display_name
-            text = await standings.stats(session, place.guild_id, player, name or "?", lang)
-        return Reply(private=Message(text))
+@metrics.read("stats")
+async def stats(
+    service: Runner, actor: Actor, place: Place, user_id: int | None = None, name: str | None = None
+) -> Reply:
+    """A player's games, wins, best scores and ratings on this server (default: yours).
+    ``name``: the other player's name as the adapter knows it, for one never rated here."""
+    async with service.sessions() as session:
+        lang = await service._language(session, actor)
+        player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
+        if user_id in (None, actor.user_id):
+            name = actor.display_name
+        text = await standings.stats(session, place.guild_id, player, name or "?", lang)
+    return Reply(private=Message(text))
 
-    async def state_from_log(self, game_id: int) -> dict[str, Any] | None:
-        """Rebuild a game's state from its seed and action log (crash checks, audits)."""
-        async with self.sessions() as session:
-            row = await repo.game_by_id(session, game_id)
-            if row is None or row.status == LOBBY:
-                return None
-            engine = get_game(row.kind)
-            state = engine.new_game(len(row.seats), row.options, row.seed)
-            for entry in await repo.action_log(session, game_id):
-                state, _ = engine.apply(
-                    state, entry.seat, engine.action_from_json(entry.action), entry.at
-                )
-            return engine.dump(state)
+
+async def state_from_log(service: Runner, game_id: int) -> dict[str, Any] | None:
+    """Rebuild a game's state from its seed and action log (crash checks, audits)."""
+    async with service.sessions() as session:
+        row = await repo.game_by_id(session, game_id)
+        if row is None or row.status == LOBBY:
+            return None
+        engine = get_game(row.kind)
+        state = engine.new_game(len(row.seats), row.options, row.seed)
+        for entry in await repo.action_log(session, game_id):
+            state, _ = engine.apply(
+                state, entry.seat, engine.action_from_json(entry.action), entry.at
+            )
+        return engine.dump(state)
 
 
 def game_number(value: Any) -> int | None:

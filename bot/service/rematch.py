@@ -65,7 +65,7 @@ def work(actor: Actor, place: Place, game_id: int) -> Work:
             started = Tx(tx.session, row, tx.lang, tx.now, tx.writer, tx.draws)
             draft = await lobby.start_as_host(started, row, place)
             draft.private = [phrase("rematch.private", tx.lang)]
-            if first:  # no lobby message was posted to be edited (a table of one)
+            if first:  # no lobby message was posted to be edited (a game of one)
                 draft.public = [p for p in draft.public if p.slot != _lobby_slot(row)]
             return draft
         draft = Draft()
@@ -83,7 +83,7 @@ def _lobby_slot(row: GameRow) -> Slot:
 def _lobby(
     finished: GameRow, players: list[SeatRow], actor: Actor, place: Place, now: float
 ) -> GameRow:
-    """The new table: the seats turned by one (the second player begins), the asker hosts.
+    """The new game: the seats turned by one (the second player begins), the asker hosts.
     Where the game was played: its thread (``parent_channel_id`` kept) or its channel."""
     turned = players[1:] + players[:1]
     row = GameRow(
@@ -100,7 +100,7 @@ def _lobby(
         created_at=now,
         updated_at=now,
     )
-    # Seats are copied as they are, computer seats with their level; everyone is at the table
+    # Seats are copied as they are, computer seats with their level; everyone is in the game
     # again (nobody starts on autopilot).
     row.seats = [
         SeatRow(

@@ -11,8 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service.draft import Draft, Post, ReplayJob
 from bot.service.errors import Refusal
+from bot.service.match import plain_names, require_host
 from bot.service.replies import Actor, Place
-from bot.service.table import plain_names, require_host
 from bot.service.text import phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from bot.service import compose, deadlines
 from bot.service.draft import Draft, Post
+from bot.service.match import Match, computer_plays, public_locale
 from bot.service.narrate import plain_name
 from bot.service.reach import BOTH, DM, PING, Reach, reaches
-from bot.service.table import Table, computer_plays, public_locale
 from bot.service.text import Channel, Mention, Name, Text, When, phrase
 from bot.service.transaction import Tx
 from bot.store import repository as repo
@@ -28,7 +28,7 @@ async def route(tx: Tx, draft: Draft) -> None:
     away_seats = _away_seats(row)
     if not mentioned and not away_seats:
         return
-    found = await reaches(tx, mentioned | {seat.user_id for seat in away_seats})
+    found = await reaches(tx.session, mentioned | {seat.user_id for seat in away_seats})
     if away_seats:
         await _returns(tx, draft, away_seats, found)
     if not found:
@@ -124,7 +124,7 @@ async def _away(tx: Tx, draft: Draft, user_id: int, reach: Reach) -> bool:
     text = phrase("bots.autopilot.away", lang, player=name, until=until)
     draft.public.append(Post(row.channel_id, text))
     row.settings = {**row.settings, "away": [*said, seat.seat]}
-    await deadlines.restart(tx, Table.of(row), seat.seat)
+    await deadlines.restart(tx, Match.of(row), seat.seat)
     return True
 
 
@@ -141,17 +141,17 @@ async def _returns(tx: Tx, draft: Draft, seats: list[SeatRow], found: dict[int, 
     done = sorted({*row.settings.get("away_done", ()), *numbers})
     away = [n for n in row.settings.get("away", ()) if n not in numbers]
     row.settings = {**row.settings, "away": away, "away_done": done}
-    table = Table.of(row)
+    match = Match.of(row)
     for seat in back:
         seat.autopilot = False
         seat.misses = 0
-        await deadlines.restart(tx, table, seat.seat)
+        await deadlines.restart(tx, match, seat.seat)
         name = Name(plain_name(seat.display_name))
-        pending = table.engine.pending(table.state).get(seat.seat)
+        pending = match.engine.pending(match.state).get(seat.seat)
         text = phrase("bots.autopilot.back", lang, player=name)
         mentions: tuple[int, ...] = ()
         if pending is not None:  # their turn now: they are told, as a new turn would
-            what = compose.pending_text(row.kind, pending, table.names(), lang)
+            what = compose.pending_text(row.kind, pending, match.names(), lang)
             asked = phrase(
                 "lobby.act.awaiting", lang, player=Mention(seat.user_id, name.text), what=what
             )

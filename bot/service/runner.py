@@ -1,7 +1,9 @@
 """The loop that runs every command of the service: a :data:`~bot.service.transaction.Work`
 under the channel's lock, in one transaction retried on conflicts, then the replies finished
-(pictures drawn, deliveries owed). :class:`Runner` is the base of the upkeep
-(:class:`~bot.service.upkeep.Upkeep`) and of the commands (:class:`~bot.service.Service`)."""
+(pictures drawn, deliveries owed). :class:`Runner` also holds the state a service process
+keeps (sessions, clock, locks, the users' languages, what it handed out): it is the one base
+of :class:`~bot.service.Service`, and what the functions of ``reading`` and ``upkeep`` are
+given. Nothing here imports them: the service stands on one floor, not a stack of classes."""
 
 from __future__ import annotations
 
@@ -13,22 +15,22 @@ import time
 from collections.abc import Callable, Iterator
 
 from sqlalchemy.exc import DatabaseError, IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.orm.exc import StaleDataError
 
 from bot import metrics
 from bot.service import (
+    compose,
     computer,
     drawing,
     owed,
     routing,
-    table,
 )
 from bot.service.draft import Draft, Post, RenderJob, ReplayJob
 from bot.service.errors import DamagedDatabase, Refusal
-from bot.service.fairuse import Replays
-from bot.service.memory import ChannelLocks
-from bot.service.reading import Reading
+from bot.service.fairuse import FairUse, Replays
+from bot.service.match import paused
+from bot.service.memory import LANGUAGE_TTL, ChannelLocks, RecentLanguages
 from bot.service.replies import Actor, Image, Message, Outgoing, Place, Reply
 from bot.service.text import Channel, Text, join, lines, phrase
 from bot.service.transaction import Tx, Work
@@ -36,7 +38,7 @@ from bot.service.writer import WriterQueue
 from bot.store import deliveries, outage
 from bot.store import repository as repo
 from bot.store.models import GameRow
-from i18n import language_for
+from i18n import LANGUAGES, language_for
 from rules.core import RulesError
 
 log = logging.getLogger("partida.service")
@@ -44,9 +46,9 @@ log = logging.getLogger("partida.service")
 RETRIES = 8
 
 
-class Runner(Reading):
-    """The state a service process keeps (locks, the writer queue, what it handed out) and the
-    loop of a command (:meth:`_run`)."""
+class Runner:
+    """The state a service process keeps (sessions, clock, locks, the writer queue, the users'
+    languages, what it handed out) and the loop of a command (:meth:`_run`)."""
 
     def __init__(
         self,
@@ -56,7 +58,16 @@ class Runner(Reading):
         clock: Callable[[], float] = time.time,
         computer_delay: float = 1.5,
     ) -> None:
-        super().__init__(engine, clock)
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, expire_on_commit=False)
+        self.clock = clock
+        # Users' chosen languages (None: follow the Discord client), with when each was read:
+        # a command then needs no extra query. The choice made through this process is kept at
+        # once; one made through another process shows here within LANGUAGE_TTL seconds. The
+        # users read in that time only (bot/service/memory.py).
+        self.languages = RecentLanguages()
+        # How often each user and server may ask for what costs the most (bot.service.fairuse).
+        self.fair_use = FairUse(clock)
         # Seconds a computer-played seat waits before its move (the console plays at once).
         self.computer_delay = computer_delay
         self.render_images = render
@@ -76,6 +87,42 @@ class Runner(Reading):
         # answers moves at once.
         self.picture_wait: float | None = None
         self._handed: dict[int, float] = {}  # delivery row → when a reply handed it out
+
+    async def _language(self, session: AsyncSession, actor: Actor) -> str:
+        now = self.clock()
+        chosen, read_at = self.languages.get(actor.user_id) or (None, -LANGUAGE_TTL)
+        if now - read_at >= LANGUAGE_TTL:
+            chosen = await repo.player_language(session, actor.user_id)
+            self.languages[actor.user_id] = (chosen, now)
+        return chosen if chosen in LANGUAGES else language_for(actor.locale)
+
+    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
+        return Reply(private=Message(compose.refusal(error, lang)), ok=False)
+
+    async def _over_budget(
+        self, kind: str, actor: Actor, place: Place, count: bool = True
+    ) -> Reply | None:
+        """The refusal of a costly command (``fairuse.REPLAY``, ``fairuse.LOOK``) when the user
+        or the server has used its budget, with the seconds to wait; None when it may run (and
+        then, with ``count``, the use is counted). Checked first, so a refused command reads
+        and changes nothing."""
+        if count:
+            wait = self.fair_use.take(kind, actor.user_id, place.guild_id)
+        else:
+            wait = self.fair_use.wait(kind, actor.user_id, place.guild_id)
+        if not wait:
+            return None
+        log.info(
+            "command=%s channel=%s guild=%s user=%s outcome=limited wait=%d",
+            kind,
+            place.channel_id,
+            place.guild_id,
+            actor.user_id,
+            wait,
+        )
+        async with self.sessions() as session:
+            lang = await self._language(session, actor)
+        return self._refused(Refusal("fairuse.wait", seconds=wait), lang)
 
     async def _run(
         self,
@@ -138,8 +185,8 @@ class Runner(Reading):
                         draft.owing = await self._owe(tx, draft.public)
                         if draft.owing and tx.row is not None:
                             draft.version = tx.row.version
-                        # The adapter resumes a paused table once it can post there again.
-                        paused_in = row.channel_id if row and table.paused(row) else None
+                        # The adapter resumes a paused game once it can post there again.
+                        paused_in = row.channel_id if row and paused(row) else None
                     break
                 except ElsewhereError as elsewhere:
                     metrics.counted(command, "refused", started, "lobby.thread.several")

@@ -8,8 +8,9 @@ delivered only after the commit, so an acknowledged move is always in the databa
 This module holds the commands, each a :data:`~bot.service.transaction.Work` run by the loop
 of :class:`~bot.service.runner.Runner`; the work itself lives in the rooms named for it:
 ``lobby``, ``moves``, ``timeouts`` (with ``deadlines``), and the replies are composed in
-``compose``. What the adapter reports and the deadline loop's work are in
-:mod:`bot.service.upkeep`.
+``compose``. The read-only commands (:mod:`bot.service.reading`), what the adapter reports
+and the deadline loop's work (:mod:`bot.service.upkeep`) are functions of the service's
+state, taken into the class below as its methods: one class on one base, not a stack.
 """
 
 from __future__ import annotations
@@ -28,10 +29,12 @@ from bot.service import (
     me,
     moves,
     pause,
+    reading,
     rematch,
     replays,
     shown,
     standings,
+    upkeep,
 )
 from bot.service import undo as undoing
 from bot.service.draft import Draft
@@ -39,9 +42,9 @@ from bot.service.errors import Refusal
 from bot.service.fairuse import LOOK, REPLAY, Replaying
 from bot.service.reading import game_number, page_number, player_of
 from bot.service.replies import Actor, Message, Place, Reply
+from bot.service.runner import Runner
 from bot.service.text import Channel, phrase
 from bot.service.transaction import Tx, Work
-from bot.service.upkeep import Upkeep
 from bot.store import repository as repo
 from bot.store.database import create_engine, database_url, upgrade
 from i18n import LANGUAGES, language_for
@@ -50,9 +53,41 @@ from rules.core import CommandArgs
 log = logging.getLogger("partida.service")
 
 
-class Service(Upkeep):
-    """The commands that change a game (each a transaction, run by :meth:`_run`), on top of
-    the read-only ones (:class:`~bot.service.reading.Reading`)."""
+class Service(Runner):
+    """The commands that change a game (each a transaction, run by :meth:`_run`), the
+    read-only ones (``reading``) and the upkeep (``upkeep``)."""
+
+    # ================================================================= read-only (reading.py)
+
+    suggest = reading.suggest
+    rules = reading.rules
+    help = reading.help
+    mine = reading.mine
+    welcome = reading.welcome
+    history = reading.history
+    leaderboard = reading.leaderboard
+    stats = reading.stats
+    state_from_log = reading.state_from_log
+
+    # ================================================================= upkeep (upkeep.py)
+
+    moved = upkeep.moved
+    prune = upkeep.prune
+    compact_closed = upkeep.compact_closed
+    rebuild_ratings = upkeep.rebuild_ratings
+    pause = upkeep.pause
+    gone = upkeep.gone
+    resume = upkeep.resume
+    table_again = upkeep.table_again
+    owed = upkeep.owed
+    delivered = upkeep.delivered
+    unpictured = upkeep.unpictured
+    attempted = upkeep.attempted
+    dm_closed = upkeep.dm_closed
+    waiting = upkeep.waiting
+    written_deadline = upkeep.written_deadline
+    next_deadline = upkeep.next_deadline
+    run_deadlines = upkeep.run_deadlines
 
     @classmethod
     async def open(
@@ -138,7 +173,7 @@ class Service(Upkeep):
         return await self._run(actor, place, work, "replace")
 
     async def rematch(self, actor: Actor, place: Place, game_id: int | None = None) -> Reply:
-        """The same table again (``game_id``: the channel's last finished game if None). The
+        """The same game again, with the same players (``game_id``: the channel's last finished game if None). The
         rematch opens where the game was played: in its thread, when it had one, even when
         asked in the channel the thread hangs from."""
         async with self.sessions() as session:
@@ -206,7 +241,7 @@ class Service(Upkeep):
     async def status(self, actor: Actor, place: Place) -> Reply:
         # Read-only (as is the board): never SQLite's one writer, unless a player back from
         # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
-        # queue every table's moves behind it.
+        # queue every game's moves behind it.
         return await self._run(actor, place, lobby.status(), "status", write_late=True)
 
     async def undo(self, actor: Actor, place: Place) -> Reply:

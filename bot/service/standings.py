@@ -33,7 +33,7 @@ def number(value: float, lang: str, *, signed: bool = False) -> str:
 
 def who(player: str, name: str, lang: str) -> Name | Text:
     """A rated player's name: a person's as shown on the server, a computer's level, or the
-    game itself (a cooperative or solo table's opponent)."""
+    game itself (a cooperative or solo game's opponent)."""
     if player.startswith("cpu:"):
         level = player[4:]
         # The level as the seats name it ("Fácil"), when the catalogue knows it.

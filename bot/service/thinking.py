@@ -2,7 +2,7 @@
 
 ``easy`` and ``normal`` decide in well under 50 ms and run in a worker thread. ``hard``
 searches for up to a second of pure Python: in a thread it would hold the GIL for that second
-and every other table of the process would answer late (``python -m bench bots`` measures the
+and every other game of the process would answer late (``python -m bench bots`` measures the
 event loop's added latency both ways). So a hard decision runs in a separate process, like the
 table pictures (bot/service/drawing.py, whose process set-up it shares): one worker, fed from a
 bounded queue (``QUEUE`` decisions at once; more wait their turn on the event loop, holding
@@ -86,7 +86,7 @@ async def decide(engine: Game[Any], state: Any, seat: int, level: str) -> Action
                 return await loop.run_in_executor(pool, _decide, engine.name, dumped, seat, level)
             except BrokenProcessPool:
                 # The worker died (killed, out of memory): a new one next time; this decision
-                # is made here, so the table still gets its move.
+                # is made here, so the game still gets its move.
                 log.warning("decision worker died; thinking in a thread")
                 _pool = None
         return await asyncio.to_thread(choose, engine, state, seat, level)

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from bot.service import compose, computer, deadlines, moves
 from bot.service.draft import Draft, Post
+from bot.service.match import Match, computer_plays, public_locale
 from bot.service.reach import PING
 from bot.service.replies import Place
-from bot.service.table import Table, computer_plays, public_locale
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, DeadlineRow
@@ -42,8 +42,8 @@ def work(
             return Draft()
         if row.phase != phase:
             return Draft()
-        table = Table.of(row)
-        pending = table.engine.pending(table.state)
+        match = Match.of(row)
+        pending = match.engine.pending(match.state)
         if seat not in pending:
             return Draft()
         draft = Draft()
@@ -53,14 +53,14 @@ def work(
                 return draft  # it went on autopilot since: nobody to remind
             due = await _due(tx, row.id, seat)
             if kind == PING:  # the ping their quiet hours held back (bot/service/routing.py)
-                draft.public.append(compose.nudge(table, seat, pending[seat], user.user_id, due))
+                draft.public.append(compose.nudge(match, seat, pending[seat], user.user_id, due))
                 return draft
             # No stale reminder: the bot was down past the deadline itself, or past the one
             # the reminder was planned for (a step taken at the last minute moved it on).
-            if due is None or tx.now >= min(due, due_at + deadlines.reminder_gap(table)):
+            if due is None or tx.now >= min(due, due_at + deadlines.reminder_gap(match)):
                 return draft
             draft.public.append(
-                compose.reminder(table, seat, pending[seat], user.user_id, due, tx.lang)
+                compose.reminder(match, seat, pending[seat], user.user_id, due, tx.lang)
             )
             return draft
         place = Place(row.channel_id, row.guild_id, public_locale(row))
@@ -72,20 +72,20 @@ def work(
             user.misses += 1
             if user.misses >= computer.misses_allowed(row):
                 switched = computer.to_autopilot(user, tx.lang, "missed")
-        action = table.engine.automatic(table.state, seat)  # a step with no decision in it
+        action = match.engine.automatic(match.state, seat)  # a step with no decision in it
         if action is not None and kind == deadlines.COMPUTER:
             # Played for the player, who keeps their turn's deadline for what follows.
             return await moves.resolve(
-                tx, table, seat, action, place, by_default=True, timed_out=False
+                tx, match, seat, action, place, by_default=True, timed_out=False
             )
         if action is None:
             level = computer.level_of(row, user)
             if thought is not None and thought.fits(row, seat, level):
                 action = thought.action
             else:  # the game moved on since (rare): think again, here
-                action = await computer.action_for(table, seat, level)
+                action = await computer.action_for(match, seat, level)
         draft = await moves.resolve(
-            tx, table, seat, action, place, by_default=True, due=due_at, timed_out=missed
+            tx, match, seat, action, place, by_default=True, due=due_at, timed_out=missed
         )
         if switched is not None:
             draft.public.append(Post(row.channel_id, switched))

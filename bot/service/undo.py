@@ -18,14 +18,11 @@ from typing import Any
 
 from sqlalchemy import delete
 
-from bot.service import buttons, compose, deadlines, live
+from bot.service import compose, deadlines, live
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
-from bot.service.narrate import plain_name
-from bot.service.pause import table_post
-from bot.service.replies import Actor, Button, Place
-from bot.service.table import (
-    Table,
+from bot.service.match import (
+    Match,
     public_locale,
     require,
     require_host,
@@ -33,37 +30,17 @@ from bot.service.table import (
     seat_of_number,
     settings,
 )
+from bot.service.narrate import plain_name
+from bot.service.pause import table_post
+from bot.service.replies import Actor, Place
 from bot.service.text import Name, phrase
 from bot.service.transaction import Tx, Work
+from bot.service.undoable import allowed
 from bot.store import repository as repo
 from bot.store.models import ACTIVE, ActionRow
-from rules.core import Action, Event, RulesError, Snapshot
+from rules.core import Event, RulesError, Snapshot
 
 UNDONE = "core.undo.public"  # "↩️ {seat} took back their last step.", in the table's story
-
-
-def offered(table: Table, seat: int, action: Action, before: Any) -> bool:
-    """Whether the confirmation of ``seat``'s step (``before`` → the table's state now) offers
-    the ↩ button: undo is on and the engine's rule would let it be taken back."""
-    if not allowed(settings(table.row)):
-        return False
-    try:
-        table.engine.undoable(before, seat, action, table.state)
-    except RulesError:
-        return False
-    return True
-
-
-def button(game_id: int, lang: str) -> Button:
-    """↩ Undo, on a player's own confirmation: ``/game undo`` in one click."""
-    custom_id = buttons.button_id(game_id, "", buttons.UNDO, {})
-    assert custom_id is not None, "an undo button's id is short"
-    return Button(str(phrase("core.undo.button", lang)), custom_id)
-
-
-def allowed(row_settings: dict[str, Any]) -> bool:
-    """Whether the game's host lets its players undo (on unless turned off)."""
-    return bool(row_settings.get("undo", True))
 
 
 def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
@@ -78,8 +55,8 @@ def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
             raise Refusal("lobby.error.not_started")
         if player is None or player.left:
             raise Refusal("lobby.error.not_seated")
-        table, seat = Table.of(row), player.seat
-        engine = table.engine
+        match, seat = Match.of(row), player.seat
+        engine = match.engine
         if not allowed(settings(row)):
             raise Refusal("core.undo.off")
         log = await repo.action_log(tx.session, row.id)
@@ -96,25 +73,25 @@ def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
                 before, entry.seat, engine.action_from_json(entry.action), entry.at
             )
         try:
-            engine.undoable(before, seat, engine.action_from_json(last.action), table.state)
+            engine.undoable(before, seat, engine.action_from_json(last.action), match.state)
         except RulesError as error:
             raise Refusal(error.key, **error.args_map) from None
         await tx.writer.take()
         await tx.session.execute(
             delete(ActionRow).where(ActionRow.game_id == row.id, ActionRow.seq == last.seq)
         )
-        now = engine.snapshot(table.state)
-        table.state = before
+        now = engine.snapshot(match.state)
+        match.state = before
         back = engine.snapshot(before)
         saved: dict[str, Any] = {"state": engine.dump(before), "updated_at": tx.now}
         if back.phase != row.phase:
             saved.update(phase=back.phase, phase_started_at=tx.now)
-        post, messages = table_back(table, now, back, seat, draw=tx.draws(row.kind))
+        post, messages = table_back(match, now, back, seat, draw=tx.draws(row.kind))
         if messages is not None:
             saved["messages"] = messages
         repo.as_saved(row, saved)
         writes = repo.Writes().save_game(row, row.version, saved)
-        await deadlines.plan(tx, writes, table, engine.pending(before), phase_changed=True)
+        await deadlines.plan(tx, writes, match, engine.pending(before), phase_changed=True)
         await repo.run(tx.session, writes)
         draft = Draft()
         draft.say(phrase("core.undo.done", tx.lang))
@@ -125,9 +102,9 @@ def undo(actor: Actor, place: Place, game_id: int | None = None) -> Work:
 
 
 def table_back(
-    table: Table, now: Snapshot, back: Snapshot, seat: int, *, draw: bool
+    match: Match, now: Snapshot, back: Snapshot, seat: int, *, draw: bool
 ) -> tuple[Post, dict[str, Any] | None]:
-    """The channel's table after ``seat`` took back a step (``now`` → ``back``, ``table``
+    """The channel's table after ``seat`` took back a step (``now`` → ``back``, ``match``
     holding ``back``'s state), and the phase message's record to keep (``None``: as it is).
 
     - A turn's message (``bot.service.live``) that still shows this turn is edited back: the
@@ -137,22 +114,22 @@ def table_back(
       chose) is edited to show the player awaited again.
     - Otherwise (the step had passed the turn, whose earlier message is not the table's any
       more) the table is posted anew, in the phase's slot, saying who took a step back."""
-    lang = public_locale(table.row)
-    found = live.record(table)
+    lang = public_locale(match.row)
+    found = live.record(match)
     if found is not None:
-        record = compose.phase_record(table, back, now)["phase"]
+        record = compose.phase_record(match, back, now)["phase"]
         if record.get("table") == found.get("table"):
-            messages = live.remember(table, record, [Event(UNDONE, {"seat": seat})])
-            whole = compose.phase_post(table, back, [], lang, before=now, draw=draw)
-            edit = live.edit(table, whole, messages["phase"], lang)
+            messages = live.remember(match, record, [Event(UNDONE, {"seat": seat})])
+            whole = compose.phase_post(match, back, [], lang, before=now, draw=draw)
+            edit = live.edit(match, whole, messages["phase"], lang)
             return (edit if back.phase != now.phase else replace(edit, phase=False)), messages
     elif back.phase == now.phase:
-        ready = compose.readiness(table, back, lang)
+        ready = compose.readiness(match, back, lang)
         if ready is not None:
             return ready, None
-    name = Name(plain_name(seat_of_number(table.row, seat).display_name))
+    name = Name(plain_name(seat_of_number(match.row, seat).display_name))
     said = phrase(UNDONE, lang, seat=name)
-    return table_post(table, said, draw=draw), None
+    return table_post(match, said, draw=draw), None
 
 
 def allow(actor: Actor, on: bool) -> Work:

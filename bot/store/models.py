@@ -105,7 +105,10 @@ class GameRow(Base):
     version: Mapped[int] = mapped_column(Integer, default=1)
     # The messages edited in place, by role (``bot.service.replies.Slot``): ``"lobby"`` and
     # ``"phase"``, each ``{"channel": id, "id": message id or None, ...}``; the phase's also holds
-    # its ``phase`` token and the seats ``awaited`` when it began (who shows as ready).
+    # its ``phase`` token and the seats ``awaited`` when it began (who shows as ready). A table
+    # message edited in place (``bot.service.live``) keeps its post's phase token under the key
+    # ``"table"``: stored data, so the key keeps its name, though in the code and docs "table"
+    # means only what the players see (the ``Match`` is the game a command holds).
     messages: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     # When the game is played in a thread (``channel_id``), the channel the thread hangs from.
     parent_channel_id: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -56,7 +56,7 @@ async def test_the_towers_picked_stay_secret_until_every_hero_has_picked(
 async def test_your_own_pick_is_on_your_board_and_nobody_elses(
     console: tuple[Console, io.StringIO],
 ) -> None:
-    from bot.service.table import Table
+    from bot.service.match import Match
     from bot.store import repository as repo
     from rules.badbones.actions import Start
 
@@ -71,8 +71,8 @@ async def test_your_own_pick_is_on_your_board_and_nobody_elses(
     async with con.service.sessions() as session:
         row = await repo.open_game(session, 1)
         assert row is not None
-        table = Table.of(row)
-    engine, state = table.engine, table.state
+        match = Match.of(row)
+    engine, state = match.engine, match.state
     assert engine.view(state, 1)["boards"][1]["hero"] == "D4"
     assert engine.view(state, 1)["my_submission"] == {"type": "start", "square": "D4"}
     assert engine.view(state, None)["boards"][1]["hero"] == "B2", "the public board: not yet"

@@ -3,7 +3,7 @@ computer's turns a moment later in the channel, /game settings misses, /game rep
 
 from __future__ import annotations
 
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core.policy import choose
 from tests.conftest import Clock
@@ -38,10 +38,10 @@ async def test_addbot_seats_a_computer_that_plays_in_the_channel(
         async with service.sessions() as session:
             row = await repo.open_game(session, thread)
         assert row is not None and row.state is not None
-        table = Table.of(row)
-        if 1 in table.engine.pending(table.state):
+        match = Match.of(row)
+        if 1 in match.engine.pending(match.state):
             break
-        mapped = table.engine.to_command(choose(table.engine, table.state, 0, "easy"))
+        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
         assert mapped is not None
         command, args = mapped
         answer = await (

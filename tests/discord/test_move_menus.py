@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import buttons as button_ids
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.discord.conftest import Bots
@@ -89,12 +89,12 @@ async def _zvv_move(
     engine = get_game("zvv")
     for _ in range(60):
         row, _sent = await _table(fake, bot)
-        table = Table.of(row)
-        seat = table.state.turn
+        match = Match.of(row)
+        seat = match.state.turn
         user = ana if row.seats[seat].user_id == ana.id else ben
-        if table.state.phase == "move":
+        if match.state.phase == "move":
             return bot, user, ben if user is ana else ana
-        command, args = engine.to_command(engine.legal_actions(table.state, seat)[0]) or ("", {})
+        command, args = engine.to_command(engine.legal_actions(match.state, seat)[0]) or ("", {})
         await (await fake.slash(user, f"zvv {command}", channel_id=row.channel_id, **args)).result()
         await fake.idle()
     raise AssertionError("nobody was asked to move a pawn")
@@ -121,11 +121,11 @@ async def test_a_two_step_move_costs_no_channel_post(fake: FakeDiscord, bots: Bo
     assert "⚠️" not in menu.content and "/zvv move pawn:" in menu.content, menu.content
     destinations = [v for m in menu.selects for v in _values(m)]
     engine = get_game("zvv")
-    table = Table.of(row)
+    match = Match.of(row)
     pawn = _values(pawns)[0]
     legal = {
         a.to
-        for a in engine.legal_actions(table.state, table.state.turn)
+        for a in engine.legal_actions(match.state, match.state.turn)
         if getattr(a, "pawn", "") == pawn
     }
     assert set(destinations) == legal, "the menus offer exactly the pawn's legal moves"

@@ -345,7 +345,7 @@ async def test_an_edit_that_comes_before_its_post_waits_for_it(
     bot = await bots.start()
     where = fake.channel_id
     slot = Slot(7, "phase", "0.roll.0")
-    caplog.set_level(logging.WARNING, logger="bot.discord.send")
+    caplog.set_level(logging.WARNING, logger="bot.discord.edits")
     before = len(fake.in_channel(where))
     bot.outbox.enqueue(Outgoing(where, Message(Text.of("after the roll")), slot=slot, edit=True))
     await asyncio.sleep(0.5)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service.table import Table
+from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import ACTIVE
 from i18n import t
@@ -173,14 +173,14 @@ async def play(
             row = await repo.open_game(session, where)
         if row is None or row.status != ACTIVE:
             break
-        table = Table.of(row)
-        snap = engine.snapshot(table.state)
+        match = Match.of(row)
+        snap = engine.snapshot(match.state)
         if turn is None:  # the start's post is the first turn's
             turn = snap.turn
             seen.add(turn)
             _count_turn(counts, fake, game_from, turn, where)
             game_from = (len(fake.posted), len(fake.edits))
-        _note_round(rounds, table.state)
+        _note_round(rounds, match.state)
         pending = snap.pending
         assert pending, f"{game}: nobody is pending in phase {row.phase}"
         people = {s.seat: s.user_id for s in row.seats if s.user_id in players and not s.left}
@@ -195,9 +195,9 @@ async def play(
         sends = []
         for seat in movers:
             if level is None:
-                action = rng.choice(engine.legal_actions(table.state, seat))
+                action = rng.choice(engine.legal_actions(match.state, seat))
             else:
-                action = choose(engine, table.state, seat, level)
+                action = choose(engine, match.state, seat, level)
             player = players[people[seat]]
             sends.append((player, *(engine.to_command(action) or ("", {}))))
         exchanges = []

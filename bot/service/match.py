@@ -1,4 +1,6 @@
-"""A game as the service holds it during one command: its row, its engine and its state.
+"""The match: a game as the service holds it during one command, its row, its engine and its
+state (:class:`Match`). "Table" means one thing only in the service: what the players see in
+the channel, the posted message and its picture.
 
 Also the small facts about seats that every room of the service asks (who sits where, their
 names for messages and for pictures), in one place.
@@ -23,13 +25,13 @@ DEFAULT_SETTINGS: dict[str, int] = {"deadline_minutes": 24 * 60, "reminder_minut
 
 
 @dataclass
-class Table:
+class Match:
     row: GameRow
     engine: Game[Any]
     state: Any
 
     @classmethod
-    def of(cls, row: GameRow) -> Table:
+    def of(cls, row: GameRow) -> Match:
         engine = get_game(row.kind)
         return cls(row, engine, engine.load(row.state or {}))
 
@@ -102,13 +104,13 @@ def settings(row: GameRow) -> dict[str, Any]:
     return {**DEFAULT_SETTINGS, **row.settings}
 
 
-# A paused table's deadlines (``bot.service.pause``) are set this far on: a century, so that
+# A paused game's deadlines (``bot.service.pause``) are set this far on: a century, so that
 # none comes due while it waits.
 SET_ASIDE = 100 * 365 * 24 * 3600.0
 
 
 def paused(row: GameRow) -> bool:
-    """The bot cannot post at the table (``bot.service.pause``)."""
+    """The bot cannot post the game's table (``bot.service.pause``)."""
     return row.settings.get("paused_at") is not None
 
 
@@ -118,7 +120,7 @@ def held(row: GameRow) -> bool:
 
 
 def set_aside(row: GameRow) -> float:
-    """How far on new deadline rows are set: a century for each reason the table waits (the
+    """How far on new deadline rows are set: a century for each reason the game waits (the
     bot cannot post there; the host holds its deadlines), so that each ends on its own."""
     return SET_ASIDE * (paused(row) + held(row))
 
@@ -150,8 +152,8 @@ def whole_number(value: Any) -> int:
     return number
 
 
-def automatic_steps(table: Table, seats: Iterable[int]) -> dict[int, Action]:
+def automatic_steps(match: Match, seats: Iterable[int]) -> dict[int, Action]:
     """Of ``seats`` (pending ones), those whose step has no decision in it (ZvV's autoroll),
     each with that step: the service plays them at once, nobody is asked or waited for."""
-    steps = {seat: table.engine.automatic(table.state, seat) for seat in seats}
+    steps = {seat: match.engine.automatic(match.state, seat) for seat in seats}
     return {seat: step for seat, step in steps.items() if step is not None}
