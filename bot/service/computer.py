@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import compose, deadlines, thinking
+from bot.service import compose, deadlines, lobby_posts, thinking
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.match import Match, new_seat, require, require_host, seat_of, settings
@@ -137,7 +137,7 @@ def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("bots.added.private", tx.lang, player=Name(name)))
-        draft.public.append(compose.lobby_post(row, public_lang))  # an edit: who sits now
+        draft.public.append(lobby_posts.lobby_post(row, public_lang))  # an edit: who sits now
         return draft
 
     return work

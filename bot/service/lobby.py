@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from bot.service import compose, computer, deadlines, live, picks
+from bot.service import compose, computer, deadlines, live, lobby_posts, picks
 from bot.service.draft import Draft, Post, RenderJob
 from bot.service.errors import Refusal
 from bot.service.match import (
@@ -59,7 +59,7 @@ def new_game(actor: Actor, place: Place, game: str, options: dict[str, Any] | No
         await tx.session.flush()
         draft = Draft()
         draft.say(phrase("lobby.new.private", tx.lang, game=_game(row, tx.lang)))
-        draft.public.append(compose.lobby_post(row, language_for(place.locale), edit=False))
+        draft.public.append(lobby_posts.lobby_post(row, language_for(place.locale), edit=False))
         return draft
 
     return work
@@ -67,7 +67,7 @@ def new_game(actor: Actor, place: Place, game: str, options: dict[str, Any] | No
 
 def _lobby(row: GameRow, place: Place) -> Post:
     """The lobby message again, as an edit: who is seated now, or that the game began."""
-    return compose.lobby_post(row, language_for(place.locale))
+    return lobby_posts.lobby_post(row, language_for(place.locale))
 
 
 def join(actor: Actor, place: Place) -> Work:

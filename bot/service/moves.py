@@ -14,7 +14,17 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service import buttons as button_ids
-from bot.service import compose, deadlines, picks, ratings, replays, shown, standings, undoable
+from bot.service import (
+    compose,
+    deadlines,
+    lobby_posts,
+    picks,
+    ratings,
+    replays,
+    shown,
+    standings,
+    undoable,
+)
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.match import (
@@ -303,7 +313,7 @@ def _offer_rematch(draft: Draft, game_id: int, lang: str) -> None:
     """The closing message carries the Rematch button (``bot.service.rematch`` answers it)."""
     for index, post in enumerate(draft.public):
         if post.phase:
-            button = compose.rematch_button(game_id, lang)
+            button = lobby_posts.rematch_button(game_id, lang)
             draft.public[index] = replace(post, buttons=(*post.buttons, button))
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service import compose, live
+from bot.service import compose, live, lobby_posts
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.match import SET_ASIDE, Match, held, paused, public_locale, require_host
@@ -136,7 +136,7 @@ def again(game_id: int, role: str) -> Work:
         if row is None or row.id != game_id:
             return draft
         if role == "lobby" and row.status == LOBBY:
-            draft.public.append(compose.lobby_post(row, public_locale(row), edit=False))
+            draft.public.append(lobby_posts.lobby_post(row, public_locale(row), edit=False))
         elif role == "phase" and row.status == ACTIVE and row.state is not None:
             match = Match.of(row)
             draft.public.append(table_post(match, "lobby.pause.again", draw=tx.draws(row.kind)))

@@ -12,7 +12,7 @@ import secrets
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.service import compose, lobby
+from bot.service import lobby, lobby_posts
 from bot.service.draft import Draft
 from bot.service.errors import Refusal
 from bot.service.replies import Actor, Place, Slot
@@ -70,7 +70,7 @@ def work(actor: Actor, place: Place, game_id: int) -> Work:
             return draft
         draft = Draft()
         draft.say(phrase("rematch.private", tx.lang))
-        draft.public.append(compose.lobby_post(row, language_for(place.locale), edit=not first))
+        draft.public.append(lobby_posts.lobby_post(row, language_for(place.locale), edit=not first))
         return draft
 
     return run
