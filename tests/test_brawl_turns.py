@@ -1,7 +1,7 @@
 """A Dragon Farkle brawl at the table: the defender is asked in a message of their own (pinged:
-they must look at once, D8), and when the brawl ends the attacker's turn, the next turn's player
-is pinged by a new message, unless they are the defender whose own last roll began it: they are
-at the very message that asked them, so their turn goes on in it (an edit pings nobody)."""
+they must look at once, D8), which also names and pings the player who plays next (once, if
+that is the defender). When the brawl ends the attacker's turn, the next turn begins in that
+very message, which pinged its player: an edit, which pings nobody."""
 
 from __future__ import annotations
 
@@ -79,10 +79,26 @@ async def test_the_defender_whose_last_roll_begins_their_turn_plays_on_in_the_sa
     assert "⏳" in str(edit.message.text) and seats[nxt].display_name in str(edit.message.text)
 
 
-async def test_a_turn_that_passes_to_someone_else_after_a_brawl_pings_them_in_a_new_message(
+async def test_a_brawl_asks_the_defender_and_pings_who_plays_next_whose_turn_begins_in_it(
     service: Service,
 ) -> None:
     declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2)
-    assert nxt != defender
-    [post] = _posts(last)
-    assert post.message.mentions == (seats[nxt].user_id,), "the next player is pinged, once"
+    assert nxt != defender, "the brawl is against the player before the attacker"
+    [asked] = _posts(declared)
+    assert set(asked.message.mentions) == {seats[defender].user_id, seats[nxt].user_id}
+    assert len(asked.message.mentions) == 2, "each pinged once"
+    assert f"{seats[nxt].display_name}, you play next" in str(asked.message.text)
+    assert _posts(last) == [], "the next turn begins in the message that pinged its player"
+    [edit] = [o for o in last.public if o.dm is None]
+    assert edit.slot == asked.slot and not edit.message.mentions
+    assert "⏳" in str(edit.message.text) and seats[nxt].display_name in str(edit.message.text)
+    assert "you play next" not in str(edit.message.text), "it is their turn now"
+
+
+async def test_a_brawl_against_the_next_player_pings_them_once(service: Service) -> None:
+    declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 1)
+    assert defender == nxt
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,)
+    assert "you play next" not in str(asked.message.text), "asked already: named once"
+    assert _posts(last) == [], "their turn begins in the message that asked them"

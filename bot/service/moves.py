@@ -208,8 +208,8 @@ async def resolve(
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
         if not after.over:
-            mover = None if by_default else seat
-            saved["messages"] = compose.phase_record(table, after, before, mover=mover)
+            mover, away = (None, seat) if by_default else (seat, None)
+            saved["messages"] = compose.phase_record(table, after, before, mover=mover, away=away)
     if after.over:
         result = after.result
         saved.update(
