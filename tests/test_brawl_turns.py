@@ -5,6 +5,8 @@ very message, which pinged its player: an edit, which pings nobody."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 
 from bot.service import Actor, Place, Service
@@ -13,7 +15,8 @@ from bot.store import repository as repo
 from rules.core import get_game
 from rules.core.policy import choose
 from rules.farkle.actions import Brawl
-from tests.conftest import ALICE, BOB, CAROL
+from tests.conftest import ALICE, BOB, CAROL, Clock
+from tests.test_me import _clock_hours
 
 HERE = Place(700, 1)
 FARKLE = get_game("farkle")
@@ -28,11 +31,16 @@ async def _state(service: Service) -> tuple[dict[int, Actor], object]:
     return {s.seat: by_user[s.user_id] for s in row.seats}, FARKLE.load(row.state)
 
 
-async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int) -> tuple:
+async def _brawl(
+    service: Service,
+    players: tuple[Actor, ...],
+    target_after: int,
+    first: Callable[[Actor], Awaitable[object]] | None = None,
+) -> tuple:
     """Start a game of ``players``; the first player brawls the seat ``target_after`` seats
-    after theirs; both play as the normal computer would until the turn passes. Returns the
-    declaration's reply, the last step's reply, who made it, the defender and the next turn's
-    player."""
+    after theirs (``first`` is done to the player who plays next before that); both play as
+    the normal computer would until the turn passes. Returns the declaration's reply, the last
+    step's reply, who made it, the defender, the next turn's player and the players by seat."""
     await service.new_game(players[0], HERE, "farkle", {})
     for player in players[1:]:
         await service.join(player, HERE)
@@ -40,6 +48,8 @@ async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int
     seats, state = await _state(service)
     attacker = FARKLE.turn(state).player
     assert attacker is not None
+    if first is not None:
+        await first(seats[(attacker + 1) % len(players)])
     defender = (attacker + target_after) % len(players)
     command, args = FARKLE.to_command(Brawl(defender))  # type: ignore[misc]
     declared = await service.act(seats[attacker], HERE, "farkle", command, dict(args))
@@ -50,6 +60,8 @@ async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int
         if FARKLE.turn_key(state) != turn:
             break
         mover = min(FARKLE.pending(state))
+        if mover not in seats:  # (a seat the computer plays: its move is its deadline's)
+            break
         command, args = FARKLE.to_command(choose(FARKLE, state, mover, "normal"))  # type: ignore[misc]
         last = await service.act(seats[mover], HERE, "farkle", command, dict(args))
         assert last.ok
@@ -102,3 +114,29 @@ async def test_a_brawl_against_the_next_player_pings_them_once(service: Service)
     assert asked.message.mentions == (seats[defender].user_id,)
     assert "you play next" not in str(asked.message.text), "asked already: named once"
     assert _posts(last) == [], "their turn begins in the message that asked them"
+
+
+async def test_who_plays_next_and_left_is_neither_named_nor_pinged(service: Service) -> None:
+    async def leaves(player: Actor) -> None:
+        assert (await service.leave(player, HERE)).ok  # the computer plays their seat
+
+    declared, *_, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2, leaves)
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,), "a computer needs no ping"
+    assert "play next" not in str(asked.message.text)
+
+
+async def test_a_ping_held_back_by_quiet_hours_is_no_ping_the_next_turn_posts_anew(
+    service: Service, clock: Clock
+) -> None:
+    async def quiet(player: Actor) -> None:
+        assert (await service.me(player, HERE, quiet=_clock_hours(clock, -1, 2))).ok
+
+    declared, last, mover, defender, nxt, seats = await _brawl(
+        service, (ALICE, BOB, CAROL), 2, quiet
+    )
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,), "quiet: named, not pinged"
+    assert f"{seats[nxt].display_name}, you play next" in str(asked.message.text)
+    [post] = _posts(last)
+    assert post.slot != asked.slot, "their turn is a message of its own, which may ping them"

@@ -242,6 +242,7 @@ async def resolve(
         draft.ack_by_edit = False  # the confirmation carries the ↩, so it is sent
     if draft.messages is not None:  # (a live table's narration, kept with the move)
         saved["messages"] = draft.messages
+        repo.as_saved(row, {"messages": draft.messages})  # (as routing reads it: whom it pinged)
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # A game that ends keeps its log as one compacted row (bot/store/logs.py), written in the
     # transaction that ends it; the moves before this one are read before taking the writer.
