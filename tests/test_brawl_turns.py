@@ -9,10 +9,12 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.service import Actor, Place, Service
+from bot.service import Actor, Place, Service, live
+from bot.service.narrate import events_text
 from bot.service.replies import Reply
+from bot.service.table import Table
 from bot.store import repository as repo
-from rules.core import get_game
+from rules.core import Event, get_game
 from rules.core.policy import choose
 from rules.farkle.actions import Brawl
 from tests.conftest import ALICE, BOB, CAROL, Clock
@@ -140,3 +142,26 @@ async def test_a_ping_held_back_by_quiet_hours_is_no_ping_the_next_turn_posts_an
     assert f"{seats[nxt].display_name}, you play next" in str(asked.message.text)
     [post] = _posts(last)
     assert post.slot != asked.slot, "their turn is a message of its own, which may ping them"
+
+
+async def test_a_turns_message_is_full_at_its_characters_or_its_events(service: Service) -> None:
+    """A turn begun in the brawl's message goes on telling the brawl: the message holds what
+    fits in one Discord message, counted in characters as the channel reads them (long lines
+    fill it sooner) and in events."""
+    await _brawl(service, (ALICE, BOB), 1)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+    assert row is not None
+    for seat in row.seats:  # Discord's longest display names: 32 characters
+        seat.display_name = f"{seat.display_name} the Dragon Slayer of the West"[:32]
+    table = Table.of(row)
+    short = ["farkle.event.turn", {"seat": 0}]
+    won = {"seat": 0, "win": 1200, "lose": 350, "moved": 850, "loser_seat": 1}
+    long = ["farkle.event.brawl_won", won]
+    assert not live.full(table, {"told": [short] * (live.TURN_LINES - 1)})
+    assert live.full(table, {"told": [short] * live.TURN_LINES}), "at most TURN_LINES events"
+    [line] = events_text([Event(str(long[0]), won)], table.names(), "en")
+    fits = live.TURN_CHARS // (len(str(line)) + 1)
+    assert fits < live.TURN_LINES - 2, "long lines fill it before its count of events"
+    assert not live.full(table, {"told": [long] * fits})
+    assert live.full(table, {"told": [long] * (fits + 1)})

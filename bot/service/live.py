@@ -16,8 +16,9 @@ picture, replaced. Nobody is pinged by an edit. A new message is posted (and pin
   their own that pings them, and names and pings the player who plays next
   (``Presentation.plays_next``; not a seat the computer plays, and once if it is the one
   asked), whose turn then begins in it; the turn goes on in it;
-- the turn's narration is full (``TURN_NARRATED`` events: one Discord message could not show
-  more): the turn goes on in a new message, pinging nobody, so nothing narrated is ever cut;
+- the turn's narration is full (``TURN_CHARS`` characters or ``TURN_LINES`` events: one
+  Discord message could not show more): the turn goes on in a new message, pinging nobody, so
+  nothing narrated is ever cut;
 - the game is over (the result, as in every game).
 
 **An edited table** (``Presentation.edited``: a real-time game played by chat, whose rounds
@@ -56,14 +57,21 @@ from typing import Any
 from bot.service.draft import Post
 from bot.service.narrate import events_text
 from bot.service.replies import Slot
-from bot.service.table import Table, computer_plays
+from bot.service.table import Table, computer_plays, public_locale
 from bot.service.text import lines
 from rules.core import Event, Pending, Presentation, Snapshot, registration
 
-# Events a turn's message narrates at most: about 24 lines of up to ~150 characters stay well
-# inside one Discord message (6,000 characters of embeds), long names escaped included. A turn
-# that tells more goes on in a new message.
+# The lines a sitting's message of an edited table played over hours keeps at least (its whole
+# story, as a turn's message tells its turn's).
 TURN_NARRATED = 24
+# How much a turn's message narrates at most, so that it stays inside one Discord message
+# (6,000 characters of embeds): 3,200 characters as the channel reads them, in at most 36
+# events, leave 2,800 for markdown's escapes (a name escaped is at most twice its 32
+# characters, two names a line). A turn that tells more goes on in a new message. (It was 24
+# events: a turn begun in the brawl's message that pinged its player, whose story it goes on
+# telling, overflowed into a new post in about one such turn in three.)
+TURN_CHARS = 3200
+TURN_LINES = 36
 
 
 def shown(table: Table) -> Presentation:
@@ -103,27 +111,37 @@ def timed_out_key(table: Table, timer: bool, turn_key: str) -> str:
 def new_message(
     before: Snapshot | None,
     after: Snapshot,
-    told: int,
+    full: bool,
     asked: frozenset[int] = frozenset(),
     mover: int | None = None,
     pinged: frozenset[int] | None = None,
     away: int | None = None,
 ) -> bool:
     """Whether a turn-based game's step opens a new message rather than edit the turn's
-    (``told``: events the turn's message narrates already; ``asked``: the players asked
+    (``full``: the turn's message narrates all it may, :func:`full`; ``asked``: the players asked
     earlier in the turn; ``pinged``: the seats the turn's messages pinged, ``None`` for a
     message recorded before they were kept; ``away``: the seat whose step was just played by
     default; ``mover``: the seat that made the step in person, read only without ``pinged``):
     the turn passed to a player not pinged (or pinged but away), a player not pinged is asked
     for the first time in the turn, or the message is full. See the module's rules."""
     old, new = before.unit if before else None, after.unit
-    if old is None or new is None or not old.by_turns or told >= TURN_NARRATED:
+    if old is None or new is None or not old.by_turns or full:
         return True
     if old.key != new.key:
         if pinged is None:  # (the rule then: only the mover's own step went on in it)
             return mover is None or new.player != mover
         return new.player not in pinged or new.player == away
     return bool(new.asked - old.asked - asked - (pinged or frozenset()))
+
+
+def full(table: Table, found: dict[str, Any]) -> bool:
+    """Whether the turn's message recorded in ``found`` narrates all one Discord message may
+    show (``TURN_CHARS``, ``TURN_LINES``), as the channel reads it."""
+    told = narration(found)
+    if len(told) >= TURN_LINES:
+        return True
+    said = events_text(told, table.names(), public_locale(table.row))
+    return sum(len(str(line)) + 1 for line in said) >= TURN_CHARS
 
 
 def pinged_seats(table: Table, found: dict[str, Any]) -> frozenset[int] | None:
@@ -223,12 +241,12 @@ def carried(
     if not said.edited:
         asked = asked_in_turn(table, before, snap)
         earlier = frozenset(old.get("asked") or [])
-        told = len(old.get("told") or [])
         users = old.get("pinged")
         pinged = pinged_seats(table, old)
         unit, was = snap.unit, before.unit if before else None
         begins = was is None or unit is None or was.key != unit.key
-        if old.get("table") and not new_message(before, snap, told, earlier, mover, pinged, away):
+        filled = bool(old.get("told")) and full(table, old)
+        if old.get("table") and not new_message(before, snap, filled, earlier, mover, pinged, away):
             kept = {key: old.get(key) for key in ("channel", "id", "table", "told")}
             if users is not None:
                 # A turn begun in the message that pinged its player: those pinged for the
