@@ -1,19 +1,24 @@
 """A Dragon Farkle brawl at the table: the defender is asked in a message of their own (pinged:
-they must look at once, D8), and when the brawl ends the attacker's turn, the next turn's player
-is pinged by a new message, unless they are the defender whose own last roll began it: they are
-at the very message that asked them, so their turn goes on in it (an edit pings nobody)."""
+they must look at once, D8), which also names and pings the player who plays next (once, if
+that is the defender). When the brawl ends the attacker's turn, the next turn begins in that
+very message, which pinged its player: an edit, which pings nobody."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import pytest
 
-from bot.service import Actor, Place, Service
+from bot.service import Actor, Place, Service, live
+from bot.service.match import Match
+from bot.service.narrate import events_text
 from bot.service.replies import Reply
 from bot.store import repository as repo
-from rules.core import get_game
+from rules.core import Event, get_game
 from rules.core.policy import choose
 from rules.farkle.actions import Brawl
-from tests.conftest import ALICE, BOB, CAROL
+from tests.conftest import ALICE, BOB, CAROL, Clock
+from tests.test_me import _clock_hours
 
 HERE = Place(700, 1)
 FARKLE = get_game("farkle")
@@ -28,11 +33,16 @@ async def _state(service: Service) -> tuple[dict[int, Actor], object]:
     return {s.seat: by_user[s.user_id] for s in row.seats}, FARKLE.load(row.state)
 
 
-async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int) -> tuple:
+async def _brawl(
+    service: Service,
+    players: tuple[Actor, ...],
+    target_after: int,
+    first: Callable[[Actor], Awaitable[object]] | None = None,
+) -> tuple:
     """Start a game of ``players``; the first player brawls the seat ``target_after`` seats
-    after theirs; both play as the normal computer would until the turn passes. Returns the
-    declaration's reply, the last step's reply, who made it, the defender and the next turn's
-    player."""
+    after theirs (``first`` is done to the player who plays next before that); both play as
+    the normal computer would until the turn passes. Returns the declaration's reply, the last
+    step's reply, who made it, the defender, the next turn's player and the players by seat."""
     await service.new_game(players[0], HERE, "farkle", {})
     for player in players[1:]:
         await service.join(player, HERE)
@@ -40,6 +50,8 @@ async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int
     seats, state = await _state(service)
     attacker = FARKLE.turn(state).player
     assert attacker is not None
+    if first is not None:
+        await first(seats[(attacker + 1) % len(players)])
     defender = (attacker + target_after) % len(players)
     command, args = FARKLE.to_command(Brawl(defender))  # type: ignore[misc]
     declared = await service.act(seats[attacker], HERE, "farkle", command, dict(args))
@@ -50,6 +62,8 @@ async def _brawl(service: Service, players: tuple[Actor, ...], target_after: int
         if FARKLE.turn_key(state) != turn:
             break
         mover = min(FARKLE.pending(state))
+        if mover not in seats:  # (a seat the computer plays: its move is its deadline's)
+            break
         command, args = FARKLE.to_command(choose(FARKLE, state, mover, "normal"))  # type: ignore[misc]
         last = await service.act(seats[mover], HERE, "farkle", command, dict(args))
         assert last.ok
@@ -79,10 +93,75 @@ async def test_the_defender_whose_last_roll_begins_their_turn_plays_on_in_the_sa
     assert "⏳" in str(edit.message.text) and seats[nxt].display_name in str(edit.message.text)
 
 
-async def test_a_turn_that_passes_to_someone_else_after_a_brawl_pings_them_in_a_new_message(
+async def test_a_brawl_asks_the_defender_and_pings_who_plays_next_whose_turn_begins_in_it(
     service: Service,
 ) -> None:
     declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2)
-    assert nxt != defender
+    assert nxt != defender, "the brawl is against the player before the attacker"
+    [asked] = _posts(declared)
+    assert set(asked.message.mentions) == {seats[defender].user_id, seats[nxt].user_id}
+    assert len(asked.message.mentions) == 2, "each pinged once"
+    assert f"{seats[nxt].display_name}, you play next" in str(asked.message.text)
+    assert _posts(last) == [], "the next turn begins in the message that pinged its player"
+    [edit] = [o for o in last.public if o.dm is None]
+    assert edit.slot == asked.slot and not edit.message.mentions
+    assert "⏳" in str(edit.message.text) and seats[nxt].display_name in str(edit.message.text)
+    assert "you play next" not in str(edit.message.text), "it is their turn now"
+
+
+async def test_a_brawl_against_the_next_player_pings_them_once(service: Service) -> None:
+    declared, last, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 1)
+    assert defender == nxt
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,)
+    assert "you play next" not in str(asked.message.text), "asked already: named once"
+    assert _posts(last) == [], "their turn begins in the message that asked them"
+
+
+async def test_who_plays_next_and_left_is_neither_named_nor_pinged(service: Service) -> None:
+    async def leaves(player: Actor) -> None:
+        assert (await service.leave(player, HERE)).ok  # the computer plays their seat
+
+    declared, *_, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2, leaves)
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,), "a computer needs no ping"
+    assert "play next" not in str(asked.message.text)
+
+
+async def test_a_ping_held_back_by_quiet_hours_is_no_ping_the_next_turn_posts_anew(
+    service: Service, clock: Clock
+) -> None:
+    async def quiet(player: Actor) -> None:
+        assert (await service.me(player, HERE, quiet=_clock_hours(clock, -1, 2))).ok
+
+    declared, last, mover, defender, nxt, seats = await _brawl(
+        service, (ALICE, BOB, CAROL), 2, quiet
+    )
+    [asked] = _posts(declared)
+    assert asked.message.mentions == (seats[defender].user_id,), "quiet: named, not pinged"
+    assert f"{seats[nxt].display_name}, you play next" in str(asked.message.text)
     [post] = _posts(last)
-    assert post.message.mentions == (seats[nxt].user_id,), "the next player is pinged, once"
+    assert post.slot != asked.slot, "their turn is a message of its own, which may ping them"
+
+
+async def test_a_turns_message_is_full_at_its_characters_or_its_events(service: Service) -> None:
+    """A turn begun in the brawl's message goes on telling the brawl: the message holds what
+    fits in one Discord message, counted in characters as the channel reads them (long lines
+    fill it sooner) and in events."""
+    await _brawl(service, (ALICE, BOB), 1)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+    assert row is not None
+    for seat in row.seats:  # Discord's longest display names: 32 characters
+        seat.display_name = f"{seat.display_name} the Dragon Slayer of the West"[:32]
+    match = Match.of(row)
+    short = ["farkle.event.turn", {"seat": 0}]
+    won = {"seat": 0, "win": 1200, "lose": 350, "moved": 850, "loser_seat": 1}
+    long = ["farkle.event.brawl_won", won]
+    assert not live.full(match, {"told": [short] * (live.TURN_LINES - 1)})
+    assert live.full(match, {"told": [short] * live.TURN_LINES}), "at most TURN_LINES events"
+    [line] = events_text([Event(str(long[0]), won)], match.names(), "en")
+    fits = live.TURN_CHARS // (len(str(line)) + 1)
+    assert fits < live.TURN_LINES - 2, "long lines fill it before its count of events"
+    assert not live.full(match, {"told": [long] * fits})
+    assert live.full(match, {"told": [long] * (fits + 1)})

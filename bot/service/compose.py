@@ -110,6 +110,11 @@ def phase_post(
         # A turn's message pings the player whose turn begins and whoever is newly asked in it.
         by_turns = live.by_turns(match, snap)
         turn_pings = live.pinged(before, snap) if by_turns else frozenset()
+        if by_turns and before is not None:  # (a table posted anew pings whom it awaits)
+            found = (match.row.messages or {}).get("phase") or {}
+            turn_pings -= live.pinged_seats(match, found) or frozenset()
+        # A message asking another player within the turn names whose turn follows.
+        after_this, ping_next = live.next_named(match, before, snap) if by_turns else (None, False)
         # A step with no decision (ZvV's autoroll) is played at once: nobody is asked for it;
         # but a turn that begins with one (the game's first) names and pings its player, whose
         # turn message the roll then edits (an edit pings nobody).
@@ -125,6 +130,12 @@ def phase_post(
             if not computer_plays(user) and (seat in turn_pings if by_turns else newly):
                 mentions.append(user.user_id)
         head = awaited_lines(match, snap, (), lang, skipped, shown)
+        if after_this is not None and after_this not in awaited:  # (asked too: pinged once)
+            user = by_seat[after_this]
+            if ping_next:
+                mentions.append(user.user_id)
+            who = Mention(user.user_id, names[after_this].text)
+            head = lines([head, phrase("lobby.act.plays_next", lang, player=who)])
         # No buttons for the seats no person plays (a person on autopilot keeps theirs: a click
         # brings them back).
         seats = [
@@ -208,13 +219,15 @@ def phase_record(
     before: Snapshot | None = None,
     told: Sequence[Event] = (),
     mover: int | None = None,
+    away: int | None = None,
 ) -> dict[str, Any]:
     """What the game row keeps of its phase message (``GameRow.messages``): the message id is
     filled in once the adapter has posted it (``Service.delivered``, ``Posted``). A table message edited in
     place (an edited table, a turn's message: ``bot.service.live``) goes on, or begins here with
     ``told`` (what its post narrates: "the game begins"), compared with ``before`` (``mover``:
-    the seat that made the step in person, ``live.new_message``)."""
-    kept = live.carried(match, snap, before, mover)
+    the seat that made the step in person, ``away``: the seat whose step was played by
+    default, ``live.new_message``)."""
+    kept = live.carried(match, snap, before, mover, away)
     if kept.get("table") == snap.phase and told:
         kept["told"] = [[e.key, e.args] for e in told]
     return {
@@ -408,10 +421,12 @@ def _live_move(
     if after.phase != before.phase and found.get("table") == after.phase:
         # A new table message, which pings whom it asks anew (an edited table's sitting: each
         # player once, ``live.posted``).
+        record = draft.messages["phase"]
         if live.shown(match).edited:
-            record = draft.messages["phase"]
             whole, record = live.posted(match, whole, record, after, lang, autoplayed)
-            draft.messages = {**draft.messages, "phase": record}
+        else:  # whom the turn's messages pinged: its player, or the ones asked and next
+            record = {**record, "pinged": sorted({*(record.get("pinged") or []), *whole.mentions})}
+        draft.messages = {**draft.messages, "phase": record}
         draft.public.append(whole)
         return draft
     edit = live.edit(match, whole, draft.messages["phase"], lang)

@@ -7,15 +7,18 @@ of each turn of a turn-based game. What a game answers here is its registration'
 head (who is awaited now), the narration of the whole turn so far, the buttons and the
 picture, replaced. Nobody is pinged by an edit. A new message is posted (and pings) only when:
 
-- the turn passes to another player (the new turn's player is pinged, once), unless that
-  player passed it by a step of their own: a brawl's defender whose last roll ends the
-  attacker's turn and begins theirs was pinged in this message and is at it, so their turn
-  goes on in it;
-- another player is asked within the turn (``Turn.asked``: a brawl declared against them):
-  they must look at once, so they get a message of their own that pings them; the turn goes
-  on in it;
-- the turn's narration is full (``TURN_NARRATED`` events: one Discord message could not show
-  more): the turn goes on in a new message, pinging nobody, so nothing narrated is ever cut;
+- the turn passes to a player this turn's messages have not pinged (the new turn's player is
+  pinged, once). A player they pinged was told to come: a brawl's defender, or the player
+  named as playing next, begins their turn in the message that pinged them, an edit (unless
+  their own step was just played by default: they were not there, so they are pinged anew);
+- another player is asked within the turn (``Turn.asked``: a brawl declared against them)
+  whom the turn's messages have not pinged: they must look at once, so they get a message of
+  their own that pings them, and names and pings the player who plays next
+  (``Presentation.plays_next``; not a seat the computer plays, and once if it is the one
+  asked), whose turn then begins in it; the turn goes on in it;
+- the turn's narration is full (``TURN_CHARS`` characters or ``TURN_LINES`` events: one
+  Discord message could not show more): the turn goes on in a new message, pinging nobody, so
+  nothing narrated is ever cut;
 - the game is over (the result, as in every game).
 
 **An edited table** (``Presentation.edited``: a real-time game played by chat, whose rounds
@@ -40,7 +43,8 @@ Every move edits it. A new message is posted (and the players awaited by it ping
 The message's record (``GameRow.messages["phase"]``) holds, besides the phase fields:
 ``table``, the phase token of the post the message was (its :class:`Slot` for good, so the
 adapter finds it and gathers its edits), ``sitting`` (an edited table), the game's counter when
-it was posted, ``pinged`` (an edited table), the users its sitting's posts pinged, and
+it was posted, ``pinged``, the users an edited table's sitting's posts pinged, or a turn's
+messages (since its turn began in one; a ping quiet hours held back is not counted), and
 ``told``, the narrated events (``[key, args]``): a turn's all, an edited table's latest lines,
 so that each edit can show them.
 """
@@ -51,16 +55,23 @@ from dataclasses import replace
 from typing import Any
 
 from bot.service.draft import Post
-from bot.service.match import Match, computer_plays
+from bot.service.match import Match, computer_plays, public_locale
 from bot.service.narrate import events_text
 from bot.service.replies import Slot
 from bot.service.text import lines
 from rules.core import Event, Pending, Presentation, Snapshot, registration
 
-# Events a turn's message narrates at most: about 24 lines of up to ~150 characters stay well
-# inside one Discord message (6,000 characters of embeds), long names escaped included. A turn
-# that tells more goes on in a new message.
+# The lines a sitting's message of an edited table played over hours keeps at least (its whole
+# story, as a turn's message tells its turn's).
 TURN_NARRATED = 24
+# How much a turn's message narrates at most, so that it stays inside one Discord message
+# (6,000 characters of embeds): 3,200 characters as the channel reads them, in at most 36
+# events, leave 2,800 for markdown's escapes (a name escaped is at most twice its 32
+# characters, two names a line). A turn that tells more goes on in a new message. (It was 24
+# events: a turn begun in the brawl's message that pinged its player, whose story it goes on
+# telling, overflowed into a new post in about one such turn in three.)
+TURN_CHARS = 3200
+TURN_LINES = 36
 
 
 def shown(match: Match) -> Presentation:
@@ -100,21 +111,82 @@ def timed_out_key(match: Match, timer: bool, turn_key: str) -> str:
 def new_message(
     before: Snapshot | None,
     after: Snapshot,
-    told: int,
+    full: bool,
     asked: frozenset[int] = frozenset(),
     mover: int | None = None,
+    pinged: frozenset[int] | None = None,
+    away: int | None = None,
 ) -> bool:
     """Whether a turn-based game's step opens a new message rather than edit the turn's
-    (``told``: events the turn's message narrates already; ``asked``: the players asked
-    earlier in the turn; ``mover``: the seat that made the step in person, ``None`` for a step
-    played by default): the turn passed (but to the mover themselves), a player is asked for
-    the first time in the turn, or the message is full. See the module's rules."""
+    (``full``: the turn's message narrates all it may, :func:`full`; ``asked``: the players asked
+    earlier in the turn; ``pinged``: the seats the turn's messages pinged, ``None`` for a
+    message recorded before they were kept; ``away``: the seat whose step was just played by
+    default; ``mover``: the seat that made the step in person, read only without ``pinged``):
+    the turn passed to a player not pinged (or pinged but away), a player not pinged is asked
+    for the first time in the turn, or the message is full. See the module's rules."""
     old, new = before.unit if before else None, after.unit
-    if old is None or new is None or not old.by_turns or told >= TURN_NARRATED:
+    if old is None or new is None or not old.by_turns or full:
         return True
     if old.key != new.key:
-        return mover is None or new.player != mover
-    return bool(new.asked - old.asked - asked)
+        if pinged is None:  # (the rule then: only the mover's own step went on in it)
+            return mover is None or new.player != mover
+        return new.player not in pinged or new.player == away
+    return bool(new.asked - old.asked - asked - (pinged or frozenset()))
+
+
+def full(match: Match, found: dict[str, Any]) -> bool:
+    """Whether the turn's message recorded in ``found`` narrates all one Discord message may
+    show (``TURN_CHARS``, ``TURN_LINES``), as the channel reads it."""
+    told = narration(found)
+    if len(told) >= TURN_LINES:
+        return True
+    said = events_text(told, match.names(), public_locale(match.row))
+    return sum(len(str(line)) + 1 for line in said) >= TURN_CHARS
+
+
+def pinged_seats(match: Match, found: dict[str, Any]) -> frozenset[int] | None:
+    """The seats whose players a turn's message record says its turn's messages pinged
+    (``None``: a record from before they were kept)."""
+    users = found.get("pinged")
+    if users is None:
+        return None
+    return frozenset(s.seat for s in match.row.seats if s.user_id in set(users))
+
+
+def next_named(match: Match, before: Snapshot | None, snap: Snapshot) -> tuple[int | None, bool]:
+    """The seat a turn's message names as playing next, and whether it pings them now: a
+    message posted to ask another player within the turn (a brawl's defender, newly asked)
+    pings the player whose turn follows (``Presentation.plays_next``) too, unless the turn's
+    messages pinged them already, and names them in each edit until their turn begins in it.
+    ``(None, False)``: nobody (no such message; the turn's own player; a seat the computer
+    plays, which needs no ping)."""
+    new = snap.unit
+    if new is None or not new.by_turns:
+        return None, False
+    seat = shown(match).plays_next(match.state)
+    user = next((s for s in match.row.seats if s.seat == seat), None)
+    if seat is None or seat == new.player or user is None or computer_plays(user):
+        return None, False
+    found = (match.row.messages or {}).get("phase") or {}
+    if user.user_id in (found.get("pinged") or []):
+        return seat, False
+    old = before.unit if before else None
+    asking = old is not None and old.key == new.key and bool(new.asked - old.asked)
+    return (seat, True) if asking else (None, False)
+
+
+def held_back(match: Match, user_id: int) -> None:
+    """A ping of a turn's message that the player's quiet hours held back is no ping: the
+    turn's record forgets it, so that a turn of theirs that begins later is posted anew, pinging
+    them (an edit would tell them nothing). An edited table's sitting keeps it (its phases come
+    minutes apart: it would post anew at each)."""
+    row = match.row
+    found = (row.messages or {}).get("phase") or {}
+    users = found.get("pinged") or []
+    if user_id not in users or not by_turns(match):
+        return
+    kept = [u for u in users if u != user_id]
+    row.messages = {**(row.messages or {}), "phase": {**found, "pinged": kept}}
 
 
 def pinged(before: Snapshot | None, after: Snapshot) -> frozenset[int]:
@@ -152,11 +224,16 @@ def round_timer(match: Match, item: Pending) -> float | None:
 
 
 def carried(
-    match: Match, snap: Snapshot, before: Snapshot | None = None, mover: int | None = None
+    match: Match,
+    snap: Snapshot,
+    before: Snapshot | None = None,
+    mover: int | None = None,
+    away: int | None = None,
 ) -> dict[str, Any]:
     """The table message fields of a new phase's record: those of the message the phase goes
     on in (the same table message), or a new message's (see the module's rules; ``mover``:
-    the seat whose own step it was, see :func:`new_message`)."""
+    the seat whose own step it was, ``away``: the seat whose step was played by default, see
+    :func:`new_message`)."""
     if not edits_in_place(match, snap):
         return {}
     old = (match.row.messages or {}).get("phase") or {}
@@ -164,11 +241,23 @@ def carried(
     if not said.edited:
         asked = asked_in_turn(match, before, snap)
         earlier = frozenset(old.get("asked") or [])
-        told = len(old.get("told") or [])
-        if old.get("table") and not new_message(before, snap, told, earlier, mover):
+        users = old.get("pinged")
+        pinged = pinged_seats(match, old)
+        unit, was = snap.unit, before.unit if before else None
+        begins = was is None or unit is None or was.key != unit.key
+        filled = bool(old.get("told")) and full(match, old)
+        if old.get("table") and not new_message(before, snap, filled, earlier, mover, pinged, away):
             kept = {key: old.get(key) for key in ("channel", "id", "table", "told")}
+            if users is not None:
+                # A turn begun in the message that pinged its player: those pinged for the
+                # turn before (its defender, say) are not pinged for this one.
+                mine = {s.user_id for s in match.row.seats if unit and s.seat == unit.player}
+                kept["pinged"] = [u for u in users if not begins or u in mine]
             return {**kept, "asked": asked}
-        return {"table": snap.phase, "told": [], "asked": asked}
+        # Whom a new message pings is added as it is posted (compose's ``_live_move``); within
+        # the turn, to those its messages pinged already.
+        base = [] if begins or users is None else list(users)
+        return {"table": snap.phase, "told": [], "asked": asked, "pinged": base}
     if old.get("table") and not said.posts_anew(match.state, old.get("sitting")):
         if said.pings_once(match.state) and unpinged(match, snap, old):
             # Someone not pinged in this sitting is asked: the message anew, pinging them;

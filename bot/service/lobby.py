@@ -190,7 +190,7 @@ def start(actor: Actor, place: Place) -> Work:
         post = compose.phase_post(
             match, snap, [started], language_for(place.locale), draw=tx.draws(row.kind)
         )
-        if live.shown(match).edited:  # whom the first sitting has pinged (``live.posted``)
+        if live.edits_in_place(match, snap):  # whom it pinged (an edited table's sitting, a turn)
             phase = {**row.messages["phase"], "pinged": sorted(post.mentions)}
             row.messages = {**row.messages, "phase": phase}
         draft.public.append(post)

@@ -217,8 +217,8 @@ async def resolve(
     if changed:
         saved.update(phase=after.phase, phase_started_at=now)
         if not after.over:
-            mover = None if by_default else seat
-            saved["messages"] = compose.phase_record(match, after, before, mover=mover)
+            mover, away = (None, seat) if by_default else (seat, None)
+            saved["messages"] = compose.phase_record(match, after, before, mover=mover, away=away)
     if after.over:
         result = after.result
         saved.update(
@@ -251,6 +251,7 @@ async def resolve(
         draft.ack_by_edit = False  # the confirmation carries the ↩, so it is sent
     if draft.messages is not None:  # (a live table message's narration, kept with the move)
         saved["messages"] = draft.messages
+        repo.as_saved(row, {"messages": draft.messages})  # (as routing reads it: whom it pinged)
     # The writes come last: on SQLite, other games' moves run while this one only computes.
     # A game that ends keeps its log as one compacted row (bot/store/logs.py), written in the
     # transaction that ends it; the moves before this one are read before taking the writer.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service import compose, deadlines
+from bot.service import compose, deadlines, live
 from bot.service.draft import Draft, Post
 from bot.service.match import Match, computer_plays, public_locale
 from bot.service.narrate import plain_name
@@ -93,6 +93,8 @@ async def _later(tx: Tx, user_id: int, when: float) -> None:
     await repo.replace_deadline(
         tx.session, deadlines.deadline_row(tx.row.id, seat.seat, PING, when, tx.row.phase)
     )
+    if tx.row.status == ACTIVE and tx.row.state is not None:
+        live.held_back(Match.of(tx.row), user_id)  # (a turn of theirs posts anew, pinging them)
 
 
 # --------------------------------------------------------------------------- away

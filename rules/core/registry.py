@@ -38,6 +38,10 @@ def _pings_at_posts(state: Any) -> bool:
     return False
 
 
+def _nobody_next(state: Any) -> int | None:
+    return None
+
+
 def _not_against_the_game(options: Mapping[str, Any], seats: int) -> str | None:
     return None
 
@@ -66,6 +70,10 @@ class Presentation:
     round, seconds long) a new phase the message goes on in edits it, pinging nobody. Such a
     sitting's message keeps a turn's narration at least (its whole story: ``narrated`` is
     for a real-time round's latest lines).
+    ``plays_next(state)``: in a turn-based game, the seat whose turn follows the one in play
+    (``None``: the game does not know it, or it ends). A turn's message posted to ask another
+    player at once (a brawl's defender) also names and pings the player who plays next, and
+    their turn then begins in that very message, an edit (``bot/service/live.py``).
     """
 
     edited: bool = False
@@ -76,6 +84,7 @@ class Presentation:
     timer_said: str = ""
     deadline_said: str = ""
     pings_once: Callable[[Any], bool] = _pings_at_posts
+    plays_next: Callable[[Any], int | None] = _nobody_next
 
 
 @dataclass(frozen=True)

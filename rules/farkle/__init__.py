@@ -7,8 +7,17 @@
 'choose'
 """
 
-from rules.core import Registration, register
+from rules.core import Presentation, Registration, register
 from rules.farkle.game import DragonFarkle
+from rules.farkle.state import FarkleState
+from rules.farkle.turn import plays_next
+
+
+def _plays_next(state: FarkleState) -> int | None:
+    """Whose turn follows (named by a brawl's message, which pings them: their turn then
+    begins in it); nobody once the dragon is slain."""
+    return None if state.stage == "over" else plays_next(state)
+
 
 GAME = DragonFarkle()
 REGISTRATION = register(
@@ -17,6 +26,7 @@ REGISTRATION = register(
         policy="rules.farkle.policy",
         hard="rules.farkle.policy_hard",
         renderer="render.farkle",
+        presentation=Presentation(plays_next=_plays_next),
     )
 )
 

@@ -164,9 +164,16 @@ def next_turn(state: FarkleState, ev: list[Event]) -> None:
     state.defender = -1
     state.restrict = {}
     state.engineer_used = False
-    state.turn = (state.turn + 1) % state.seats
+    state.turn = plays_next(state)
     state.turn_no += 1
     start_turn(state, ev)
+
+
+def plays_next(state: FarkleState) -> int:
+    """The seat whose turn follows this one: the next round the table. Nobody is ever out of a
+    game of Dragon Farkle (a wiped-out army is reborn, the Keep is played in turns, a seat whose
+    player left is played by the computer), so it is known from the turn's first step."""
+    return (state.turn + 1) % state.seats
 
 
 def run_view(r: Roller | None) -> dict[str, Any] | None:

@@ -188,8 +188,8 @@ async def test_a_whole_turn_based_game_posts_once_a_turn_and_pings_once(
     going_on = sum(1 for s in posted if "⏳" in s.content and not s.allowed_mentions.get("users"))
     assert counts.game_posts <= counts.turns + asked + going_on + 1, counts.line()
     assert counts.unanswered == 0, "every move was answered"
-    if game == "zvv":
-        assert counts.game_posts <= 1.2 * counts.turns, counts.line()
+    # (Farkle: a brawl's post pings the player who plays next, whose turn then begins in it.)
+    assert counts.game_posts <= 1.2 * counts.turns, (counts.game_posts, counts.turns)
     assert counts.most_pings <= 1, "nobody is pinged twice in one turn"
     assert counts.edits >= counts.moves - 2 * counts.turns, "the steps are edits"
     # What the rate limit counts: the posts counted above, and at most one edit a turn where no
