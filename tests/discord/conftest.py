@@ -15,6 +15,7 @@ from bot.service import Service
 from tests.conftest import Clock
 from tests.discord.cards import CARDS, Cards
 from tests.fakediscord import FakeDiscord
+from tests.support.migrated import copy_migrated
 from tests.support.registered import registered
 from tests.support.tiny import Tiny
 
@@ -27,8 +28,9 @@ async def fake(tiny: Tiny) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
+def database(tmp_path: Path, migrated: Path) -> str:
+    """A SQLite file at the newest revision (a copy: tests/support/migrated.py)."""
+    return copy_migrated(migrated, tmp_path / "partida.db")
 
 
 class Bots:
