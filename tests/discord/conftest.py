@@ -33,6 +33,14 @@ def database(tmp_path: Path, migrated: Path) -> str:
     return copy_migrated(migrated, tmp_path / "partida.db")
 
 
+# The edit delay for whole games of patient players (``tests/fakediscord/table.py``, ``play``
+# with ``patient`` and one player at a time): each waits for the bot's edits before the next move,
+# so no two moves ever share an edit and the length of the wait changes nothing they count; it
+# only made a hundred-move game wait 20 s. Tests whose players answer at once (``together``) or
+# click within the window keep the default (0.2 s).
+PATIENT_EDIT_DELAY = 0.05
+
+
 class Bots:
     """Starts bots against the fake; each gets its own service on the same database file, like a
     restarted process. Everything is closed at the end of the test."""
