@@ -33,11 +33,13 @@ def database(tmp_path: Path, migrated: Path) -> str:
     return copy_migrated(migrated, tmp_path / "partida.db")
 
 
-# The edit delay for whole games of patient players (``tests/fakediscord/table.py``, ``play``
-# with ``patient`` and one player at a time): each waits for the bot's edits before the next move,
-# so no two moves ever share an edit and the length of the wait changes nothing they count; it
-# only made a hundred-move game wait 20 s. Tests whose players answer at once (``together``) or
-# click within the window keep the default (0.2 s).
+# The edit delay for whole Bad Bones games of patient players (``tests/fakediscord/table.py``,
+# ``play`` with one player at a time): each waits for the bot's edits before the next move, so no
+# two moves share an edit, and a click's answer is private, so no edit races it; the wait only
+# made a hundred-move game wait 20 s. Not for games whose clicks answer by editing the table
+# message (a Farkle or Zombies vs Vampires turn): there a quicker channel edit goes out before
+# the click's answer instead of being spared by it (a Farkle game's CPU doubled). Tests whose
+# players answer at once (``together``) or click within the window keep the default (0.2 s).
 PATIENT_EDIT_DELAY = 0.05
 
 

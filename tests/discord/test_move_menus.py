@@ -12,7 +12,7 @@ from bot.service import buttons as button_ids
 from bot.service.table import Table
 from bot.store import repository as repo
 from rules.core import get_game
-from tests.discord.conftest import PATIENT_EDIT_DELAY, Bots
+from tests.discord.conftest import Bots
 from tests.discord.test_honest_answers import SAVED, TRY_AGAIN, past_the_window, requests_of
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CALLBACK, FOLLOWUP, ORIGINAL, Fault
@@ -32,7 +32,7 @@ SMALL_ZVV = {"size": 9, "round_limit": 4}
 
 
 async def test_a_whole_zvv_game_is_played_by_clicks_only(fake: FakeDiscord, bots: Bots) -> None:
-    bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
+    bot = await bots.start()
     users = [fake.add_user(700 + i, f"Z{i}") for i in range(3)]
     counts = await play(fake, bot, "zvv", users, seed=4, options=SMALL_ZVV, clicks_only=True)
     assert counts.typed == 0, counts.line()
@@ -50,7 +50,7 @@ async def test_a_whole_zvv_game_is_played_by_clicks_only(fake: FakeDiscord, bots
 async def test_bad_bones_traps_and_purchases_are_made_by_clicks_only(
     fake: FakeDiscord, bots: Bots
 ) -> None:
-    bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
+    bot = await bots.start()
     users = [fake.add_user(720 + i, f"B{i}", locale="es-ES") for i in range(3)]
     fake.guild_locale = "es-ES"
     options = {"advanced": True, "solo_rounds": 2}

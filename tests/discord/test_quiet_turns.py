@@ -12,7 +12,7 @@ import pytest
 
 from bot.store import repository as repo
 from rules.core import get_game
-from tests.discord.conftest import PATIENT_EDIT_DELAY, Bots
+from tests.discord.conftest import Bots
 from tests.discord.test_honest_answers import SAVED, TRY_AGAIN, past_the_window
 from tests.fakediscord import FakeDiscord, Sent
 from tests.fakediscord.faults import CALLBACK, EDIT, ORIGINAL, Fault
@@ -176,7 +176,7 @@ async def test_a_late_click_on_a_turns_message_changes_nothing(
 async def test_a_whole_turn_based_game_posts_once_a_turn_and_pings_once(
     fake: FakeDiscord, bots: Bots, game: str, options: dict[str, Any], seats: int
 ) -> None:
-    bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
+    bot = await bots.start()
     users = [fake.add_user(500 + i, f"P{i}") for i in range(seats)]
     counts = await play(fake, bot, game, users, seed=4, options=options, level="normal")
     assert counts.turns > 3, counts.line()
