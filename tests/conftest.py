@@ -29,8 +29,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject.toml): three workers per core. Most Discord and process tests
     spend their time waiting, not computing (Discord's 3 s window, discord.py's retries, the
     sender's pace, a child process starting), so while one worker waits the others compute:
-    the waiting (about 11 minutes in all at idle) outweighs the computing (about 9), and with
-    two workers a core it set the suite's length (docs/testing.md). Every test keeps its own
+    the suite waits longer in all than it computes (docs/testing.md, "How long"), and with two
+    workers a core the waiting, not the cores, set its length. Every test keeps its own
     files, ports and databases, so workers share nothing. ``PYTEST_XDIST_AUTO_NUM_WORKERS``
     overrides it, as in pytest-xdist."""
     if chosen := os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
