@@ -11,10 +11,12 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from bot.console import Console, ConsoleClock
 from bot.service import Actor, Place, Service
 from tests.reliability import pg
+from tests.support.migrated import copy_migrated, migrated_template
 from tests.support.registered import kept_games, playing, registered
 from tests.support.tiny import TEXTS, TINY, Tiny
 
@@ -24,15 +26,17 @@ os.environ.setdefault("RENDER_WORKERS", "0")
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (pyproject.toml): two workers per core. Most Discord tests spend their time
-    waiting, not computing (Discord's 3 s window, discord.py's retries, the sender's pace), so
-    a second worker per core computes while the first waits. Every test keeps its own files,
-    ports and databases, so workers share nothing. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` overrides
-    it, as in pytest-xdist."""
+    """``-n auto`` (pyproject.toml): three workers per core. Most Discord and process tests
+    spend their time waiting, not computing (Discord's 3 s window, discord.py's retries, the
+    sender's pace, a child process starting), so while one worker waits the others compute:
+    the suite waits longer in all than it computes (docs/testing.md, "How long"), and with two
+    workers a core the waiting, not the cores, set its length. Every test keeps its own
+    files, ports and databases, so workers share nothing. ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    overrides it, as in pytest-xdist."""
     if chosen := os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return int(chosen)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return 2 * (cores or 1)
+    return 3 * (cores or 1)
 
 
 class Clock:
@@ -95,19 +99,44 @@ def tiny() -> Iterator[Tiny]:
         yield game
 
 
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the newest revision, made once per worker; tests get copies
+    (tests/support/migrated.py)."""
+    return migrated_template(tmp_path_factory.mktemp("migrated"))
+
+
+@pytest.fixture(scope="session")
+def migrated_pg() -> Iterator[str]:
+    """A PostgreSQL database at the newest revision, made once per worker, that the ``service``
+    fixture's PostgreSQL databases are copies of."""
+    url = pg.migrated_template()
+    yield url
+    pg.drop_database(url)
+
+
 @pytest.fixture
-async def service(database_url: str, clock: Clock, tiny: Tiny) -> AsyncIterator[Service]:
+async def service(
+    request: pytest.FixtureRequest, database_url: str, clock: Clock, tiny: Tiny, migrated: Path
+) -> AsyncIterator[Service]:
+    # The database starts at the newest revision, as a copy (tests/support/migrated.py);
+    # Service.open still upgrades it (finding it at head) and probes it, as at every start.
+    path = make_url(database_url).database
+    if database_url.startswith("sqlite") and path and not Path(path).exists():
+        copy_migrated(migrated, Path(path))
+    elif database_url.startswith("postgresql"):
+        pg.refill(database_url, request.getfixturevalue("migrated_pg"))
     svc = await Service.open(database_url, clock=clock, render=False)
     yield svc
     await svc.close()
 
 
 @pytest.fixture
-async def console(tmp_path: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
+async def console(tmp_path: Path, migrated: Path) -> AsyncIterator[tuple[Console, io.StringIO]]:
     """The console on a fresh SQLite file, and what it prints."""
     clock = ConsoleClock()
     service = await Service.open(
-        f"sqlite+aiosqlite:///{tmp_path / 'c.db'}", clock=clock, render=False, computer_delay=0.0
+        copy_migrated(migrated, tmp_path / "c.db"), clock=clock, render=False, computer_delay=0.0
     )
     out = io.StringIO()
     try:

@@ -15,6 +15,7 @@ from bot.service import Service
 from tests.conftest import Clock
 from tests.discord.cards import CARDS, Cards
 from tests.fakediscord import FakeDiscord
+from tests.support.migrated import copy_migrated
 from tests.support.registered import registered
 from tests.support.tiny import Tiny
 
@@ -27,8 +28,19 @@ async def fake(tiny: Tiny) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-def database(tmp_path: Path) -> str:
-    return f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
+def database(tmp_path: Path, migrated: Path) -> str:
+    """A SQLite file at the newest revision (a copy: tests/support/migrated.py)."""
+    return copy_migrated(migrated, tmp_path / "partida.db")
+
+
+# The edit delay for whole Bad Bones games of patient players (``tests/fakediscord/table.py``,
+# ``play`` with one player at a time): each waits for the bot's edits before the next move, so no
+# two moves share an edit, and a click's answer is private, so no edit races it; the wait only
+# made a hundred-move game wait 20 s. Not for games whose clicks answer by editing the table
+# message (a Farkle or Zombies vs Vampires turn): there a quicker channel edit goes out before
+# the click's answer instead of being spared by it (a Farkle game's CPU doubled). Tests whose
+# players answer at once (``together``) or click within the window keep the default (0.2 s).
+PATIENT_EDIT_DELAY = 0.05
 
 
 class Bots:

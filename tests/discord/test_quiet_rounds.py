@@ -116,7 +116,7 @@ async def fuse_returns(fake: FakeDiscord, bots: Bots, monkeypatch: pytest.Monkey
             await fake.slash(players[seat], f"fuse {command}", channel_id=where, **typed)
         ).result()
         assert "⚠️" not in answer.content, answer.content
-        await fake.idle()
+        await fake.idle(quiet=0.02)  # as play() waits between moves (tests/fakediscord/table.py)
     raise AssertionError("no returns in 60 moves")
 
 

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from tests.discord.conftest import Bots
+from tests.discord.conftest import PATIENT_EDIT_DELAY, Bots
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.table import play
 
@@ -19,7 +19,7 @@ LOUD = "*_~|>" * 6 + "*_"
 
 
 async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots: Bots) -> None:
-    bot = await bots.start()
+    bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
     users = [fake.add_user(300 + i, f"P{i}") for i in range(6)]
     counts = await play(fake, bot, "badbones", users, seed=3)
     assert counts.phases > 5
@@ -51,7 +51,7 @@ async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots
 async def test_the_largest_table_mentions_every_awaited_player_and_cuts_nothing(
     fake: FakeDiscord, bots: Bots, locale: str
 ) -> None:
-    bot = await bots.start()
+    bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
     fake.guild_locale = locale
     users = [fake.add_user(400 + i, f"{LOUD[:30]}{i:02d}", locale=locale) for i in range(6)]
     counts = await play(fake, bot, "badbones", users, seed=5)
