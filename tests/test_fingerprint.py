@@ -11,7 +11,7 @@ PINNED = {
     "badbones": "827ae05d79e0d2c1",  # the table hears each phase-3 answer (chose_*); no rule moved
     "farkle": "2260e3d515bb0eb3",
     "fuse": "9314f25013e34399",  # D21: a solo deal's second pair follows the pair rule too
-    "zvv": "38bb522d93aec62e",  # round_limit 5000 left out: it plays as 0 (SAME_PLAY)
+    "zvv": "92994e74ee35b46d",
     "pig": "e4065a22d6e74bdd",  # the test games (tests/games/)
     "nim": "0114f15be9dda086",
 }
