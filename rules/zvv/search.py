@@ -23,20 +23,26 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rules.core import Action, Game
+from rules.core import Action, Game, Rng
 from rules.core.policy import Dice
 from rules.zvv import policy
-from rules.zvv.actions import Build, Move, Stop
+from rules.zvv.actions import Build, Move, Roll, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
 from rules.zvv.policy import FAR, distances, move_gain, wall_mask, wall_worths
+from rules.zvv.rolls import show_face, show_wall_len
 from rules.zvv.state import ZvvState
 
-MOVES = 8
+MOVES = 6
 WALLS = 6
 # The action die: the steps each face gives a pawn (2* as two steps of one pawn; Build and ±
 # move nothing), each face one chance in six.
 FACE_STEPS = (2, 4, 6, 2)
 FACES = 6
+# Every face of the action die, each one chance in six (the rival's next roll, weighed in turn).
+ROLL_FACES = ("2", "4", "6", "build", "plusminus", "split")
+
+# The rival's ``normal`` draws nothing (only ``easy`` does): its dice are never rolled.
+_NO_DICE: Dice = lambda: Rng(0)  # noqa: E731
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
 
@@ -67,14 +73,106 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
             return normal(game, state, seat, "normal", dice)
     else:
         return normal(game, state, seat, "normal", dice)
+    if state.seats == 2:
+        # Two players: each candidate is weighed after the rival's whole next turn, every face
+        # of its die in turn (see ``reply_worth``), the rival playing ``normal``.
+        rival = 1 - seat
+        threats = _rival_walls(game, state, b, rival)
+
+        def value(after: ZvvState) -> float:
+            return reply_worth(game, after, b, seat, rival, threats)
+    else:
+
+        def value(after: ZvvState) -> float:
+            return worth(after, b, seat)
+
     best: tuple[float, int] | None = None
     choice = candidates[0]
     for i, action in enumerate(candidates):
         after, _ = game.apply(state, seat, action)
-        key = (worth(after, b, seat), -i)
+        key = (value(after), -i)
         if best is None or key > best:
             best, choice = key, action
     return choice
+
+
+def _rival_walls(game: Game[Any], state: ZvvState, b: Board, rival: int) -> dict[int, Build]:
+    """The wall ``normal`` would build for ``rival`` now, per length of the wall die (none for a
+    length it cannot build). Weighed once per decision, on the position before our move: a move
+    changes the rival's best wall little, and this is the dearest part of a rival's turn."""
+    walls: dict[int, Build] = {}
+    for length in (1, 2, 3):
+        sim = _rolled(game, state, rival, "build", length)
+        if sim.phase == "build":
+            chosen = policy.choose(game, sim, rival, "normal", _NO_DICE)
+            if isinstance(chosen, Build):
+                walls[length] = chosen
+    return walls
+
+
+def reply_worth(
+    game: Game[Any], after: ZvvState, b: Board, seat: int, rival: int, threats: dict[int, Build]
+) -> float:
+    """``worth`` for ``seat`` of ``after`` (the rival to roll) once the rival's turn is
+    played: the average over the six faces of the action die (and the wall die's three lengths)
+    of ``worth`` after ``normal``'s answer to each. The rival's walls are ``threats`` (its
+    wall before our move) while they can still be built, else ``normal``'s own choice. So a
+    move that leaves a pawn where the rival's wall hurts most, or a wall the rival takes away
+    on its ±, is weighed by what follows, not just by where it leaves the race."""
+    if after.phase != "roll" or after.turn != rival:
+        return worth(after, b, seat)  # the game is over, or the house bonus roll is ours
+    total = 0.0
+    for face in ROLL_FACES:
+        if face == "build" or (face == "plusminus" and not after.walls):
+            total += _build_worth(game, after, b, seat, rival, threats)
+            continue
+        sim = _rolled(game, after, rival, face)
+        if face == "plusminus":
+            answer = policy.choose(game, sim, rival, "normal", _NO_DICE)
+            if isinstance(answer, Roll):
+                total += _build_worth(game, after, b, seat, rival, threats)
+                continue
+            game.play(sim, rival, answer, 0.0)
+        for _ in range(3):  # a move, or 2*'s two steps (then Stop), or a pass
+            if sim.phase == "over" or sim.turn != rival or sim.phase == "roll":
+                break
+            game.play(sim, rival, policy.choose(game, sim, rival, "normal", _NO_DICE), 0.0)
+        total += worth(sim, b, seat)
+    return total / len(ROLL_FACES)
+
+
+def _build_worth(
+    game: Game[Any], after: ZvvState, b: Board, seat: int, rival: int, threats: dict[int, Build]
+) -> float:
+    """The average ``worth`` of the rival's wall over the wall die's lengths (1, 2, 3 alike)."""
+    total = 0.0
+    for length in (1, 2, 3):
+        sim = _rolled(game, after, rival, "build", length)
+        if sim.phase != "build":
+            total += worth(after, b, seat)  # no wall of that length left, or no place: a pass
+            continue
+        wall = threats.get(length)
+        if wall is None or wall not in game.legal_actions(sim, rival):
+            answer = policy.choose(game, sim, rival, "normal", _NO_DICE)
+        else:
+            answer = wall
+        game.play(sim, rival, answer, 0.0)
+        total += worth(sim, b, seat)
+    return total / 3
+
+
+def _rolled(game: Game[Any], state: ZvvState, rival: int, face: str, length: int = 0) -> ZvvState:
+    """A copy of ``state`` with the rival to play and the action die showing ``face`` (and the
+    wall die ``length`` for a Build): the search weighs each outcome instead of drawing one.
+    (Before our own move, for ``_rival_walls``, the turn is handed to the rival by hand.)"""
+    sim = game.copy(state)
+    sim.turn, sim.moved = rival, -1
+    if face == "build":
+        sim.face = face
+        show_wall_len(sim, length, [])
+    else:
+        show_face(sim, face, [], "zvv.event.rolled")
+    return sim
 
 
 def _move_shortlist(
