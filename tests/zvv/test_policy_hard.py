@@ -91,3 +91,48 @@ def test_a_wall_goes_across_the_leaders_way() -> None:
     before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
     assert race(state, b, after, 1) > race(state, b, before, 1)
     assert race(state, b, after, 0) <= race(state, b, before, 0)
+
+
+# Seed 0 of two normal players, turn 52: seat 1 (vampires, racing to A1-C3) rolled a 6.
+THREAT_PAWNS = {
+    0: ["I4", "G1", "I9", "C7", "D6", "E4", "A3", "I5", "C3"],
+    1: ["F3", "B6", "K9", "E1", "J10", "I8", "I11", "H6", "B3"],
+}
+THREAT_WALLS = [
+    *("D2-E2 N", "F2 N", "G5 N", "H2 N", "G2 N", "G6-H6 N", "E6-F6 N"),
+    *("E6-E8 W", "D7 N", "C4 N", "C7 N", "B5 N", "F4-F5 W", "F2-F3 W"),
+]
+
+
+def _rivals_wall_harm(state: ZvvState, seat: int, length: int) -> int:
+    """How much the wall ``normal`` builds for the rival on a wall die of ``length`` (in the
+    position as it stands, the rival to play) lengthens ``seat``'s race."""
+    b = board(state.size)
+    rival = GAME.copy(state)
+    rival.turn, rival.phase, rival.face, rival.wall_len = 1 - seat, "build", "build", length
+    wall_action = choose(GAME, rival, 1 - seat, "normal")
+    assert isinstance(wall_action, Build)
+    wall = b.parse_wall(wall_action.wall)
+    assert wall is not None
+    before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
+    return race(state, b, after, seat) - race(state, b, before, seat)
+
+
+def test_of_two_equal_moves_hard_takes_the_one_the_rivals_wall_hurts_less() -> None:
+    # Normal (and hard before it weighed the rival's turn) ran F3 to H1; K9 to D9 cuts the race
+    # exactly as much, but F3 is left in the corridor the rival's best wall shuts (D1-D2 W
+    # costs 23 steps against 15 once K9 moves instead). Hard weighs every face of the rival's
+    # next roll, its walls included, and moves K9.
+    state = position(pawns=THREAT_PAWNS, walls=THREAT_WALLS, turn=1, face="6")
+    state.supply = [0, 3, 7]
+    normals_move = choose(GAME, state, 1, "normal")
+    assert normals_move == Move("F3", "H1")
+    chosen = choose(GAME, state, 1, "hard")
+    assert isinstance(chosen, Move) and chosen != normals_move
+    b = board(state.size)
+    mask = wall_mask(b, state.walls)
+    hards, _ = GAME.apply(state, 1, chosen)
+    normals, _ = GAME.apply(state, 1, normals_move)
+    assert race(hards, b, mask, 1) == race(normals, b, mask, 1)  # the same cut now
+    harms = [(_rivals_wall_harm(hards, 1, n), _rivals_wall_harm(normals, 1, n)) for n in (2, 3)]
+    assert all(h <= n for h, n in harms) and any(h < n for h, n in harms), harms
