@@ -1,5 +1,7 @@
 """Zombies vs Vampires' ``hard`` computer player: expectimax over the action die.
 
+A search over the rival's next roll, every outcome enumerated (nothing sampled).
+
 ``normal`` weighs a move by how much it cuts its own race now; ``hard`` weighs the position
 each candidate leaves, one roll ahead for every seat:
 
@@ -11,6 +13,12 @@ each candidate leaves, one roll ahead for every seat:
   its own pawns with no long way open, is seen now, not when it is too late;
 - a candidate's worth is the leading rival's outlook less its own (with two players, the one
   rival's);
+- with two players, a candidate is weighed one turn deeper (``reply_worth``): after the
+  rival's whole next turn, every face of its action die in turn (and for a Build every length of
+  the wall die), the rival answering as ``normal`` would, the position then weighed as above. So
+  a move that leaves a pawn in a corridor the rival's best wall shuts, or a wall the rival will
+  take away on its ±, is seen before it is made. The rival's walls are weighed once per decision
+  on the position before our move (``_rival_walls``, the dearest part of its turn);
 - the candidates are every legal move, ranked first by ``normal``'s cut, the best ``MOVES`` of
   them weighed; on a Build, the best ``WALLS`` walls by ``normal``'s exact score. The ± choice,
   the roll and a seat that can never finish (D7) stay ``normal``'s.
@@ -41,8 +49,11 @@ FACES = 6
 # Every face of the action die, each one chance in six (the rival's next roll, weighed in turn).
 ROLL_FACES = ("2", "4", "6", "build", "plusminus", "split")
 
-# The rival's ``normal`` draws nothing (only ``easy`` does): its dice are never rolled.
-_NO_DICE: Dice = lambda: Rng(0)  # noqa: E731
+
+def _no_dice() -> Rng:
+    """The rival's ``normal`` draws nothing (only ``easy`` does): this is never rolled."""
+    return Rng(0)
+
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
 
@@ -104,7 +115,7 @@ def _rival_walls(game: Game[Any], state: ZvvState, b: Board, rival: int) -> dict
     for length in (1, 2, 3):
         sim = _rolled(game, state, rival, "build", length)
         if sim.phase == "build":
-            chosen = policy.choose(game, sim, rival, "normal", _NO_DICE)
+            chosen = policy.choose(game, sim, rival, "normal", _no_dice)
             if isinstance(chosen, Build):
                 walls[length] = chosen
     return walls
@@ -128,7 +139,7 @@ def reply_worth(
             continue
         sim = _rolled(game, after, rival, face)
         if face == "plusminus":
-            answer = policy.choose(game, sim, rival, "normal", _NO_DICE)
+            answer = policy.choose(game, sim, rival, "normal", _no_dice)
             if isinstance(answer, Roll):
                 total += _build_worth(game, after, b, seat, rival, threats)
                 continue
@@ -136,7 +147,7 @@ def reply_worth(
         for _ in range(3):  # a move, or 2*'s two steps (then Stop), or a pass
             if sim.phase == "over" or sim.turn != rival or sim.phase == "roll":
                 break
-            game.play(sim, rival, policy.choose(game, sim, rival, "normal", _NO_DICE), 0.0)
+            game.play(sim, rival, policy.choose(game, sim, rival, "normal", _no_dice), 0.0)
         total += worth(sim, b, seat)
     return total / len(ROLL_FACES)
 
@@ -153,7 +164,7 @@ def _build_worth(
             continue
         wall = threats.get(length)
         if wall is None or wall not in game.legal_actions(sim, rival):
-            answer = policy.choose(game, sim, rival, "normal", _NO_DICE)
+            answer = policy.choose(game, sim, rival, "normal", _no_dice)
         else:
             answer = wall
         game.play(sim, rival, answer, 0.0)
