@@ -42,6 +42,8 @@ from rules.zvv.state import ZvvState
 
 MOVES = 6
 WALLS = 6
+DEEP = 3  # at most this many candidates weighed after the rival's next turn (two players)
+CLOSE = 2.0  # ... those within this many steps (``worth``) of the best
 # The action die: the steps each face gives a pawn (2* as two steps of one pawn; Build and ±
 # move nothing), each face one chance in six.
 FACE_STEPS = (2, 4, 6, 2)
@@ -84,27 +86,24 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
             return normal(game, state, seat, "normal", dice)
     else:
         return normal(game, state, seat, "normal", dice)
-    if state.seats == 2:
-        # Two players: each candidate is weighed after the rival's whole next turn, every face
-        # of its die in turn (see ``reply_worth``), the rival playing ``normal``.
-        rival = 1 - seat
-        threats = _rival_walls(game, state, b, rival)
-
-        def value(after: ZvvState) -> float:
-            return reply_worth(game, after, b, seat, rival, threats)
-    else:
-
-        def value(after: ZvvState) -> float:
-            return worth(after, b, seat)
-
-    best: tuple[float, int] | None = None
-    choice = candidates[0]
-    for i, action in enumerate(candidates):
-        after, _ = game.apply(state, seat, action)
-        key = (value(after), -i)
-        if best is None or key > best:
-            best, choice = key, action
-    return choice
+    # Every candidate weighed where it leaves the race (``worth``); the best by that measure
+    # first, ties to normal's order.
+    after = [game.apply(state, seat, action)[0] for action in candidates]
+    values = [worth(a, b, seat) for a in after]
+    ranked = sorted(range(len(candidates)), key=lambda i: (-values[i], i))
+    close = [i for i in ranked[:DEEP] if values[i] >= values[ranked[0]] - CLOSE]
+    if state.seats != 2 or len(close) == 1:
+        return candidates[ranked[0]]
+    # Two players, and more than one candidate within ``CLOSE`` steps of the best: those (at
+    # most ``DEEP``) are weighed again after the rival's whole next turn, every face of its die
+    # in turn (``reply_worth``), the rival playing ``normal``. Only then: a rival's turn costs
+    # some 12 ms of play per candidate and its walls 45 ms per decision, and where one move
+    # leads by more than a few steps the rival's answer rarely turns it round.
+    rival = 1 - seat
+    threats = _rival_walls(game, state, b, rival)
+    return candidates[
+        max(close, key=lambda i: (reply_worth(game, after[i], b, seat, rival, threats), -i))
+    ]
 
 
 def _rival_walls(game: Game[Any], state: ZvvState, b: Board, rival: int) -> dict[int, Build]:
