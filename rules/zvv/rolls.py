@@ -24,12 +24,6 @@ def roll_action_die(state: ZvvState, events: list[Event], key: str) -> None:
     rng = Rng(state.rng)
     face = rng.choice(FACES)
     state.rng = rng.state
-    show_face(state, face, events, key)
-
-
-def show_face(state: ZvvState, face: str, events: list[Event], key: str) -> None:
-    """The action die shows ``face``: the phase it leads to (the ``hard`` search also calls
-    this to weigh each face in turn)."""
     state.face = face
     state.wall_len = 0
     events.append(Event(key, {"seat": state.turn, "face_key": face_key(face)}))
@@ -51,14 +45,8 @@ def show_face(state: ZvvState, face: str, events: list[Event], key: str) -> None
 
 def roll_wall_die(state: ZvvState, events: list[Event]) -> None:
     rng = Rng(state.rng)
-    length = rng.choice(WALL_DIE)
+    state.wall_len = rng.choice(WALL_DIE)
     state.rng = rng.state
-    show_wall_len(state, length, events)
-
-
-def show_wall_len(state: ZvvState, length: int, events: list[Event]) -> None:
-    """The wall die shows ``length``: build, or pass when no such wall can be built."""
-    state.wall_len = length
     events.append(Event("zvv.event.wall_die", {"seat": state.turn, "length": state.wall_len}))
     state.phase = "build"
     if not legal_walls(state):
