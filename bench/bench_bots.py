@@ -2,7 +2,7 @@
 costs the event loop.
 
 Run: ``python -m bench bots`` (every game with a computer player), or ``python -m
-bench.bench_bots [game ...] [--games N] [--seats N ...]``. The games and their seat counts come
+bench.bench_bots [game ...] [--games N] [--seats N ...] [--pair hard:normal ...]``. The games and their seat counts come
 from the registry (each registration's computer players, each engine's ``seat_range``), so a
 game's new level or a new game is measured the day it lands. Every game is seeded (seed = game
 number), so a run is reproducible; the seats rotate with the seed, so no level always plays
@@ -170,6 +170,11 @@ def main(argv: list[str] | None = None) -> None:
         i = args.index("--seats")
         only_seats.add(int(args[i + 1]))
         del args[i : i + 2]
+    only_pairs: set[str] = set()
+    while "--pair" in args:  # e.g. --pair hard:normal (the row's two levels), repeatable
+        i = args.index("--pair")
+        only_pairs.add(args[i + 1])
+        del args[i : i + 2]
     names = args or [name for name in game_names() if has_policy(name)]
     print(f"{games} seeded games per row (n: how many), {WORKERS} worker processes", flush=True)
     all_times: dict[tuple[str, str], list[tuple[float, float]]] = {}
@@ -183,6 +188,8 @@ def main(argv: list[str] | None = None) -> None:
                     _team(pool, name, seats, games, all_times)
                     continue
                 for match, floor, label in competitive(name, seats):
+                    if only_pairs and f"{match.levels[0]}:{match.levels[-1]}" not in only_pairs:
+                        continue
                     wins, n, times = measure(pool, match, games)
                     for level, some in times.items():
                         all_times.setdefault((name, level), []).extend(some)
