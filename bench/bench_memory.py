@@ -1,6 +1,7 @@
 """The bot's memory after 10,000 games against after 1,000, through the fake Discord.
 
-Run: ``python -m bench memory``, or ``python -m bench.bench_memory [--games N] [--service]``.
+Run: ``python -m bench memory``, or
+``python -m bench.bench_memory [--games N] [--service] [--trace]``.
 
 The bot runs as its own process (``PartidaBot`` with its service on a SQLite file, the client
 and sender discord.py and the outbox give it), so that its RSS is the bot's alone; this process
@@ -13,7 +14,10 @@ the outbox's slots and queues, the per-channel locks, the per-user languages, di
 caches (threads, users, messages, rate-limit buckets). The fake's global limit of 50 requests
 a second is raised (memory, not Discord's pace, is measured; each channel's own limits stay).
 The bot's RSS is read after every tenth of the games, each after a garbage collection in the
-bot, with the sizes of its tables.
+bot, with the sizes of its tables and of what its allocators hold: SQLite's heap, the C
+allocator's memory in use and free (glibc), Python's allocated blocks. ``--trace`` (slower, and
+its RSS is tracemalloc's too) adds where the Python heap grew between two marks, and the RSS
+once ``malloc_trim`` has given the C allocator's free memory back.
 
 ``--service``: the service alone in this process (no Discord), as the first version of this
 benchmark measured it. SQLite runs with ``synchronous=NORMAL``: memory, not durability, is
