@@ -150,7 +150,8 @@ def pinged_seats(match: Match, found: dict[str, Any]) -> frozenset[int] | None:
     users = found.get("pinged")
     if users is None:
         return None
-    return frozenset(s.seat for s in match.row.seats if s.user_id in set(users))
+    told = set(users)
+    return frozenset(s.seat for s in match.row.seats if s.user_id in told)
 
 
 def next_named(match: Match, before: Snapshot | None, snap: Snapshot) -> tuple[int | None, bool]:
