@@ -78,10 +78,29 @@ def clock() -> Clock:
     return Clock()
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked ``any_database`` proves what the database cannot change (a rule played
+    through the service, who may do what, what the table shows): it runs on SQLite only. The
+    tests of what the database does (storage, queries, migrations, crashes, two processes)
+    run on both; so does every test not marked (docs/testing.md, "Both databases")."""
+    either = [
+        item
+        for item in items
+        if item.get_closest_marker("any_database")
+        and getattr(getattr(item, "callspec", None), "params", {}).get("database_url")
+        == "postgresql"
+    ]
+    if either:
+        config.hook.pytest_deselected(items=either)
+        dropped = set(either)
+        items[:] = [item for item in items if item not in dropped]
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """An empty database: a SQLite file, or a fresh PostgreSQL database (skipped without
-    ``PARTIDA_TEST_PG_URL``). Every test that uses it (or ``service``) runs on both."""
+    ``PARTIDA_TEST_PG_URL``). Every test that uses it (or ``service``) runs on both, unless
+    marked ``any_database``."""
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
         return

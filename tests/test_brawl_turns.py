@@ -20,6 +20,9 @@ from rules.farkle.actions import Brawl
 from tests.conftest import ALICE, BOB, CAROL, Clock
 from tests.test_me import _clock_hours
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 HERE = Place(700, 1)
 FARKLE = get_game("farkle")
 SEED = 1  # a game whose brawl ends by the defender's own step

@@ -21,6 +21,9 @@ from tests.conftest import ALICE, BOB, HERE, Clock
 from tests.support.replies import private
 from tests.support.rows import game_at
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 
 @pytest.fixture
 def levels_asked(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -3,6 +3,8 @@ taking a seat over, through the service on a real database (the clock is the tes
 
 from __future__ import annotations
 
+import pytest
+
 from bot.service import Actor, Outgoing, Service
 from bot.service.match import Match, computer_plays, plain_names
 from bot.store import repository as repo
@@ -12,6 +14,9 @@ from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
 from tests.support.chat import standing
 from tests.support.replies import messages, private
 from tests.support.rows import game_at
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 DAVE = Actor(4, "Dave")
 ERIN = Actor(5, "Erin")

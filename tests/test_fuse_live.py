@@ -19,6 +19,9 @@ from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, HERE, Clock
 from tests.support.replies import said
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 
 @pytest.fixture(autouse=True)
 def _one_deal(monkeypatch: pytest.MonkeyPatch) -> None:

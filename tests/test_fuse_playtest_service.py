@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.service import Service
 from bot.service.buttons import decode
 from bot.service.replies import Button, Reply
@@ -9,6 +11,9 @@ from rules.core import Event, Snapshot
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
 from tests.support.replies import private, said
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 
 async def _relaxed_game(service: Service) -> Reply:

@@ -28,6 +28,9 @@ from tests.support.refusals import said_in
 from tests.support.registered import generic_games, playing
 from tests.support.replies import private
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 SEEDS = 3
 EVERY = 3  # a position looked at every EVERY steps of a game
 TRIES = 4  # moves tried per seat and position

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord.markup import markdown
 from bot.service import Service
 from bot.service.compose import offered_buttons
@@ -13,6 +15,9 @@ from rules.badbones.state import TRAP
 from tests.badbones.helpers import position, trap_phase
 from tests.conftest import ALICE, BOB, HERE, Clock
 from tests.support.replies import said
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 
 def _row(*names: str) -> GameRow:

@@ -29,6 +29,9 @@ from tests.conftest import ALICE, CAROL, HERE
 from tests.discord.cards import Cards
 from tests.support.replies import private
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 
 def test_every_piece_of_every_game_is_described_in_both_languages_within_100() -> None:
     for game in game_names():

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.service import Actor, Service
 from bot.service.match import Match
 from bot.store import repository as repo
@@ -18,6 +20,9 @@ from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
 from tests.support.replies import private, said
 from tests.support.rows import game_at
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 ERIN = Actor(5, "Erin")
 

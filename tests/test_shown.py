@@ -16,6 +16,9 @@ from rules.farkle.cards import ITEMS
 from tests.conftest import ALICE, CAROL, HERE
 from tests.support.registered import generic_games, playing
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 
 def test_spanish_names_of_directions_dice_and_items() -> None:
     assert show("badbones", "direction", "W", "es") == "O"

@@ -23,6 +23,9 @@ from rules.core import Action, Rng, RulesError
 from tests.badbones.helpers import keys, position, trap_phase, where
 from tests.support import refusals
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 COOP = {"cooperative": True}
 CHIEFS = {"chiefs": True}
 

@@ -15,6 +15,9 @@ from rules.badbones import GAME
 from rules.badbones.actions import Buy, Pass
 from tests.conftest import ALICE, BOB, CAROL
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 HERE = Place(700, 1)
 PLAYERS = (ALICE, BOB, CAROL)
 

@@ -3,9 +3,14 @@ service: a rival's seat is named, in the player's language."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.service import Service
 from tests.conftest import ALICE, CAROL, HERE
 from tests.test_sealed_choices import private, three_at_the_table
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 
 async def test_a_standing_catapult_target_is_confirmed_by_the_rivals_name(

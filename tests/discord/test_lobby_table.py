@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from bot.console import Console
 from bot.discord import async_sync_commands
 from bot.service import Actor, Place, Reply, Service
@@ -25,6 +27,9 @@ from i18n import has, t
 from rules import game_names
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
+
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
 
 LANGS = ("en", "es")
 

@@ -21,6 +21,9 @@ from rules.core import get_game
 from tests.reliability.common import check_refusal_text, game_params, snapshot
 from tests.reliability.driver import GameSpec, actor_for, seat_count, setup_games
 
+# What it proves does not depend on the database: SQLite only (tests/conftest.py).
+pytestmark = pytest.mark.any_database
+
 WHO = ("host", "seated", "spectator", "manager", "elsewhere")
 Y, N = True, False
 
