@@ -28,6 +28,17 @@ async def fake(tiny: Tiny) -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
+def quick_windows(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord's rate-limit windows a tenth as long, in the fake and in the bot's own pace of
+    posts (``send.CHANNEL_WINDOW``) alike: for a whole game whose claims are counts (posts,
+    edits, pings, calls), not seconds, which otherwise waits out a 5-second window for every
+    5 edits. The limits, the headers and the 429s are Discord's; the 3-second window to answer
+    an interaction is real time. Tests of the rate limits themselves keep Discord's seconds."""
+    fake.ratelimits.scale = 0.1
+    monkeypatch.setattr("bot.discord.send.CHANNEL_WINDOW", 5.0 * fake.ratelimits.scale)
+
+
+@pytest.fixture
 def database(tmp_path: Path, migrated: Path) -> str:
     """A SQLite file at the newest revision (a copy: tests/support/migrated.py)."""
     return copy_migrated(migrated, tmp_path / "partida.db")

@@ -13,6 +13,7 @@ from tests.support.registered import generic_games
 STEPS = 4
 
 
+@pytest.mark.usefixtures("quick_windows")
 @pytest.mark.parametrize("game", generic_games())
 async def test_a_few_steps_of_every_game(fake: FakeDiscord, bots: Bots, game: str) -> None:
     await bots.start(render=True)

@@ -31,6 +31,7 @@ def _rest(fake: FakeDiscord, since: int) -> list[str]:
 SMALL_ZVV = {"size": 9, "round_limit": 4}
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_whole_zvv_game_is_played_by_clicks_only(fake: FakeDiscord, bots: Bots) -> None:
     bot = await bots.start()
     users = [fake.add_user(700 + i, f"Z{i}") for i in range(3)]
@@ -47,6 +48,7 @@ async def test_a_whole_zvv_game_is_played_by_clicks_only(fake: FakeDiscord, bots
     fake.check()  # every menu and button met Discord's schema and limits
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_bad_bones_traps_and_purchases_are_made_by_clicks_only(
     fake: FakeDiscord, bots: Bots
 ) -> None:

@@ -38,6 +38,7 @@ DEAL = "bot.service.lobby.secrets.randbits"
     ],
     ids=["badbones-advanced-chiefs", "fuse-relaxed"],
 )
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_whole_game_posts_about_once_a_phase_and_pings_a_player_once(
     fake: FakeDiscord,
     bots: Bots,

@@ -173,6 +173,7 @@ async def test_a_late_click_on_a_turns_message_changes_nothing(
         ("zvv", {"size": 9, "round_limit": 6}, 2),
     ],
 )
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_whole_turn_based_game_posts_once_a_turn_and_pings_once(
     fake: FakeDiscord, bots: Bots, game: str, options: dict[str, Any], seats: int
 ) -> None:

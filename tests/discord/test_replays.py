@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 
+import pytest
 from PIL import Image
 
 from tests.conftest import Clock
@@ -27,6 +28,7 @@ def frame_count(data: bytes) -> int:
         return int(image.n_frames)
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_automatic_replay_and_the_replay_command(
     fake: FakeDiscord, bots: Bots, clock: Clock
 ) -> None:

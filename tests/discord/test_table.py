@@ -18,6 +18,7 @@ from tests.fakediscord.table import play
 LOUD = "*_~|>" * 6 + "*_"
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots: Bots) -> None:
     bot = await bots.start(edit_delay=PATIENT_EDIT_DELAY)
     users = [fake.add_user(300 + i, f"P{i}") for i in range(6)]
@@ -47,6 +48,7 @@ async def test_six_player_bad_bones_posts_once_per_phase(fake: FakeDiscord, bots
     assert counts.counted <= counts.moves, counts.line()
 
 
+@pytest.mark.usefixtures("quick_windows")
 @pytest.mark.parametrize("locale", ["en-US", "es-ES"])
 async def test_the_largest_table_mentions_every_awaited_player_and_cuts_nothing(
     fake: FakeDiscord, bots: Bots, locale: str

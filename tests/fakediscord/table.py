@@ -274,7 +274,9 @@ async def play(
     )
     counts.turns = len(seen)
     counts.rounds = len(rounds)
-    counts.most_in_5s = most_in(5.0, [s.at for s in posted if s.channel_id == where])
+    # Discord's 5 s, as long as the fake's windows are (``RateLimits.scale``).
+    window = 5.0 * fake.ratelimits.scale
+    counts.most_in_5s = most_in(window, [s.at for s in posted if s.channel_id == where])
     return counts
 
 
