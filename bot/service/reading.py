@@ -42,7 +42,7 @@ async def suggest(
         if row is None:  # typed in the channel: its one game in a thread, if one
             threaded = await repo.open_games_in_threads(session, place.channel_id)
             row = threaded[0] if len(threaded) == 1 else None
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
     values = moves.suggest(row, actor, game, command, param, args)
     # Offered as the reader names them ("Dado cargado", "O"); typed in either language.
     needle = str(typed or "").strip().upper()
@@ -64,19 +64,19 @@ async def rules(
     lang = language_for(actor.locale)
     if not str(game or "").strip():  # no game named: say which there are
         async with service.sessions() as session:
-            lang = await service._language(session, actor)
+            lang = await service.language_of(session, actor)
         return Reply(private=Message(guide.which_rules(lang)))
     try:
         engine = get_game(str(game))
     except RulesError as err:
-        return service._refused(err, lang)
+        return service.refusal(err, lang)
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
     if str(topic or "").strip():
         try:
             head, said = pieces.topic_text(engine.name, str(topic).strip(), lang)
         except Refusal as refusal:
-            return service._refused(refusal, lang)
+            return service.refusal(refusal, lang)
         return Reply(private=Message(head, narration=said))
     text = phrase(engine.rules_text_key(), lang)
     more = pieces.topics_line(engine.name, lang)
@@ -92,13 +92,13 @@ async def help(
     itself (``lobby_commands.listing``), which calls this: the list types its calls
     against the service, so the service does not import it back."""
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
     if not game:
         return Reply(private=Message(guide.general_help(lang, listing(lang))))
     try:
         get_game(str(game))
     except RulesError as err:
-        return service._refused(err, lang)
+        return service.refusal(err, lang)
     return Reply(private=Message(guide.game_help(str(game), lang)))
 
 
@@ -106,7 +106,7 @@ async def help(
 async def mine(service: Runner, actor: Actor, place: Place) -> Reply:
     """``/game mine``: the user's open games in this server, with links to their channels."""
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
         rows = await repo.open_games_of(session, actor.user_id, place.guild_id)
     return Reply(private=Message(guide.mine(rows, lang)))
 
@@ -129,10 +129,10 @@ async def history(
     """The channel's finished games, newest first, a page at a time (``history.PAGE``),
     each with a Replay button, and buttons to the pages around it (which carry the game
     they continue from: ``after``, ``before``; see ``bot.service.history``)."""
-    if refused := await service._over_budget(LOOK, actor, place):
+    if refused := await service.over_budget(LOOK, actor, place):
         return refused
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
         head, said, found = await past.page(
             session, place.channel_id, page_number(page), lang, after=after, before=before
         )
@@ -152,10 +152,10 @@ async def leaderboard(
 ) -> Reply:
     """One page of a game's leaderboard on this server, with buttons to the pages around
     it (which carry the player they continue from: ``after``, ``before``)."""
-    if refused := await service._over_budget(LOOK, actor, place):
+    if refused := await service.over_budget(LOOK, actor, place):
         return refused
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
         try:
             text, pages = await standings.leaderboard(
                 session,
@@ -167,7 +167,7 @@ async def leaderboard(
                 before=before,
             )
         except Refusal as refusal:
-            return service._refused(refusal, lang)
+            return service.refusal(refusal, lang)
     return Reply(private=Message(text, buttons=pages))
 
 
@@ -178,7 +178,7 @@ async def stats(
     """A player's games, wins, best scores and ratings on this server (default: yours).
     ``name``: the other player's name as the adapter knows it, for one never rated here."""
     async with service.sessions() as session:
-        lang = await service._language(session, actor)
+        lang = await service.language_of(session, actor)
         player = ratings.player_key(actor.user_id if user_id is None else int(user_id))
         if user_id in (None, actor.user_id):
             name = actor.display_name

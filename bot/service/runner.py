@@ -48,7 +48,7 @@ RETRIES = 8
 
 class Runner:
     """The state a service process keeps (sessions, clock, locks, the writer queue, the users'
-    languages, what it handed out) and the loop of a command (:meth:`_run`)."""
+    languages, what it handed out) and the loop of a command (:meth:`run`)."""
 
     def __init__(
         self,
@@ -88,7 +88,7 @@ class Runner:
         self.picture_wait: float | None = None
         self._handed: dict[int, float] = {}  # delivery row → when a reply handed it out
 
-    async def _language(self, session: AsyncSession, actor: Actor) -> str:
+    async def language_of(self, session: AsyncSession, actor: Actor) -> str:
         now = self.clock()
         chosen, read_at = self.languages.get(actor.user_id) or (None, -LANGUAGE_TTL)
         if now - read_at >= LANGUAGE_TTL:
@@ -96,10 +96,10 @@ class Runner:
             self.languages[actor.user_id] = (chosen, now)
         return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
-    def _refused(self, error: Refusal | RulesError, lang: str) -> Reply:
+    def refusal(self, error: Refusal | RulesError, lang: str) -> Reply:
         return Reply(private=Message(compose.refusal(error, lang)), ok=False)
 
-    async def _over_budget(
+    async def over_budget(
         self, kind: str, actor: Actor, place: Place, count: bool = True
     ) -> Reply | None:
         """The refusal of a costly command (``fairuse.REPLAY``, ``fairuse.LOOK``) when the user
@@ -121,10 +121,10 @@ class Runner:
             wait,
         )
         async with self.sessions() as session:
-            lang = await self._language(session, actor)
-        return self._refused(Refusal("fairuse.wait", seconds=wait), lang)
+            lang = await self.language_of(session, actor)
+        return self.refusal(Refusal("fairuse.wait", seconds=wait), lang)
 
-    async def _run(
+    async def run(
         self,
         actor: Actor | None,
         place: Place,
@@ -160,7 +160,7 @@ class Runner:
                         if not write_late:
                             await writer.take()
                         if actor is not None:
-                            lang = await self._language(session, actor)
+                            lang = await self.language_of(session, actor)
                         row = await repo.open_game(session, place.channel_id, lock=True)
                         if row is None and not here_only:
                             row = await self._game_in_threads(session, place, lang)
@@ -195,20 +195,20 @@ class Runner:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
                     metrics.counted(command, "refused", started, refusal.key)
                     # Bad input changes nothing: a return from autopilot rolls back with the rest.
-                    return self._refused(refusal, lang)
+                    return self.refusal(refusal, lang)
                 except Exception as exc:
                     if outage.lost(exc):
                         # Not a bug: one warning for the whole outage (bot.store.outage).
                         outage.database.failed(exc)
                         log.info("%s game=%s outcome=unavailable", fields, game_id)
                         metrics.counted(command, "unavailable", started)
-                        return self._refused(Refusal("lobby.error.database"), lang)
+                        return self.refusal(Refusal("lobby.error.database"), lang)
                     if not _retryable(exc):
                         # A bug must not crash the bot or half-apply a move: the transaction has
                         # rolled back, the user hears that nothing changed, the log the trace.
                         log.exception("%s game=%s outcome=error", fields, game_id)
                         metrics.counted(command, "error", started)
-                        return self._refused(Refusal("lobby.error.internal"), lang)
+                        return self.refusal(Refusal("lobby.error.internal"), lang)
                     # Another writer got there first (another process, or a concurrent "new"):
                     # start again from a fresh load; the engine sees the newer state.
                     log.info(
@@ -224,12 +224,12 @@ class Runner:
             else:
                 log.warning("%s game=%s outcome=busy", fields, game_id)
                 metrics.counted(command, "busy", started)
-                return self._refused(Refusal("lobby.error.busy"), lang)
+                return self.refusal(Refusal("lobby.error.busy"), lang)
         outage.database.worked()
         log.info(
             "%s game=%s outcome=ok ms=%.1f", fields, game_id, (time.perf_counter() - started) * 1e3
         )
-        reply = await self._finish(draft)
+        reply = await self.finish(draft)
         reply.paused = paused_in
         metrics.counted(command, "ok", started)  # after the pictures: the answer is ready
         return reply
@@ -262,7 +262,7 @@ class Runner:
         links = join(Channel(g.channel_id, str(phrase(f"{g.kind}.name", lang))) for g in games)
         raise ElsewhereError(phrase("lobby.thread.several", lang, count=len(games), threads=links))
 
-    async def _finish(self, draft: Draft) -> Reply:
+    async def finish(self, draft: Draft) -> Reply:
         """After commit: draw the images (off the event loop) and build the messages. A table
         picture not drawn within ``picture_wait`` follows its message (``image_later``)."""
         pictures = {

@@ -54,7 +54,7 @@ log = logging.getLogger("partida.service")
 
 
 class Service(Runner):
-    """The commands that change a game (each a transaction, run by :meth:`_run`), the
+    """The commands that change a game (each a transaction, run by :meth:`run`), the
     read-only ones (``reading``) and the upkeep (``upkeep``)."""
 
     # ================================================================= read-only (reading.py)
@@ -116,22 +116,22 @@ class Service(Runner):
         self, actor: Actor, place: Place, game: str, options: dict[str, Any] | None = None
     ) -> Reply:
         work = lobby.new_game(actor, place, game, options)
-        return await self._run(actor, place, work, "new", here_only=True)
+        return await self.run(actor, place, work, "new", here_only=True)
 
     async def join(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.join(actor, place), "join")
+        return await self.run(actor, place, lobby.join(actor, place), "join")
 
     async def leave(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.leave(actor, place), "leave")
+        return await self.run(actor, place, lobby.leave(actor, place), "leave")
 
     async def start(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.start(actor, place), "start")
+        return await self.run(actor, place, lobby.start(actor, place), "start")
 
     async def cancel(self, actor: Actor, place: Place) -> Reply:
-        return await self._run(actor, place, lobby.cancel(actor, place), "cancel")
+        return await self.run(actor, place, lobby.cancel(actor, place), "cancel")
 
     async def kick(self, actor: Actor, place: Place, user_id: int) -> Reply:
-        return await self._run(actor, place, lobby.kick(actor, place, user_id), "kick")
+        return await self.run(actor, place, lobby.kick(actor, place, user_id), "kick")
 
     async def settings(
         self,
@@ -161,16 +161,16 @@ class Service(Runner):
             parts.append(
                 lobby.change_settings(actor, deadline_minutes, reminder_minutes, misses, autopilot)
             )
-        return await self._run(actor, place, _together(parts), "settings")
+        return await self.run(actor, place, _together(parts), "settings")
 
     async def add_bot(self, actor: Actor, place: Place, level: str | None = None) -> Reply:
         """``/game addbot [level]``: a computer player takes the next seat in the lobby."""
-        return await self._run(actor, place, computer.add_bot(actor, place, level), "addbot")
+        return await self.run(actor, place, computer.add_bot(actor, place, level), "addbot")
 
     async def replace(self, actor: Actor, place: Place, user_id: int, new: Actor) -> Reply:
         """``/game replace``: ``new`` takes over the seat of ``user_id`` mid-game."""
         work = computer.replace(actor, place, user_id, new)
-        return await self._run(actor, place, work, "replace")
+        return await self.run(actor, place, work, "replace")
 
     async def rematch(self, actor: Actor, place: Place, game_id: int | None = None) -> Reply:
         """The same game again, with the same players (``game_id``: the channel's last finished game if None). The
@@ -179,12 +179,12 @@ class Service(Runner):
         async with self.sessions() as session:
             source = await rematch.source(session, place, game_id)
             if source is None:
-                return self._refused(
-                    Refusal("rematch.error.none"), await self._language(session, actor)
+                return self.refusal(
+                    Refusal("rematch.error.none"), await self.language_of(session, actor)
                 )
         there = Place(source.channel_id, place.guild_id, place.locale)
         work = rematch.work(actor, there, source.id)
-        return await self._run(actor, there, work, "rematch", here_only=True)
+        return await self.run(actor, there, work, "rematch", here_only=True)
 
     async def replay_game(self, actor: Actor, place: Place, game_id: int | str) -> Reply:
         """``/game replay``: post a game of this server as one animated picture. A server
@@ -194,7 +194,7 @@ class Service(Runner):
         wanted = replays.game_number(game_id)
         if (busy := self._replay_elsewhere(guild, wanted)) is not None:
             async with self.sessions() as session:
-                lang = await self._language(session, actor)
+                lang = await self.language_of(session, actor)
             text, replay = busy
             return Reply(
                 private=Message(
@@ -207,7 +207,7 @@ class Service(Runner):
                 ),
                 ok=False,
             )
-        if refused := await self._over_budget(REPLAY, actor, place, count=False):
+        if refused := await self.over_budget(REPLAY, actor, place, count=False):
             return refused
         lang = language_for(place.locale)
         self.replays_now.start(guild, wanted or 0, place.channel_id)
@@ -215,7 +215,7 @@ class Service(Runner):
         ended: list[bool] = []
         try:
             work = replays.command(place, game_id, lang, ended)
-            reply = await self._run(actor, place, work, "replay")
+            reply = await self.run(actor, place, work, "replay")
             posted = reply.ok
             if posted:
                 self.fair_use.use(REPLAY, actor.user_id, place.guild_id)
@@ -242,16 +242,16 @@ class Service(Runner):
         # Read-only (as is the board): never SQLite's one writer, unless a player back from
         # autopilot is written (``computer.reclaim`` takes it), so a flood of looks does not
         # queue every game's moves behind it.
-        return await self._run(actor, place, lobby.status(), "status", write_late=True)
+        return await self.run(actor, place, lobby.status(), "status", write_late=True)
 
     async def undo(self, actor: Actor, place: Place) -> Reply:
         """``/game undo``: the player's own last step taken back, where the rules allow."""
-        return await self._run(actor, place, undoing.undo(actor, place), "undo", write_late=True)
+        return await self.run(actor, place, undoing.undo(actor, place), "undo", write_late=True)
 
     async def board(self, actor: Actor, place: Place) -> Reply:
-        if refused := await self._over_budget(LOOK, actor, place):
+        if refused := await self.over_budget(LOOK, actor, place):
             return refused
-        return await self._run(actor, place, lobby.board(actor), "board", write_late=True)
+        return await self.run(actor, place, lobby.board(actor), "board", write_late=True)
 
     async def act(
         self, actor: Actor, place: Place, game: str | None, command: str, args: CommandArgs
@@ -259,7 +259,7 @@ class Service(Runner):
         work = moves.act(actor, place, game, command, args)
         # The log line names the game, never the command: which command a player sent in a
         # simultaneous phase (place a trap, or retrieve one) is itself a secret.
-        return await self._run(actor, place, work, f"{game}.move", write_late=True)
+        return await self.run(actor, place, work, f"{game}.move", write_late=True)
 
     async def press(self, actor: Actor, place: Place, press: buttons.Press | None) -> Reply:
         """A button click or a select submission, decoded by the adapter (``buttons.decode``;
@@ -272,7 +272,7 @@ class Service(Runner):
             return await self.rematch(actor, place, press.game_id)
         if press is not None and buttons.is_undo(press):
             work = undoing.undo(actor, place, game_id=press.game_id)
-            return await self._run(actor, place, work, "undo", write_late=True)
+            return await self.run(actor, place, work, "undo", write_late=True)
         if press is not None and buttons.is_lobby(press):
             # The lobby message stays in the channel while the game moves to its thread: the
             # click acts where the game is now.
@@ -281,9 +281,9 @@ class Service(Runner):
             if row is not None:
                 place = Place(row.channel_id, place.guild_id, place.locale)
             work = lobby.clicked(actor, place, press.game_id, press.command)
-            return await self._run(actor, place, work, f"lobby.{press.command}")
+            return await self.run(actor, place, work, f"lobby.{press.command}")
         work = moves.clicked(actor, place, press)
-        return await self._run(actor, place, work, "press", write_late=True)
+        return await self.run(actor, place, work, "press", write_late=True)
 
     async def _view(self, actor: Actor, place: Place, view: buttons.Press) -> Reply:
         """A button of a read-only view: a page of the history or of a leaderboard, or a
@@ -309,14 +309,14 @@ class Service(Runner):
                 after=player_of(view.args.get("after")),
                 before=player_of(view.args.get("before")),
             )
-        return self._refused(Refusal("lobby.error.stale_button"), language_for(actor.locale))
+        return self.refusal(Refusal("lobby.error.stale_button"), language_for(actor.locale))
 
     @metrics.read("language")
     async def language(self, actor: Actor, place: Place, language: str) -> Reply:
         """A user's own language for replies (``auto``: follow their Discord client)."""
         choice = str(language).strip().lower()
         if choice not in (*LANGUAGES, "auto"):
-            return self._refused(
+            return self.refusal(
                 Refusal("lobby.error.language", languages=", ".join(LANGUAGES)),
                 language_for(actor.locale),
             )
@@ -340,7 +340,7 @@ class Service(Runner):
         """``/me``: how the user is reached, across servers (bot/service/me.py): shown, or
         changed by the options given. Bad input changes nothing."""
         async with self.sessions() as session:
-            lang = await self._language(session, actor)
+            lang = await self.language_of(session, actor)
         try:
             async with self.sessions() as session, session.begin():
                 reach = await me.change(
@@ -353,7 +353,7 @@ class Service(Runner):
                     away=away,
                 )
         except Refusal as refusal:
-            return self._refused(refusal, lang)
+            return self.refusal(refusal, lang)
         return Reply(private=Message(me.shown(reach, lang, self.clock())))
 
 

@@ -127,7 +127,7 @@ async def pause(service: Runner, channel_id: int, missing: tuple[str, ...] = ())
     told: list[int] = []
     work = pausing.pause(missing, told)
     # here_only: a refusal in a channel is about its own game, never one in its threads.
-    await service._run(None, Place(channel_id), work, "pause", here_only=True)
+    await service.run(None, Place(channel_id), work, "pause", here_only=True)
     return told[0] if told else None
 
 
@@ -136,7 +136,7 @@ async def gone(service: Runner, channel_id: int) -> tuple[int | None, int | None
     moved back to the channel its thread hung from when it can (``bot.service.pause``).
     Returns the host's id the first time (``None`` after), and where the game goes on."""
     told: list[tuple[int, int | None]] = []
-    await service._run(None, Place(channel_id), pausing.gone(told), "gone", here_only=True)
+    await service.run(None, Place(channel_id), pausing.gone(told), "gone", here_only=True)
     return told[0] if told else (None, None)
 
 
@@ -146,7 +146,7 @@ async def resume(service: Runner, channel_id: int) -> tuple[int | None, list[Out
     the table to post once."""
     told: list[int] = []
     work = pausing.resume(told)
-    reply = await service._run(None, Place(channel_id), work, "resume", here_only=True)
+    reply = await service.run(None, Place(channel_id), work, "resume", here_only=True)
     return (told[0] if told else None), reply.public
 
 
@@ -157,7 +157,7 @@ async def table_again(service: Runner, game_id: int, role: str) -> list[Outgoing
         row = await repo.game_by_id(session, game_id)
     if row is None:
         return []
-    reply = await service._run(None, Place(row.channel_id), pausing.again(game_id, role), "again")
+    reply = await service.run(None, Place(row.channel_id), pausing.again(game_id, role), "again")
     return reply.public
 
 
@@ -189,7 +189,7 @@ async def owed(
             await delivered(service, [row_id])
             continue
         draft = Draft(public=[post], owing=[(row_id, nonce)], version=version)
-        out.extend((await service._finish(draft)).public)
+        out.extend((await service.finish(draft)).public)
     return out
 
 
@@ -304,7 +304,7 @@ async def run_deadlines(service: Runner) -> list[Outgoing]:
             # second (the row and its seats are loaded and stay readable).
             thought = await computer.think(row, seat, phase)
         work = timeouts.work(game_id, seat, kind, due_at, phase, thought)
-        reply = await service._run(None, place, work, f"deadline.{kind}")
+        reply = await service.run(None, place, work, f"deadline.{kind}")
         out.extend(reply.public)
     return out
 

@@ -119,9 +119,9 @@ def emit(tag: str, data: dict[str, Any]) -> None:
 
 
 def watch_announcements(service: Service) -> None:
-    """Report each phase announcement and each applied default *after commit*: ``_finish``
+    """Report each phase announcement and each applied default *after commit*: ``finish``
     runs only for committed transactions, and a phase announcement is a post marked
-    ``phase`` (a retried transaction's posts never reach ``_finish``).
+    ``phase`` (a retried transaction's posts never reach ``finish``).
 
     A post without a slot that says a default is one ``DEFAULTED``. A post with a slot (a
     turn's or a live table's message, edited in place) is reported whole as ``SAID``, with the
@@ -132,7 +132,7 @@ def watch_announcements(service: Service) -> None:
     # As the Discord client does (``bot/discord/client.py``): each command records what it owes
     # its channels, and so each draft knows the game version its posts show.
     service.owes = True
-    finish = service._finish
+    finish = service.finish
 
     async def watched_finish(draft: Any) -> Any:
         for post in draft.public:
@@ -155,7 +155,7 @@ def watch_announcements(service: Service) -> None:
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 
-    service._finish = watched_finish  # type: ignore[method-assign]
+    service.finish = watched_finish  # type: ignore[method-assign]
 
 
 def defaults_by_process(outputs: list[list[tuple[str, dict[str, Any]]]]) -> list[Counter[int]]:
@@ -234,13 +234,13 @@ class KillSwitch:
 
             repo.run = run_then_die  # type: ignore[assignment]
         elif point == "commit":
-            real_finish = service._finish
+            real_finish = service.finish
 
             async def die_before_reply(draft: Any) -> Any:
                 self.fire()
                 return await real_finish(draft)
 
-            service._finish = die_before_reply  # type: ignore[method-assign]
+            service.finish = die_before_reply  # type: ignore[method-assign]
 
     def before(self, resolves: bool) -> None:
         """Called before each submission: arm the switch for the chosen one."""

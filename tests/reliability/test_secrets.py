@@ -216,7 +216,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
     with production_logging("DEBUG") as logs, loop_service(tmp_path) as svc:
         service = svc.service
         jobs: list[Any] = []
-        original = service._finish
+        original = service.finish
 
         private_jobs: list[Any] = []
 
@@ -226,7 +226,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
                 private_jobs.append(draft.private_image)
             return await original(draft)
 
-        service._finish = finish  # type: ignore[method-assign]
+        service.finish = finish  # type: ignore[method-assign]
         service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)
@@ -392,13 +392,13 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
     with loop_service(tmp_path) as svc:
         service = svc.service
         jobs: list[Any] = []
-        original = service._finish
+        original = service.finish
 
         async def finish(draft: Any) -> Reply:
             jobs.extend(post.replay for post in draft.public if post.replay is not None)
             return await original(draft)
 
-        service._finish = finish  # type: ignore[method-assign]
+        service.finish = finish  # type: ignore[method-assign]
         service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)

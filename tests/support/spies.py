@@ -28,11 +28,11 @@ def refusal_keys(service: Service) -> list[str]:
     """The keys of the refusals ``service`` answers from now on, in order (each still answered
     as usual)."""
     keys: list[str] = []
-    original = service._refused
+    original = service.refusal
 
     def refused(error: Any, lang: str) -> Reply:
         keys.append(error.key)
         return original(error, lang)
 
-    service._refused = refused  # type: ignore[method-assign]
+    service.refusal = refused  # type: ignore[method-assign]
     return keys
