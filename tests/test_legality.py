@@ -132,8 +132,9 @@ def cases(game: Game[Any], seats: int, seed: int) -> list[Case]:
         if game.is_over(state):
             return found
         seat = rng.choice(sorted(game.pending(state)))
-        # A new state each step (apply): the cases keep theirs.
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)), now)
+        if found and found[-1].state is state:
+            state = game.copy(state)  # the cases found here keep their position
+        game.play(state, seat, rng.choice(game.legal_actions(state, seat)), now)
         now += 1.0
         step += 1
 
