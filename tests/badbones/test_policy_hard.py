@@ -3,13 +3,17 @@ choices, and a search that finds what the round holds."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from rules.badbones import GAME
+from rules.badbones import GAME, policy
 from rules.badbones.actions import Move, Nothing, Place, Start
 from rules.badbones.position import game_from_text
-from rules.badbones.search import knowledge
-from rules.core.policy import choose, play_bots
+from rules.badbones.search import choose_hard, knowledge
+from rules.badbones.state import BadBonesState
+from rules.core import Action, Game, Rng
+from rules.core.policy import Dice, choose, play_bots
 from tests.support.fingerprint import option_sets
 
 OPPONENT = "hero C1 floors 4 houses 5\nA2 blue.left:E\nE2 yellow.right:W"
@@ -75,13 +79,16 @@ def test_teammates_sealed_tower_picks_change_nothing() -> None:
 
 
 def test_a_skeleton_walking_to_the_tower_meets_a_trap() -> None:
-    # Three players: the skeleton on E4 walks west, toward the tower's row; doing nothing
-    # leaves it on its way. Hard, like normal, puts a trap in front of it.
+    # Three players: the skeleton on E4 walks west, toward the tower's row (D4, then C4's arrow
+    # turns it north, into the tower), and the one on A5 east, toward the village (B5, then
+    # C5's arrow turns it south); doing nothing leaves both on their way. Hard, like normal,
+    # puts a trap in front of one or under it (a dragon on A5 repels the pink skeleton into
+    # the forest, to an opponent).
     mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
     third = "hero C1 floors 4 houses 5\nA2 blue.left:E"
     state = game_from_text(mine, OPPONENT, third, stage="trap", round=2)
     chosen = choose(GAME, state, 0, "hard")
-    assert isinstance(chosen, Place) and chosen.square in ("D4", "E4")
+    assert isinstance(chosen, Place) and chosen.square in ("D4", "E4", "A5", "B5")
 
 
 def test_the_hero_steps_onto_the_biggest_group_when_no_trap_is_left() -> None:
@@ -90,3 +97,21 @@ def test_the_hero_steps_onto_the_biggest_group_when_no_trap_is_left() -> None:
     # none left, the hero steps onto D4 and kills them now.
     state = game_from_text("D4 W*3\nB2 E\nsupply", "A1 S")
     assert choose(GAME, state, 0, "hard") == Move("SE")
+
+
+@pytest.mark.parametrize("stage", ["hero", "trap"])
+def test_a_rival_plays_the_round_out_on_its_defaults(stage: str) -> None:
+    # A rival's hero step and trap resolve on its own board, the same for every candidate in a
+    # world: the search thinks out only its own seat's rest of the round (normal, the rollout
+    # policy here), never the rival's.
+    mine = "hero B1 floors 4 houses 5\nA1 green.left:E\nE4 blue.right:W\nA5 pink.left:E"
+    state = game_from_text(mine, OPPONENT, stage=stage, round=2)
+    asked: set[int] = set()
+
+    def normal(game: Game[Any], sim: BadBonesState, seat: int, level: str, dice: Dice) -> Action:
+        asked.add(seat)
+        return policy.choose(game, sim, seat, level, dice)
+
+    chosen = choose_hard(GAME, state, 0, normal, lambda: Rng(1))
+    assert chosen in GAME.legal_actions(state, 0)
+    assert asked == {0}
