@@ -1,16 +1,25 @@
 """Zombies vs Vampires' ``hard`` computer player: expectimax over the action die.
 
 ``normal`` weighs a move by how much it cuts its own race now; ``hard`` weighs the position
-each candidate leaves, one roll ahead for every seat:
+each candidate leaves, its own next two rolls and every rival's next roll ahead:
 
 - a seat's **outlook** is its race (``normal``'s wall-aware walking distance, walls scored
   exactly as ``normal`` scores them) less what its next roll is expected to cut from it: the
   action die's faces 2, 4 and 6 and 2* (two steps) each move its best pawn as far home as the
   pawns and walls really let it (jumps over pawns, walls that block), the other two faces move
-  nothing. So a move that gives a rival a pawn to jump over, or blocks a rival's pawn, or leaves
-  its own pawns with no long way open, is seen now, not when it is too late;
-- a candidate's worth is the leading rival's outlook less its own (with two players, the one
-  rival's);
+  nothing. So a move that gives a rival a pawn to jump over, or blocks a rival's pawn, is seen
+  now, not when it is too late;
+- its own outlook looks **two rolls** ahead (``outlook2``): after each face of the first roll,
+  the move that cuts most, then the second roll's expected cut from there. A move that sets
+  up a jump for the next-but-one roll (a pawn left as a stepping stone, a gap kept open) is
+  worth its steps; one roll ahead only the best pawn's next move counted;
+- with two players a candidate's worth is the rival's outlook less its own. With three or four
+  (``standing``) every rival counts, by the chance of finishing before it (the two outlooks in
+  turns, their difference against a spread taken from the position before the decision; the
+  rivals play before our next turn): the one nearest to finishing weighs most, and a step of
+  our own counts against all of them where a step taken from one rival counts against that
+  one only. Weighing the leader alone, as before, traded our own steps for the leader's
+  one for one: even with two players, a loss with more (the other rivals gained);
 - the candidates are every legal move, ranked first by ``normal``'s cut, the best ``MOVES`` of
   them weighed; on a Build, the best ``WALLS`` walls by ``normal``'s exact score. The ± choice,
   the roll and a seat that can never finish (D7) stay ``normal``'s.
@@ -20,6 +29,7 @@ Nothing here is random: the same position gives the same choice.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +38,7 @@ from rules.core.policy import Dice
 from rules.zvv import policy
 from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
-from rules.zvv.policy import FAR, distances, move_gain, wall_mask, wall_worths
+from rules.zvv.policy import FAR, distances, move_gain, race, wall_mask, wall_worths
 from rules.zvv.state import ZvvState
 
 MOVES = 8
@@ -37,6 +47,12 @@ WALLS = 6
 # move nothing), each face one chance in six.
 FACE_STEPS = (2, 4, 6, 2)
 FACES = 6
+# Three or four players: race steps a seat cuts per turn of its own on average (moves less the
+# walls built in its way, plus those it takes away: ~2 in seeded games of ``normal``), and the
+# spread of the turns a seat still needs, var = SPREAD_BASE + turns (the die, and walls built
+# and taken away, move a race by many steps at once).
+RATE = 2.0
+SPREAD_BASE = 4.0
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
 
@@ -67,11 +83,12 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
             return normal(game, state, seat, "normal", dice)
     else:
         return normal(game, state, seat, "normal", dice)
+    spread = _spread(state, b, mask)
     best: tuple[float, int] | None = None
     choice = candidates[0]
     for i, action in enumerate(candidates):
         after, _ = game.apply(state, seat, action)
-        key = (worth(after, b, seat), -i)
+        key = (worth(after, b, seat, spread), -i)
         if best is None or key > best:
             best, choice = key, action
     return choice
@@ -88,8 +105,20 @@ def _move_shortlist(
     return [m for _, _, m in scored[:MOVES]]
 
 
-def worth(state: ZvvState, b: Board, seat: int) -> float:
-    """How the position stands for ``seat``: the leading rival's outlook less its own."""
+def _spread(state: ZvvState, b: Board, mask: list[int]) -> float:
+    """The spread (one standard deviation, in turns) of the difference between two seats'
+    turns still needed, from the position before the decision (the same for every
+    candidate): more when the races are long, as more turns are left for luck."""
+    if state.seats == 2:
+        return 1.0  # unused: with two players the worth is the outlooks' difference
+    live = [s for s in range(state.seats) if s not in state.locked] or [0]
+    turns = sum(race(state, b, mask, s) for s in live) / len(live) / RATE
+    return math.sqrt(2 * (SPREAD_BASE + turns))
+
+
+def worth(state: ZvvState, b: Board, seat: int, spread: float) -> float:
+    """How the position stands for ``seat``: with two players, the rival's outlook less its
+    own; with more, the log of its chance to finish before every rival (``standing``)."""
     if state.phase == "over":
         return 1e6 if seat in state.winners else -1e6
     mask = wall_mask(b, state.walls)
@@ -97,11 +126,26 @@ def worth(state: ZvvState, b: Board, seat: int) -> float:
     for s, pawns in enumerate(state.pawns):
         for sq in pawns:
             occupied[sq] = s + 1
-    mine = outlook(state, b, mask, occupied, seat)
+    mine = outlook2(state, b, mask, occupied, seat)
     rivals = [s for s in range(state.seats) if s != seat and s not in state.locked]
     if not rivals:
         return -mine
-    return min(outlook(state, b, mask, occupied, s) for s in rivals) - mine
+    theirs = [outlook(state, b, mask, occupied, s) for s in rivals]
+    if state.seats == 2:
+        return theirs[0] - mine
+    return standing(mine, theirs, spread)
+
+
+def standing(mine: float, theirs: list[float], spread: float) -> float:
+    """The log of the chance to finish before every rival, each seat's turns still needed its
+    outlook over ``RATE``; the rivals play before our next turn, so a tie is theirs (half a
+    turn). Each rival counted apart (they are not independent, but the order of the
+    candidates is what counts)."""
+    total = 0.0
+    for other in theirs:
+        z = ((other - mine) / RATE - 0.5) / spread
+        total += math.log(max(1e-300, 0.5 * math.erfc(-z / math.sqrt(2))))
+    return total
 
 
 def outlook(state: ZvvState, b: Board, mask: list[int], occupied: bytearray, seat: int) -> float:
@@ -120,3 +164,105 @@ def outlook(state: ZvvState, b: Board, mask: list[int], occupied: bytearray, sea
                 cut = max(cut, dist[sq] - (0 if dest in target else dist[dest]))
         expected += cut
     return total - expected / FACES
+
+
+Cuts = dict[int, tuple[int, tuple[int, int] | None]]
+
+
+def outlook2(state: ZvvState, b: Board, mask: list[int], occupied: bytearray, seat: int) -> float:
+    """The seat's race less what its next two rolls are expected to cut: for each face of the
+    first, the move that cuts most (the first of them, in pawn order), then the second roll's
+    expected cut from there (a Build or ± first: the second from here). The distances are not
+    searched again after the first move (a pawn arriving changes them a little)."""
+    target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
+    dist = distances(state, b, mask, seat)
+    away = [sq for sq in state.pawns[seat] if sq not in target]
+    total = sum(dist[sq] for sq in away)
+    first = _best_cuts(b, occupied, mask, dist, target, away)
+    stay = _expected_cut(first)
+    expected = 2 * stay  # Build or ± first: nothing moves, the second roll is from here
+    for steps, faces in ((2, 2), (4, 1), (6, 1)):  # 2 and 2* both give a pawn two steps
+        cut, move = first[steps]
+        if move is None:
+            expected += faces * stay
+            continue
+        sq, dest = move
+        occupied[dest], occupied[sq] = occupied[sq], 0
+        moved = [dest if p == sq else p for p in away if p != sq or dest not in target]
+        later = _expected_cut(_best_cuts(b, occupied, mask, dist, target, moved))
+        occupied[sq], occupied[dest] = occupied[dest], 0
+        expected += faces * (cut + later)
+    return total - expected / FACES
+
+
+def _expected_cut(cuts: Cuts) -> float:
+    """The cut one roll is expected to make: faces 2 and 2* two steps, 4, 6, and two faces
+    that move nothing."""
+    return (2 * cuts[2][0] + cuts[4][0] + cuts[6][0]) / FACES
+
+
+def _best_cuts(
+    b: Board,
+    occupied: bytearray,
+    mask: list[int],
+    dist: list[int],
+    target: frozenset[int],
+    away: list[int],
+) -> Cuts:
+    """For 2, 4 and 6 steps: the largest cut of one pawn's move and the move, (from, to)."""
+    best: Cuts = {2: (0, None), 4: (0, None), 6: (0, None)}
+    for sq in away:
+        here = dist[sq]
+        if here >= FAR:
+            continue
+        for dest, steps in reach_steps(b, occupied, mask, sq, 6, target).items():
+            cut = here - (0 if dest in target else dist[dest])
+            for face in (2, 4, 6):
+                if steps <= face and cut > best[face][0]:
+                    best[face] = (cut, (sq, dest))
+    return best
+
+
+def reach_steps(
+    b: Board,
+    occupied: bytearray,
+    walls: list[int],
+    start: int,
+    steps: int,
+    target: frozenset[int],
+) -> dict[int, int]:
+    """Every square a pawn on ``start`` can end on with up to ``steps`` steps → the fewest steps
+    it takes: ``board.reach``'s search (the same rules: jumps, walls, a pawn home stays in its
+    zone), one search for the three faces instead of one each."""
+    table = b.steps
+    was = occupied[start]
+    occupied[start] = 0
+    found = {start: 0}
+    frontier = [start]
+    for level in range(1, steps + 1):
+        nxt: list[int] = []
+        for sq in frontier:
+            inside = sq in target
+            mask = walls[sq]
+            for d, n1, n2 in table[sq]:
+                if mask >> d & 1:
+                    continue
+                if not occupied[n1]:
+                    if n1 not in found and (not inside or n1 in target):
+                        found[n1] = level
+                        nxt.append(n1)
+                elif (
+                    n2 >= 0
+                    and not occupied[n2]
+                    and not walls[n1] >> d & 1
+                    and n2 not in found
+                    and (not inside or n2 in target)
+                ):
+                    found[n2] = level
+                    nxt.append(n2)
+        if not nxt:
+            break
+        frontier = nxt
+    occupied[start] = was
+    del found[start]
+    return found

@@ -14,6 +14,8 @@ from rules.zvv.state import ZvvState
 
 ZONE_0_BUT_TWO = ["I9", "J9", "K9", "I10", "J10", "K10", "I11"]
 ZONE_1_BUT_C3 = ["A1", "B1", "C1", "A2", "B2", "C2", "A3", "B3"]
+HOME_0_BUT_TWO = ["J9", "K9", "J10", "K10", "I11", "J11", "K11"]  # I9 and I10 free
+FAR_RIVAL = ["F1", "G1", "H1", "I1", "J1", "K1", "F2", "G2", "H2"]  # nowhere near seat 0
 
 
 # Small boards: a game of hard's searches on the full board takes seconds.
@@ -91,3 +93,20 @@ def test_a_wall_goes_across_the_leaders_way() -> None:
     before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
     assert race(state, b, after, 1) > race(state, b, before, 1)
     assert race(state, b, after, 0) <= race(state, b, before, 0)
+
+
+def test_the_last_two_pawns_are_left_so_that_every_roll_counts() -> None:
+    # Seat 0 has two pawns left, C10 (six steps from I10) and C6 (nine from I9), and rolled a 4.
+    # Both C10-G10 and C6-D9 cut four steps, and one roll ahead they look alike; normal (and hard
+    # before it looked two rolls ahead) took C10-G10, leaving pawns 2 and 9 steps away. Then a
+    # roll is spent on the near pawn whatever it shows, while 6 and 5 steps away each big roll
+    # finds a pawn to use it on. Counted exactly (every roll of the die, the best moves after it,
+    # this board): 3.67 move rolls to finish from C10 and D9, against 3.84 from G10 and C6. Of
+    # 23 such two-pawn positions where the two measures chose differently, the exact count sided
+    # with the two-roll one in 18.
+    state = position(
+        pawns={0: ["C10", "C6", *HOME_0_BUT_TWO], 1: FAR_RIVAL},
+        face="4",
+    )
+    assert choose(GAME, state, 0, "normal") == Move("C10", "G10")
+    assert choose(GAME, state, 0, "hard") == Move("C6", "D9")
