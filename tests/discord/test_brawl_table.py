@@ -132,6 +132,7 @@ def asked_and_next(game: Brawl, post: Sent) -> None:
     ],
     ids=["answered", "post-429", "post-503"],
 )
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_brawl_pings_the_defender_and_who_plays_next_whose_turn_begins_in_it(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch, fault: Fault | None
 ) -> None:
@@ -176,6 +177,7 @@ async def test_a_brawl_pings_the_defender_and_who_plays_next_whose_turn_begins_i
     ],
     ids=["edit-503", "edit-429"],
 )
+@pytest.mark.usefixtures("quick_windows")
 async def test_the_edit_that_begins_the_next_turn_reaches_the_table_when_discord_fails_it(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch, fault: Fault
 ) -> None:
@@ -198,6 +200,7 @@ async def test_the_edit_that_begins_the_next_turn_reaches_the_table_when_discord
     fake.check()
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_late_click_on_the_brawl_changes_nothing_and_the_next_one_pings_both(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
 ) -> None:

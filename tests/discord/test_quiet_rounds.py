@@ -121,6 +121,7 @@ async def fuse_returns(fake: FakeDiscord, bots: Bots, monkeypatch: pytest.Monkey
     raise AssertionError("no returns in 60 moves")
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_rounds_returns_are_answered_in_its_message(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -145,6 +146,7 @@ async def test_a_rounds_returns_are_answered_in_its_message(
     ],
     ids=["rate-limited", "unavailable"],
 )
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_return_whose_answer_fails_is_delivered_and_told_as_saved(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch, fault: Fault
 ) -> None:
@@ -166,6 +168,7 @@ async def test_a_return_whose_answer_fails_is_delivered_and_told_as_saved(
     assert fake.in_channel(where)[-1].message["id"] == table.message["id"], "in place"
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_typed_return_whose_edit_is_answered_503_goes_out_later(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -185,6 +188,7 @@ async def test_a_typed_return_whose_edit_is_answered_503_goes_out_later(
     assert "Alice returned" in fake.messages[int(table.message["id"])].text, "edited on the retry"
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_a_late_click_on_a_return_changes_nothing(
     fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from sqlalchemy import select
 
 from bot.service.deadlines import ARCHIVE
@@ -14,6 +15,7 @@ from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_the_rematch_button_on_the_closing_message(
     fake: FakeDiscord, bots: Bots, clock: Clock
 ) -> None:

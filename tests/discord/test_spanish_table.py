@@ -34,6 +34,7 @@ def leftovers(text: str, words: set[str]) -> list[str]:
     return found + [w for w in ("True", "False", "=") if w in text]
 
 
+@pytest.mark.usefixtures("quick_windows")
 @pytest.mark.parametrize("game", generic_games())
 async def test_a_spanish_table_reads_spanish(bots: Bots, game: str) -> None:
     fake: FakeDiscord = bots.fake

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
@@ -68,6 +70,7 @@ async def test_each_game_is_played_in_its_own_thread(
     assert fake.archived(thread), "an hour after the end its thread is archived"
 
 
+@pytest.mark.usefixtures("quick_windows")
 async def test_without_thread_permissions_the_game_stays_in_the_channel(
     fake: FakeDiscord, bots: Bots
 ) -> None:
