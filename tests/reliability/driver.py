@@ -347,9 +347,10 @@ def parse_output(text: str) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-async def deadlines_only(url: str, start_at: float, days: float) -> int:
-    """Wait until the wall clock reaches ``start_at`` (so that two processes start together),
-    then, with the clock ``days`` ahead, run the deadlines until none is due. Each round takes
+async def deadlines_only(url: str, days: float) -> int:
+    """Say ``READY`` once connected, wait for ``GO`` on stdin (the test sends it when every
+    process is ready, so that they start together however loaded the machine is), then, with
+    the clock ``days`` ahead, run the deadlines until none is due. Each round takes
     at most ``PER_ROUND`` due deadlines and then yields a moment, as a bot's deadline loop does
     between its other work: on SQLite, a process running them all back to back would keep the
     one writer to itself, and the other would never get a turn."""
@@ -363,7 +364,8 @@ async def deadlines_only(url: str, start_at: float, days: float) -> int:
     service = await Service.open(url, render=False, migrate=False, clock=clock)
     watch_announcements(service)
     emit("READY", {})
-    await asyncio.sleep(max(0.0, start_at - time.time()))
+    go = await asyncio.to_thread(sys.stdin.readline)
+    assert go.strip() == "GO", f"expected GO on stdin, read {go!r}"
     rounds = 0
     while (upcoming := await service.next_deadline()) is not None and upcoming <= clock():
         await service.run_deadlines()
@@ -381,14 +383,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--deadline-every", type=int, default=0)
     parser.add_argument("--until-done", action="store_true")
-    parser.add_argument("--deadlines-only", type=float, metavar="START_AT", default=None)
+    parser.add_argument("--deadlines-only", action="store_true")
     parser.add_argument("--days", type=float, default=30.0)
     parser.add_argument("--kill-at", choices=("write", "commit"), default=None)
     parser.add_argument("--kill-on", type=int, default=1)
     args = parser.parse_args(argv)
     install()  # this process's own registry: the tiny game is played too
-    if args.deadlines_only is not None:
-        return asyncio.run(deadlines_only(args.url, args.deadlines_only, args.days))
+    if args.deadlines_only:
+        return asyncio.run(deadlines_only(args.url, args.days))
     return asyncio.run(
         play(
             args.url,

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -54,6 +53,47 @@ async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
     )
     out, err = await asyncio.wait_for(process.communicate(), timeout=150)
     return process.returncode or 0, out.decode(), err.decode()
+
+
+async def run_together(url: str, count: int, *args: str) -> list[tuple[int, str, str]]:
+    """Start ``count`` drivers; once every one has said ``READY`` (imported and connected),
+    tell them all ``GO`` at once, and return each one's exit code, stdout and stderr."""
+    processes = [
+        await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.reliability.driver",
+            url,
+            *args,
+            cwd=ROOT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        for _ in range(count)
+    ]
+
+    async def ready(process: asyncio.subprocess.Process) -> bytes:
+        """Its output up to and including ``READY`` (all of it if it died first)."""
+        assert process.stdout is not None
+        before = b""
+        while line := await process.stdout.readline():
+            before += line
+            if line.startswith(b"READY"):
+                break
+        return before
+
+    early = await asyncio.wait_for(asyncio.gather(*(ready(p) for p in processes)), timeout=150)
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(b"GO\n")
+    finished = await asyncio.wait_for(
+        asyncio.gather(*(p.communicate() for p in processes)), timeout=150
+    )
+    return [
+        (p.returncode or 0, (before + out).decode(), err.decode())
+        for p, before, (out, err) in zip(processes, early, finished, strict=True)
+    ]
 
 
 async def check_log_against_outputs(
@@ -175,11 +215,7 @@ async def test_two_processes_apply_each_due_deadline_once(database_url: str) -> 
                 row = await repo.game_by_id(session, game_id)
                 assert row is not None and row.state is not None
             due += len(get_game(row.kind).pending(get_game(row.kind).load(row.state)))
-        # Far enough ahead that both have imported and connected on a loaded machine.
-        start_at = f"{time.time() + 6.0:.3f}"
-        results = await asyncio.gather(
-            *(run_driver(database_url, "--deadlines-only", start_at) for _ in range(2))
-        )
+        results = await run_together(database_url, 2, "--deadlines-only")
         for code, _out, err in results:
             assert code == 0 and "Traceback" not in err, err[-3000:]
         outputs = [parse_output(out) for _code, out, _err in results]
