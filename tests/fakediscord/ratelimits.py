@@ -83,13 +83,23 @@ class RateLimits:
 
     def __init__(self) -> None:
         self.enabled = True
-        # Every window's length times this: a whole game played through the fake waits out
-        # Discord's windows in a tenth of the time (the ``quick_windows`` fixture, which
-        # shortens the bot's own pace alike); the limits, headers and 429s are Discord's.
-        self.scale = 1.0
         self.buckets: dict[tuple[str, str], Window] = {}
         self.global_window = Window(GLOBAL_LIMIT, GLOBAL_PER)
+        self._scale = 1.0
         self.limited: list[tuple[str, str]] = []  # (bucket, major) of every 429 the fake gave
+
+    @property
+    def scale(self) -> float:
+        """Every window's length times this: a whole game played through the fake waits out
+        Discord's windows in a tenth of the time (the ``quick_windows`` fixture, which shortens
+        the bot's own pace alike); the limits, headers and 429s are Discord's. Set it before
+        the first request: a bucket keeps the length it was opened with."""
+        return self._scale
+
+    @scale.setter
+    def scale(self, scale: float) -> None:
+        self._scale = scale
+        self.global_window.per = GLOBAL_PER * scale
 
     def holding(self, margin: float) -> bool:
         """Whether a full bucket may be holding a client back (discord.py waits for its reset
@@ -111,7 +121,6 @@ class RateLimits:
         if not self.enabled or (method, route) in UNLIMITED:
             return None, {}
         now = time.monotonic()
-        self.global_window.per = GLOBAL_PER * self.scale
         if not exempt_from_global(route) and not self.global_window.take(now):
             self.limited.append(("global", ""))
             return faults.too_many(self.global_window.reset_after(now), "global"), {}
