@@ -32,6 +32,7 @@ async def _state(service: Service) -> tuple[dict[int, Actor], object]:
     async with service.sessions() as session:
         row = await repo.open_game(session, HERE.channel_id)
     assert row is not None
+    assert row.state is not None, "a started game has its state"
     by_user = {p.user_id: p for p in (ALICE, BOB, CAROL)}
     return {s.seat: by_user[s.user_id] for s in row.seats}, FARKLE.load(row.state)
 

@@ -42,7 +42,9 @@ async def _play_by_menus(tmp_path: Path, game: str, options: str, moves: int) ->
             match = Match.of(row)
             seat = rng.choice(sorted(engine.pending(match.state)))
             who = "@alice" if seat == 0 else "@bob:es"
-            command, args = engine.to_command(rng.choice(engine.legal_actions(match.state, seat)))
+            typed = engine.to_command(rng.choice(engine.legal_actions(match.state, seat)))
+            assert typed is not None, "a legal action is a command a player can type"
+            command, args = typed
             spec = next(c for c in engine.commands if c.name == command)
             button = button_ids.button_id(row.id, row.phase, command, args)
             # (A Bad Bones question's button carries when it was asked: ``~<asked>``.)

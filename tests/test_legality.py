@@ -148,7 +148,7 @@ def test_a_refused_move_reads_the_same_typed_pressed_or_applied(name: str) -> No
         for seats in sorted({game.min_seats, game.max_seats}):
             for seed in range(SEEDS):
                 for case in cases(game, seats, seed):
-                    ways = {
+                    ways: dict[str, CommandArgs] = {
                         "typed": case.args,
                         "typed as text": {k: str(v) for k, v in case.args.items()},
                     }

@@ -12,7 +12,7 @@ from bot.discord.layout import view
 from bot.service import buttons as button_ids
 from bot.service import picks
 from bot.service.match import Match
-from bot.service.replies import Message, Select
+from bot.service.replies import Button, Message, Select
 from bot.service.text import Text
 from bot.store.models import GameRow, SeatRow
 from i18n import LANGUAGES
@@ -95,13 +95,13 @@ def test_every_step_offers_exactly_the_legal_values_within_discords_limits(
             _fits(menus, opened)
             assert all(len(b.label) <= 80 for b in opened)
             # What a hidden hand allows is never offered under a public message.
-            shown = {p.command for c in (*opened, *menus) if (p := button_ids.decode(c.custom_id))}
+            shown_controls: tuple[Button | Select, ...] = (*opened, *menus)
+            shown = {p.command for c in shown_controls if (p := button_ids.decode(c.custom_id))}
             assert not shown & hidden, (game.phase(state), shown)
         for seat in pending:
             mine = picks.controls(match, [seat], "en", private=True)
-            offered = {
-                p.command for c in (*mine[0], *mine[1]) if (p := button_ids.decode(c.custom_id))
-            }
+            mine_controls: tuple[Button | Select, ...] = (*mine[0], *mine[1])
+            offered = {p.command for c in mine_controls if (p := button_ids.decode(c.custom_id))}
             assert offered & hidden == picks.legal_commands(match, seat) & hidden
         for seat in pending:
             legal = picks.legal_commands(match, seat)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import func, select
 
 from bot.service import Actor, Place, Reply, Service
@@ -72,7 +72,7 @@ async def test_ratings_match_openskills_own_computation(service: Service) -> Non
     """Several games, two to three players, a tie and a draw: each player's mu and sigma are
     what openskill's Plackett-Luce gives when told the same results as scores."""
     model = PlackettLuce()
-    expected = {}
+    expected: dict[str, PlackettLuceRating] = {}
     for players, bids, takes in GAMES:
         await play(service, players, bids, takes)
         keys = [f"u:{p.user_id}" for p in players]
@@ -258,13 +258,19 @@ def test_spanish_calls_the_rating_valoracion_and_the_computer_la_computadora() -
     # A Spanish player read "La puntuación es μ − 3σ" beside "mejor puntuación 2.800" (a game's
     # score), and "Ordenador (normal)" where every other text says "la computadora".
     from bot.service.standings import who
+    from bot.service.text import Text
     from i18n import catalogue
+
+    def computer(player: str, lang: str) -> str:
+        shown = who(player, "", lang)
+        assert isinstance(shown, Text), "a computer is named in the catalogue's words"
+        return shown.plain()
 
     es = catalogue("es")
     # a name that heads a leaderboard line ("3. La computadora (Normal)"): a capital
-    assert who("cpu:normal", "", "es").plain() == "La computadora (Normal)"
-    assert who("cpu:easy", "", "es").plain() == "La computadora (Fácil)", "the level as seated"
-    assert who("cpu:easy", "", "en").plain() == "Computer (Easy)"
+    assert computer("cpu:normal", "es") == "La computadora (Normal)"
+    assert computer("cpu:easy", "es") == "La computadora (Fácil)", "the level as seated"
+    assert computer("cpu:easy", "en") == "Computer (Easy)"
     assert es["ratings.leaderboard.legend"].startswith("La valoración es μ − 3σ")
     assert es["ratings.changes"].startswith("Valoraciones:")
     assert "mejor puntuación" in es["ratings.stats.best"], "a game's own score stays puntuación"

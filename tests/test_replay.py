@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from PIL import Image, ImageChops
+from PIL.WebPImagePlugin import WebPImageFile
 
 from bot.service import Service
 from bot.store import repository as repo
@@ -53,7 +54,7 @@ def recorded_game(
 
 def frames(data: bytes) -> list[Image.Image]:
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "WEBP"
+        assert image.format == "WEBP" and isinstance(image, WebPImageFile)
         out = []
         for index in range(image.n_frames):
             image.seek(index)
@@ -102,7 +103,7 @@ async def test_a_replay_has_one_frame_for_each_picture_the_channel_was_shown(
     data = animate("zvv", 2, options, seed, log, NAMES[:2], "en")
 
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "WEBP"
+        assert image.format == "WEBP" and isinstance(image, WebPImageFile)
         assert image.is_animated
         assert image.n_frames == shown
     assert len(shots("zvv", 2, options, seed, log)) == shown
@@ -167,6 +168,7 @@ def test_a_200_round_game_fits_the_upload_limit_in_the_frame_budget(
 
     assert len(data) <= MAX_BYTES
     with Image.open(io.BytesIO(data)) as image:
+        assert isinstance(image, WebPImageFile), "a WebP"
         assert image.n_frames == MAX_FRAMES
         assert image.width <= 800
 
@@ -179,6 +181,7 @@ def test_over_the_limit_it_is_encoded_again_smaller_until_it_fits(
     tight = animate("zvv", 4, None, 1, log, NAMES[:4], "en", max_bytes=limit, max_frames=12)
     assert len(tight) <= limit
     with Image.open(io.BytesIO(tight)) as image:
+        assert isinstance(image, WebPImageFile), "a WebP"
         # Lossy alone is not enough here: frames are dropped, down to the floor at most.
         assert MIN_FRAMES <= image.n_frames < 12
 

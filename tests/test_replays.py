@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 from PIL import Image
+from PIL.WebPImagePlugin import WebPImageFile
 
 from bot.service import Place, Reply, Service
 from bot.store import repository as repo
@@ -53,7 +54,7 @@ async def short_zvv(service: Service, clock: Clock) -> tuple[int, int, list[Repl
 
 def frames_of(data: bytes) -> tuple[int, tuple[int, int]]:
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "WEBP" and image.is_animated
+        assert image.format == "WEBP" and isinstance(image, WebPImageFile) and image.is_animated
         return image.n_frames, image.size
 
 

@@ -7,7 +7,7 @@ a word deleted from the catalogue is no longer read, so deleting one fails this 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -22,7 +22,7 @@ from rules.badbones.choices import CHOICES
 from rules.badbones.state import CHIEF_KINDS
 from rules.badbones.traps import COLOURS, ORIENTATIONS, TRAPS
 from rules.badbones.weapons import WEAPONS
-from rules.core import Action, RulesError
+from rules.core import Action, CommandArgs, RulesError
 from rules.zvv import GAME as ZVV
 from rules.zvv.notation import position
 
@@ -179,9 +179,9 @@ VALUES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _typed(family: str, word: str) -> tuple[str, dict[str, str]]:
+def _typed(family: str, word: str) -> tuple[str, CommandArgs]:
     """A command that types ``word`` where ``family`` is read."""
-    return {
+    commands: dict[str, tuple[str, CommandArgs]] = {
         "badbones.direction": ("move", {"direction": word}),
         "badbones.stay": ("move", {"direction": word}),
         "badbones.square": ("retrieve", {"square": word}),
@@ -194,19 +194,21 @@ def _typed(family: str, word: str) -> tuple[str, dict[str, str]]:
         "badbones.symbol": ("weapon", {"target": word, "to": "B2"}),
         "badbones.orientation": ("place", {"trap": "wall", "square": "B2", "orientation": word}),
         "zvv.side": ("remove", {"wall": f"H3 {word}"}),
-    }[family]
+    }
+    return commands[family]
 
 
 def _meant(family: str, value: str) -> Action | str:
     """The action (or the refusal's key) a word of ``family`` standing for ``value`` gives."""
-    return {
+    squares: dict[str, Action | str] = {
+        "tower": Retrieve("C3"),
+        "forest": "badbones.error.square_in_forest",
+        "village": "badbones.error.square_in_village",
+    }
+    meanings: dict[str, Callable[[], Action | str]] = {
         "badbones.direction": lambda: Move(value),
         "badbones.stay": lambda: "badbones.error.hero_must_move",
-        "badbones.square": lambda: {
-            "tower": Retrieve("C3"),
-            "forest": "badbones.error.square_in_forest",
-            "village": "badbones.error.square_in_village",
-        }[value],
+        "badbones.square": lambda: squares[value],
         "badbones.trap": lambda: Buy(value),
         "badbones.weapon": lambda: Buy(value),
         "badbones.choice": lambda: Prefer(value, "auto"),
@@ -216,7 +218,8 @@ def _meant(family: str, value: str) -> Action | str:
         "badbones.symbol": lambda: Weapon(value, "B2"),
         "badbones.orientation": lambda: Place("wall", "B2", value),
         "zvv.side": lambda: _ZVV_REMOVE[value],
-    }[family]()
+    }
+    return meanings[family]()
 
 
 _WALLS = {side: position(walls=[f"H3 {side}"], face="plusminus") for side in "NESW"}

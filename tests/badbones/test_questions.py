@@ -12,6 +12,7 @@ from __future__ import annotations
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Prefer
 from rules.badbones.state import HERO, SKELETONS, TRAP, BadBonesState
+from rules.core import Event
 from tests.badbones.helpers import keys, position, trap_phase, where
 
 THREE = ("Ana", "Bob", "Cora")
@@ -25,11 +26,11 @@ def _asked(state: BadBonesState, seat: int, lang: str = "en") -> str:
     return str(pending_text("badbones", item, [Name(n) for n in THREE], lang))
 
 
-def _told(events: list[object], lang: str = "en") -> list[str]:
+def _told(events: list[Event], lang: str = "en") -> list[str]:
     from bot.service.narrate import events_text
     from bot.service.text import Name
 
-    said = events_text([e for e in events if e.to is None], [Name(n) for n in THREE], lang)  # type: ignore[attr-defined]
+    said = events_text([e for e in events if e.to is None], [Name(n) for n in THREE], lang)
     return [str(t) for t in said]
 
 
@@ -127,8 +128,8 @@ def test_the_dragon_decided_for_me_is_told_with_its_way() -> None:
     )
 
 
-def _next_round_with(state: BadBonesState, board: str) -> tuple[BadBonesState, list[object]]:
+def _next_round_with(state: BadBonesState, board: str) -> tuple[BadBonesState, list[Event]]:
     """Seat 0's board set to ``board`` at the trap phase of the next round, then played."""
     fresh = position(board, "", "", stage=TRAP)
     fresh.boards[0].prefs = dict(state.boards[0].prefs)
-    return trap_phase(fresh)  # type: ignore[return-value]
+    return trap_phase(fresh)

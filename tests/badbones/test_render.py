@@ -109,12 +109,12 @@ def test_the_board_lists_only_the_preferences_that_can_matter() -> None:
 
 
 def test_a_long_title_shrinks_before_it_is_cut() -> None:
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     from render.badbones import _fitted_title
-    from render.common import text_width
+    from render.common import Draw, text_width
 
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    draw = Draw(Image.new("RGB", (1, 1)))
     title = "Bad Bones · Round 3 of 3 · Move your hero"
     text, size = _fitted_title(draw, title, 676)
     assert text.endswith("Move your hero") and text_width(draw, text, size, True) <= 676
@@ -137,14 +137,14 @@ def test_the_boards_notes_are_wrapped_not_cut() -> None:
 
 
 def test_market_card_names_fit_without_being_cut() -> None:
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     from i18n import t
     from render.badbones import MARKET_CELL, card_lines
-    from render.common import text_width
+    from render.common import Draw, text_width
     from rules.badbones.traps import TRAPS, WEAPONS
 
-    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    draw = Draw(Image.new("RGB", (1, 1)))
     room = MARKET_CELL[0] - 20  # what a Market card leaves for its name
     for lang in ("en", "es"):
         for weapon in WEAPONS:
@@ -191,12 +191,13 @@ def test_six_players_boards_sit_two_a_row_for_a_phone() -> None:
 
 def test_the_red_symbol_is_an_open_triangle_pointing_up_not_an_arrowhead() -> None:
     # a red skeleton's filled ▼ read as one more "walk down" arrow on the board.
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     from render.badbones import SYMBOL_COLOURS, draw_symbol
+    from render.common import Draw
 
     image = Image.new("RGB", (100, 100), (0, 0, 0))
-    draw_symbol(ImageDraw.Draw(image), "red", 50, 50, 40, SYMBOL_COLOURS["red"])
+    draw_symbol(Draw(image), "red", 50, 50, 40, SYMBOL_COLOURS["red"])
     inked = [[image.getpixel((x, y)) != (0, 0, 0) for x in range(100)] for y in range(100)]
     rows = [y for y in range(100) if any(inked[y])]
     top, bottom = rows[0], rows[-1]

@@ -55,4 +55,5 @@ async def test_a_click_is_decoded_once_and_its_tables_id_is_written_as_its_post_
     game_id = posted[0].slot.game_id
     async with service.sessions() as session:
         row = await repo.game_by_id(session, game_id)
-    assert row is not None and row.messages["phase"]["id"] == message_id, "a restart edits it"
+    assert row is not None and row.messages is not None
+    assert row.messages["phase"]["id"] == message_id, "a restart edits it"

@@ -3,6 +3,8 @@ computer's turns a moment later in the channel, /game settings misses, /game rep
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core.policy import choose
@@ -44,8 +46,9 @@ async def test_addbot_seats_a_computer_that_plays_in_the_channel(
         mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
         assert mapped is not None
         command, args = mapped
+        options: dict[str, Any] = dict(args)  # the slash command's options by name
         answer = await (
-            await fake.slash(alice, f"zvv {command}", channel_id=thread, **dict(args))
+            await fake.slash(alice, f"zvv {command}", channel_id=thread, **options)
         ).result()
         assert "⚠️" not in answer.content, answer.content
         await fake.idle()
@@ -58,6 +61,7 @@ async def test_addbot_seats_a_computer_that_plays_in_the_channel(
     await wait_for_post(fake, before + 1)
     played = "\n".join(p.text for p in fake.in_channel()[before:])
     assert "🤖 Easy 1" in played, played
+    assert row is not None, "the game the computer was asked in"
     async with service.sessions() as session:
         log = await repo.action_log(session, row.id)
     steps = [e for e in log if e.seat == 1]
@@ -78,9 +82,11 @@ async def test_replace_hands_a_seat_to_someone_new(fake: FakeDiscord, bots: Bots
     await (await fake.slash(bob, "game join")).result()
     await (await fake.slash(alice, "game start")).result()
     await fake.idle()
-    not_allowed = await fake.slash(carol, "game replace", player=bob, **{"with": carol})
+    # The option named "with" (a Python keyword) is given in a dict.
+    with_carol: dict[str, Any] = {"with": carol}
+    not_allowed = await fake.slash(carol, "game replace", player=bob, **with_carol)
     assert "Solo quien creó la partida" in (await not_allowed.result()).content, "in Spanish"
-    done = await (await fake.slash(mod, "game replace", player=bob, **{"with": carol})).result()
+    done = await (await fake.slash(mod, "game replace", player=bob, **with_carol)).result()
     assert done.ephemeral and "Carol now plays the seat of Bob" in done.content
     await fake.idle()
     announce = fake.in_channel()[-1]

@@ -15,7 +15,7 @@ from bot.service.text import Mention, Name, Text, lines
 LOUD = "*_~|>" * 6 + "*_"  # a 32-character name of markdown: each character escapes to two
 
 
-def _awaiting(user_id: int, question: str) -> Text:
+def _awaiting(user_id: int, question: str | Text) -> Text:
     return Text.of("⏳ ", Mention(user_id, f"p{user_id}"), ": ", question)
 
 

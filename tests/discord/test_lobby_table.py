@@ -74,7 +74,7 @@ async def _upload(fake: FakeDiscord) -> list[dict[str, Any]]:
 
 def _lobby_nodes(payload: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Each lobby command of the upload by its path (``game join``, ``help``)."""
-    nodes = {}
+    nodes: dict[str, dict[str, Any]] = {}
     for top in payload:
         if top["name"] == GROUP:
             nodes |= {f"{GROUP} {sub['name']}": sub for sub in top["options"]}
@@ -282,7 +282,7 @@ async def test_every_lobby_command_is_answered_on_discord(fake: FakeDiscord, bot
     ana, bob = fake.add_user(101, "Ana", "es-ES"), fake.add_user(102, "Bob")
     samples: dict[str, Any] = {"user": bob, "int": 1, "str": "tiny", "switch": "on"}
     for command in LOBBY:
-        options = {
+        options: dict[str, Any] = {
             p.name: (p.choices.values()[0] if p.choices else samples[p.type])
             for p in command.params
             if p.required

@@ -12,6 +12,7 @@ from bot.service import buttons as button_ids
 from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core import get_game
+from rules.zvv.actions import Move
 from tests.discord.conftest import Bots
 from tests.discord.test_honest_answers import SAVED, TRY_AGAIN, past_the_window, requests_of
 from tests.fakediscord import FakeDiscord
@@ -99,7 +100,10 @@ async def _zvv_move(
         if match.state.phase == "move":
             return bot, user, ben if user is ana else ana
         command, args = engine.to_command(engine.legal_actions(match.state, seat)[0]) or ("", {})
-        await (await fake.slash(user, f"zvv {command}", channel_id=row.channel_id, **args)).result()
+        options: dict[str, Any] = args  # the slash command's options by name
+        await (
+            await fake.slash(user, f"zvv {command}", channel_id=row.channel_id, **options)
+        ).result()
         await fake.idle()
     raise AssertionError("nobody was asked to move a pawn")
 
@@ -130,7 +134,7 @@ async def test_a_two_step_move_costs_no_channel_post(fake: FakeDiscord, bots: Bo
     legal = {
         a.to
         for a in engine.legal_actions(match.state, match.state.turn)
-        if getattr(a, "pawn", "") == pawn
+        if isinstance(a, Move) and a.pawn == pawn
     }
     assert set(destinations) == legal, "the menus offer exactly the pawn's legal moves"
     await fake.idle()

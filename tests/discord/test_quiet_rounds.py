@@ -93,8 +93,8 @@ async def fuse_returns(fake: FakeDiscord, bots: Bots, monkeypatch: pytest.Monkey
     await (await fake.slash(alice, "fuse new", mode="relaxed")).result()
     await fake.idle()
     async with bot.get_service().sessions() as session:
-        [row] = await repo.open_games_in_threads(session, fake.channel_id)
-    where = row.channel_id
+        [lobby] = await repo.open_games_in_threads(session, fake.channel_id)
+    where = lobby.channel_id
     await (await fake.slash(bob, "game join", channel_id=where)).result()
     await (await fake.slash(alice, "game start", channel_id=where)).result()
     await fake.idle()

@@ -8,6 +8,7 @@ import io
 
 import pytest
 from PIL import Image
+from PIL.WebPImagePlugin import WebPImageFile
 
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
@@ -24,7 +25,7 @@ def animation(sent: Sent) -> tuple[str, bytes] | None:
 
 def frame_count(data: bytes) -> int:
     with Image.open(io.BytesIO(data)) as image:
-        assert image.format == "WEBP" and image.is_animated
+        assert image.format == "WEBP" and isinstance(image, WebPImageFile) and image.is_animated
         return int(image.n_frames)
 
 

@@ -350,7 +350,7 @@ async def test_an_edit_that_comes_before_its_post_waits_for_it(
     bot.outbox.enqueue(Outgoing(where, Message(Text.of("after the roll")), slot=slot, edit=True))
     await asyncio.sleep(0.5)
     bot.outbox.enqueue(Outgoing(where, Message(Text.of("the start: <@101>")), slot=slot))
-    await until(lambda: fake.edits and fake.edits[-1].text == "after the roll", timeout=15)
+    await until(lambda: bool(fake.edits) and fake.edits[-1].text == "after the roll", timeout=15)
     await fake.idle()
     [table] = fake.in_channel(where)[before:]
     assert table.text == "after the roll", "the post, edited to the newer table"

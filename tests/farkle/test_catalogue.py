@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from i18n import catalogue
 from rules.core.play import random_game
@@ -84,7 +85,9 @@ def test_pending_prompts_fill_every_argument() -> None:
             pending = GAME.pending(state)
             for item in pending.values():
                 for lang in ("en", "es"):
-                    args = {k: 0 if k.endswith("_seat") else v for k, v in item.args.items()}
+                    args: dict[str, Any] = {
+                        k: 0 if k.endswith("_seat") else v for k, v in item.args.items()
+                    }
                     # an argument named *_key is a catalogue key, worded in the reader's language
                     args |= {k[:-4]: t(v, lang) for k, v in args.items() if k.endswith("_key")}
                     text = t(f"farkle.pending.{item.kind}", lang, **args)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
 
 from i18n import t
-from rules.core import RulesError
+from rules.core import CommandArgs, RulesError
 from rules.farkle.actions import (
     AcceptFarkle,
     Brawl,
@@ -214,9 +216,10 @@ def test_stopping_with_nothing_says_no_soldiers() -> None:
 def test_the_picture_of_a_turn_that_recruited_nothing_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from PIL import Image, ImageDraw
+    from PIL import Image
 
     import render.farkle as rf
+    from render.common import Draw
     from rules.farkle import GAME
 
     s = new()
@@ -224,7 +227,7 @@ def test_the_picture_of_a_turn_that_recruited_nothing_says_so(
     play(s, 0, Recruit())
     play(s, 0, Stop())
     seen = keys_read(monkeypatch, rf)
-    draw = ImageDraw.Draw(Image.new("RGB", (1200, 200)))
+    draw = Draw(Image.new("RGB", (1200, 200)))
     rf._last_line(draw, GAME.view(s, None), ["ana", "bea", "cid"], "es", 0)
     assert "farkle.label.last_banked_none" in seen
 
@@ -420,7 +423,7 @@ def test_the_console_keeps_every_die_typed_after_dice() -> None:
     assert s.attack is not None and s.attack.aside == [1, 5] and s.attack.score == 150
 
 
-def _told(events: list[object], key: str, lang: str) -> str:
+def _told(events: Iterable[object], key: str, lang: str) -> str:
     """The channel's line for the event ``key`` among ``events``, as a reader of ``lang`` reads it
     (ana, beto and cata at seats 0, 1 and 2)."""
     from bot.service.narrate import event_text
@@ -519,7 +522,8 @@ def test_discard_without_an_item_names_the_items_that_may_go() -> None:
     give(s, 1, "potion")
     s.stage = "discard"
     assert [type(a).__name__ for a in GAME.legal_actions(s, 1)] == ["Discard", "Discard"]
-    for typed in ({}, {"item": "zzz"}):
+    typed_args: tuple[CommandArgs, ...] = ({}, {"item": "zzz"})
+    for typed in typed_args:
         err = reason(GAME, s, 1, "discard", typed)
         assert err.key == "farkle.error.name_item_discard"
         said = str(refusal(err, "en"))

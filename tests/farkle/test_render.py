@@ -65,8 +65,7 @@ def _table(state: FarkleState) -> Image.Image:
 
 def test_dice_the_dragon_ate_do_not_look_like_dice_banked() -> None:
     # Play-test: the three 1s the dragon ate were greyed like dice set aside for points.
-    from PIL import ImageDraw
-
+    from render.common import Draw
     from render.farkle import EATEN_RED, _run
 
     def first_die(event: str) -> tuple[int, ...]:
@@ -76,8 +75,10 @@ def test_dice_the_dragon_ate_do_not_look_like_dice_banked() -> None:
             "kept": [True, True, True, False, False], "aside": [1, 1, 1, 1],
             "score": 100, "gained": 0,
         }  # fmt: skip
-        _run(ImageDraw.Draw(image), run, NAMES, "en", 0, 0, "Recruit", 1000)
-        return image.getpixel((10, 40 + 10))  # inside die "a", off its pips and cross
+        _run(Draw(image), run, NAMES, "en", 0, 0, "Recruit", 1000)
+        pixel = image.getpixel((10, 40 + 10))  # inside die "a", off its pips and cross
+        assert isinstance(pixel, tuple), "an RGB picture's pixel is its channels"
+        return pixel
 
     eaten, banked = first_die("dragon"), first_die("blank")
     assert near(eaten, EATEN_RED) and not near(banked, EATEN_RED)

@@ -236,6 +236,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             row = svc.run(game_by_id(service, game_id))
             if row.status != "active":
                 break
+            assert row.state is not None, "an active game has its state"
             state = engine.load(row.state)
             for seat in range(seats):
                 secrets.update(v for v in own_only(engine, state, seat).values())
@@ -252,7 +253,9 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             assert reply.ok, reply.private
             public_text = "\n".join(str(o.message.text) for o in reply.public)
             private_lines = str(reply.private.text).splitlines()[1:] if reply.private else []
-            if not engine.sealed(engine.load(svc.run(game_by_id(service, game_id)).state), seat):
+            moved = svc.run(game_by_id(service, game_id))
+            assert moved.state is not None, "a game that was played has its state"
+            if not engine.sealed(engine.load(moved.state), seat):
                 # A question the table asks this player in its message (Bad Bones' phase 3 is
                 # public: the next question is asked there and repeated to its player) is no
                 # secret; a seat holding a sealed choice gets no such exemption.
@@ -262,6 +265,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             for line in private_lines:
                 assert line not in public_text, f"{kind}: a private line went public: {line}"
             after = svc.run(game_by_id(service, game_id))
+            assert after.state is not None, "a game that was played has its state"
             for job in jobs:
                 assert not job.private
                 assert job.view == engine.view(engine.load(after.state), None), (
@@ -270,16 +274,17 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
         # /game board: a spectator gets the table, each player their own board, nothing more.
         row = svc.run(game_by_id(service, game_id))
         if row.status == "active":
+            assert row.state is not None, "an active game has its state"
             state = engine.load(row.state)
             askers = [(Actor(99, "Spectator"), None)] + [
                 (Actor(s.user_id, s.display_name), s.seat) for s in row.seats
             ]
-            for asker, seat in askers:
+            for asker, asker_seat in askers:  # the spectator has no seat
                 private_jobs.clear()
                 assert svc.run(service.board(asker, place)).ok
                 (job,) = private_jobs
-                assert job.view == engine.view(state, seat), f"{kind}: board for {seat}"
-                assert job.private == (seat is not None)
+                assert job.view == engine.view(state, asker_seat), f"{kind}: board for {asker_seat}"
+                assert job.private == (asker_seat is not None)
     logged = logs.getvalue()
     assert logged, "the bot logged nothing at DEBUG?"
     for secret in secrets:
@@ -409,6 +414,7 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
             row = svc.run(game_by_id(service, game_id))
             if row.status != "active":
                 break
+            assert row.state is not None, "an active game has its state"
             state = engine.load(row.state)
             chosen = pick(engine, state, rng)
             if chosen is None:
@@ -424,7 +430,9 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
                 secrets.update(
                     line for line in str(reply.private.text).splitlines()[1:] if len(line) >= 8
                 )
-            after = engine.load(svc.run(game_by_id(service, game_id)).state)
+            moved = svc.run(game_by_id(service, game_id))
+            assert moved.state is not None, "a game that was played has its state"
+            after = engine.load(moved.state)
             for other in range(seats):
                 secrets.update(own_only(engine, after, other).values())
             jobs.clear()

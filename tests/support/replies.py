@@ -15,7 +15,8 @@ def private(reply: Reply) -> str:
 
 def messages(posted: Reply | Iterable[Outgoing]) -> list[str]:
     """Each message the channel reads, whole: a reply's public messages, or messages sent."""
-    return [str(o.message.whole) for o in getattr(posted, "public", posted)]
+    sent = posted.public if isinstance(posted, Reply) else posted
+    return [str(o.message.whole) for o in sent]
 
 
 def said(posted: Reply | Iterable[Outgoing]) -> str:
