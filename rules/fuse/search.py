@@ -18,17 +18,17 @@ from typing import Any
 from rules.core import Action, Game
 from rules.core.policy import Dice
 from rules.fuse.actions import Claim, Draw, Pass, Place, Return, Take
-from rules.fuse.cards import ALL_VALUES, EMPTY, die, die_name
-from rules.fuse.defusing import takeable
+from rules.fuse.cards import ALL_VALUES, EMPTY, colour_of, die, die_name, number_of
 from rules.fuse.dice import VALUE_OF, die_colour, filled
 from rules.fuse.dice import value as die_value
-from rules.fuse.policy import DEFUSE, placement_worth
+from rules.fuse.policy import placement_worth
 from rules.fuse.quota import dice_per_round, players_in, quota
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
 
 SAMPLES = 32  # draws of the next round per decision (the same draws for every candidate)
 COVER = 60.0  # worth of one die of the next round the team can expect to place
+RETURN = 80.0  # cost of one die the team can expect to lose back to the bag
 SHARES = 8  # the best shares by normal's worth, weighed one round ahead
 
 Hand = list[tuple[str, tuple[int, ...]]]  # a seat's cards and the dice values on them
@@ -79,9 +79,7 @@ def _draws(state: FuseState, dice: Dice) -> list[tuple[int, ...]]:
 
 def _accepts(hand: Hand) -> frozenset[int]:
     """The die values a seat could place on one of its cards."""
-    return frozenset(
-        v for v in ALL_VALUES if any(BOMBS[c].legal_slots(f, v) for c, f in hand)
-    )
+    return frozenset(v for v in ALL_VALUES if any(BOMBS[c].legal_slots(f, v) for c, f in hand))
 
 
 def _capacity(hand: Hand, per_seat: int) -> int:
@@ -89,24 +87,55 @@ def _capacity(hand: Hand, per_seat: int) -> int:
     return min(per_seat, empty)
 
 
-def cover(hands: list[Hand], per_seat: int, draws: list[tuple[int, ...]]) -> float:
-    """The number of a draw's dice the team can place, on average over ``draws``: a largest
-    matching of dice to seats, each seat up to ``per_seat`` dice that fit its cards."""
+def exposure(hands: list[Hand]) -> list[float]:
+    """Per colour: how many dice a die of that colour, rolled again, knocks off the team's
+    cards on average (each seat returns one unsafe die of its colour or its new number)."""
+    out = [0.0] * 5
+    for hand in hands:
+        colours: set[int] = set()
+        numbers: set[int] = set()
+        for c, f in hand:
+            card = BOMBS[c]
+            for s, v in enumerate(f):
+                if v >= 0 and not card.safe(f, s):
+                    colours.add(colour_of(v))
+                    numbers.add(number_of(v))
+        for colour in range(5):
+            out[colour] += 1.0 if colour in colours else len(numbers) / 6
+    return out
+
+
+def outlook(
+    hands: list[Hand], per_seat: int, draws: list[tuple[int, ...]], unused: list[int]
+) -> float:
+    """A position after a choice: the next round's dice the team can expect to place
+    (``COVER`` each) less the dice it can expect to lose to the dice nobody places (``RETURN``
+    each): ``unused``, this round's dice nobody will place (their colours), and the next
+    round's that find no seat."""
     accepts = [_accepts(h) for h in hands]
     caps = [_capacity(h, per_seat) for h in hands]
-    total = 0
-    memo: dict[tuple[int, ...], int] = {}
+    lose = exposure(hands)
+    placed = 0
+    lost = sum(lose[c] for c in unused) * len(draws)
+    memo: dict[tuple[int, ...], tuple[int, float]] = {}
     for draw in draws:
-        key = tuple(sorted(draw))
+        key = tuple(sorted(draw, key=lambda v: -lose[colour_of(v)]))
         found = memo.get(key)
         if found is None:
-            found = memo[key] = _matching(key, accepts, caps)
-        total += found
-    return total / max(1, len(draws))
+            matched = _matching(key, accepts, caps)
+            found = memo[key] = (
+                len(matched),
+                sum(lose[colour_of(v)] for i, v in enumerate(key) if i not in matched),
+            )
+        placed += found[0]
+        lost += found[1]
+    return (COVER * placed - RETURN * lost) / max(1, len(draws))
 
 
-def _matching(draw: tuple[int, ...], accepts: list[frozenset[int]], caps: list[int]) -> int:
-    """Largest assignment of the draw's dice to seats (augmenting paths over seat places)."""
+def _matching(draw: tuple[int, ...], accepts: list[frozenset[int]], caps: list[int]) -> set[int]:
+    """The dice (indices) of a largest assignment of the draw's dice to seats, found by
+    augmenting paths in the draw's order, so the dice first in it are placed first (the
+    assignable sets of dice form a matroid: in order of weight, greedy is the heaviest)."""
     places = [s for s, cap in enumerate(caps) for _ in range(cap)]
     owner: dict[int, int] = {}  # place -> die index
 
@@ -120,7 +149,28 @@ def _matching(draw: tuple[int, ...], accepts: list[frozenset[int]], caps: list[i
                 return True
         return False
 
-    return sum(1 for i in range(len(draw)) if augment(i, set()))
+    return {i for i in range(len(draw)) if augment(i, set())}
+
+
+def _left_over(state: FuseState, hands: list[Hand], placing: int) -> list[int]:
+    """The colours of this round's dice on the table that no seat still choosing can place
+    (``placing``: the seat placing its die now, whose quota that may use up)."""
+    held = set(state.claims.values())
+    open_seats = [
+        s
+        for s in range(state.seats)
+        if not state.done[s]
+        and s not in state.claims
+        and state.used[s] + (s == placing) < quota(state)
+    ]
+    out = []
+    for d in state.loose:
+        if d in held:
+            continue
+        v = die_value(state, d)
+        if not any(BOMBS[c].legal_slots(f, v) for s in open_seats for c, f in hands[s]):
+            out.append(die_colour(d))
+    return out
 
 
 def _next_quota(state: FuseState) -> int:
@@ -188,7 +238,7 @@ def _place(state: FuseState, seat: int, places: list[Place], dice: Dice) -> Acti
     for action in places:
         hands = _copy(base)
         worth = _put(state, hands, seat, action.card, action.slot - 1, value)
-        score = worth + COVER * cover(hands, per_seat, draws)
+        score = worth + outlook(hands, per_seat, draws, _left_over(state, hands, seat))
         if best is None or score > best[0]:
             best = (score, action)
     assert best is not None
@@ -230,7 +280,8 @@ def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Acti
             if found is None:
                 continue
             total += _put(state, hands, s, found[1], found[2], free[i])
-        score = total + COVER * cover(hands, per_seat, draws)
+        unused = [colour_of(v) for i, v in enumerate(free) if i not in share]
+        score = total + outlook(hands, per_seat, draws, unused)
         if best is None or score > best[0]:
             best = (score, share)
     share = best[1] if best is not None else {}
@@ -285,7 +336,7 @@ def _take(state: FuseState, seat: int, takes: list[Take], dice: Dice) -> Action:
     for action in sorted(options, key=lambda a: (BOMBS[a.card].level, a.card)):
         hands = _copy(base)
         hands[seat].append((action.card, (EMPTY,) * len(BOMBS[action.card].slots)))
-        score = cover(hands, per_seat, draws)
+        score = outlook(hands, per_seat, draws, _left_over(state, hands, -1))
         if best is None or score > best[0] + 1e-9:
             best = (score, action)
     assert best is not None
@@ -312,11 +363,12 @@ def _give_back(state: FuseState, seat: int, returns: list[Return], dice: Dice) -
             if c == action.card:
                 s = action.slot - 1
                 hand[i] = (c, f[:s] + (EMPTY,) + f[s + 1 :])
-        score = COVER * cover(hands, per_seat, draws) - 20.0 * placed(action)
+        queued = [die_colour(int(q[1:])) for q in state.queue if q.startswith("D")]
+        score = outlook(hands, per_seat, draws, queued) - 20.0 * placed(action)
         if best is None or score > best[0] + 1e-9:
             best = (score, action)
     assert best is not None
     return best[1]
 
 
-__all__ = ["COVER", "DEFUSE", "SAMPLES", "choose", "cover"]
+__all__ = ["COVER", "RETURN", "SAMPLES", "choose", "exposure", "outlook"]
