@@ -51,6 +51,7 @@ REGISTRATION = register(
     Registration(
         FUSE,
         policy="rules.fuse.policy",
+        hard="rules.fuse.search",
         renderer="render.fuse",
         presentation=Presentation(
             edited=True,

@@ -75,16 +75,3 @@ def test_does_not_pass_while_its_die_fits_and_the_teammate_has_another() -> None
     )
     assert choose(FUSE, state, 0, "normal") == Claim("K3")
     assert choose(FUSE, state, 1, "normal") == Claim("R4")
-
-
-def test_hard_plays_as_normal_while_fuse_has_no_search_of_its_own() -> None:
-    # A level a policy does not implement falls back to normal (rules/core/policy.py): a hard
-    # team-mate is seated, and plays exactly as a normal one, move for move.
-    state = FUSE.new_game(3, {"mode": "live"}, 6)
-    for step in range(120):
-        if FUSE.is_over(state):
-            break
-        seat = min(FUSE.pending(state))
-        hard = choose(FUSE, state, seat, "hard", strict=True)
-        assert hard == choose(FUSE, state, seat, "normal")
-        state, _ = FUSE.apply(state, seat, hard, 1000.0 + step)
