@@ -13,7 +13,7 @@ from rules.fuse import FUSE
 from rules.fuse.cards import EMPTY
 from rules.fuse.dice import VALUE_OF
 from rules.fuse.game import Take
-from rules.fuse.search import exposure
+from rules.fuse.search import Hand, exposure
 from tests.fuse.support import position
 from tests.support.fingerprint import option_sets
 
@@ -64,7 +64,7 @@ def test_a_die_rolled_again_knocks_off_the_dice_of_its_colour_or_its_new_number(
     # black 2 sit in the stack of 4-07 ([#] < [#] < [#] < [#], bottom first): the 1 under the 2
     # is safe, so only the black 2 on top is at risk.
     red4, black1, black2 = VALUE_OF["R4"], VALUE_OF["K1"], VALUE_OF["K2"]
-    hands = [
+    hands: list[Hand] = [
         [("1-01", (red4, EMPTY, EMPTY))],
         [("4-07", (black1, black2, EMPTY, EMPTY))],
     ]
