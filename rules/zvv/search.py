@@ -31,17 +31,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from rules.core import Action, Game
 from rules.core.policy import Dice
 from rules.zvv import policy
-from rules.zvv.actions import Build, Move, Remove, Roll, Stop
+from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach, step_counts
-from rules.zvv.policy import FAR, WALL_COST, distances, move_gain, race, wall_mask, wall_worths
+from rules.zvv.policy import FAR, distances, move_gain, race, wall_mask, wall_worths
 from rules.zvv.state import ZvvState
-from rules.zvv.walls import placements
 
 MOVES = 8
 WALLS = 6
@@ -55,13 +53,6 @@ FACES = 6
 # and taken away, move a race by many steps at once).
 RATE = 2.0
 SPREAD_BASE = 4.0
-# The walls to come: the chance that a rival builds on its next turn (the Build face, or ±
-# rolled to build), by which the cost of its best wall against the seat counts; the walls of
-# each length weighed exactly (``threat``); and whether ± is weighed with them (two players:
-# taking a wall away against rolling to build) instead of ``normal``'s.
-THREAT = 0.25
-THREAT_WALLS = 8
-PLUSMINUS = False
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
 
@@ -85,8 +76,6 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
         candidates: list[Action] = _move_shortlist(state, b, mask, seat, moves)
         if Stop() in legal:
             candidates.append(Stop())
-    elif PLUSMINUS and state.phase == "plusminus" and state.seats == 2 and Roll() in legal:
-        return _plusminus(game, state, b, mask, seat, legal)
     elif builds:
         worths = sorted(wall_worths(state, b, mask, seat, builds), reverse=True)
         candidates = [w[2] for w in worths[:WALLS]]
@@ -95,27 +84,11 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
     else:
         return normal(game, state, seat, "normal", dice)
     spread = _spread(state, b, mask)
-    weighed = []
-    for i, action in enumerate(candidates):
-        after, _ = game.apply(state, seat, action)
-        weighed.append((worth(after, b, seat, spread), -i, action, after))
-    if THREAT <= 0:
-        return max(weighed, key=lambda w: (w[0], w[1]))[2]
-    # The walls to come: each candidate's worth less what the rivals' next walls are expected
-    # to cost it, weighed best first and only while a candidate could still come out on top
-    # (the expected cost is never negative).
-    weighed.sort(key=lambda w: (w[0], w[1]), reverse=True)
     best: tuple[float, int] | None = None
     choice = candidates[0]
-    for value, order, action, after in weighed:
-        if best is not None and (value, order) <= best:
-            break
-        cost = THREAT * exposure(after, b, seat)
-        if cost and state.seats > 2:
-            value = worth(after, b, seat, spread, cost)
-        else:
-            value -= cost
-        key = (value, order)
+    for i, action in enumerate(candidates):
+        after, _ = game.apply(state, seat, action)
+        key = (worth(after, b, seat, spread), -i)
         if best is None or key > best:
             best, choice = key, action
     return choice
@@ -132,28 +105,6 @@ def _move_shortlist(
     return [m for _, _, m in scored[:MOVES]]
 
 
-def _plusminus(
-    game: Game[Any], state: ZvvState, b: Board, mask: list[int], seat: int, legal: list[Action]
-) -> Action:
-    """Two players, ±: take a wall away or roll the wall die to build, whichever leaves the
-    better position with the walls to come weighed: a wall taken away, the position after it
-    less what the rival's next wall is expected to cost; rolling, the position now plus what
-    our own wall is expected to cost the rival (scored as ``normal`` scores walls, over the
-    wall die's lengths) less the rival's next wall from here."""
-    rival = 1 - seat
-    here = worth(state, b, seat, 1.0) - THREAT * exposure(state, b, seat)
-    best: tuple[float, int] = (here + threat(state, b, mask, seat, rival), 0)
-    choice: Action = Roll()
-    for i, action in enumerate(legal):
-        if not isinstance(action, Remove):
-            continue
-        after, _ = game.apply(state, seat, action)
-        key = (worth(after, b, seat, 1.0) - THREAT * exposure(after, b, seat), -1 - i)
-        if key > best:
-            best, choice = key, action
-    return choice
-
-
 def _spread(state: ZvvState, b: Board, mask: list[int]) -> float:
     """The spread (one standard deviation, in turns) of the difference between two seats'
     turns still needed, from the position before the decision (the same for every
@@ -165,7 +116,7 @@ def _spread(state: ZvvState, b: Board, mask: list[int]) -> float:
     return math.sqrt(2 * (SPREAD_BASE + turns))
 
 
-def worth(state: ZvvState, b: Board, seat: int, spread: float, burden: float = 0.0) -> float:
+def worth(state: ZvvState, b: Board, seat: int, spread: float) -> float:
     """How the position stands for ``seat``: with two players, the rival's outlook less its
     own; with more, the log of its chance to finish before every rival (``standing``)."""
     if state.phase == "over":
@@ -175,7 +126,7 @@ def worth(state: ZvvState, b: Board, seat: int, spread: float, burden: float = 0
     for s, pawns in enumerate(state.pawns):
         for sq in pawns:
             occupied[sq] = s + 1
-    mine = outlook2(state, b, mask, occupied, seat) + burden
+    mine = outlook2(state, b, mask, occupied, seat)
     rivals = [s for s in range(state.seats) if s != seat and s not in state.locked]
     if not rivals:
         return -mine
@@ -183,23 +134,6 @@ def worth(state: ZvvState, b: Board, seat: int, spread: float, burden: float = 0
     if state.seats == 2:
         return theirs[0] - mine
     return standing(mine, theirs, spread)
-
-
-def exposure(state: ZvvState, b: Board, seat: int) -> float:
-    """What the walls the rivals may build next are expected to cost the seat, in race steps,
-    should each of them build (with three or four players, only those whose leader it is:
-    ``normal`` walls in the leader)."""
-    if state.phase == "over" or seat in state.locked:
-        return 0.0
-    mask = wall_mask(b, state.walls)
-    cost = 0.0
-    for rival in range(state.seats):
-        if rival == seat or rival in state.locked:
-            continue
-        if state.seats > 2 and policy.leader(state, b, mask, rival) != seat:
-            continue
-        cost += threat(state, b, mask, rival, seat)
-    return cost
 
 
 def standing(mine: float, theirs: list[float], spread: float) -> float:
@@ -287,101 +221,3 @@ def _best_cuts(
                 if steps <= face and cut > best[face][0]:
                     best[face] = (cut, (sq, dest))
     return best
-
-
-def threat(state: ZvvState, b: Board, mask: list[int], builder: int, victim: int) -> float:
-    """What ``builder``'s next wall is expected to cost ``victim`` against it, scored as
-    ``normal`` scores walls (the victim's race longer against the builder's own), over the wall
-    die's lengths (each one time in three; a length out of supply builds nothing). The walls
-    weighed exactly are the ``THREAT_WALLS`` of each length that cut most of the victim's pawns
-    off every one of their shortest ways (then that cross most of those ways): a wall another
-    way round costs nothing."""
-    cuts, flow = _cuts(state, b, mask, victim)
-    if not flow:
-        return 0.0
-    base = race(state, b, mask, victim)
-    builder_flow: dict[tuple[int, int], int] | None = None
-    builder_base = 0
-    total = 0.0
-    for n in (1, 2, 3):
-        if state.supply[n - 1] <= 0:
-            continue
-        ranked = []
-        for wall, ids, _ in placements(state.size, n):
-            if not state.taken.isdisjoint(ids):
-                continue
-            edges = b.wall_edges(wall)
-            cut = len(cuts.get(wall, ()))
-            crossed = sum(flow.get(e, 0) for e in edges)
-            if cut or crossed:
-                ranked.append((cut, crossed, wall, edges))
-        ranked.sort(key=lambda t: (-t[0], -t[1]))
-        best = 0.0
-        for _, _, wall, edges in ranked[:THREAT_WALLS]:
-            walled = wall_mask(b, [*state.walls, wall])
-            hurt = race(state, b, walled, victim) - base
-            if hurt <= best:
-                continue
-            if builder_flow is None:
-                builder_flow = policy._flows(state, b, mask, builder)
-                builder_base = race(state, b, mask, builder)
-            if any(e in builder_flow for e in edges):
-                hurt -= race(state, b, walled, builder) - builder_base
-            best = max(best, hurt)
-        total += best
-    return total / 3
-
-
-Edge = tuple[int, int]
-
-
-def _cuts(
-    state: ZvvState, b: Board, mask: list[int], seat: int
-) -> tuple[dict[Any, set[int]], dict[Edge, int]]:
-    """The walls (of any length, built or not) that cross every shortest way of one of the
-    seat's pawns → those pawns; and per edge (square, side), how many pawns' shortest ways
-    cross it (``policy._flows``)."""
-    dist = distances(state, b, mask, seat)
-    target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
-    flow: dict[Edge, int] = {}
-    cuts: dict[Any, set[int]] = {}
-    covering = _covering(b.size)
-    neighbour = b.neighbour
-    for pawn in state.pawns[seat]:
-        if pawn in target or dist[pawn] >= FAR:
-            continue
-        seen = {pawn}
-        frontier = [pawn]
-        while frontier:
-            nxt = []
-            level: list[Edge] = []
-            for sq in frontier:
-                for d in range(4):
-                    n1 = neighbour[d][sq]
-                    step = 1 + WALL_COST if mask[sq] >> d & 1 else 1
-                    if n1 >= 0 and dist[n1] == dist[sq] - step:
-                        level.append((sq, d))
-                        flow[(sq, d)] = flow.get((sq, d), 0) + 1
-                        if n1 not in seen:
-                            seen.add(n1)
-                            nxt.append(n1)
-            if 0 < len(level) <= 3:
-                walls = set(covering.get(level[0], ()))
-                for e in level[1:]:
-                    walls &= covering.get(e, set())
-                for wall in walls:
-                    cuts.setdefault(wall, set()).add(pawn)
-            frontier = nxt
-    return cuts, flow
-
-
-@cache
-def _covering(size: int) -> dict[Edge, frozenset[Any]]:
-    """Per edge (square, side), every wall (of any length) that blocks it."""
-    b = board(size)
-    out: dict[Edge, set[Any]] = {}
-    for n in (1, 2, 3):
-        for wall, _, _ in placements(size, n):
-            for e in b.wall_edges(wall):
-                out.setdefault(e, set()).add(wall)
-    return {e: frozenset(w) for e, w in out.items()}

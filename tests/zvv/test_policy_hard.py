@@ -110,29 +110,3 @@ def test_the_last_two_pawns_are_left_so_that_every_roll_counts() -> None:
     )
     assert choose(GAME, state, 0, "normal") == Move("C10", "G10")
     assert choose(GAME, state, 0, "hard") == Move("C6", "D9")
-
-
-def test_the_last_two_pawns_do_not_share_a_way_one_wall_can_shut() -> None:
-    # Seat 0 has two pawns left, J7 and D6, and I9 and I10 of its zone free; it rolled a 6.
-    # D6-I7 and D6-G9 both leave the pawns 5 steps from home in all. From I7 both pawns come in
-    # over the top of the zone, so one wall of the rival's (the Build face, or ± rolled to
-    # build: `normal` walls in the leader) across that way costs 12 steps, both walking round;
-    # from G9 the pawns come in from two sides, and no single wall costs more than 6.
-    # normal (and hard before it weighed the walls to come) played D6-I7.
-    state = position(pawns={0: ["J7", "D6", *HOME_0_BUT_TWO], 1: FAR_RIVAL}, face="6")
-    assert choose(GAME, state, 0, "normal") == Move("D6", "I7")
-    assert choose(GAME, state, 0, "hard") == Move("D6", "G9")
-    shared, _ = GAME.apply(state, 0, Move("D6", "I7"))
-    apart, _ = GAME.apply(state, 0, Move("D6", "G9"))
-    assert _worst_wall(shared) == 12 and _worst_wall(apart) == 6
-
-
-def _worst_wall(state: ZvvState) -> int:
-    """The most one wall of length 1 to 3 can lengthen seat 0's race."""
-    b = board(state.size)
-    before = race(state, b, wall_mask(b, state.walls), 0)
-    return max(
-        race(state, b, wall_mask(b, [*state.walls, wall]), 0) - before
-        for n in (1, 2, 3)
-        for wall in b.all_walls(n)
-    )
