@@ -271,7 +271,8 @@ def reach(
     target: frozenset[int],
 ) -> dict[int, int]:
     """Every square a pawn on ``start`` can end on with up to ``steps`` steps → the square it
-    came from (follow the parents back to ``start`` for the path).
+    came from (follow the parents back to ``start`` for the path), in the order the search
+    found them: by the number of steps, fewest first (``step_counts`` reads them off).
 
     A step goes to the empty orthogonal neighbour, or jumps over an adjacent pawn onto the empty
     square straight beyond it (1 step too); walls block both. The moving pawn's own square counts
@@ -314,6 +315,15 @@ def reach(
     occupied[start] = was
     del parent[start]
     return parent
+
+
+def step_counts(parent: dict[int, int]) -> dict[int, int]:
+    """``reach``'s squares → the fewest steps to each: a square's parent was found before it,
+    one step nearer (``start`` itself, left out of ``parent``, at none)."""
+    count: dict[int, int] = {}
+    for sq, came in parent.items():
+        count[sq] = count.get(came, 0) + 1
+    return count
 
 
 def path_to(parent: dict[int, int], start: int, dest: int) -> list[int]:

@@ -37,7 +37,7 @@ from rules.core import Action, Game
 from rules.core.policy import Dice
 from rules.zvv import policy
 from rules.zvv.actions import Build, Move, Stop
-from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach
+from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach, step_counts
 from rules.zvv.policy import FAR, distances, move_gain, race, wall_mask, wall_worths
 from rules.zvv.state import ZvvState
 
@@ -215,54 +215,9 @@ def _best_cuts(
         here = dist[sq]
         if here >= FAR:
             continue
-        for dest, steps in reach_steps(b, occupied, mask, sq, 6, target).items():
+        for dest, steps in step_counts(reach(b, occupied, mask, sq, 6, target)).items():
             cut = here - (0 if dest in target else dist[dest])
             for face in (2, 4, 6):
                 if steps <= face and cut > best[face][0]:
                     best[face] = (cut, (sq, dest))
     return best
-
-
-def reach_steps(
-    b: Board,
-    occupied: bytearray,
-    walls: list[int],
-    start: int,
-    steps: int,
-    target: frozenset[int],
-) -> dict[int, int]:
-    """Every square a pawn on ``start`` can end on with up to ``steps`` steps → the fewest steps
-    it takes: ``board.reach``'s search (the same rules: jumps, walls, a pawn home stays in its
-    zone), one search for the three faces instead of one each."""
-    table = b.steps
-    was = occupied[start]
-    occupied[start] = 0
-    found = {start: 0}
-    frontier = [start]
-    for level in range(1, steps + 1):
-        nxt: list[int] = []
-        for sq in frontier:
-            inside = sq in target
-            mask = walls[sq]
-            for d, n1, n2 in table[sq]:
-                if mask >> d & 1:
-                    continue
-                if not occupied[n1]:
-                    if n1 not in found and (not inside or n1 in target):
-                        found[n1] = level
-                        nxt.append(n1)
-                elif (
-                    n2 >= 0
-                    and not occupied[n2]
-                    and not walls[n1] >> d & 1
-                    and n2 not in found
-                    and (not inside or n2 in target)
-                ):
-                    found[n2] = level
-                    nxt.append(n2)
-        if not nxt:
-            break
-        frontier = nxt
-    occupied[start] = was
-    del found[start]
-    return found
