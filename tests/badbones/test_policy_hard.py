@@ -120,9 +120,10 @@ def test_a_rival_plays_the_round_out_on_its_defaults(stage: str) -> None:
 def test_the_team_weighs_the_skeletons_heading_for_a_tower() -> None:
     # The cooperative house board: towers on B2 D2 B4 D4, the capital beyond the top edge. A
     # blue skeleton waiting in the left forest walks in on A2 and, the round after, into the
-    # tower on B2; a green one walks in on A1 and along row 1 out to the right forest. A wall on
-    # A2 turns the blue one away; with B2 in ruins, the ruins' arrow turns it north there, and
-    # it walks on, further off, to the capital.
+    # tower on B2; a green one walks in on A1 and along row 1 out to the right forest. A trap on
+    # A2 meets the blue one first (what the trap does to it is the play-out's to weigh, not the
+    # straight walk's); with B2 in ruins, the ruins' arrow turns it north there, and it walks
+    # on, further off, to the capital.
     def cost(board: str) -> float:
         return heading(game_from_text(board, "hero C3", options={"cooperative": True}), 0)
 
