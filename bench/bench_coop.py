@@ -4,8 +4,8 @@ Run: ``python -m bench coop [--games N] [--levels normal hard] [--seats 1 2 3 4]
 level; a row is ``N`` seeded games (seed = game number) of the solo game (10 rounds) or the
 cooperative game with 2, 3 and 4 players (10 rounds, the house board of
 ``../shared/rules/bad-bones.md``: towers on B2, D2, B4, D4, the capital beyond the top edge),
-printed with a 95% Wilson interval. For the games lost it prints the round the game was lost in
-and, for every tower floor and capital house lost, the entry of the skeleton that took it
+printed with a 95% Wilson interval. For the games lost it prints the round the game was lost in,
+what fell (the shared capital, a board's last tower floor, or the solo game's village) and, for every tower floor and capital house lost, the entry of the skeleton that took it
 (its forest and symbol: where it walked onto the board), most frequent first.
 
 Which skeleton took a floor or a house is not in the engine's events (they count floors and
@@ -91,7 +91,9 @@ def _instrument() -> None:
     Resolver._bench_noted = True  # type: ignore[attr-defined]
 
 
-Outcome = tuple[bool, int, list[tuple[str, str]]]  # won, round it ended in, hits
+# Won, the round it ended in, the hits, what was lost ("" when won; "capital", "towers": a
+# board's last floor; "village": the solo game's).
+Outcome = tuple[bool, int, list[tuple[str, str]], str]
 
 
 def play(seats: int, options: dict[str, Any], level: str, seed: int) -> Outcome:
@@ -108,7 +110,15 @@ def play(seats: int, options: dict[str, Any], level: str, seed: int) -> Outcome:
         hits += _hits
     result = game.result(state)
     assert result is not None
-    return bool(result.winners), state.round, hits
+    won = bool(result.winners)
+    return won, state.round, hits, "" if won else _lost_by(state)
+
+
+def _lost_by(state: BadBonesState) -> str:
+    """What fell: the shared capital, a board's last floor, or (solo) the village."""
+    if state.coop and state.capital <= 0:
+        return "capital"
+    return "towers" if any(b.floors <= 0 for b in state.boards) else "village"
 
 
 def _run(args: tuple[int, dict[str, Any], str, int, int]) -> list[Outcome]:
@@ -151,16 +161,18 @@ def _values(args: list[str], flag: str, default: list[str]) -> list[str]:
 
 
 def _report(seats: int, level: str, outcomes: list[Outcome]) -> None:
-    wins = sum(won for won, _, _ in outcomes)
+    wins = sum(won for won, _, _, _ in outcomes)
     n = len(outcomes)
     lo, hi = wilson(wins, n)
     name = "solo" if seats == 1 else f"cooperative {seats}p"
     print(f"  {name:<16} {level:<7} won {wins / n:6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={n}", flush=True)
-    lost = [(r, hits) for won, r, hits in outcomes if not won]
+    lost = [(r, hits) for won, r, hits, _ in outcomes if not won]
     if not lost:
         return
     rounds = Counter(r for r, _ in lost)
     print("      lost in round: " + ", ".join(f"{r}: {c}" for r, c in sorted(rounds.items())))
+    causes = Counter(cause for won, _, _, cause in outcomes if not won)
+    print("      lost by: " + ", ".join(f"{c} {n}" for c, n in causes.most_common()))
     for kind in ("tower", "capital"):
         entries = Counter(e for _, hits in lost for k, e in hits if k == kind)
         if entries:

@@ -19,7 +19,9 @@ A decision is weighed on what the seat knows, never more:
   every seat's absent-player defaults, then the position is weighed: a game over counts as won
   or lost; otherwise the seat's board (``board_worth``) against the best rival's
   (competitive), the team's boards and the capital (cooperative), or its own (solo), each less
-  the skeletons waiting in its forests.
+  the skeletons waiting in its forests. The cooperative game also counts the skeletons heading
+  straight for a standing tower or the capital (``heading``), nearer ones more: the capital
+  falls in most lost games, to skeletons still several rounds away when the play-out ends.
 - **The candidates.** ``normal``'s own play-out (one round, the others' defaults) ranks every
   hero step, every useful trap placement and retrieval, every tower pick and every answer to an
   owner's question; the best ``CANDIDATES`` get ``WORLDS`` sampled worlds each (fewer at a
@@ -37,6 +39,7 @@ from typing import Any
 
 from rules.badbones import policy
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Start
+from rules.badbones.board import EXIT_VILLAGE, RUIN_ARROW
 from rules.badbones.policy import FOREST, board_worth, play_out, trap_tries
 from rules.badbones.scoring import winners
 from rules.badbones.state import HERO, OVER, START, TRAP, BadBonesState
@@ -48,6 +51,12 @@ WORLDS = 6
 EXTRA_ROUNDS = 1  # full rounds played out after the current one
 OTHERS_NORMAL = 3  # of 4: how often a sampled rival plays normal rather than a random try
 WIN = 1000.0
+# Cooperative leaf (``heading``): a skeleton d rounds from a standing tower costs TOWER_PATH / d,
+# from the capital CAPITAL_PATH * seats / d (a house is worth 3 * seats to the team), traced
+# up to REACH rounds (the capital is 6 from the bottom forest).
+TOWER_PATH = 3.0
+CAPITAL_PATH = 1.5
+REACH = 6
 HIDDEN_STAGES = (HERO, TRAP, START)
 # Decisions the search weighs (the Market and weapons stay normal's).
 SEARCHED = (Move, Place, Retrieve, Nothing, Start, Choose)
@@ -186,6 +195,39 @@ def _random_try(sim: BadBonesState, seat: int, legal: list[Action], rng: Rng) ->
     return rng.choice(legal)
 
 
+def heading(state: BadBonesState, seat: int) -> float:
+    """Cooperative: what the skeletons heading straight for a standing tower or the capital
+    will cost, nearer ones more: each skeleton on the board and waiting in the forests (one
+    round to walk in) is followed square by square (ruins turn it north) until a trap, a tower,
+    the edge or ``REACH`` rounds. One step from a tower or the edge, a skeleton on the board is
+    already counted by ``board_worth``."""
+    b = state.boards[seat]
+    layout = state.layout
+    walks = [(s.square, s.facing, 0) for s in b.skeletons]
+    walks += [(*layout.entries[t.model], 1) for t in b.forest]
+    cost = 0.0
+    for square, facing, d in walks:
+        if d and (square in b.traps or square == b.hero):
+            continue
+        while d < REACH:
+            d += 1
+            nxt = layout.step[square][facing]
+            if nxt < 0:
+                if nxt == EXIT_VILLAGE and d > 1:
+                    cost += CAPITAL_PATH * state.seats / d
+                break
+            if nxt in b.traps:
+                break
+            if layout.is_tower[nxt] and nxt not in b.ruins:
+                if d > 1:
+                    cost += TOWER_PATH / d
+                break
+            square = nxt
+            if square in b.ruins and (RUIN_ARROW - facing) & 1:
+                facing = RUIN_ARROW
+    return cost
+
+
 def standing(state: BadBonesState, seat: int) -> float:
     """How the position stands for ``seat`` at the end of a play-out (higher is better)."""
     if state.stage == OVER:
@@ -200,7 +242,8 @@ def standing(state: BadBonesState, seat: int) -> float:
         return board_worth(state, s) - FOREST * len(state.boards[s].forest)
 
     if state.coop:
-        return sum(own(s) for s in range(state.seats)) + 3.0 * state.seats * state.capital
+        team = sum(own(s) - heading(state, s) for s in range(state.seats))
+        return team + 3.0 * state.seats * state.capital
     if state.solo:
         return own(seat)
     return own(seat) - max(own(s) for s in range(state.seats) if s != seat)

@@ -10,7 +10,7 @@ import pytest
 from rules.badbones import GAME, policy
 from rules.badbones.actions import Move, Nothing, Place, Start
 from rules.badbones.position import game_from_text
-from rules.badbones.search import choose_hard, knowledge
+from rules.badbones.search import choose_hard, heading, knowledge
 from rules.badbones.state import BadBonesState
 from rules.core import Action, Game, Rng
 from rules.core.policy import Dice, choose, play_bots
@@ -115,3 +115,22 @@ def test_a_rival_plays_the_round_out_on_its_defaults(stage: str) -> None:
     chosen = choose_hard(GAME, state, 0, normal, lambda: Rng(1))
     assert chosen in GAME.legal_actions(state, 0)
     assert asked == {0}
+
+
+def test_the_team_weighs_the_skeletons_heading_for_a_tower() -> None:
+    # The cooperative house board: towers on B2 D2 B4 D4, the capital beyond the top edge. A
+    # blue skeleton waiting in the left forest walks in on A2 and, the round after, into the
+    # tower on B2; a green one walks in on A1 and along row 1 out to the right forest. A trap on
+    # A2 meets the blue one first (what the trap does to it is the play-out's to weigh, not the
+    # straight walk's); with B2 in ruins, the ruins' arrow turns it north there, and it walks
+    # on, further off, to the capital.
+    def cost(board: str) -> float:
+        return heading(game_from_text(board, "hero C3", options={"cooperative": True}), 0)
+
+    blue = cost("hero C3\nforest blue.left")
+    assert blue > cost("hero C3\nforest blue.left\nruins B2") > 0
+    assert cost("hero C3\nforest green.left") == cost("hero C3\nforest blue.left\nA2 wall/") == 0
+    # One step from a tower, a skeleton is already counted by the board's worth; three steps
+    # (B5 north, over the ruins of B4, to B2), it counts for less than one in the forest.
+    assert cost("hero C3\nA2 blue.left:E") == 0
+    assert 0 < cost("hero C3\nB5 yellow.top:N\nruins B4") < blue
