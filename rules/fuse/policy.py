@@ -122,19 +122,19 @@ def _team_claim(state: FuseState, seat: int, claims: list[Claim]) -> Action:
     return Pass()
 
 
-def _best_share(
+def shares(
     worth: dict[tuple[int, int], float], seats: list[int], dice: int, left: dict[int, int]
-) -> dict[int, int]:
-    """Die index -> seat, the share with the greatest total worth (each seat within its quota).
+) -> list[tuple[float, dict[int, int]]]:
+    """Every share of the round's dice (die index -> seat, each seat within its quota, a die
+    given only to a seat it is worth something to) with its total worth, best first; among
+    equals, the order found, which tries the first seat first (``seats[0]``: ourselves).
 
     A round has a handful of dice and seats, so every share is tried."""
-    best: tuple[float, dict[int, int]] = (0.0, {})
+    found: list[tuple[float, dict[int, int]]] = []
 
     def visit(i: int, total: float, share: dict[int, int]) -> None:
-        nonlocal best
         if i == dice:
-            if total > best[0]:
-                best = (total, dict(share))
+            found.append((total, dict(share)))
             return
         for s in seats:
             if left[s] > 0 and (s, i) in worth:
@@ -146,4 +146,14 @@ def _best_share(
         visit(i + 1, total, share)  # nobody takes this die
 
     visit(0, 0.0, {})
-    return best[1]
+    found.sort(key=lambda ts: -ts[0])
+    return found
+
+
+def _best_share(
+    worth: dict[tuple[int, int], float], seats: list[int], dice: int, left: dict[int, int]
+) -> dict[int, int]:
+    """Die index -> seat, the share with the greatest total worth; none if no share is worth
+    anything."""
+    best = shares(worth, seats, dice, left)
+    return best[0][1] if best and best[0][0] > 0 else {}

@@ -21,7 +21,7 @@ from rules.fuse.actions import Claim, Draw, Pass, Place, Return, Take
 from rules.fuse.cards import ALL_VALUES, EMPTY, colour_of, die, die_name, number_of
 from rules.fuse.dice import VALUE_OF, die_colour, filled
 from rules.fuse.dice import value as die_value
-from rules.fuse.policy import placement_worth
+from rules.fuse.policy import placement_worth, shares
 from rules.fuse.quota import dice_per_round, players_in, quota
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
@@ -267,12 +267,12 @@ def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Acti
         if (found := _best_slot(base[s], value)) is not None
     }
     left = {s: quota(state) - state.used[s] for s in choosing}
-    shares = _shares(worth, choosing, len(free), left)
+    ranked = shares(worth, choosing, len(free), left)
     claimable = {a.die for a in claims}
     draws = _draws(state, dice)
     per_seat = _next_quota(state)
     best: tuple[float, dict[int, int]] | None = None
-    for _, share in shares[:SHARES]:
+    for _, share in ranked[:SHARES]:
         hands = _copy(base)
         total = 0.0
         for i, s in sorted(share.items()):
@@ -292,31 +292,6 @@ def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Acti
     if spare:
         return max(spare, key=lambda a: (_best_slot(base[seat], VALUE_OF[a.die]) or (0.0,))[0])
     return Pass()
-
-
-def _shares(
-    worth: dict[tuple[int, int], float], seats: list[int], count: int, left: dict[int, int]
-) -> list[tuple[float, dict[int, int]]]:
-    """Every share of the dice (die index -> seat, each seat within its quota) with its total
-    worth, best first (ties: the order found, ourselves first)."""
-    found: list[tuple[float, dict[int, int]]] = []
-
-    def visit(i: int, total: float, share: dict[int, int]) -> None:
-        if i == count:
-            found.append((total, dict(share)))
-            return
-        for s in seats:
-            if left[s] > 0 and (s, i) in worth:
-                left[s] -= 1
-                share[i] = s
-                visit(i + 1, total + worth[(s, i)], share)
-                del share[i]
-                left[s] += 1
-        visit(i + 1, total, share)
-
-    visit(0, 0.0, {})
-    found.sort(key=lambda ts: -ts[0])
-    return found
 
 
 # --------------------------------------------------------------------------- taking, returning
