@@ -40,17 +40,23 @@ from tests.reliability.driver import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
-    process = await asyncio.create_subprocess_exec(
+async def driver(url: str, *args: str) -> asyncio.subprocess.Process:
+    """A driver process (``tests/reliability/driver.py``), its stdin, stdout and stderr piped."""
+    return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "tests.reliability.driver",
         url,
         *args,
         cwd=ROOT,
+        stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
+
+
+async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
+    process = await driver(url, *args)
     out, err = await asyncio.wait_for(process.communicate(), timeout=150)
     return process.returncode or 0, out.decode(), err.decode()
 
@@ -58,20 +64,7 @@ async def run_driver(url: str, *args: str) -> tuple[int, str, str]:
 async def run_together(url: str, count: int, *args: str) -> list[tuple[int, str, str]]:
     """Start ``count`` drivers; once every one has said ``READY`` (imported and connected),
     tell them all ``GO`` at once, and return each one's exit code, stdout and stderr."""
-    processes = [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.reliability.driver",
-            url,
-            *args,
-            cwd=ROOT,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        for _ in range(count)
-    ]
+    processes = [await driver(url, *args) for _ in range(count)]
 
     async def ready(process: asyncio.subprocess.Process) -> bytes:
         """Its output up to and including ``READY`` (all of it if it died first)."""
