@@ -197,10 +197,12 @@ def test_partida_run_migrates_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         real(url)
 
     async def serve(bot: PartidaBot, token: str) -> None:
-        await bot.setup_hook()  # what start-up runs before the gateway: opens the service
-        assert bot._deadline_task is not None
-        bot._deadline_task.cancel()
-        await bot.get_service().close()
+        # As serve runs it, without the gateway: leaving ``async with`` closes the bot (its
+        # tasks awaited, then the service), so nothing is left for SQLite's thread to answer
+        # after the event loop has closed.
+        async with bot:
+            await bot.setup_hook()  # what start-up runs before the gateway: opens the service
+            assert bot._deadline_task is not None
 
     monkeypatch.setattr(database, "upgrade_sync", counted)
     monkeypatch.setattr(run, "serve", serve)
