@@ -40,17 +40,30 @@ def placement_worth(card: BombCard, before: tuple[int, ...], slot: int, value: i
     return 100.0 - 15.0 * empty + flexible / 3
 
 
-def best_placement(state: FuseState, seat: int, value: int) -> tuple[float, str, int] | None:
-    """The seat's best (worth, card, slot) for a die ``value``, or None if it fits nowhere."""
+Hand = list[tuple[str, tuple[int, ...]]]  # a seat's cards and the dice values on them
+
+
+def seat_hands(state: FuseState) -> list[Hand]:
+    """Every seat's cards with the dice on them (face up: every player sees them)."""
+    return [[(c, filled(state, c)) for c in hand] for hand in state.hands]
+
+
+def best_slot(hand: Hand, value: int) -> tuple[float, str, int] | None:
+    """A hand's best (worth, card, slot) for a die ``value``, or None if it fits nowhere."""
     best: tuple[float, str, int] | None = None
-    for card_id in state.hands[seat]:
+    for card_id, before in hand:
         card = BOMBS[card_id]
-        before = filled(state, card_id)
         for slot in card.legal_slots(before, value):
             worth = placement_worth(card, before, slot, value)
             if best is None or worth > best[0]:
                 best = (worth, card_id, slot)
     return best
+
+
+def easiest(card_id: str) -> tuple[int, int, str]:
+    """The order a centre card is taken in: the fewest slots (every slot is a die to place),
+    then the lowest level."""
+    return len(BOMBS[card_id].slots), BOMBS[card_id].level, card_id
 
 
 def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice) -> Action:
@@ -64,8 +77,7 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
     if takes:
         if level == "easy":
             return dice().choice(takes)
-        # The easiest card first: the fewest slots, then the lowest level.
-        return min(takes, key=lambda a: (len(BOMBS[a.card].slots), BOMBS[a.card].level, a.card))
+        return min(takes, key=lambda a: easiest(a.card))
     places = [a for a in legal if isinstance(a, Place)]
     if places:
         return _place(state, seat, places, level, dice)
@@ -95,6 +107,14 @@ def _team_claim(state: FuseState, seat: int, claims: list[Claim]) -> Action:
     """Share the free dice among the seats still choosing so that together they place the most
     (a greedy share could give a teammate the one die that fits us while another die would do
     for them just as well, and we would pass); claim the die we are given."""
+    free, ranked = sharing(state, seat)
+    share = ranked[0][1] if ranked and ranked[0][0] > 0 else {}
+    return claim_given(state, seat, claims, free, share)
+
+
+def sharing(state: FuseState, seat: int) -> tuple[list[int], list[tuple[float, dict[int, int]]]]:
+    """The round's free dice (values) and every share of them among the seats still choosing,
+    each die worth its best placement to the seat given it, best first (``shares``)."""
     held = set(state.claims.values())
     free = [die_value(state, d) for d in state.loose if d not in held]
     choosing = [
@@ -103,22 +123,30 @@ def _team_claim(state: FuseState, seat: int, claims: list[Claim]) -> Action:
         if s != seat and not state.done[s] and not state.taking[s] and s not in state.claims
     ]
     choosing.insert(0, seat)  # ties go to ourselves: the die is claimed now, not hoped for
+    table = seat_hands(state)
     worth = {
         (s, i): found[0]
         for s in choosing
         for i, value in enumerate(free)
-        if (found := best_placement(state, s, value)) is not None
+        if (found := best_slot(table[s], value)) is not None
     }
     left = {s: quota(state) - state.used[s] for s in choosing}
-    share = _best_share(worth, choosing, len(free), left)
+    return free, shares(worth, choosing, len(free), left)
+
+
+def claim_given(
+    state: FuseState, seat: int, claims: list[Claim], free: list[int], share: dict[int, int]
+) -> Action:
+    """Claim the die ``share`` gives us; given none, a die nobody else is given still goes on
+    a card rather than back; else pass."""
     claimable = {a.die for a in claims}
     for i, s in share.items():
         if s == seat and die_name(free[i]) in claimable:
             return Claim(die_name(free[i]))
-    # Nothing given to us: a die nobody else is given still goes on a card rather than back.
     spare = [a for a in claims if all(die_name(free[i]) != a.die for i in share)]
     if spare:
-        return max(spare, key=lambda a: (best_placement(state, seat, VALUE_OF[a.die]) or (0,))[0])
+        own = seat_hands(state)[seat]
+        return max(spare, key=lambda a: (best_slot(own, VALUE_OF[a.die]) or (0.0,))[0])
     return Pass()
 
 
@@ -148,12 +176,3 @@ def shares(
     visit(0, 0.0, {})
     found.sort(key=lambda ts: -ts[0])
     return found
-
-
-def _best_share(
-    worth: dict[tuple[int, int], float], seats: list[int], dice: int, left: dict[int, int]
-) -> dict[int, int]:
-    """Die index -> seat, the share with the greatest total worth; none if no share is worth
-    anything."""
-    best = shares(worth, seats, dice, left)
-    return best[0][1] if best and best[0][0] > 0 else {}

@@ -18,10 +18,18 @@ from typing import Any
 from rules.core import Action, Game
 from rules.core.policy import Dice
 from rules.fuse.actions import Claim, Draw, Pass, Place, Return, Take
-from rules.fuse.cards import ALL_VALUES, EMPTY, colour_of, die, die_name, number_of
-from rules.fuse.dice import VALUE_OF, die_colour, filled
+from rules.fuse.cards import ALL_VALUES, EMPTY, colour_of, die, number_of
+from rules.fuse.dice import die_colour
 from rules.fuse.dice import value as die_value
-from rules.fuse.policy import placement_worth, shares
+from rules.fuse.policy import (
+    Hand,
+    best_slot,
+    claim_given,
+    easiest,
+    placement_worth,
+    seat_hands,
+    sharing,
+)
 from rules.fuse.quota import dice_per_round, players_in, quota
 from rules.fuse.setup import BOMBS
 from rules.fuse.state import FuseState
@@ -30,8 +38,6 @@ SAMPLES = 32  # draws of the next round per decision (the same draws for every c
 COVER = 60.0  # worth of one die of the next round the team can expect to place
 RETURN = 80.0  # cost of one die the team can expect to lose back to the bag
 SHARES = 8  # the best shares by normal's worth, weighed one round ahead
-
-Hand = list[tuple[str, tuple[int, ...]]]  # a seat's cards and the dice values on them
 
 
 def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice) -> Action:
@@ -54,10 +60,6 @@ def choose(game: Game[Any], state: FuseState, seat: int, level: str, dice: Dice)
 
 
 # --------------------------------------------------------------------------- the next round
-
-
-def _hands(state: FuseState) -> list[Hand]:
-    return [[(c, filled(state, c)) for c in hand] for hand in state.hands]
 
 
 def _draws(state: FuseState, dice: Dice) -> list[tuple[int, ...]]:
@@ -173,11 +175,6 @@ def _left_over(state: FuseState, hands: list[Hand], placing: int) -> list[int]:
     return out
 
 
-def _next_quota(state: FuseState) -> int:
-    seats = players_in(state)
-    return 1 if seats > 2 else 2 if seats == 2 else state.solo_dice
-
-
 # --------------------------------------------------------------------------- placing
 
 
@@ -212,17 +209,7 @@ def _easiest(state: FuseState, held: list[str], taken: set[str]) -> str | None:
     options = [c for c in state.centre if c not in taken and not (high and BOMBS[c].high)]
     if not options:
         return None
-    return min(options, key=lambda c: (len(BOMBS[c].slots), BOMBS[c].level, c))
-
-
-def _best_slot(hand: Hand, value: int) -> tuple[float, str, int] | None:
-    best: tuple[float, str, int] | None = None
-    for c, f in hand:
-        for slot in BOMBS[c].legal_slots(f, value):
-            worth = placement_worth(BOMBS[c], f, slot, value)
-            if best is None or worth > best[0]:
-                best = (worth, c, slot)
-    return best
+    return min(options, key=easiest)
 
 
 def _copy(hands: list[Hand]) -> list[Hand]:
@@ -232,8 +219,8 @@ def _copy(hands: list[Hand]) -> list[Hand]:
 def _place(state: FuseState, seat: int, places: list[Place], dice: Dice) -> Action:
     value = die_value(state, state.claims[seat])
     draws = _draws(state, dice)
-    per_seat = _next_quota(state)
-    base = _hands(state)
+    per_seat = quota(state)
+    base = seat_hands(state)
     best: tuple[float, Place] | None = None
     for action in places:
         hands = _copy(base)
@@ -251,32 +238,16 @@ def _place(state: FuseState, seat: int, places: list[Place], dice: Dice) -> Acti
 def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Action:
     """``normal``'s sharing of the round's dice among the seats still choosing, its best shares
     weighed one round ahead; claim the die the best share gives us."""
-    held = set(state.claims.values())
-    free = [die_value(state, d) for d in state.loose if d not in held]
-    choosing = [
-        s
-        for s in range(state.seats)
-        if s != seat and not state.done[s] and not state.taking[s] and s not in state.claims
-    ]
-    choosing.insert(0, seat)
-    base = _hands(state)
-    worth = {
-        (s, i): found[0]
-        for s in choosing
-        for i, value in enumerate(free)
-        if (found := _best_slot(base[s], value)) is not None
-    }
-    left = {s: quota(state) - state.used[s] for s in choosing}
-    ranked = shares(worth, choosing, len(free), left)
-    claimable = {a.die for a in claims}
+    free, ranked = sharing(state, seat)
+    base = seat_hands(state)
     draws = _draws(state, dice)
-    per_seat = _next_quota(state)
+    per_seat = quota(state)
     best: tuple[float, dict[int, int]] | None = None
     for _, share in ranked[:SHARES]:
         hands = _copy(base)
         total = 0.0
         for i, s in sorted(share.items()):
-            found = _best_slot(hands[s], free[i])
+            found = best_slot(hands[s], free[i])
             if found is None:
                 continue
             total += _put(state, hands, s, found[1], found[2], free[i])
@@ -285,13 +256,7 @@ def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Acti
         if best is None or score > best[0]:
             best = (score, share)
     share = best[1] if best is not None else {}
-    for i, s in sorted(share.items()):
-        if s == seat and die_name(free[i]) in claimable:
-            return Claim(die_name(free[i]))
-    spare = [a for a in claims if all(die_name(free[i]) != a.die for i in share)]
-    if spare:
-        return max(spare, key=lambda a: (_best_slot(base[seat], VALUE_OF[a.die]) or (0.0,))[0])
-    return Pass()
+    return claim_given(state, seat, claims, free, share)
 
 
 # --------------------------------------------------------------------------- taking, returning
@@ -300,15 +265,16 @@ def _claim(state: FuseState, seat: int, claims: list[Claim], dice: Dice) -> Acti
 def _take(state: FuseState, seat: int, takes: list[Take], dice: Dice) -> Action:
     """The centre card with the fewest slots (``normal``'s rule: every slot is a die to place);
     among those, the one after which the team places most of the next round's dice."""
-    fewest = min(len(BOMBS[a.card].slots) for a in takes)
-    options = [a for a in takes if len(BOMBS[a.card].slots) == fewest]
+    ordered = sorted(takes, key=lambda a: easiest(a.card))
+    fewest = len(BOMBS[ordered[0].card].slots)
+    options = [a for a in ordered if len(BOMBS[a.card].slots) == fewest]
     if len(options) == 1:
         return options[0]
     draws = _draws(state, dice)
-    per_seat = _next_quota(state)
-    base = _hands(state)
+    per_seat = quota(state)
+    base = seat_hands(state)
     best: tuple[float, Take] | None = None
-    for action in sorted(options, key=lambda a: (BOMBS[a.card].level, a.card)):
+    for action in options:
         hands = _copy(base)
         hands[seat].append((action.card, (EMPTY,) * len(BOMBS[action.card].slots)))
         score = outlook(hands, per_seat, draws, _left_over(state, hands, -1))
@@ -324,12 +290,13 @@ def _give_back(state: FuseState, seat: int, returns: list[Return], dice: Dice) -
     if len(returns) == 1:
         return returns[0]
     draws = _draws(state, dice)
-    per_seat = _next_quota(state)
-    base = _hands(state)
+    per_seat = quota(state)
+    base = seat_hands(state)
 
     def placed(action: Return) -> int:
         return sum(1 for d in state.dice[action.card] if d >= 0)
 
+    queued = [die_colour(int(q[1:])) for q in state.queue if q.startswith("D")]
     best: tuple[float, Return] | None = None
     for action in sorted(returns, key=lambda a: (placed(a), BOMBS[a.card].points, a.card, a.slot)):
         hands = _copy(base)
@@ -338,7 +305,6 @@ def _give_back(state: FuseState, seat: int, returns: list[Return], dice: Dice) -
             if c == action.card:
                 s = action.slot - 1
                 hand[i] = (c, f[:s] + (EMPTY,) + f[s + 1 :])
-        queued = [die_colour(int(q[1:])) for q in state.queue if q.startswith("D")]
         score = outlook(hands, per_seat, draws, queued) - 20.0 * placed(action)
         if best is None or score > best[0] + 1e-9:
             best = (score, action)
