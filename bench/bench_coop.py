@@ -5,8 +5,9 @@ level; a row is ``N`` seeded games (seed = game number) of the solo game (10 rou
 cooperative game with 2, 3 and 4 players (10 rounds, the house board of
 ``../shared/rules/bad-bones.md``: towers on B2, D2, B4, D4, the capital beyond the top edge),
 printed with a 95% Wilson interval. For the games lost it prints the round the game was lost in,
-what fell (the shared capital, a board's last tower floor, or the solo game's village) and, for every tower floor and capital house lost, the entry of the skeleton that took it
-(its forest and symbol: where it walked onto the board), most frequent first.
+what fell (the shared capital, a board's last tower floor, or the solo game's village) and, for
+every tower floor and capital house lost, the entry of the skeleton that took it (its forest and
+symbol: where it walked onto the board), most frequent first.
 
 Which skeleton took a floor or a house is not in the engine's events (they count floors and
 houses), so the worker processes note it where the resolver spends a skeleton on a tower or
