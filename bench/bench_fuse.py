@@ -82,7 +82,7 @@ def _apply_games(seconds: float) -> tuple[float, float]:
 
 
 def _mid_game(seats: int, seed: int, steps: int) -> FuseState:
-    return position_after(FUSE, seats, seed, steps, {"hard": True})  # type: ignore[no-any-return]
+    return position_after(FUSE, seats, seed, steps, {"hard": True})
 
 
 def main() -> None:

@@ -74,7 +74,7 @@ class Draw(ImageDraw.ImageDraw):
     ``text`` would place its own, so the pixels are the same (tests/test_picture_look.py);
     anything else (several lines, a stroke, a fractional position) is drawn as usual."""
 
-    def text(  # type: ignore[override]
+    def text(
         self,
         xy: tuple[float, float],
         text: Any,

@@ -53,7 +53,7 @@ class Case:
 
 def _outcome(call: Any) -> RulesError | Action:
     try:
-        return call()  # type: ignore[no-any-return]
+        return call()
     except RulesError as err:
         return err
 

@@ -125,7 +125,7 @@ async def test_private_news_names_only_the_player_it_happened_to(service: Servic
     patch = pytest.MonkeyPatch()
     real = TINY.resolve
 
-    def resolve(state, seat, action, now):  # type: ignore[no-untyped-def]
+    def resolve(state, seat, action, now):
         secret = [Event("tiny.event.secret", {"card": "ace"}, to=s) for s in (1, 2)]
         return [*real(state, seat, action, now), *secret]
 

@@ -361,7 +361,7 @@ async def test_the_channel_hears_of_private_news_but_not_what_it_is(service: Ser
     patch = pytest.MonkeyPatch()
     real = TINY.resolve
 
-    def resolve(state, seat, action, now):  # type: ignore[no-untyped-def]
+    def resolve(state, seat, action, now):
         return [*real(state, seat, action, now), Event("tiny.event.secret", {"card": "ace"}, to=1)]
 
     patch.setattr(TINY, "resolve", resolve)

@@ -47,5 +47,5 @@ class GameItem(discord.ui.DynamicItem[discord.ui.Item[Any]], template=TEMPLATE):
         # failed"), so the bot's handler catches everything and answers.
         values = list(self.item.values) if isinstance(self.item, discord.ui.Select) else None
         press = buttons.decode(self.custom_id, values)  # None: ours, but malformed
-        handler: PressHandler = interaction.client  # type: ignore[assignment]
+        handler: PressHandler = interaction.client
         await handler.on_game_item(interaction, press, self.custom_id)

@@ -455,7 +455,7 @@ async def set_player(session: AsyncSession, user_id: int, **fields: Any) -> None
         )
     )
     # A PlayerRow of this user already in the session would show the old choice.
-    row = session.identity_map.get(session.identity_key(PlayerRow, user_id))  # type: ignore[arg-type]
+    row = session.identity_map.get(session.identity_key(PlayerRow, user_id))
     if row is not None:
         for name, value in fields.items():
             set_committed_value(row, name, value)

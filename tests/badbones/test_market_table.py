@@ -65,6 +65,6 @@ async def test_the_market_is_one_message_and_pings_each_buyer_once(service: Serv
     assert edits >= turns - len(PLAYERS), "the other purchases edit the Market's message"
 
 
-async def _row(service: Service):  # type: ignore[no-untyped-def]
+async def _row(service: Service):
     async with service.sessions() as session:
         return await repo.open_game(session, HERE.channel_id)

@@ -103,7 +103,7 @@ async def test_red_when_the_database_is_gone(
     # and the pool's open connections closed.
     (tmp_path / "partida.db").rename(tmp_path / "gone.db")
     (tmp_path / "partida.db").mkdir()
-    await bot.service.engine.dispose()  # type: ignore[attr-defined]
+    await bot.service.engine.dispose()
     status, body = await get(port, "/healthz")
     assert status == 503, body
     said = json.loads(body)

@@ -33,7 +33,7 @@ async def moves(bots: Bots, phase: Sent) -> list[tuple[int, str]]:
     game_id = press.game_id if press is not None else None
     assert game_id is not None
     service = bots.running[-1].get_service()
-    async with service.sessions() as session:  # type: ignore[attr-defined]
+    async with service.sessions() as session:
         return [(a.seat, a.action["type"]) for a in await repo.action_log(session, game_id)]
 
 

@@ -10,7 +10,7 @@ from tests.fakediscord import FakeDiscord, faults
 from tests.fakediscord.faults import Fault
 
 
-async def _tiny(fake: FakeDiscord, alice, bob) -> int:  # type: ignore[no-untyped-def]
+async def _tiny(fake: FakeDiscord, alice, bob) -> int:
     """A started two-player tiny game (both bid at once): its thread."""
     await (await fake.slash(alice, "tiny new", rounds=2)).result()
     await (await fake.slash(bob, "game join")).result()

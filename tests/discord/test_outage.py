@@ -31,7 +31,7 @@ async def test_an_outage_answers_everyone_and_logs_twice(
     # and the pool's open connections closed: the database is gone.
     (tmp_path / "partida.db").rename(tmp_path / "away.db")
     (tmp_path / "partida.db").mkdir()
-    await bot.service.engine.dispose()  # type: ignore[attr-defined]
+    await bot.service.engine.dispose()
     answers = []
     for user, path in [(bob, "game join"), (alice, "game history"), (bob, "game mine")]:
         answers.append((user, (await (await fake.slash(user, path)).result()).text))

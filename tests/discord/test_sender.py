@@ -154,7 +154,7 @@ async def test_the_games_message_bookkeeping_ends_with_the_game(
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
     thread, _ = await tiny_in_thread(fake, alice, bob)
     assert any(channel == thread for channel, _ in bot.outbox.known.values())
-    async with bot.get_service().sessions() as session:  # type: ignore[attr-defined]
+    async with bot.get_service().sessions() as session:
         row = await repo.open_game(session, thread)
         assert row is not None
     bot.outbox.enqueue(Outgoing(thread, Message(Text()), archive=True))  # the game ended

@@ -139,7 +139,7 @@ def test_field_medic_discards_an_item_to_keep_the_soldiers() -> None:
 
 def _recruit_with(
     item: str, roll: list[int], event: str = "blank", *more: tuple[list[int], str | None] | int
-):  # type: ignore[no-untyped-def]
+):
     s = new(armies=[1000, 1000, 0])
     give(s, 0, item)
     rig(s, (roll, event), *more)
@@ -218,8 +218,8 @@ def test_cloak_of_invisibility_cancels_a_brawl() -> None:
 def test_healing_draught_keeps_half_after_a_farkle() -> None:
     s = _recruit_with("draught", [1, 1, 1, 5, 2, 3], "blank", ([2, 3, 4, 6, 2], "blank"))
     play(s, 0, Keep("a1 b1 c1 d5"))
-    s.attack.aside = s.attack.aside[:1]  # type: ignore[union-attr]  # five dice left to roll
-    s.attack.score = 1050  # type: ignore[union-attr]
+    s.attack.aside = s.attack.aside[:1]  # five dice left to roll
+    s.attack.score = 1050
     play(s, 0, Roll())
     assert s.stage == "farkle"
     play(s, 0, UseItem("draught"))
@@ -252,7 +252,7 @@ def test_draw_puts_the_item_face_down_until_the_turn_ends() -> None:
 # ---------------------------------------------------------------- what a Farkle offers
 
 
-def _farkle_prompt(s, lang: str = "en") -> str:  # type: ignore[no-untyped-def]
+def _farkle_prompt(s, lang: str = "en") -> str:
     from bot.service.compose import pending_text
     from bot.service.text import Name
 

@@ -128,7 +128,7 @@ def test_rally_item_is_kept_when_the_turn_ends_well() -> None:
 # ---------------------------------------------------------------- Brawl
 
 
-def _brawl(s, attack: list[tuple[list[int], str]], defence: list[tuple[list[int], str]]) -> None:  # type: ignore[no-untyped-def]
+def _brawl(s, attack: list[tuple[list[int], str]], defence: list[tuple[list[int], str]]) -> None:
     rig(s, *attack, *defence)
     play(s, 0, Brawl(1))
     assert s.stage == "respond" and GAME.pending(s).keys() == {1}

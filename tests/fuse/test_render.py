@@ -14,7 +14,7 @@ NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
 
 def _played(seats: int, seed: int, steps: int) -> FuseState:
-    return position_after(FUSE, seats, seed, steps, {"hard": True})  # type: ignore[no-any-return]
+    return position_after(FUSE, seats, seed, steps, {"hard": True})
 
 
 @pytest.mark.parametrize("seats", [1, 2, 5])
@@ -39,7 +39,7 @@ def test_the_start_and_the_end_render() -> None:
 # ------------------------------------------------------------------ play-test findings
 
 
-def _card(dice: list[str | None], safe: list[bool], colour: str = "R", n: int = 5) -> dict:  # type: ignore[type-arg]
+def _card(dice: list[str | None], safe: list[bool], colour: str = "R", n: int = 5) -> dict:
     """A player's card of two "red 5" slots (shaped like the view's cards)."""
     slot = {"text": f"[{colour}{n}]", "mark": "", "alts": [{"c": colour, "n": n}]}
     return {
@@ -49,7 +49,7 @@ def _card(dice: list[str | None], safe: list[bool], colour: str = "R", n: int = 
     }  # fmt: skip
 
 
-def _drawn(card: dict) -> tuple[object, int, int]:  # type: ignore[type-arg]
+def _drawn(card: dict) -> tuple[object, int, int]:
     from PIL import Image
 
     from render.fuse import CARD_PAD, HEADER_H, draw_card
@@ -75,7 +75,7 @@ def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
     # Both still say "red"; the placed die is solid red, the empty slot striped (red and well).
     def patch(left: int) -> list[tuple[int, int, int]]:
         return [
-            image.getpixel((left + i, y + j))  # type: ignore[attr-defined,misc]
+            image.getpixel((left + i, y + j))  # type: ignore[attr-defined]
             for i in range(12, 44)  # a strip along the top, above the number
             for j in range(5, 10)
         ]

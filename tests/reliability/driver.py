@@ -232,7 +232,7 @@ class KillSwitch:
                 await real_run(session, writes)
                 self.fire()
 
-            repo.run = run_then_die  # type: ignore[assignment]
+            repo.run = run_then_die
         elif point == "commit":
             real_finish = service.finish
 
@@ -360,7 +360,7 @@ async def deadlines_only(url: str, days: float) -> int:
     async def a_few(session: Any, now: float, limit: int = 100) -> Any:
         return await real_due(session, now, min(limit, PER_ROUND))
 
-    repo.due_deadlines = a_few  # type: ignore[assignment]
+    repo.due_deadlines = a_few
     service = await Service.open(url, render=False, migrate=False, clock=clock)
     watch_announcements(service)
     emit("READY", {})

@@ -308,7 +308,7 @@ async def test_a_real_deadlock_is_retried_and_the_move_lands(
                 await session.execute(text("SELECT 1 FROM players WHERE user_id = 1 FOR UPDATE"))
             await real_run(session, writes)
 
-        repo.run = run_after_the_player_row  # type: ignore[assignment]
+        repo.run = run_after_the_player_row
         async with other.connect() as conn:
             await conn.execute(text("BEGIN"))
             await conn.execute(text("SET LOCAL deadlock_timeout = '10s'"))
@@ -322,7 +322,7 @@ async def test_a_real_deadlock_is_retried_and_the_move_lands(
             await conn.execute(text("COMMIT"))
             reply = await asyncio.wait_for(move, 30)
     finally:
-        repo.run = real_run  # type: ignore[assignment]
+        repo.run = real_run
         await other.dispose()
         await service.close()
     assert reply.ok, reply

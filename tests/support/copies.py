@@ -25,7 +25,8 @@ def mutables(root: Any) -> dict[int, Any]:
         elif isinstance(obj, list | tuple | set | frozenset):
             todo += list(obj)
         elif dataclasses.is_dataclass(obj):
-            if not obj.__dataclass_params__.frozen:  # type: ignore[attr-defined,union-attr]
+            # every dataclass (instance or class) has it; mypy's DataclassInstance does not say so
+            if not obj.__dataclass_params__.frozen:  # type: ignore[union-attr]
                 if id(obj) in found:
                     continue
                 found[id(obj)] = obj

@@ -180,7 +180,7 @@ def _fuse_resolves() -> Iterator[str]:
 
 def _lazy(module: str, name: str) -> Callable[[], Iterable[Any]]:
     def read() -> Iterable[Any]:
-        return getattr(__import__(module, fromlist=[name]), name)  # type: ignore[no-any-return]
+        return getattr(__import__(module, fromlist=[name]), name)
 
     return read
 
