@@ -68,12 +68,12 @@ def odds(dice: int, four_pair: bool) -> tuple[float, float]:
     return p, value / max(1, total - farkles)
 
 
-def roll_gain(score: int, dice: int, four_pair: bool) -> float:
+def roll_gain(score: int, dice: int, four_pair: bool, onward: float = ONWARD) -> float:
     """Expected soldiers one more roll adds over stopping with ``score`` (negative: stop).
     Farkle loses the score unless the dragon shows (1/6: stop safely); a scoring roll adds
     ``g`` on a blank (4/6), twice ``g`` on a rally (1/6), nothing under the dragon (1/6)."""
     p, g = odds(dice, four_pair)
-    return ONWARD * (1 - p) * g - 5 / 6 * p * score
+    return onward * (1 - p) * g - 5 / 6 * p * score
 
 
 @cache
@@ -126,8 +126,9 @@ def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dic
     return normal(state, seat, legal)
 
 
-def normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
-    """``normal``'s choice among ``legal`` (also the playout policy of ``hard``'s search)."""
+def normal(state: FarkleState, seat: int, legal: list[Action], onward: float = ONWARD) -> Action:
+    """``normal``'s choice among ``legal`` (also the playout policy of ``hard``'s search);
+    ``onward`` weighs what rolling on adds (``bench/farkle_tune.py`` varies it)."""
     stage = state.stage
     me = state.players[seat]
     r = state.defence if state.defence is not None else state.attack
@@ -152,7 +153,7 @@ def normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
     if stage == "farkle":
         return _first(legal, UseCompanion(), UseItem("draught"), UseItem("potion"), AcceptFarkle())
     if stage == "roll":
-        return _best_keep(state, r, defending)
+        return _best_keep(state, r, defending, onward)
     # next, dragon, dodge: roll on or stop
     eaten = 0
     if stage == "dragon":
@@ -164,7 +165,7 @@ def normal(state: FarkleState, seat: int, legal: list[Action]) -> Action:
     if defending and state.attack is not None:
         # Only beating the attacker counts: stop when ahead, roll on when behind.
         return Stop() if r.score > state.attack.score else Roll()
-    return Roll() if roll_gain(r.score, left, state.four_pair) > 0 else Stop()
+    return Roll() if roll_gain(r.score, left, state.four_pair, onward) > 0 else Stop()
 
 
 def _choose_action(state: FarkleState, seat: int, legal: list[Action]) -> Action:
@@ -186,7 +187,7 @@ def _choose_action(state: FarkleState, seat: int, legal: list[Action]) -> Action
     return Recruit()
 
 
-def _best_keep(state: FarkleState, r: Roller, defending: bool) -> Action:
+def _best_keep(state: FarkleState, r: Roller, defending: bool, onward: float = ONWARD) -> Action:
     """The selection that leaves the best position: its value plus what rolling on adds."""
     best: tuple[float, int, int] | None = None
     target = state.attack.score if defending and state.attack is not None else None
@@ -200,7 +201,7 @@ def _best_keep(state: FarkleState, r: Roller, defending: bool) -> Action:
             need = target + 1 - score
             worth = win_chance(need, left, r.dice, state.four_pair) * 1e6 + score
         else:
-            worth = score + max(0.0, roll_gain(score, left, state.four_pair))
+            worth = score + max(0.0, roll_gain(score, left, state.four_pair, onward))
         key = (worth, -mask.bit_count(), -mask)
         if best is None or key > best:
             best = key
