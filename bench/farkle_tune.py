@@ -21,7 +21,7 @@ from rules import get_game
 from rules.core import Action, Rng
 from rules.farkle.actions import Brawl, Enter, Recruit, Scare
 from rules.farkle.policy import KEEP_ARMY, normal
-from rules.farkle.policy_hard import _attack
+from rules.farkle.policy_hard import brawl_attack
 from rules.farkle.state import FarkleState
 
 MAX_STEPS = 20_000
@@ -51,7 +51,7 @@ def styled(state: FarkleState, seat: int, legal: list[Action], style: Style) -> 
     r = state.roller()
     if r is not None and state.defence is None and state.action == "brawl":
         if stage in ("next", "dragon", "dodge"):
-            return _attack(state, r, legal)
+            return brawl_attack(state, r, legal)
     return normal(state, seat, legal, _onward(state, seat, style))
 
 

@@ -59,7 +59,7 @@ def choose(game: Game[Any], state: FarkleState, seat: int, level: str, dice: Dic
         return normal(state, seat, legal)
     if state.action == "brawl" or state.defence is not None:
         if state.defence is None and stage != "roll":
-            return _attack(state, r, legal)
+            return brawl_attack(state, r, legal)
         return normal(state, seat, legal)
     if stage == "roll":
         return _search(game, state, seat, _keep_candidates(state, r, legal), dice)
@@ -156,7 +156,7 @@ def _determinize(seat: int) -> Any:
 # --------------------------------------------------------------------------- brawls, exactly
 
 
-def _attack(state: FarkleState, r: Roller, legal: list[Action]) -> Action:
+def brawl_attack(state: FarkleState, r: Roller, legal: list[Action]) -> Action:
     """The attacker rolls on or stops, whichever gives the better chance of winning the brawl
     against the defender's best reply (the defender rolls 5 dice, 6 with the Bodyguard)."""
     if Roll() not in legal or Stop() not in legal:
