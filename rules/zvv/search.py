@@ -24,12 +24,12 @@ each candidate leaves, its own next two rolls and every rival's next roll ahead:
   them weighed; on a Build, the best ``WALLS`` walls by ``normal``'s exact score;
 - on ± with two players (``plusminus``), the choice is **played out**: ``normal``'s own choice,
   the ``REMOVALS`` walls whose removal helps most by ``normal``'s measure, and rolling to
-  build are each played on until ``PLAYOUT_TURNS`` more turns have ended (a build's own turn
-  the first of them: see ``played_out``), both sides on ``normal`` (its builds by
+  build are each played ``PLAYOUT_TURNS`` turns on, both sides on ``normal`` (its builds by
   ``quick_wall``), in ``WORLDS`` sampled worlds, the same dice turn by turn for every
   candidate; the end weighed as above. Walls move a race more than anything (a game's walls
   add some 366 steps to each race, ± takes 300 away), and what a wall is worth depends on what
-  follows: the rival's next ±, the walls built next, which pawns get in first.
+  follows: the rival's next ±, the walls built next. The measures of one position do not see
+  that; a few turns played do.
 - the roll and a seat that can never finish (D7) stay ``normal``'s, and so does ± with three
   or four players.
 
