@@ -39,7 +39,6 @@ by the position with the game's own generator blanked (the next rolls are nobody
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -267,57 +266,46 @@ def plusminus(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dice:
     b = board(state.size)
     mask = wall_mask(b, state.walls)
     rival = 1 - seat
-    races = (race(state, b, mask, seat), race(state, b, mask, rival))
-    ranked = sorted(removal_worths(state, b, seat, rival, races, removes), reverse=True)
+    base = (race(state, b, mask, seat), race(state, b, mask, rival))
+    ranked = sorted(removal_worths(state, b, seat, rival, base, removes), reverse=True)
     candidates: list[Action] = [first]
     for _, _, removal in ranked[:REMOVALS]:
         if removal not in candidates:
             candidates.append(removal)
     if Roll() in legal and Roll() not in candidates:
         candidates.append(Roll())
-    seed = _worlds_seed(game, state, seat)
+    seeds = _world_seeds(game, state, seat)
     best: tuple[float, int] | None = None
     choice = first
     for i, action in enumerate(candidates):
-        total = sum(played_out(game, state, seat, action, seed, w) for w in range(WORLDS))
-        key = (total / WORLDS, -i)
+        key = (sum(played_out(game, state, seat, action, s) for s in seeds) / len(seeds), -i)
         if best is None or key > best:
             best, choice = key, action
     return choice
 
 
-def _worlds_seed(game: Game[Any], state: ZvvState, seat: int) -> int:
-    """The seed of the worlds' dice: the position with the game's generator blanked, so every
-    candidate meets the same dice turn by turn, and the next rolls, which nobody knows, change
-    nothing."""
+def _world_seeds(game: Game[Any], state: ZvvState, seat: int) -> list[list[int]]:
+    """Per world, the generator's seed for each turn from now on (``PLAYOUT_TURNS`` + 1): drawn
+    from the position with the game's generator blanked, so every candidate meets the same
+    dice turn by turn, and the next rolls, which nobody knows, change nothing."""
     known = game.copy(state)
     known.rng = 0
-    return position_rng(game, known, seat).state
-
-
-def _turn_seed(base: int, world: int, turn: int) -> int:
-    """The generator for turn ``turn`` of world ``world`` (-1: the rest of this turn)."""
-    digest = hashlib.blake2b(f"{base}|{world}|{turn}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+    draw = position_rng(game, known, seat)
+    return [[draw.next64() for _ in range(PLAYOUT_TURNS + 1)] for _ in range(WORLDS)]
 
 
 def played_out(
-    game: Game[Any], state: ZvvState, seat: int, action: Action, base: int, world: int
+    game: Game[Any], state: ZvvState, seat: int, action: Action, seeds: list[int]
 ) -> float:
-    """``worth`` for ``seat`` once ``action`` is played and ``PLAYOUT_TURNS`` turns more have
-    ended, every seat on ``normal`` (builds by ``quick_wall``), each turn's dice drawn for
-    that turn of that world. A removal ends the turn at once, so its ``PLAYOUT_TURNS`` are the
-    rival's, ours, the rival's, ours; rolling to build ends it only with the wall, so the
-    build's own turn is the first of them and ours comes once: a wall taken away is weighed
-    after our next turn, a wall built before it (this is the form measured, see docs/bots.md:
-    it takes walls away far more often than ``normal``)."""
+    """``worth`` for ``seat`` after ``action`` and ``PLAYOUT_TURNS`` more turns, every seat on
+    ``normal`` (builds by ``quick_wall``), turn k's dice from ``seeds[k]``."""
+    start = state.turns
     st = game.copy(state)
-    st.rng = _turn_seed(base, world, -1)
+    st.rng = seeds[0]
     game.play(st, seat, action, 0.0)
-    end = st.turns + PLAYOUT_TURNS
-    while st.phase != "over" and st.turns < end:
+    while st.phase != "over" and st.turns - start <= PLAYOUT_TURNS:
         if st.phase == "roll":
-            st.rng = _turn_seed(base, world, st.turns)
+            st.rng = seeds[st.turns - start]
         who = st.turn
         if st.phase == "build":
             chosen: Action = quick_wall(game, st, who)

@@ -133,13 +133,12 @@ def _shut_out(seats: int = 2) -> ZvvState:
 
 def test_plus_minus_is_played_out() -> None:
     # Taking either wall away cuts the zombies' race alike (72 steps to 25 or to 26), and
-    # normal takes the west one away. Hard plays each choice out (normal's, its two best
-    # removals by normal's measure, rolling to build) until four more turns have ended, both
-    # sides on normal, in four sampled worlds with the same dice for every choice, and takes the
-    # north one away. Played out in 96 other worlds, the north wall's removal ended better than
-    # the west one's in 67 and worse in 4, by 3.3 race steps on average: what follows a removal
-    # (the rival's next walls, which pawns get in first) is what one position's measure cannot
-    # see.
+    # normal takes the west one. Hard plays each choice out (normal's, its two best removals by
+    # normal's measure, rolling to build) four turns on, both sides on normal, in four sampled
+    # worlds with the same dice for every choice, and takes the north one away. Played on in 96
+    # other worlds, the north wall's removal ended better in 66 and worse in 5, by 2.9 race
+    # steps on average: what follows a removal (the rival's next walls, which pawns get in
+    # first) is what one position's measure cannot see.
     state = _shut_out()
     b = board(state.size)
     mask = wall_mask(b, state.walls)
