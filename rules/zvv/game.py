@@ -383,9 +383,7 @@ class ZombiesVsVampires(Game[ZvvState]):
     # No ``copy`` of its own: the base class's ``load(dump(state))`` (~75 µs, against ~4 µs for
     # the hand copy of every field it replaced) is one copy per ``apply`` and at most
     # ``search.MOVES`` + 1 per ``hard`` decision, under 1 ms of a p99 of ~40 ms CPU
-    # (``python -m bench.bench_bots zvv``), and one per playout on ± (``search.WORLDS`` for each
-    # of at most four choices: ~1 ms of a p99 of ~110 ms); the playouts then play in place, as
-    # do random play and the fingerprint.
+    # (``python -m bench.bench_bots zvv``); random play and the fingerprint play in place.
 
     # ----------------------------------------------------------------- views
 

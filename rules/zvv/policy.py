@@ -175,7 +175,7 @@ def _cost_change(
     return (theirs - base[1]) - (mine - base[0])
 
 
-def flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[int, int], int]:
+def _flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[int, int], int]:
     """Per unit edge (square, side), how many of the seat's pawns have a shortest path over it:
     a wall there makes them walk round."""
     dist = distances(state, b, mask, seat)
@@ -215,7 +215,7 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
         walls.append((-i, action, wall, b.wall_edges(wall)))
     rival = leader(state, b, mask, seat)
     if seat in state.locked:
-        theirs, mine = flows(state, b, mask, rival), flows(state, b, mask, seat)
+        theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
 
         # D7: this seat can never finish; a wall in the others' way would only make the game
         # endless. It builds where the wall crosses nobody's way (else where it hurts least).
@@ -242,7 +242,7 @@ def wall_worths(
     few that cross nobody's way, weighed exactly (the leader's race longer against our own);
     never one that shuts every one of our open pawns out of the zone."""
     rival = leader(state, b, mask, seat)
-    theirs, mine = flows(state, b, mask, rival), flows(state, b, mask, seat)
+    theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
     base = (race(state, b, mask, seat), race(state, b, mask, rival))
     walls = []
     for i, action in enumerate(builds):
@@ -302,33 +302,21 @@ def _plusminus(
             cuts.append((base[1] - race(state, b, cleared, rival), -i, action))
         cut = max(cuts, key=lambda c: (c[0], c[1]))
         return cut[2] if cut[0] > 0 else Roll() if Roll() in legal else legal[0]
-    best = max(removal_worths(state, b, seat, rival, base, removes))
-    build = BUILD_WORTH * _build_chance(state, b) / max(base[1], 1)
-    if best[0] >= build and (best[0] > 0 or build == 0):
-        return best[2]
-    return Roll() if Roll() in legal else legal[0]
-
-
-def removal_worths(
-    state: ZvvState,
-    b: Board,
-    seat: int,
-    rival: int,
-    base: tuple[int, int],
-    removes: list[Remove],
-) -> list[tuple[float, int, Remove]]:
-    """(worth, -index, remove) of taking each wall away: the share of our race it cuts less
-    the share of the rival's (``base``: both races now). The same few steps count more for
-    the seat nearer the end."""
-    out = []
+    best: tuple[float, int, Action] | None = None
     for i, action in enumerate(removes):
         wall = b.parse_wall(action.wall)
         assert wall is not None
         after = wall_mask(b, [w for w in state.walls if w != wall])
         mine, theirs = race(state, b, after, seat), race(state, b, after, rival)
+        # Each race's share cut: the same few steps count more for the seat nearer the end.
         worth = (base[0] - mine) / max(base[0], 1) - (base[1] - theirs) / max(base[1], 1)
-        out.append((worth, -i, action))
-    return out
+        if best is None or (worth, -i) > best[:2]:
+            best = (worth, -i, action)
+    assert best is not None
+    build = BUILD_WORTH * _build_chance(state, b) / max(base[1], 1)
+    if best[0] >= build and (best[0] > 0 or build == 0):
+        return best[2]
+    return Roll() if Roll() in legal else legal[0]
 
 
 def _build_chance(state: ZvvState, b: Board) -> float:

@@ -21,20 +21,10 @@ each candidate leaves, its own next two rolls and every rival's next roll ahead:
   one only. Weighing the leader alone, as before, traded our own steps for the leader's
   one for one: even with two players, a loss with more (the other rivals gained);
 - the candidates are every legal move, ranked first by ``normal``'s cut, the best ``MOVES`` of
-  them weighed; on a Build, the best ``WALLS`` walls by ``normal``'s exact score;
-- on ± with two players (``plusminus``), the choice is **played out**: ``normal``'s own choice,
-  the ``REMOVALS`` walls whose removal helps most by ``normal``'s measure, and rolling to
-  build are each played ``PLAYOUT_TURNS`` turns on, both sides on ``normal`` (its builds by
-  ``quick_wall``), in ``WORLDS`` sampled worlds, the same dice turn by turn for every
-  candidate; the end weighed as above. Walls move a race more than anything (a game's walls
-  add some 366 steps to each race, ± takes 300 away), and what a wall is worth depends on what
-  follows: the rival's next ±, the walls built next. The measures of one position do not see
-  that; a few turns played do.
-- the roll and a seat that can never finish (D7) stay ``normal``'s, and so does ± with three
-  or four players.
+  them weighed; on a Build, the best ``WALLS`` walls by ``normal``'s exact score. The ± choice,
+  the roll and a seat that can never finish (D7) stay ``normal``'s.
 
-The same position gives the same choice: the worlds' dice are drawn from a generator seeded
-by the position with the game's own generator blanked (the next rolls are nobody's to know).
+Nothing here is random: the same position gives the same choice.
 """
 
 from __future__ import annotations
@@ -43,22 +33,12 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from rules.core import Action, Game, Rng
-from rules.core.policy import Dice, position_rng
+from rules.core import Action, Game
+from rules.core.policy import Dice
 from rules.zvv import policy
-from rules.zvv.actions import Build, Move, Remove, Roll, Stop
+from rules.zvv.actions import Build, Move, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, board, reach, step_counts
-from rules.zvv.policy import (
-    FAR,
-    distances,
-    flows,
-    leader,
-    move_gain,
-    race,
-    removal_worths,
-    wall_mask,
-    wall_worths,
-)
+from rules.zvv.policy import FAR, distances, move_gain, race, wall_mask, wall_worths
 from rules.zvv.state import ZvvState
 
 MOVES = 8
@@ -73,13 +53,6 @@ FACES = 6
 # and taken away, move a race by many steps at once).
 RATE = 2.0
 SPREAD_BASE = 4.0
-# ± played out (two players): the removals weighed besides ``normal``'s choice and rolling to
-# build, the worlds (dice sampled) and the turns each is played on.
-REMOVALS = 2
-WORLDS = 4
-PLAYOUT_TURNS = 4
-# ``quick_wall``: the walls across most of the leader's shortest paths weighed exactly.
-QUICK_WALLS = 4
 
 Normal = Callable[[Game[Any], ZvvState, int, str, Dice], Action]
 
@@ -99,10 +72,6 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
     mask = wall_mask(b, state.walls)
     moves = [a for a in legal if isinstance(a, Move)]
     builds = [a for a in legal if isinstance(a, Build)]
-    if state.phase == "plusminus":
-        if state.seats == 2:
-            return plusminus(game, state, seat, normal, dice)
-        return normal(game, state, seat, "normal", dice)
     if moves:
         candidates: list[Action] = _move_shortlist(state, b, mask, seat, moves)
         if Stop() in legal:
@@ -252,94 +221,3 @@ def _best_cuts(
                 if steps <= face and cut > best[face][0]:
                     best[face] = (cut, (sq, dest))
     return best
-
-
-def plusminus(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dice: Dice) -> Action:
-    """Two players, ±: ``normal``'s choice, the ``REMOVALS`` best removals by its measure and
-    rolling to build, each played out (``played_out``); the best on average over the worlds,
-    ``normal``'s on a tie."""
-    legal = game.legal_actions(state, seat)
-    removes = [a for a in legal if isinstance(a, Remove)]
-    first = normal(game, state, seat, "normal", dice)
-    if not removes:
-        return first
-    b = board(state.size)
-    mask = wall_mask(b, state.walls)
-    rival = 1 - seat
-    base = (race(state, b, mask, seat), race(state, b, mask, rival))
-    ranked = sorted(removal_worths(state, b, seat, rival, base, removes), reverse=True)
-    candidates: list[Action] = [first]
-    for _, _, removal in ranked[:REMOVALS]:
-        if removal not in candidates:
-            candidates.append(removal)
-    if Roll() in legal and Roll() not in candidates:
-        candidates.append(Roll())
-    seeds = _world_seeds(game, state, seat)
-    best: tuple[float, int] | None = None
-    choice = first
-    for i, action in enumerate(candidates):
-        key = (sum(played_out(game, state, seat, action, s) for s in seeds) / len(seeds), -i)
-        if best is None or key > best:
-            best, choice = key, action
-    return choice
-
-
-def _world_seeds(game: Game[Any], state: ZvvState, seat: int) -> list[list[int]]:
-    """Per world, the generator's seed for each turn from now on (``PLAYOUT_TURNS`` + 1): drawn
-    from the position with the game's generator blanked, so every candidate meets the same
-    dice turn by turn, and the next rolls, which nobody knows, change nothing."""
-    known = game.copy(state)
-    known.rng = 0
-    draw = position_rng(game, known, seat)
-    return [[draw.next64() for _ in range(PLAYOUT_TURNS + 1)] for _ in range(WORLDS)]
-
-
-def played_out(
-    game: Game[Any], state: ZvvState, seat: int, action: Action, seeds: list[int]
-) -> float:
-    """``worth`` for ``seat`` after ``action`` and ``PLAYOUT_TURNS`` more turns, every seat on
-    ``normal`` (builds by ``quick_wall``), turn k's dice from ``seeds[k]``."""
-    start = state.turns
-    st = game.copy(state)
-    st.rng = seeds[0]
-    game.play(st, seat, action, 0.0)
-    while st.phase != "over" and st.turns - start <= PLAYOUT_TURNS:
-        if st.phase == "roll":
-            st.rng = seeds[st.turns - start]
-        who = st.turn
-        if st.phase == "build":
-            chosen: Action = quick_wall(game, st, who)
-        else:
-            chosen = policy.choose(game, st, who, "normal", _no_dice)
-        game.play(st, who, chosen, 0.0)
-    return worth(st, board(st.size), seat, 1.0)
-
-
-def _no_dice() -> Rng:
-    raise AssertionError("normal draws nothing")  # pragma: no cover
-
-
-def quick_wall(game: Game[Any], state: ZvvState, seat: int) -> Action:
-    """A playout's build, close to ``normal``'s at a fraction of the cost: of the walls across
-    the leader's shortest paths, the ``QUICK_WALLS`` that most of them cross, weighed exactly
-    (``normal`` weighs every one)."""
-    legal = game.legal_actions(state, seat)
-    builds = [a for a in legal if isinstance(a, Build)]
-    if not builds or seat in state.locked:
-        return policy.choose(game, state, seat, "normal", _no_dice)
-    b = board(state.size)
-    mask = wall_mask(b, state.walls)
-    theirs = flows(state, b, mask, leader(state, b, mask, seat))
-    crossing = []
-    for i, action in enumerate(builds):
-        wall = b.parse_wall(action.wall)
-        assert wall is not None
-        paths = sum(theirs.get(edge, 0) for edge in b.wall_edges(wall))
-        if paths:
-            crossing.append((paths, -i, action))
-    crossing.sort(reverse=True)
-    shortlist = [action for _, _, action in crossing[:QUICK_WALLS]]
-    weighed = wall_worths(state, b, mask, seat, shortlist)
-    if weighed:
-        return max(weighed)[2]
-    return shortlist[0] if shortlist else builds[0]
