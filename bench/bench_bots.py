@@ -2,8 +2,9 @@
 costs the event loop.
 
 Run: ``python -m bench bots`` (every game with a computer player), or ``python -m
-bench.bench_bots [game ...] [--games N] [--seats N ...] [--pair hard:normal ...]``. The games and their seat counts come
-from the registry (each registration's computer players, each engine's ``seat_range``), so a
+bench.bench_bots [game ...] [--games N] [--seats N] [--pair hard:normal] [--mode relaxed]``
+(``--seats``, ``--pair`` and ``--mode`` repeatable; ``--help`` says more). The games and their
+seat counts come from the registry (each registration's computer players, each engine's ``seat_range``), so a
 game's new level or a new game is measured the day it lands. Every game is seeded (seed = game
 number), so a run is reproducible; the seats rotate with the seed, so no level always plays
 first. Win rates print with a 95% Wilson interval, next to their target and PASS/FAIL (PASS:
@@ -15,8 +16,9 @@ the measured rate meets the target; the interval says how sure that is).
   ``random`` (uniformly random legal actions; 90%; likewise). A shared win counts for each
   winner.
 - Team games (``TEAMS``: FUSE): the team's win rate per level and seat count, every seat at the
-  same level, Standard difficulty, live mode with a fixed clock step of ``TEAM_CLOCK_STEP``
-  seconds per action (the 10-minute clock then allows 600 / step actions: a brisk table).
+  same level, Standard difficulty, in each mode of ``TEAMS``: live, with a fixed clock step of
+  ``TEAM_CLOCK_STEP`` seconds per action (the 10-minute clock then allows 600 / step actions:
+  a brisk table), and relaxed (no clock; the bomb goes off after the deck's round limit).
 - Decision time per game and level: p50 and p99 of ``choose``, in wall time and in CPU time of
   the worker process (the machine is shared: wall time counts other jobs' turns on the cores;
   the target, p99 <= 1 s for ``hard`` and 50 ms for the others, is checked on wall time).
@@ -29,6 +31,7 @@ Games run in worker processes (``WORKERS``; the machine has 2 cores).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import math
 import sys
@@ -45,11 +48,22 @@ from rules.core.policy import choose, has_policy
 GAMES = 300
 WORKERS = 2
 TEAM_CLOCK_STEP = 2.0
-# Games played by one team against the game (their rows are team win rates), with the options
-# they are measured in.
-TEAMS: dict[str, tuple[tuple[str, Any], ...]] = {
-    "fuse": (("difficulty", "standard"), ("mode", "live")),
+Options = tuple[tuple[str, Any], ...]
+# Games played by one team against the game (their rows are team win rates): each mode they are
+# measured in (``--mode``'s word), with its options and how its games are timed.
+TEAMS: dict[str, dict[str, tuple[Options, str]]] = {
+    "fuse": {
+        "live": (
+            (("difficulty", "standard"), ("mode", "live")),
+            f"the 10-minute clock, {TEAM_CLOCK_STEP:g} s per action",
+        ),
+        "relaxed": (
+            (("difficulty", "standard"), ("mode", "relaxed")),
+            "no clock, the deck's round limit",
+        ),
+    },
 }
+TEAM_MODES = sorted({mode for modes in TEAMS.values() for mode in modes})
 TEAM_LEVELS = ("random", "easy", "normal", "hard")
 # (stronger, weaker, 2-player target); with more players the targets are shares of the table.
 PAIRS = (("hard", "normal", 0.65), ("normal", "easy", 0.65), ("normal", "random", 0.9))
@@ -63,7 +77,7 @@ class Match:
     game: str
     seats: int
     levels: tuple[str, ...]  # per seat, before rotation: "random" | "easy" | "normal" | "hard"
-    options: tuple[tuple[str, Any], ...] = ()
+    options: Options = ()
     clock_step: float = 1.0
 
 
@@ -145,8 +159,13 @@ def _line(label: str, wins: int, n: int, target: str, ok: bool | None) -> str:
     )
 
 
+def _first_options(name: str) -> Options:
+    """The options a game's rows start from (a team game's first mode; none otherwise)."""
+    return next(iter(TEAMS[name].values()))[0] if name in TEAMS else ()
+
+
 def seat_counts(name: str) -> range:
-    low, high = get_game(name).seat_range(dict(TEAMS.get(name, ())))
+    low, high = get_game(name).seat_range(dict(_first_options(name)))
     return range(low if name in TEAMS else max(2, low), high + 1)
 
 
@@ -158,37 +177,75 @@ def competitive(name: str, seats: int) -> Iterator[tuple[Match, float, str]]:
         yield Match(name, seats, (strong,) + (weak,) * (seats - 1)), floor, label
 
 
+def parse(argv: list[str]) -> argparse.Namespace:
+    """The command line: which games, seat counts, level pairs and team modes to measure."""
+    with_policy = [name for name in game_names() if has_policy(name)]
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bench_bots",
+        description=(
+            "How often each computer level wins (seeded games, seats rotated, 95% Wilson "
+            "intervals) and how long its decisions take."
+        ),
+    )
+    parser.add_argument(
+        "games_to_play",
+        nargs="*",
+        metavar="game",
+        help=f"games to measure (default: every game with a computer player: {', '.join(with_policy)})",
+    )
+    parser.add_argument(
+        "--games", type=int, default=GAMES, help=f"seeded games per row (default {GAMES})"
+    )
+    parser.add_argument(
+        "--seats",
+        type=int,
+        action="append",
+        default=[],
+        help="only this seat count (repeatable; default: every seat count of the game)",
+    )
+    parser.add_argument(
+        "--pair",
+        action="append",
+        default=[],
+        metavar="STRONG:WEAK",
+        help="competitive games: only this row, e.g. hard:normal (repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--mode",
+        action="append",
+        default=[],
+        choices=TEAM_MODES,
+        help="team games: only this mode (repeatable; default: every mode)",
+    )
+    args = parser.parse_args(argv)
+    unknown = [name for name in args.games_to_play if name not in with_policy]
+    if unknown:
+        parser.error(
+            f"no computer player for {', '.join(unknown)} (games: {', '.join(with_policy)})"
+        )
+    args.games_to_play = args.games_to_play or with_policy
+    return args
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = list(argv or [])
-    games = GAMES
-    if "--games" in args:
-        i = args.index("--games")
-        games = int(args[i + 1])
-        del args[i : i + 2]
-    only_seats: set[int] = set()
-    while "--seats" in args:
-        i = args.index("--seats")
-        only_seats.add(int(args[i + 1]))
-        del args[i : i + 2]
-    only_pairs: set[str] = set()
-    while "--pair" in args:  # e.g. --pair hard:normal (the row's two levels), repeatable
-        i = args.index("--pair")
-        only_pairs.add(args[i + 1])
-        del args[i : i + 2]
-    names = args or [name for name in game_names() if has_policy(name)]
+    args = parse(argv or [])
+    names: list[str] = args.games_to_play
+    games: int = args.games
     print(f"{games} seeded games per row (n: how many), {WORKERS} worker processes", flush=True)
     all_times: dict[tuple[str, str], list[tuple[float, float]]] = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS) as pool:
         for name in names:
             for seats in seat_counts(name):
-                if only_seats and seats not in only_seats:
+                if args.seats and seats not in args.seats:
                     continue
                 if name in TEAMS:
-                    _team(pool, name, seats, games, all_times)
+                    for mode, (options, pace) in TEAMS[name].items():
+                        if not args.mode or mode in args.mode:
+                            _team(pool, Match(name, seats, (), options), pace, games, all_times)
                     continue
                 for match, floor, label in competitive(name, seats):
-                    if only_pairs and f"{match.levels[0]}:{match.levels[-1]}" not in only_pairs:
+                    if args.pair and f"{match.levels[0]}:{match.levels[-1]}" not in args.pair:
                         continue
                     wins, n, times = measure(pool, match, games)
                     for level, some in times.items():
@@ -204,19 +261,23 @@ def main(argv: list[str] | None = None) -> None:
 
 def _team(
     pool: ProcessPoolExecutor,
-    name: str,
-    seats: int,
+    table: Match,
+    pace: str,
     games: int,
     all_times: dict[tuple[str, str], list[tuple[float, float]]],
 ) -> None:
-    options = TEAMS[name]
-    print(f"  {name} {seats}p: {dict(options)}, clock step {TEAM_CLOCK_STEP:g} s per action")
+    """A team game's rows at one seat count and mode: the team's win rate at each level."""
+    name, seats = table.game, table.seats
+    print(f"  {name} {seats}p: {dict(table.options)}, {pace}")
     for level in TEAM_LEVELS:
-        match = Match(name, seats, (level,) * seats, options, TEAM_CLOCK_STEP)
+        match = Match(name, seats, (level,) * seats, table.options, TEAM_CLOCK_STEP)
+        started = time.perf_counter()
         wins, n, times = measure(pool, match, games)
         for lv, some in times.items():
             all_times.setdefault((name, lv), []).extend(some)
-        print(_line(f"{name} {seats}p team of {level}", wins, n, "-", None), flush=True)
+        label = f"{name} {seats}p {dict(table.options).get('mode', '')} team of {level}"
+        took = f"{time.perf_counter() - started:.0f} s"
+        print(_line(label, wins, n, "-", None) + f" ({took})", flush=True)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -252,7 +313,7 @@ def _hard_positions(name: str, count: int) -> list[tuple[Any, int]]:
     found: list[tuple[Any, int]] = []
     seed = 0
     while len(found) < count:
-        state = game.new_game(max(2, low), dict(TEAMS.get(name, ())), seed)
+        state = game.new_game(max(2, low), dict(_first_options(name)), seed)
         for step in range(400):
             if game.is_over(state):
                 break
