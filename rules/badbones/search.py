@@ -40,7 +40,7 @@ from typing import Any
 from rules.badbones import policy
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Start
 from rules.badbones.board import EXIT_VILLAGE
-from rules.badbones.policy import FOREST, board_worth, play_out, trap_tries
+from rules.badbones.policy import FOREST, TILE, board_worth, play_out, trap_tries
 from rules.badbones.scoring import winners
 from rules.badbones.skeletons import way_on
 from rules.badbones.state import HERO, OVER, START, TRAP, BadBonesState
@@ -250,7 +250,9 @@ def standing(state: BadBonesState, seat: int) -> float:
         return board_worth(state, s) - FOREST * len(state.boards[s].forest)
 
     if state.coop:
-        team = sum(own(s) - heading(state, s) for s in range(state.seats))
+        # The shared supply's tiles are the team's as much as those on its boards
+        # (``board_worth`` counts those): placing one is worth what it does, not a tile gained.
+        team = sum(own(s) - heading(state, s) for s in range(state.seats)) + TILE * len(state.pool)
         return team + 3.0 * state.seats * state.capital
     if state.solo:
         return own(seat)

@@ -10,7 +10,14 @@ import pytest
 from rules.badbones import GAME, policy
 from rules.badbones.actions import Move, Nothing, Place, Start
 from rules.badbones.position import game_from_text
-from rules.badbones.search import CAPITAL_PATH, TOWER_PATH, choose_hard, heading, knowledge
+from rules.badbones.search import (
+    CAPITAL_PATH,
+    TOWER_PATH,
+    choose_hard,
+    heading,
+    knowledge,
+    standing,
+)
 from rules.badbones.state import BadBonesState
 from rules.core import Action, Game, Rng
 from rules.core.policy import Dice, choose, play_bots
@@ -160,3 +167,14 @@ def test_the_look_ahead_sees_a_treasure_lure_a_skeleton_off_its_way() -> None:
 
     assert cost("hero A1\nC5 red.top:N") == CAPITAL_PATH / 5
     assert cost("hero A1\nC5 red.top:N\nD3 treasure") == 0
+
+
+def test_the_team_gains_nothing_by_a_trap_that_stops_nothing() -> None:
+    # Cooperative: the traps come from one shared supply. A wall placed on A3, where no skeleton
+    # walks, is the same wall the team had in its supply: the search weighs both alike, so it
+    # places a trap for what it stops, and keeps the supply for the rounds the capital needs it.
+    def team(board: str, pool: list[str]) -> float:
+        options = {"cooperative": True, "pool": pool}
+        return standing(game_from_text(board, options=options), 0)
+
+    assert team("hero A1\nA3 wall/", []) == team("hero A1", ["wall"])
