@@ -18,10 +18,11 @@ A decision is weighed on what the seat knows, never more:
   teammates) on ``normal`` (owners' questions on their defaults) and ``EXTRA_ROUNDS`` more on
   every seat's absent-player defaults, then the position is weighed: a game over counts as won
   or lost; otherwise the seat's board (``board_worth``) against the best rival's
-  (competitive), the team's boards and the capital (cooperative), or its own (solo), each less
-  the skeletons waiting in its forests. The cooperative game also counts the skeletons heading
-  straight for a standing tower or the capital (``heading``), nearer ones more: the capital
-  falls in most lost games, to skeletons still several rounds away when the play-out ends.
+  (competitive), the team's boards, its shared supply and the capital (cooperative), or its
+  own (solo), each less the skeletons waiting in its forests. The cooperative game also counts
+  the skeletons heading for a standing tower or the capital (``heading``), nearer ones more:
+  the capital falls in most lost games, to skeletons still several rounds away when the
+  play-out ends.
 - **The candidates.** ``normal``'s own play-out (one round, the others' defaults) ranks every
   hero step, every useful trap placement and retrieval, every tower pick and every answer to an
   owner's question; the best ``CANDIDATES`` get ``WORLDS`` sampled worlds each (fewer at a
