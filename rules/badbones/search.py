@@ -18,10 +18,11 @@ A decision is weighed on what the seat knows, never more:
   teammates) on ``normal`` (owners' questions on their defaults) and ``EXTRA_ROUNDS`` more on
   every seat's absent-player defaults, then the position is weighed: a game over counts as won
   or lost; otherwise the seat's board (``board_worth``) against the best rival's
-  (competitive), the team's boards and the capital (cooperative), or its own (solo), each less
-  the skeletons waiting in its forests. The cooperative game also counts the skeletons heading
-  straight for a standing tower or the capital (``heading``), nearer ones more: the capital
-  falls in most lost games, to skeletons still several rounds away when the play-out ends.
+  (competitive), the team's boards, its shared supply and the capital (cooperative), or its
+  own (solo), each less the skeletons waiting in its forests. The cooperative game also counts
+  the skeletons heading for a standing tower or the capital (``heading``), nearer ones more:
+  the capital falls in most lost games, to skeletons still several rounds away when the
+  play-out ends.
 - **The candidates.** ``normal``'s own play-out (one round, the others' defaults) ranks every
   hero step, every useful trap placement and retrieval, every tower pick and every answer to an
   owner's question; the best ``CANDIDATES`` get ``WORLDS`` sampled worlds each (fewer at a
@@ -39,9 +40,10 @@ from typing import Any
 
 from rules.badbones import policy
 from rules.badbones.actions import Choose, Move, Nothing, Place, Retrieve, Start
-from rules.badbones.board import EXIT_VILLAGE, RUIN_ARROW
-from rules.badbones.policy import FOREST, board_worth, play_out, trap_tries
+from rules.badbones.board import EXIT_VILLAGE
+from rules.badbones.policy import FOREST, TILE, board_worth, play_out, trap_tries
 from rules.badbones.scoring import winners
+from rules.badbones.skeletons import way_on
 from rules.badbones.state import HERO, OVER, START, TRAP, BadBonesState
 from rules.core import Action, Game, Rng, RulesError
 from rules.core.policy import Dice, position_rng
@@ -198,13 +200,21 @@ def _random_try(sim: BadBonesState, seat: int, legal: list[Action], rng: Rng) ->
 def heading(state: BadBonesState, seat: int) -> float:
     """Cooperative: what the skeletons heading straight for a standing tower or the capital
     will cost, nearer ones more: each skeleton on the board and waiting in the forests (one
-    round to walk in) is followed square by square (ruins turn it north) until a trap, a tower,
-    the edge or ``REACH`` rounds. One step from a tower or the edge, a skeleton on the board is
+    round to walk in) is followed square by square, turned where the engine turns it
+    (``way_on``: toward a treasure beside it, by a ruin's arrow), until a trap, a tower, the
+    edge or ``REACH`` rounds. One step from a tower or the edge, a skeleton on the board is
     already counted by ``board_worth``."""
     b = state.boards[seat]
     layout = state.layout
+    treasures = [sq for sq, trap in b.traps.items() if trap.kind == "treasure"]
+
+    def goes_on(square: int, facing: int) -> int:
+        return way_on(layout, b.ruins, treasures, square, facing)
+
     walks = [(s.square, s.facing, 0) for s in b.skeletons]
-    walks += [(*layout.entries[t.model], 1) for t in b.forest]
+    for token in b.forest:
+        entry, facing = layout.entries[token.model]
+        walks.append((entry, goes_on(entry, facing), 1))  # it walks in as onto any square
     cost = 0.0
     for square, facing, d in walks:
         if d and (square in b.traps or square == b.hero):
@@ -223,8 +233,7 @@ def heading(state: BadBonesState, seat: int) -> float:
                     cost += TOWER_PATH / d
                 break
             square = nxt
-            if square in b.ruins and (RUIN_ARROW - facing) & 1:
-                facing = RUIN_ARROW
+            facing = goes_on(square, facing)
     return cost
 
 
@@ -242,7 +251,9 @@ def standing(state: BadBonesState, seat: int) -> float:
         return board_worth(state, s) - FOREST * len(state.boards[s].forest)
 
     if state.coop:
-        team = sum(own(s) - heading(state, s) for s in range(state.seats))
+        # The shared supply's tiles are the team's as much as those on its boards
+        # (``board_worth`` counts those): placing one is worth what it does, not a tile gained.
+        team = sum(own(s) - heading(state, s) for s in range(state.seats)) + TILE * len(state.pool)
         return team + 3.0 * state.seats * state.capital
     if state.solo:
         return own(seat)

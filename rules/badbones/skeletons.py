@@ -18,6 +18,7 @@ triggered during the phase (D20, :mod:`rules.badbones.weapons`) acts on them as 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rules.badbones import weapons
@@ -53,6 +54,36 @@ from rules.core import Event
 AUTO_MARK = "~"  # a recorded decision "always decide for me" took: ``dragon~=N``
 FOREST_ORIGIN = -1  # a move that started in a forest
 NO_ORIGIN = -2  # a move with no square to stay on (fleeing a landing dragon)
+
+
+def way_on(
+    layout: Layout,
+    ruins: Collection[int],
+    treasures: Collection[int],
+    square: int,
+    facing: int,
+    arrow: bool = True,
+) -> int:
+    """The way a skeleton goes on from ``square``, where its move ended, having walked in
+    facing ``facing``. Next to a treasure it turns toward it: the treasure's allure outweighs
+    the arrows and every other effect (rulebook). Otherwise the square's arrow turns one that
+    walked in across it to face the arrow; one walking along it or against it keeps its way
+    (rules file, section 1). The arrow is the printed one, or on a tower's ruins the ruins'
+    arrow, north (section 5: the cooperative side prints no other, so the two never share a
+    square); ``arrow`` is false where a tile one stands on hides it. The engine's walk and
+    ``hard``'s look ahead (``heading``, ``rules/badbones/search.py``) both turn skeletons here."""
+    steps = layout.step[square]
+    for lure in range(4):
+        if steps[lure] in treasures:
+            return lure
+    if not arrow:
+        return facing
+    way = layout.arrow[square]
+    if way < 0 and square in ruins:
+        way = RUIN_ARROW
+    if way >= 0 and (way - facing) & 1:
+        return way
+    return facing
 
 
 class NeedChoice(Exception):
@@ -212,15 +243,6 @@ class Resolver:
     def standing_tower(self, square: int) -> bool:
         return self.layout.is_tower[square] and square not in self.board.ruins
 
-    def _arrow(self, square: int, d: int) -> int:
-        """A printed arrow (or a ruin's) turns a skeleton entering across it to face it."""
-        arrow = self.layout.arrow[square]
-        if arrow < 0 and square in self.board.ruins:
-            arrow = RUIN_ARROW
-        if arrow >= 0 and (arrow - d) & 1:
-            return arrow
-        return d
-
     def _saboteur(self, unit: list[Token], square: int) -> None:
         for token in unit:
             if token.kind == "saboteur":
@@ -296,8 +318,7 @@ class Resolver:
                 visited.append(target)
                 kind, side = trap.kind, trap.side
                 if kind == "bomb" and side == 1:
-                    d = self._arrow(target, d)  # the blast area is a plain square with a hole
-                    self._land(target, unit, d, rested)
+                    self._land(target, unit, d, rested)  # a plain square with a hole
                     return
                 if kind not in ("treasure", "labyrinth"):
                     self._saboteur(unit, target)
@@ -350,12 +371,8 @@ class Resolver:
                     continue
                 if kind == "labyrinth":
                     self._saboteur(unit, target)
-                # The treasure and the labyrinth are tiles one stands on.
-                if TRAPS[kind].shows_arrow:
-                    d = self._arrow(target, d)
-            else:
-                d = self._arrow(target, d)
-            self._land(target, unit, d, rested)
+            # The treasure and the labyrinth are tiles one stands on: they hide the arrow.
+            self._land(target, unit, d, rested, trap is None or TRAPS[trap.kind].shows_arrow)
             return
 
     def _tower(self, square: int, unit: list[Token]) -> list[Token]:
@@ -465,14 +482,12 @@ class Resolver:
                 self._bag(token)
                 self.hero_kills.append(token)
 
-    def _land(self, square: int, unit: list[Token], d: int, rested: bool) -> None:
-        # The treasure's allure outweighs arrows and every other effect.
-        if self.treasures:
-            steps = self.layout.step[square]
-            for td in range(4):
-                if steps[td] in self.treasures:
-                    d = td
-                    break
+    def _land(
+        self, square: int, unit: list[Token], d: int, rested: bool, arrow: bool = True
+    ) -> None:
+        """The unit stops on ``square`` and faces the way it goes on (``way_on``; ``arrow``:
+        the square's arrow is not hidden under a tile)."""
+        d = way_on(self.layout, self.board.ruins, self.treasures, square, d, arrow)
         self.board.skeletons.extend(Skeleton(square, token, d, rested) for token in unit)
 
     def _leave(self, exit_: int, unit: list[Token], came_from: int) -> None:

@@ -10,7 +10,14 @@ import pytest
 from rules.badbones import GAME, policy
 from rules.badbones.actions import Move, Nothing, Place, Start
 from rules.badbones.position import game_from_text
-from rules.badbones.search import choose_hard, heading, knowledge
+from rules.badbones.search import (
+    CAPITAL_PATH,
+    TOWER_PATH,
+    choose_hard,
+    heading,
+    knowledge,
+    standing,
+)
 from rules.badbones.state import BadBonesState
 from rules.core import Action, Game, Rng
 from rules.core.policy import Dice, choose, play_bots
@@ -134,3 +141,40 @@ def test_the_team_weighs_the_skeletons_heading_for_a_tower() -> None:
     # (B5 north, over the ruins of B4, to B2), it counts for less than one in the forest.
     assert cost("hero C3\nA2 blue.left:E") == 0
     assert 0 < cost("hero C3\nB5 yellow.top:N\nruins B4") < blue
+
+
+def test_the_look_ahead_turns_a_skeleton_where_the_board_turns_it() -> None:
+    # heading follows a skeleton the way the engine walks it (``way_on``). The cooperative
+    # side's only arrows are the ruins'; the basic side shows the printed ones (C1 S, C2 S,
+    # B3 E, D3 W, C4 N, C5 S; tower C3, the village beyond row 5). A skeleton walking east
+    # along row 5 is turned south by C5's arrow, into the village the round after; one walking
+    # south down column D is turned west by D3's arrow, into the tower on the third round, not
+    # into the village on the fifth.
+    def cost(board: str) -> float:
+        return heading(game_from_text(board), 0)
+
+    assert cost("hero A1\nB5 pink.left:E") == CAPITAL_PATH / 2
+    assert cost("hero A1\nD1 blue.top:S") == TOWER_PATH / 3
+
+
+def test_the_look_ahead_sees_a_treasure_lure_a_skeleton_off_its_way() -> None:
+    # The cooperative house board: a red skeleton on C5 walks north up column C, where no
+    # tower stands, and out to the capital on the fifth round. A treasure on D3, beside its
+    # path, turns it east when it reaches C3 (its allure outweighs every arrow), and it walks
+    # onto the treasure: no longer heading for the capital.
+    def cost(board: str) -> float:
+        return heading(game_from_text(board, options={"cooperative": True}), 0)
+
+    assert cost("hero A1\nC5 red.top:N") == CAPITAL_PATH / 5
+    assert cost("hero A1\nC5 red.top:N\nD3 treasure") == 0
+
+
+def test_the_team_gains_nothing_by_a_trap_that_stops_nothing() -> None:
+    # Cooperative: the traps come from one shared supply. A wall placed on A3, where no skeleton
+    # walks, is the same wall the team had in its supply: the search weighs both alike, so it
+    # places a trap for what it stops, and keeps the supply for the rounds the capital needs it.
+    def team(board: str, pool: list[str]) -> float:
+        options = {"cooperative": True, "pool": pool}
+        return standing(game_from_text(board, options=options), 0)
+
+    assert team("hero A1\nA3 wall/", []) == team("hero A1", ["wall"])
