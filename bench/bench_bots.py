@@ -36,13 +36,13 @@ import asyncio
 import math
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from rules import game_names, get_game
-from rules.core import Rng
+from rules.core import Action, Game, Rng
 from rules.core.policy import choose, has_policy
 
 GAMES = 300
@@ -84,35 +84,51 @@ class Match:
 Times = dict[str, list[tuple[float, float]]]  # level -> (wall, CPU) seconds per decision
 
 
+# A seat's decision in a seeded game: (state, seat, the game's generator) -> its action.
+Decide = Callable[[Any, int, Rng], Action]
+
+
+def seeded_game(
+    game: Game[Any], seats: int, options: Options, seed: int, clock_step: float, decide: Decide
+) -> tuple[int, ...]:
+    """One seeded game to its end, ``decide`` choosing every move: the winning seats. A
+    generator seeded from ``seed`` picks which pending seat acts first (and is handed to
+    ``decide`` for random play), so the same seed is the same game for every bench."""
+    state = game.new_game(seats, dict(options), seed)
+    rng = Rng(seed ^ 0xB075)
+    now = 1_000_000.0
+    steps = 0
+    while not game.is_over(state):
+        seat = rng.choice(sorted(game.pending(state)))
+        game.play(state, seat, decide(state, seat, rng), now)
+        now += clock_step
+        steps += 1
+        if steps > MAX_STEPS:
+            raise AssertionError(f"{game.name}: seed {seed} does not end")
+    result = game.result(state)
+    assert result is not None
+    return result.winners
+
+
 def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], Times]:
     """One seeded game: (winning seats, each seat's level, decision times per level)."""
     game = get_game(match.game)
     shift = seed % match.seats
     levels = match.levels[shift:] + match.levels[:shift]
-    state = game.new_game(match.seats, dict(match.options), seed)
-    rng = Rng(seed ^ 0xB075)
-    now = 1_000_000.0
     times: Times = {}
-    steps = 0
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = rng.choice(sorted(pending))
+
+    def decide(state: Any, seat: int, rng: Rng) -> Action:
         level = levels[seat]
         if level == "random":
-            action = rng.choice(game.legal_actions(state, seat))
-        else:
-            wall, cpu = time.perf_counter(), time.process_time()
-            action = choose(game, state, seat, level)
-            took = (time.perf_counter() - wall, time.process_time() - cpu)
-            times.setdefault(level, []).append(took)
-        game.play(state, seat, action, now)
-        now += match.clock_step
-        steps += 1
-        if steps > MAX_STEPS:
-            raise AssertionError(f"{match}: seed {seed} does not end")
-    result = game.result(state)
-    assert result is not None
-    return result.winners, levels, times
+            return rng.choice(game.legal_actions(state, seat))
+        wall, cpu = time.perf_counter(), time.process_time()
+        action = choose(game, state, seat, level)
+        took = (time.perf_counter() - wall, time.process_time() - cpu)
+        times.setdefault(level, []).append(took)
+        return action
+
+    winners = seeded_game(game, match.seats, match.options, seed, match.clock_step, decide)
+    return winners, levels, times
 
 
 def _run(args: tuple[Match, int, int]) -> tuple[int, int, Times]:

@@ -17,14 +17,13 @@ import time
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from bench.bench_bots import seeded_game
 from rules import get_game
 from rules.core import Action, Rng
 from rules.farkle.actions import Brawl, Enter, Recruit, Scare
 from rules.farkle.policy import KEEP_ARMY, normal
 from rules.farkle.policy_hard import brawl_attack
 from rules.farkle.state import FarkleState
-
-MAX_STEPS = 20_000
 
 
 @dataclass(frozen=True)
@@ -87,23 +86,12 @@ def _strategy(state: FarkleState, seat: int, legal: list[Action], style: Style) 
 def game_won(style: Style, seed: int, seats: int, shift: int) -> bool:
     """One seeded game, ``style`` in seat ``shift``, ``normal`` elsewhere (the bench's loop)."""
     game = get_game("farkle")
-    state = game.new_game(seats, {}, seed)
-    rng = Rng(seed ^ 0xB075)
-    now = 1_000_000.0
-    for _ in range(MAX_STEPS):
-        if game.is_over(state):
-            break
-        seat = rng.choice(sorted(game.pending(state)))
+
+    def decide(state: FarkleState, seat: int, _rng: Rng) -> Action:
         legal = game.legal_actions(state, seat)
-        if seat == shift:
-            action = styled(state, seat, legal, style)
-        else:
-            action = normal(state, seat, legal)
-        game.play(state, seat, action, now)
-        now += 1.0
-    result = game.result(state)
-    assert result is not None
-    return shift in result.winners
+        return styled(state, seat, legal, style) if seat == shift else normal(state, seat, legal)
+
+    return shift in seeded_game(game, seats, (), seed, 1.0, decide)
 
 
 def games(style: Style, seeds: range, seats: int = 2) -> int:
