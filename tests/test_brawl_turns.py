@@ -18,6 +18,7 @@ from rules.core import Event, get_game
 from rules.core.policy import choose
 from rules.farkle.actions import Brawl
 from tests.conftest import ALICE, BOB, CAROL, Clock
+from tests.support.commands import command_for
 from tests.test_me import _clock_hours
 
 # What it proves does not depend on the database: SQLite only (tests/conftest.py).
@@ -57,7 +58,7 @@ async def _brawl(
     if first is not None:
         await first(seats[(attacker + 1) % len(players)])
     defender = (attacker + target_after) % len(players)
-    command, args = FARKLE.to_command(Brawl(defender))  # type: ignore[misc]
+    command, args = command_for(FARKLE, Brawl(defender))
     declared = await service.act(seats[attacker], HERE, "farkle", command, dict(args))
     assert declared.ok
     turn, last, mover = FARKLE.turn_key(state), declared, attacker
@@ -68,7 +69,7 @@ async def _brawl(
         mover = min(FARKLE.pending(state))
         if mover not in seats:  # (a seat the computer plays: its move is its deadline's)
             break
-        command, args = FARKLE.to_command(choose(FARKLE, state, mover, "normal"))  # type: ignore[misc]
+        command, args = command_for(FARKLE, choose(FARKLE, state, mover, "normal"))
         last = await service.act(seats[mover], HERE, "farkle", command, dict(args))
         assert last.ok
     nxt = FARKLE.turn(state).player

@@ -11,6 +11,7 @@ from bot.store import repository as repo
 from bot.store.models import ACTIVE, RatingRow
 from rules.core.policy import choose
 from tests.conftest import ALICE, HERE, Clock
+from tests.support.commands import command_for
 
 
 async def test_a_computer_seat_is_rated_by_its_level_and_the_rematch_seats_it_again(
@@ -27,7 +28,7 @@ async def test_a_computer_seat_is_rated_by_its_level_and_the_rematch_seats_it_ag
         match = Match.of(row)
         if 0 in match.engine.pending(match.state) and not match.engine.automatic(match.state, 0):
             action = choose(match.engine, match.state, 0, "easy")
-            command, args = match.engine.to_command(action) or ("", {})
+            command, args = command_for(match.engine, action)
             assert (await service.act(ALICE, HERE, "zvv", command, dict(args))).ok
         else:
             clock.now += service.computer_delay

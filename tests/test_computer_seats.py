@@ -12,6 +12,7 @@ from bot.store.models import ACTIVE, FINISHED
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, CAROL, HERE, MOD, Clock
 from tests.support.chat import standing
+from tests.support.commands import command_for
 from tests.support.replies import messages, private
 from tests.support.rows import game_at
 
@@ -82,7 +83,7 @@ async def test_the_host_seats_computer_players_who_play_their_turns(
             if 0 not in match.engine.pending(match.state):
                 break
             action = choose(match.engine, match.state, 0, "easy")
-            command, args = match.engine.to_command(action) or ("", {})
+            command, args = command_for(match.engine, action)
             assert (await service.act(ALICE, HERE, "farkle", command, dict(args))).ok
         if not waited:
             nothing_yet = await service.run_deadlines()
@@ -279,7 +280,7 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
     row = await game_at(service, HERE)
     match = Match.of(row)
     action = choose(match.engine, match.state, ALICE_OR_BOB[first.user_id], "normal")
-    command, args = match.engine.to_command(action) or ("", {})
+    command, args = command_for(match.engine, action)
     moved = await service.act(first, HERE, "zvv", command, dict(args))
     assert moved.ok
     (post,) = moved.public

@@ -17,6 +17,7 @@ from rules.core.policy import choose
 from rules.fuse import FUSE
 from rules.fuse.game import FuseState
 from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.support.commands import command_for
 from tests.support.replies import said
 
 # What it proves does not depend on the database: SQLite only (tests/conftest.py).
@@ -63,7 +64,7 @@ async def _play(service: Service, actor: Actor, seat: int) -> Reply:
     """The seat's player plays what the computer would (a person's move, typed)."""
     match = await _table(service)
     assert match is not None
-    command, args = FUSE.to_command(choose(FUSE, match.state, seat, "normal"))  # type: ignore[misc]
+    command, args = command_for(FUSE, choose(FUSE, match.state, seat, "normal"))
     reply = await service.act(actor, HERE, "fuse", command, dict(args))
     assert reply.ok, reply.private
     return reply

@@ -18,6 +18,7 @@ from bot.service.replies import Reply
 from bot.store import repository as repo
 from rules.core import Rng, get_game
 from tests.conftest import ALICE, BOB, CAROL, Clock
+from tests.support.commands import command_for
 from tests.support.registered import generic_games
 
 HERE = Place(700, 1)
@@ -84,7 +85,7 @@ async def test_a_whole_game_with_undo_a_dm_only_player_and_quiet_hours(
         seat = rng.choice(sorted(pending))
         actor = next(p for p in PLAYERS if p.user_id == row.seats[seat].user_id)
         choices = [a for a in engine.legal_actions(state, seat) if engine.to_command(a)]
-        command, args = engine.to_command(rng.choice(choices))  # type: ignore[misc]
+        command, args = command_for(engine, rng.choice(choices))
         reply = await service.act(actor, HERE, kind, command, dict(args))
         assert reply.ok, (command, args, reply.private and str(reply.private.text))
         replies.append(reply)

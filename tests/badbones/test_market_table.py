@@ -14,6 +14,7 @@ from bot.store import repository as repo
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Pass
 from tests.conftest import ALICE, BOB, CAROL
+from tests.support.commands import command_for
 
 # What it proves does not depend on the database: SQLite only (tests/conftest.py).
 pytestmark = pytest.mark.any_database
@@ -48,7 +49,7 @@ async def test_the_market_is_one_message_and_pings_each_buyer_once(service: Serv
         buys = [a for a in GAME.legal_actions(state, buyer) if isinstance(a, Buy)]
         # Each buys the cheapest item while the purse allows, then passes.
         action = min(buys, key=lambda a: a.item) if buys and turns < 6 else Pass()
-        command, args = GAME.to_command(action)  # type: ignore[misc]
+        command, args = command_for(GAME, action)
         reply = await service.act(by_user[seat.user_id], HERE, "badbones", command, dict(args))
         assert reply.ok, reply.private and str(reply.private.text)
         turns += 1

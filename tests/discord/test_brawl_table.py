@@ -24,6 +24,7 @@ from tests.fakediscord import FakeDiscord, Sent
 from tests.fakediscord.faults import CALLBACK, EDIT, POST, Fault
 from tests.fakediscord.server import FakeUser
 from tests.fakediscord.table import _typed
+from tests.support.commands import command_for
 
 FARKLE = get_game("farkle")
 DEAL = "bot.service.lobby.secrets.randbits"
@@ -84,7 +85,7 @@ async def play_out(fake: FakeDiscord, game: Brawl) -> None:
         if FARKLE.turn_key(state) != turn:
             return
         seat = min(FARKLE.pending(state))
-        command, args = FARKLE.to_command(choose(FARKLE, state, seat, "normal"))  # type: ignore[misc]
+        command, args = command_for(FARKLE, choose(FARKLE, state, seat, "normal"))
         typed = _typed(dict(args))
         answer = await (
             await fake.slash(game.seats[seat], f"farkle {command}", channel_id=game.where, **typed)
@@ -162,8 +163,9 @@ async def test_a_brawl_pings_the_defender_and_who_plays_next_whose_turn_begins_i
     # B plays on in it: their first step edits the same message.
     row = await _row(game.bot, where)
     state = FARKLE.load(row.state)
-    assert game.seats[FARKLE.turn(state).player or 0] is game.following
-    command, args = FARKLE.to_command(choose(FARKLE, state, FARKLE.turn(state).player, "normal"))  # type: ignore[arg-type,misc]
+    player = FARKLE.turn(state).player
+    assert player is not None and game.seats[player] is game.following
+    command, args = command_for(FARKLE, choose(FARKLE, state, player, "normal"))
     wanted = button_ids.button_id(row.id, row.phase, command, args)
     assert wanted in now.buttons.values(), "B's moves are buttons on that message"
     fake.check()

@@ -19,6 +19,7 @@ from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CALLBACK, FOLLOWUP, ORIGINAL, Fault
 from tests.fakediscord.server import FakeUser, Sent
 from tests.fakediscord.table import play
+from tests.support.commands import command_for
 
 CALLBACK_ROUTE = "/interactions/{id}/{token}/callback"
 FOLLOWUP_ROUTE = "/webhooks/{app}/{token}"
@@ -99,7 +100,7 @@ async def _zvv_move(
         user = ana if row.seats[seat].user_id == ana.id else ben
         if match.state.phase == "move":
             return bot, user, ben if user is ana else ana
-        command, args = engine.to_command(engine.legal_actions(match.state, seat)[0]) or ("", {})
+        command, args = command_for(engine, engine.legal_actions(match.state, seat)[0])
         options: dict[str, Any] = args  # the slash command's options by name
         await (
             await fake.slash(user, f"zvv {command}", channel_id=row.channel_id, **options)

@@ -25,6 +25,7 @@ from tests.fakediscord import FakeDiscord, Sent
 from tests.fakediscord.faults import CALLBACK, EDIT, ORIGINAL, Fault
 from tests.fakediscord.server import FakeUser
 from tests.fakediscord.table import _typed, play
+from tests.support.commands import command_for
 
 # (The deals are seeded, so that each test plays the game it describes.)
 DEAL = "bot.service.lobby.secrets.randbits"
@@ -105,7 +106,7 @@ async def fuse_returns(fake: FakeDiscord, bots: Bots, monkeypatch: pytest.Monkey
         assert row is not None and row.state is not None
         state = FUSE.load(row.state)
         seat = min(FUSE.pending(state))
-        command, args = FUSE.to_command(choose(FUSE, state, seat, "normal"))  # type: ignore[misc]
+        command, args = command_for(FUSE, choose(FUSE, state, seat, "normal"))
         if state.stage == "return":
             wanted = button_ids.button_id(row.id, row.phase, command, args)
             assert wanted is not None and seat == 0

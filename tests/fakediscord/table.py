@@ -27,6 +27,7 @@ from i18n import t
 from rules.core import Command, CommandArgs, get_game
 from rules.core.policy import choose
 from tests.fakediscord.server import Exchange, FakeDiscord, FakeUser, Sent
+from tests.support.commands import command_for
 
 
 @dataclass
@@ -199,7 +200,7 @@ async def play(
             else:
                 action = choose(engine, match.state, seat, level)
             player = players[people[seat]]
-            sends.append((player, *(engine.to_command(action) or ("", {}))))
+            sends.append((player, *(command_for(engine, action))))
         exchanges = []
         for player, command, args in sends:
             wanted = button_ids.button_id(row.id, row.phase, command, args)

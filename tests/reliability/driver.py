@@ -39,6 +39,7 @@ from bot.store import repository as repo
 from bot.store.models import ACTIVE, GameRow
 from i18n import t
 from rules.core import Game, game_names, get_game
+from tests.support.commands import command_for
 from tests.support.tiny import install
 
 DAY_PLUS = 25 * 3600.0
@@ -306,7 +307,7 @@ async def play(
         if chosen is None:
             continue
         seat, action = chosen
-        command, args = engine.to_command(action) or ("", {})
+        command, args = command_for(engine, action)
         after, _ = engine.apply(state, seat, action, clock())
         resolves = engine.phase(after) != row.phase or engine.is_over(after)
         facts = {

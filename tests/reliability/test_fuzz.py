@@ -35,6 +35,7 @@ from tests.reliability.common import (
     snapshot,
 )
 from tests.reliability.driver import GameSpec, actor_for, pick, seat_count, setup_games
+from tests.support.commands import command_for
 from tests.support.spies import refusal_keys
 
 CHANNEL = 10
@@ -126,7 +127,7 @@ class Fuzzer:
         if chosen is None:
             return False
         seat, action = chosen
-        command, args = engine.to_command(action) or ("", {})
+        command, args = command_for(engine, action)
         reply = await self.service.act(actor_for(CHANNEL, seat), PLACE, self.kind, command, args)
         self.remember(reply)
         return reply.ok

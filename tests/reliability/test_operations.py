@@ -19,6 +19,7 @@ from bot.store import logs
 from rules.core import get_game
 from tests.reliability.common import production_logging
 from tests.reliability.driver import GameSpec, actor_for, all_games, pick, seat_count, setup_games
+from tests.support.commands import command_for
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "MTA4NzY1NDMyMTA5ODc2NTQzMg.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789AB"
@@ -40,7 +41,7 @@ async def keep_playing(service: Service, channels: dict[int, str], stop: asyncio
         chosen = pick(engine, engine.load(row.state), rng)
         if chosen is None:
             continue
-        command, args = engine.to_command(chosen[1]) or ("", {})
+        command, args = command_for(engine, chosen[1])
         reply = await service.act(
             actor_for(channel, chosen[0]), Place(channel, 1), row.kind, command, args
         )

@@ -20,6 +20,7 @@ from bot.store import repository as repo
 from rules.core import get_game
 from tests.reliability.common import check_refusal_text, game_params, snapshot
 from tests.reliability.driver import GameSpec, actor_for, seat_count, setup_games
+from tests.support.commands import command_for
 
 # What it proves does not depend on the database: SQLite only (tests/conftest.py).
 pytestmark = pytest.mark.any_database
@@ -155,7 +156,7 @@ async def test_game_commands_only_for_the_pending_seat(service: Service, kind: s
     pending = engine.pending(state)
     seat = min(pending)
     action = next(a for a in engine.legal_actions(state, seat) if engine.to_command(a))
-    command, args = engine.to_command(action) or ("", {})
+    command, args = command_for(engine, action)
     who = users(channel)
     others = [who["spectator"], who["manager"], who["elsewhere"]]
     others += [

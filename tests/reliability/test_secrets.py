@@ -37,6 +37,7 @@ from rules.core import Event, Game, get_game, public
 from rules.core.actions import Withdraw
 from tests.reliability.common import game_params, games, loop_service, production_logging
 from tests.reliability.driver import GameSpec, pick, seat_count, setup_games
+from tests.support.commands import command_for
 from tests.support.rows import game_by_id
 
 GAMES = 6
@@ -244,7 +245,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
             if chosen is None:
                 break
             seat, action = chosen
-            command, args = engine.to_command(action) or ("", {})
+            command, args = command_for(engine, action)
             user = next(s for s in row.seats if s.seat == seat)
             jobs.clear()
             reply = svc.run(
@@ -363,7 +364,7 @@ def test_the_log_says_the_same_whichever_secret_was_submitted(kind: str, tmp_pat
             if chosen is None:
                 break
             seat, action = chosen
-            command, args = engine.to_command(action) or ("", {})
+            command, args = command_for(engine, action)
             assert svc.run(service.act(users[seat], place, kind, command, args)).ok
     snapshot = tmp_path / ("at.db" if found else "fallback.db")
     found = found or fallback
@@ -376,7 +377,7 @@ def test_the_log_says_the_same_whichever_secret_was_submitted(kind: str, tmp_pat
             _copy(snapshot, tmp_path / name)
             with loop_service(tmp_path, name) as copy:
                 start = len(logs.getvalue())
-                command, args = engine.to_command(action) or ("", {})
+                command, args = command_for(engine, action)
                 reply = copy.run(copy.service.act(users[seat], place, kind, command, args))
                 assert reply.ok, reply.private
                 lines.append(_log_lines(logs.getvalue()[start:]))
@@ -420,7 +421,7 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
             if chosen is None:
                 break
             seat, action = chosen
-            command, args = engine.to_command(action) or ("", {})
+            command, args = command_for(engine, action)
             user = next(s for s in row.seats if s.seat == seat)
             reply = svc.run(
                 service.act(Actor(user.user_id, user.display_name), place, kind, command, args)
