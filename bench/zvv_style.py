@@ -4,11 +4,12 @@ tuned by games against ``normal`` (docs/bots.md, "ZvV: a style tuned against `no
 With its defaults a style plays exactly as ``normal`` (``rules/zvv/policy.py``); each number
 moves one of ``normal``'s choices (moves, walls, ±). Two players only.
 
-Run: ``python -m bench.zvv_style screen SEEDS LOG`` (every style of ``SCREEN``, one change
-at a time, on tuning seeds 10000 and up from both seats) or ``python -m bench.zvv_style
-bench STYLE_JSON FIRST LAST LOG`` (the bench's 2-player games ``FIRST``..``LAST``-1, seats
-rotated as in ``play`` of ``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a
-style or a game, so what finished by a deadline counts. ``games(style, seeds)`` is the measure.
+Run: ``python -m bench.zvv_style screen FIRST LAST LOG [NAME...]`` (the styles of ``SCREEN``,
+or those named, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning seeds were
+10000–10149) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's
+2-player games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
+``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style or a game, so what
+finished by a deadline counts. ``games(style, seeds)`` is the measure.
 """
 
 from __future__ import annotations
@@ -305,6 +306,11 @@ SCREEN: tuple[tuple[str, dict[str, Any]], ...] = (
         "arrive 3, siege 3, build_worth 8, pm_wall 20, seal 20",
         {"arrive": 3.0, "siege": 3.0, "build_worth": 8.0, "pm_wall": 20, "seal": 20.0},
     ),
+    # Around the pair.
+    ("arrive 6, siege 3", {"arrive": 6.0, "siege": 3.0}),
+    ("arrive 3, siege 6", {"arrive": 3.0, "siege": 6.0}),
+    ("arrive 6, siege 6", {"arrive": 6.0, "siege": 6.0}),
+    ("arrive 1.5, siege 1.5", {"arrive": 1.5, "siege": 1.5}),
 )
 
 
@@ -344,8 +350,8 @@ def bench(style: Style, seeds: range, path: str) -> None:
 
 if __name__ == "__main__":
     if sys.argv[1] == "screen":
-        n = int(sys.argv[2])
-        screen(range(10000, 10000 + n), sys.argv[3], sys.argv[4:] or None)
+        first, last = int(sys.argv[2]), int(sys.argv[3])
+        screen(range(first, last), sys.argv[4], sys.argv[5:] or None)
     else:
         style = Style(**json.loads(sys.argv[2]))
         bench(style, range(int(sys.argv[3]), int(sys.argv[4])), sys.argv[5])
