@@ -94,9 +94,9 @@ def distances(
     return dist
 
 
-def race(state: ZvvState, b: Board, mask: list[int], seat: int) -> int:
+def race(state: ZvvState, b: Board, mask: list[int], seat: int, wall_cost: int = WALL_COST) -> int:
     target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
-    dist = distances(state, b, mask, seat)
+    dist = distances(state, b, mask, seat, wall_cost)
     return sum(dist[sq] for sq in state.pawns[seat] if sq not in target)
 
 
@@ -175,10 +175,12 @@ def _cost_change(
     return (theirs - base[1]) - (mine - base[0])
 
 
-def _flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[int, int], int]:
+def _flows(
+    state: ZvvState, b: Board, mask: list[int], seat: int, wall_cost: int = WALL_COST
+) -> dict[tuple[int, int], int]:
     """Per unit edge (square, side), how many of the seat's pawns have a shortest path over it:
     a wall there makes them walk round."""
-    dist = distances(state, b, mask, seat)
+    dist = distances(state, b, mask, seat, wall_cost)
     target = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
     flow: dict[tuple[int, int], int] = {}
     for pawn in state.pawns[seat]:
@@ -191,7 +193,7 @@ def _flows(state: ZvvState, b: Board, mask: list[int], seat: int) -> dict[tuple[
             for sq in frontier:
                 for d in range(4):
                     n1 = b.neighbour[d][sq]
-                    step = 1 + WALL_COST if mask[sq] >> d & 1 else 1
+                    step = 1 + wall_cost if mask[sq] >> d & 1 else 1
                     if n1 >= 0 and dist[n1] == dist[sq] - step:
                         flow[(sq, d)] = flow.get((sq, d), 0) + 1
                         if n1 not in seen:
