@@ -36,6 +36,7 @@ from rules.zvv.policy import (
     leader,
     race,
     wall_mask,
+    zone_border,
 )
 from rules.zvv.state import ZvvState
 
@@ -149,12 +150,6 @@ def _balance(sides: list[int]) -> int:
     return min(sides.count(1) + either, sides.count(-1) + either)
 
 
-def _zone_border(b: Board, seat: int) -> set[tuple[int, int]]:
-    """The unit edges (square, side) from the seat's target zone out to the board."""
-    zone = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
-    return {(sq, d) for sq in zone for d in range(4) if b.neighbour[d][sq] not in zone | {-1}}
-
-
 def _wall(
     state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build], style: Style
 ) -> Action:
@@ -163,7 +158,7 @@ def _wall(
     rival = leader(state, b, mask, seat)
     theirs, mine = _flows(state, b, mask, rival, wc), _flows(state, b, mask, seat, wc)
     base = (race(state, b, mask, seat, wc), race(state, b, mask, rival, wc))
-    border = _zone_border(b, rival) if style.siege else set()
+    border = zone_border(b, rival) if style.siege else set()
     walls = []
     for i, action in enumerate(builds):
         wall = b.parse_wall(action.wall)

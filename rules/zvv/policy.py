@@ -203,13 +203,16 @@ def _flows(
     return flow
 
 
-def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build]) -> Build:
+def best_wall(
+    state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build], siege: float = 0.0
+) -> Build:
     """The wall that lengthens the leader's race most against our own, weighed exactly.
 
     Only a wall across one of the leader's shortest paths can lengthen its race, so those are
     all weighed (a rough estimate once built a wall worth 8 steps while one worth 46 was
     legal), and a few that cross nobody's way as a safe fallback. A wall that shuts one of our
-    own pawns out of every free square of its zone is never built: only a ± could undo it."""
+    own pawns out of every free square of its zone is never built: only a ± could undo it.
+    ``siege``: see ``wall_worths``."""
     walls = []
     for i, action in enumerate(builds):
         wall = b.parse_wall(action.wall)
@@ -225,7 +228,7 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
             return (sum(theirs.get(e, 0) + mine.get(e, 0) for e in w[3]), -w[0])
 
         return min(walls, key=harm)[1]
-    weighed = wall_worths(state, b, mask, seat, builds)
+    weighed = wall_worths(state, b, mask, seat, builds, siege)
     if weighed:
         return max(weighed, key=lambda w: (w[0], w[1]))[2]
     # Every weighed wall shuts us in: the one that does so least.
@@ -238,11 +241,20 @@ def best_wall(state: ZvvState, b: Board, mask: list[int], seat: int, builds: lis
 
 
 def wall_worths(
-    state: ZvvState, b: Board, mask: list[int], seat: int, builds: list[Build]
+    state: ZvvState,
+    b: Board,
+    mask: list[int],
+    seat: int,
+    builds: list[Build],
+    siege: float = 0.0,
 ) -> list[tuple[float, int, Build]]:
     """(worth, -index, build) of every wall across one of the leader's shortest paths and of a
     few that cross nobody's way, weighed exactly (the leader's race longer against our own);
-    never one that shuts every one of our open pawns out of the zone."""
+    never one that shuts every one of our open pawns out of the zone.
+
+    ``siege`` (``hard`` with two players): each edge of the wall along the zone the leader
+    races to is worth that many steps more, and every such wall is weighed. A wall there stands
+    where every pawn of the leader must pass at the end, however its ways change until then."""
     rival = leader(state, b, mask, seat)
     theirs, mine = _flows(state, b, mask, rival), _flows(state, b, mask, seat)
     base = (race(state, b, mask, seat), race(state, b, mask, rival))
@@ -251,7 +263,8 @@ def wall_worths(
         wall = b.parse_wall(action.wall)
         assert wall is not None
         walls.append((-i, action, wall, b.wall_edges(wall)))
-    across = [w for w in walls if any(e in theirs for e in w[3])]
+    border = zone_border(b, rival) if siege else set()
+    across = [w for w in walls if any(e in theirs or e in border for e in w[3])]
     quiet = [w for w in walls if not any(e in theirs or e in mine for e in w[3])]
     open_ways = _open_pawns(state, b, mask, seat)
     out = []
@@ -260,8 +273,15 @@ def wall_worths(
             continue
         touched = (any(e in mine for e in edges), any(e in theirs for e in edges))
         worth = _cost_change(state, b, (seat, rival), [*state.walls, wall], base, touched)
+        worth += siege * sum(e in border for e in edges)
         out.append((worth, order, action))
     return out
+
+
+def zone_border(b: Board, seat: int) -> set[tuple[int, int]]:
+    """The unit edges (square, side) from ``seat``'s target zone out to the rest of the board."""
+    zone = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
+    return {(sq, d) for sq in zone for d in range(4) if b.neighbour[d][sq] not in zone | {-1}}
 
 
 def _open_pawns(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:

@@ -9,7 +9,7 @@ from rules.zvv import GAME
 from rules.zvv.actions import Build, Move
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board, reach
 from rules.zvv.notation import position
-from rules.zvv.policy import race, wall_mask
+from rules.zvv.policy import race, wall_mask, zone_border
 from rules.zvv.state import ZvvState
 
 ZONE_0_BUT_TWO = ["I9", "J9", "K9", "I10", "J10", "K10", "I11"]
@@ -93,6 +93,19 @@ def test_a_wall_goes_across_the_leaders_way() -> None:
     before, after = wall_mask(b, state.walls), wall_mask(b, [*state.walls, wall])
     assert race(state, b, after, 1) > race(state, b, before, 1)
     assert race(state, b, after, 0) <= race(state, b, before, 0)
+
+
+def test_with_two_players_a_wall_goes_along_the_rivals_zone() -> None:
+    # The vampires' pawns on E5 and F6 head for their zone in the top-left corner. With a
+    # 3-long wall, normal walls C4-E4 (across E5's way); hard walls the zone's whole side,
+    # A4-C4, where every vampire must pass at the end, whatever ways they take until then.
+    state = position(pawns={0: ["H8"], 1: ["E5", "F6"]}, face="build", wall_len=3)
+    assert choose(GAME, state, 0, "normal") == Build("C4-E4 N")
+    assert choose(GAME, state, 0, "hard") == Build("A4-C4 N")
+    b = board(state.size)
+    wall = b.parse_wall("A4-C4 N")
+    assert wall is not None
+    assert sum(edge in zone_border(b, 1) for edge in b.wall_edges(wall)) == 3, "all along it"
 
 
 def test_the_last_two_pawns_are_left_so_that_every_roll_counts() -> None:
