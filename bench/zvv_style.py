@@ -9,7 +9,7 @@ or those named, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning 
 10000–10149) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's
 2-player games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
 ``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style or a game, so what
-finished by a deadline counts. ``games(style, seeds)`` is the measure.
+finished by a deadline counts. ``game_won(style, seed, seat)`` is the measure.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def _plusminus(
         assert wall is not None
         parsed.append((action, wall))
     if style.free_own:
-        shut = len(policy._open_pawns(state, b, mask, seat))
+        shut = len(_open_pawns(state, b, mask, seat))
         opened = []
         for i, (action, wall) in enumerate(parsed):
             after = wall_mask(b, [w for w in state.walls if w != wall])
@@ -259,11 +259,6 @@ def game_won(style: Style, seed: int, shift: int) -> bool:
         return styled(state, seat, game.legal_actions(state, seat), style)
 
     return shift in seeded_game(game, 2, (), seed, 1.0, decide)
-
-
-def games(style: Style, seeds: range) -> int:
-    """Games won by ``style`` over ``seeds``, each played from both seats (common dice)."""
-    return sum(game_won(style, s, shift) for s in seeds for shift in range(2))
 
 
 # One change at a time around the defaults (a name, the changes).

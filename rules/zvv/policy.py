@@ -281,7 +281,8 @@ def wall_worths(
 def zone_border(b: Board, seat: int) -> set[tuple[int, int]]:
     """The unit edges (square, side) from ``seat``'s target zone out to the rest of the board."""
     zone = b.zone_squares(OPPOSITE_CORNER[START_CORNERS[seat]])
-    return {(sq, d) for sq in zone for d in range(4) if b.neighbour[d][sq] not in zone | {-1}}
+    inside = zone | {-1}  # a zone square, or off the board
+    return {(sq, d) for sq in zone for d in range(4) if b.neighbour[d][sq] not in inside}
 
 
 def _open_pawns(state: ZvvState, b: Board, mask: list[int], seat: int) -> list[int]:
