@@ -2,26 +2,32 @@
 costs the event loop.
 
 Run: ``python -m bench bots`` (every game with a computer player), or ``python -m
-bench.bench_bots [game ...] [--games N] [--seats N] [--pair hard:normal] [--mode relaxed]``
-(``--seats``, ``--pair`` and ``--mode`` repeatable; ``--help`` says more). The games and their
-seat counts come from the registry (each registration's computer players, each engine's ``seat_range``), so a
-game's new level or a new game is measured the day it lands. Every game is seeded (seed = game
-number), so a run is reproducible; the seats rotate with the seed, so no level always plays
-first. Win rates print with a 95% Wilson interval, next to their target and PASS/FAIL (PASS:
-the measured rate meets the target; the interval says how sure that is).
+bench.bench_bots [game ...] [--games N] [--seats N] [--pair hard:normal] [--mode relaxed]
+[--level hard]`` (``--seats``, ``--pair``, ``--mode`` and ``--level`` repeatable; ``--pair``
+and ``--mode`` choose rows: given either, only the rows they name run; ``--help`` says more).
+The games and their seat counts come from the registry (each registration's computer players
+and ``versus``, each engine's ``seat_range``), so a game's new level or a new game is measured
+the day it lands. Every game is seeded (seed = game number), so a run is reproducible; the
+seats rotate with the seed, so no level always plays first. Win rates print with a 95% Wilson
+interval, next to their target and PASS/FAIL (PASS: the measured rate meets the target; the
+interval says how sure that is).
 
-- Competitive games, every seat count: one seat of the stronger level against the others:
-  ``hard`` vs ``normal`` (target: 65% with 2 players, twice the fair share with more),
-  ``normal`` vs ``easy`` (65%; more than the fair share with more players) and ``normal`` vs
-  ``random`` (uniformly random legal actions; 90%; likewise). A shared win counts for each
-  winner.
-- Team games (``TEAMS``: FUSE): the team's win rate per level and seat count, every seat at the
-  same level, Standard difficulty, in each mode of ``TEAMS``: live, with a fixed clock step of
-  ``TEAM_CLOCK_STEP`` seconds per action (the 10-minute clock then allows 600 / step actions:
-  a brisk table), and relaxed (no clock; the bomb goes off after the deck's round limit).
-- Decision time per game and level: p50 and p99 of ``choose``, in wall time and in CPU time of
-  the worker process (the machine is shared: wall time counts other jobs' turns on the cores;
-  the target, p99 <= 1 s for ``hard`` and 50 ms for the others, is checked on wall time).
+- Competitive games, every seat count where the players play each other: one seat of the
+  stronger level against the others: ``hard`` vs ``normal`` (target: 65% with 2 players, twice
+  the fair share with more), ``normal`` vs ``easy`` (65%; more than the fair share with more
+  players) and ``normal`` vs ``random`` (uniformly random legal actions; 90%; likewise). A
+  shared win counts for each winner.
+- Team games (``TEAMS``), the team against the game: its win rate per level (``random``,
+  ``easy``, ``normal``, ``hard``; every seat at that level) and seat count, in each mode of
+  ``TEAMS``, no target. FUSE, Standard difficulty, 1-5 players: live, with a fixed clock step
+  of ``TEAM_CLOCK_STEP`` seconds per action (the 10-minute clock then allows 600 / step
+  actions: a brisk table), and relaxed (no clock; the bomb goes off after the deck's round
+  limit). Bad Bones: solo (1 player) and cooperative (2-4 players, the house board): the same
+  games as ``python -m bench coop`` (whose tables these are; it adds what beat the team).
+- Decision time per game (a team mode's apart: ``badbones cooperative``) and level: p50 and
+  p99 of ``choose``, in wall time and in CPU time of the worker process (the machine is shared:
+  wall time counts other jobs' turns on the cores; the target, p99 <= 1 s for ``hard`` and
+  50 ms for the others, is checked on wall time).
 - The event loop's added latency while ``hard`` decides (``loop_lag``): a 1-ms ticker's
   lateness on an asyncio loop while decisions run in a thread (``asyncio.to_thread``) and in
   the decision worker process (``bot.service.thinking``).
@@ -42,24 +48,46 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules import game_names, get_game
-from rules.core import Action, Game, Rng
+from rules.core import Action, Game, Rng, registration
 from rules.core.policy import choose, has_policy
 
 GAMES = 300
 WORKERS = 2
 TEAM_CLOCK_STEP = 2.0
 Options = tuple[tuple[str, Any], ...]
-# Games played by one team against the game (their rows are team win rates): each mode they are
-# measured in (``--mode``'s word), with its options and how its games are timed.
-TEAMS: dict[str, dict[str, tuple[Options, str]]] = {
+
+
+@dataclass(frozen=True)
+class Team:
+    """A way a team plays against the game (``--mode``'s word names it): the game's options,
+    how its games are timed, and the seat counts measured (none: every count the options allow)."""
+
+    options: Options
+    pace: str
+    seats: tuple[int, ...] = ()
+
+
+# Games played by a team against the game (their rows are team win rates), in each mode they are
+# measured in. Bad Bones' are also ``python -m bench coop``'s tables (which adds what beat them):
+# solo, and the cooperative game on the house board with 2-4 players (as issue 25 asks; the
+# engine allows 6).
+TEAMS: dict[str, dict[str, Team]] = {
     "fuse": {
-        "live": (
+        "live": Team(
             (("difficulty", "standard"), ("mode", "live")),
             f"the 10-minute clock, {TEAM_CLOCK_STEP:g} s per action",
         ),
-        "relaxed": (
+        "relaxed": Team(
             (("difficulty", "standard"), ("mode", "relaxed")),
             "no clock, the deck's round limit",
+        ),
+    },
+    "badbones": {
+        "solo": Team((), "10 rounds against the skeletons, alone", (1,)),
+        "cooperative": Team(
+            (("cooperative", True),),
+            "10 rounds, the house board (towers B2 D2 B4 D4, the capital beyond the top edge)",
+            (2, 3, 4),
         ),
     },
 }
@@ -82,6 +110,8 @@ class Match:
 
 
 Times = dict[str, list[tuple[float, float]]]  # level -> (wall, CPU) seconds per decision
+# (game, or game and team mode; level) -> (wall, CPU) seconds per decision, over the rows
+AllTimes = dict[tuple[str, str], list[tuple[float, float]]]
 
 
 # A seat's decision in a seeded game: (state, seat, the game's generator) -> its action.
@@ -170,19 +200,37 @@ def _line(label: str, wins: int, n: int, target: str, ok: bool | None) -> str:
     lo, hi = wilson(wins, n)
     verdict = "" if ok is None else ("PASS" if ok else "FAIL")
     return (
-        f"  {label:<36} {wins / max(1, n):6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={n:<4} "
+        f"  {label:<38} {wins / max(1, n):6.1%}  [{lo:5.1%}, {hi:5.1%}]  n={n:<4} "
         f"target {target:<9} {verdict}"
     )
 
 
+def competitive_seats(name: str) -> list[int]:
+    """The seat counts at which the game's players play each other, with its default options
+    (its registration's ``versus`` names the tables that play against the game instead)."""
+    low, high = get_game(name).seat_range({})
+    versus = registration(name).versus
+    return [seats for seats in range(max(2, low), high + 1) if versus({}, seats) is None]
+
+
+def team_seats(name: str, team: Team) -> list[int]:
+    """The seat counts of a team mode's rows: its own, or every count its options allow."""
+    low, high = get_game(name).seat_range(dict(team.options))
+    return list(team.seats or range(low, high + 1))
+
+
+def seat_counts(name: str) -> list[int]:
+    """Every seat count the game's rows are measured at, competitive or team."""
+    counts = set(competitive_seats(name))
+    for team in TEAMS.get(name, {}).values():
+        counts.update(team_seats(name, team))
+    return sorted(counts)
+
+
 def _first_options(name: str) -> Options:
-    """The options a game's rows start from (a team game's first mode; none otherwise)."""
-    return next(iter(TEAMS[name].values()))[0] if name in TEAMS else ()
-
-
-def seat_counts(name: str) -> range:
-    low, high = get_game(name).seat_range(dict(_first_options(name)))
-    return range(low if name in TEAMS else max(2, low), high + 1)
+    """The options of the game's ``hard`` positions for the event loop's bench: none where its
+    players play each other, else its first team mode's."""
+    return () if competitive_seats(name) else next(iter(TEAMS[name].values())).options
 
 
 def competitive(name: str, seats: int) -> Iterator[tuple[Match, float, str]]:
@@ -196,11 +244,14 @@ def competitive(name: str, seats: int) -> Iterator[tuple[Match, float, str]]:
 def parse(argv: list[str]) -> argparse.Namespace:
     """The command line: which games, seat counts, level pairs and team modes to measure."""
     with_policy = [name for name in game_names() if has_policy(name)]
+    modes = "; ".join(f"{name}: {', '.join(modes)}" for name, modes in TEAMS.items())
     parser = argparse.ArgumentParser(
         prog="python -m bench.bench_bots",
         description=(
             "How often each computer level wins (seeded games, seats rotated, 95% Wilson "
-            "intervals) and how long its decisions take."
+            "intervals) and how long its decisions take: competitive rows (one level against "
+            "another) and team rows (every seat one level, the team against the game). "
+            "--pair and --mode choose rows: given either, only the rows they name run."
         ),
     )
     parser.add_argument(
@@ -217,21 +268,30 @@ def parse(argv: list[str]) -> argparse.Namespace:
         type=int,
         action="append",
         default=[],
-        help="only this seat count (repeatable; default: every seat count of the game)",
+        help="only this seat count (repeatable; default: every seat count the game is measured at)",
     )
     parser.add_argument(
         "--pair",
         action="append",
         default=[],
         metavar="STRONG:WEAK",
-        help="competitive games: only this row, e.g. hard:normal (repeatable; default: all)",
+        help="competitive rows: only this pair of levels, e.g. hard:normal (repeatable; "
+        "default: all; without --mode, no team rows)",
     )
     parser.add_argument(
         "--mode",
         action="append",
         default=[],
         choices=TEAM_MODES,
-        help="team games: only this mode (repeatable; default: every mode)",
+        help=f"team rows: only this mode ({modes}; repeatable; default: every mode; without "
+        "--pair, no competitive rows)",
+    )
+    parser.add_argument(
+        "--level",
+        action="append",
+        default=[],
+        choices=TEAM_LEVELS,
+        help="team rows: only the team of this level (repeatable; default: every level)",
     )
     args = parser.parse_args(argv)
     unknown = [name for name in args.games_to_play if name not in with_policy]
@@ -243,55 +303,83 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def tables(args: argparse.Namespace) -> Iterator[tuple[str, int, str]]:
+    """The tables the command line measures, in order: (game, seats, team mode; "" for the
+    competitive rows). ``--pair`` and ``--mode`` choose rows: given either, only theirs."""
+    for name in args.games_to_play:
+        for seats in seat_counts(name):
+            if args.seats and seats not in args.seats:
+                continue
+            if seats in competitive_seats(name) and (args.pair or not args.mode):
+                yield name, seats, ""
+            for mode, team in TEAMS.get(name, {}).items():
+                chosen = mode in args.mode if args.mode else not args.pair
+                if chosen and seats in team_seats(name, team):
+                    yield name, seats, mode
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse(argv or [])
     names: list[str] = args.games_to_play
     games: int = args.games
     print(f"{games} seeded games per row (n: how many), {WORKERS} worker processes", flush=True)
-    all_times: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    all_times: AllTimes = {}
     started = time.perf_counter()
     with ProcessPoolExecutor(WORKERS) as pool:
-        for name in names:
-            for seats in seat_counts(name):
-                if args.seats and seats not in args.seats:
-                    continue
-                if name in TEAMS:
-                    for mode, (options, pace) in TEAMS[name].items():
-                        if not args.mode or mode in args.mode:
-                            _team(pool, Match(name, seats, (), options), pace, games, all_times)
-                    continue
-                for match, floor, label in competitive(name, seats):
-                    if args.pair and f"{match.levels[0]}:{match.levels[-1]}" not in args.pair:
-                        continue
-                    wins, n, times = measure(pool, match, games)
-                    for level, some in times.items():
-                        all_times.setdefault((name, level), []).extend(some)
-                    target = f">= {floor:.0%}" if seats == 2 or "hard" in match.levels else ""
-                    target = target or f"> {floor:.0%}"
-                    ok = wins / n >= floor if target.startswith(">=") else wins / n > floor
-                    print(_line(label, wins, n, target, ok), flush=True)
+        for name, seats, mode in tables(args):
+            if mode:
+                _team(pool, name, seats, mode, args.level, games, all_times)
+            else:
+                _competitive(pool, name, seats, args.pair, games, all_times)
     _decision_times(all_times)
     loop_lag("farkle" if "farkle" in names else names[0])
     print(f"bench time {time.perf_counter() - started:.0f} s")
 
 
+def _competitive(
+    pool: ProcessPoolExecutor,
+    name: str,
+    seats: int,
+    pairs: list[str],
+    games: int,
+    all_times: AllTimes,
+) -> None:
+    """A competitive game's rows at one seat count: each pair of levels (``pairs``: all)."""
+    for match, floor, label in competitive(name, seats):
+        if pairs and f"{match.levels[0]}:{match.levels[-1]}" not in pairs:
+            continue
+        wins, n, times = measure(pool, match, games)
+        for level, some in times.items():
+            all_times.setdefault((name, level), []).extend(some)
+        target = f">= {floor:.0%}" if seats == 2 or "hard" in match.levels else ""
+        target = target or f"> {floor:.0%}"
+        ok = wins / n >= floor if target.startswith(">=") else wins / n > floor
+        print(_line(label, wins, n, target, ok), flush=True)
+
+
 def _team(
     pool: ProcessPoolExecutor,
-    table: Match,
-    pace: str,
+    name: str,
+    seats: int,
+    mode: str,
+    levels: list[str],
     games: int,
-    all_times: dict[tuple[str, str], list[tuple[float, float]]],
+    all_times: AllTimes,
 ) -> None:
-    """A team game's rows at one seat count and mode: the team's win rate at each level."""
-    name, seats = table.game, table.seats
-    print(f"  {name} {seats}p: {dict(table.options)}, {pace}")
+    """A team game's rows at one seat count and mode: the team's win rate at each level
+    (``levels``: all); its decision times are the mode's own (a team's seats think longer)."""
+    team = TEAMS[name][mode]
+    options = ", ".join(f"{key}={value}" for key, value in team.options) or "default options"
+    print(f"  {name} {seats}p {mode} ({options}): {team.pace}")
     for level in TEAM_LEVELS:
-        match = Match(name, seats, (level,) * seats, table.options, TEAM_CLOCK_STEP)
+        if levels and level not in levels:
+            continue
+        match = Match(name, seats, (level,) * seats, team.options, TEAM_CLOCK_STEP)
         started = time.perf_counter()
         wins, n, times = measure(pool, match, games)
         for lv, some in times.items():
-            all_times.setdefault((name, lv), []).extend(some)
-        label = f"{name} {seats}p {dict(table.options).get('mode', '')} team of {level}"
+            all_times.setdefault((f"{name} {mode}", lv), []).extend(some)
+        label = f"{name} {seats}p {mode} team of {level}"
         took = f"{time.perf_counter() - started:.0f} s"
         print(_line(label, wins, n, "-", None) + f" ({took})", flush=True)
 
@@ -301,7 +389,7 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-def _decision_times(all_times: dict[tuple[str, str], list[tuple[float, float]]]) -> None:
+def _decision_times(all_times: AllTimes) -> None:
     print("decision time (choose, per call; wall / CPU of the worker process)")
     for (name, level), times in sorted(all_times.items()):
         wall = [w * 1000 for w, _ in times]
@@ -309,7 +397,7 @@ def _decision_times(all_times: dict[tuple[str, str], list[tuple[float, float]]])
         limit = LIMIT_MS.get(level, DEFAULT_LIMIT_MS)
         p99 = _percentile(wall, 0.99)
         print(
-            f"  {name:<9} {level:<7} p50 {_percentile(wall, 0.5):7.2f} / "
+            f"  {name:<20} {level:<7} p50 {_percentile(wall, 0.5):7.2f} / "
             f"{_percentile(cpu, 0.5):7.2f} ms  p99 {p99:7.2f} / {_percentile(cpu, 0.99):7.2f} ms"
             f"  ({len(times)} decisions)  target p99 <= {limit:g} ms "
             f"{'PASS' if p99 <= limit else 'FAIL'}",

@@ -7,7 +7,9 @@ cooperative game with 2, 3 and 4 players (10 rounds, the house board of
 printed with a 95% Wilson interval. For the games lost it prints the round the game was lost in,
 what fell (the shared capital, a board's last tower floor, or the solo game's village) and, for
 every tower floor and capital house lost, the entry of the skeleton that took it (its forest and
-symbol: where it walked onto the board), most frequent first.
+symbol: where it walked onto the board), most frequent first. The tables are Bad Bones' team
+modes in ``bench/bench_bots.py`` (``TEAMS``), whose team rows (``python -m bench bots``) play
+the same seeded games and print their win rates with the other levels' and decision times.
 
 Which skeleton took a floor or a house is not in the engine's events (they count floors and
 houses), so the worker processes note it where the resolver spends a skeleton on a tower or
@@ -24,7 +26,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.bench_bots import WORKERS, wilson
+from bench.bench_bots import TEAMS, WORKERS, wilson
 from rules import get_game
 from rules.badbones import phases
 from rules.badbones.board import model_name
@@ -35,11 +37,9 @@ from rules.core.policy import choose
 
 GAMES = 100
 LEVELS = ("normal", "hard")
-TABLES: tuple[tuple[int, dict[str, Any]], ...] = (
-    (1, {}),
-    (2, {"cooperative": True}),
-    (3, {"cooperative": True}),
-    (4, {"cooperative": True}),
+# (players, options): the team modes of ``python -m bench bots`` (solo, cooperative 2-4 players).
+TABLES: tuple[tuple[int, dict[str, Any]], ...] = tuple(
+    (seats, dict(team.options)) for team in TEAMS["badbones"].values() for seats in team.seats
 )
 
 # Entries of the skeletons that took a floor ("tower") or a house ("capital": the village in the

@@ -336,8 +336,9 @@ async def test_the_round_timer_is_announced_in_the_lobby_and_counted_down_on_the
     await service.cancel(ALICE, HERE)
     relaxed = await _start(service, {"mode": "relaxed"})
     assert "Seconds per round" not in " ".join(markdown(o.message.text) for o in relaxed)
-    es = Match.of((await _table(service)).row)  # type: ignore[union-attr]
+    match = await _table(service)
+    assert match is not None
     from bot.service.options import summary
 
-    live_es = summary("fuse", {**es.row.options, "mode": "live"}, "es")
+    live_es = summary("fuse", {**match.row.options, "mode": "live"}, "es")
     assert "Segundos por ronda (luego juega la computadora): 20" in live_es

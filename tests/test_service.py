@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.discord.markup import markdown
 from bot.service import Actor, Service
@@ -287,8 +288,8 @@ async def test_a_crash_before_commit_acknowledges_nothing_and_changes_nothing(
 
     run = repo.run
 
-    async def broken(session: object, writes: object) -> None:
-        await run(session, writes)  # type: ignore[arg-type]  # the move's rows are written...
+    async def broken(session: AsyncSession, writes: repo.Writes) -> None:
+        await run(session, writes)  # the move's rows are written...
         raise RuntimeError("disk on fire")  # ...and the process fails before the commit
 
     patch = pytest.MonkeyPatch()

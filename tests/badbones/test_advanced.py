@@ -45,12 +45,18 @@ def test_market_setup_stock_by_player_count_and_a_free_treasure_each() -> None:
     assert market_stock(1)["dragon"] == 2 and market_stock(6)["wall"] == 12
 
 
+def market(state: BadBonesState) -> dict[str, Any]:
+    """The advanced game's Market (coins, stock, whose turn), as set up with the game."""
+    assert state.market is not None
+    return state.market
+
+
 def test_market_turns_go_clockwise_then_back_in_snake_order() -> None:
     """Rulebook: "Starting with this player, then going clockwise, each player can buy one
     equipment … repeat the procedure counterclockwise, starting with the last player." D14:
     clockwise is to the player's left, the previous seat (D4): from seat 2 of 4, 2 1 0 3."""
     state = GAME.new_game(4, ADV, 7)
-    state.market["first"] = 2  # type: ignore[index]
+    market(state)["first"] = 2
     order = [turn_seat(state, k) for k in range(12)]
     clockwise = [2, 1, 0, 3]
     assert order == clockwise + clockwise[::-1] + clockwise
@@ -65,8 +71,8 @@ def test_market_turns_go_clockwise_then_back_in_snake_order() -> None:
 def test_legal_actions_are_exactly_the_affordable_available_items() -> None:
     state = GAME.new_game(2, ADV, 1)
     seat = next(iter(GAME.pending(state)))
-    state.market["coins"][seat] = 4  # type: ignore[index]
-    state.market["stock"]["barricade"] = 0  # type: ignore[index]
+    market(state)["coins"][seat] = 4
+    market(state)["stock"]["barricade"] = 0
     actions = GAME.legal_actions(state, seat)
     assert set(actions) == {
         Buy("wall"),
@@ -100,9 +106,9 @@ def test_bad_purchases_are_refused_and_change_nothing() -> None:
     seat = next(iter(GAME.pending(state)))
     other = 1 - seat
     assert refused(state, other, Buy("wall")) == "badbones.error.not_your_market_turn"
-    state.market["coins"][seat] = 5  # type: ignore[index]
+    market(state)["coins"][seat] = 5
     assert refused(state, seat, Buy("hearse")) == "badbones.error.cannot_afford"
-    state.market["stock"]["bomb"] = 0  # type: ignore[index]
+    market(state)["stock"]["bomb"] = 0
     assert refused(state, seat, Buy("bomb")) == "badbones.error.sold_out"
     assert refused(state, seat, Buy("treasure")) == "badbones.error.not_sold"
     assert (

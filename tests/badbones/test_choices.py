@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.badbones import GAME
 from rules.badbones.actions import Choose, Place, Prefer
 from rules.badbones.board import parse_name
-from rules.badbones.state import HERO, LANDING, SKELETONS, TRAP
+from rules.badbones.state import HERO, LANDING, SKELETONS, TRAP, BadBonesState
 from tests.badbones.helpers import position, trap_phase, where
 
 
@@ -120,11 +120,11 @@ def _on_board(view: dict[str, object], seat: int = 0) -> list[tuple[str, str]]:
     return [(s["square"], s["facing"]) for s in boards[seat]["skeletons"]]
 
 
-def _asked(state: object, lang: str) -> str:
+def _asked(state: BadBonesState, lang: str) -> str:
     from bot.service.compose import pending_text
     from bot.service.text import Name
 
-    item = GAME.pending(state)[0]  # type: ignore[arg-type]
+    item = GAME.pending(state)[0]
     return str(pending_text("badbones", item, [Name("Ana"), Name("Bob")], lang))
 
 

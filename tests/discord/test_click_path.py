@@ -41,7 +41,7 @@ async def test_a_click_is_decoded_once_and_its_tables_id_is_written_as_its_post_
         settled.append((tuple(ids), tuple(posted)))
         await delivered(ids, posted)
 
-    service.delivered = settling  # type: ignore[method-assign]
+    monkeypatch.setattr(service, "delivered", settling)
     before = len(fake.in_channel())
     await (await fake.click(bob, phase, "bid 1")).result()  # resolves the phase
     await fake.idle()

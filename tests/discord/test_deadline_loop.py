@@ -33,7 +33,7 @@ async def test_a_command_wakes_the_loop_only_for_a_sooner_deadline(
         passes.append(bot.clock())
         return await run()
 
-    service.run_deadlines = counted  # type: ignore[method-assign]
+    service.run_deadlines = counted  # type: ignore[method-assign]  # counting, then the real one
     bot.wake_deadlines()
     seen = await _settled(passes, 1)
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
@@ -88,13 +89,13 @@ async def test_an_interaction_delivered_late_changes_nothing(fake: FakeDiscord, 
 )
 @pytest.mark.parametrize("how", ["typed", "clicked"])
 async def test_a_refused_defer_applies_nothing(
-    fake: FakeDiscord, bots: Bots, refusal: dict[str, float], how: str
+    fake: FakeDiscord, bots: Bots, refusal: dict[str, Any], how: str
 ) -> None:
     await bots.start()
     alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
     phase = await started_tiny(fake, alice, bob)
 
-    fault = fake.inject(Fault(route=CALLBACK, **refusal))  # type: ignore[arg-type]
+    fault = fake.inject(Fault(route=CALLBACK, **refusal))
     if how == "typed":
         exchange = await fake.slash(alice, "tiny bid", amount=2)
     else:

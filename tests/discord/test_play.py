@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from bot.discord import client as client_module
+from bot.service import Actor, Place, Reply
 from tests.discord.cards import Cards
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
@@ -166,11 +167,11 @@ async def test_slow_work_is_deferred_in_time(
     service = bot.get_service()
     real_status = service.status
 
-    async def slow_status(*args: object) -> object:
+    async def slow_status(actor: Actor, place: Place) -> Reply:
         import asyncio
 
         await asyncio.sleep(0.3)
-        return await real_status(*args)  # type: ignore[arg-type]
+        return await real_status(actor, place)
 
     monkeypatch.setattr(service, "status", slow_status)
     exchange = await fake.slash(alice, "game status")

@@ -258,7 +258,7 @@ async def test_a_crash_between_discords_answer_and_the_record_posts_nothing_twic
     async def crashed(rows: tuple[int, ...]) -> None:
         """The process dies after Discord's 200, before the rows are deleted."""
 
-    bot.outbox._settle = crashed  # type: ignore[method-assign]
+    bot.outbox._settle = crashed  # type: ignore[method-assign]  # the crash in its place
     before = len(fake.in_channel(thread))
     await (await fake.click(bob, phase, "bid 1")).result()
     await until(lambda: len(fake.in_channel(thread)) > before, timeout=30)

@@ -81,7 +81,7 @@ async def test_sigterm_finishes_the_command_in_flight_and_refuses_new_ones(
         closed.append(bool(bot._in_flight))  # was anything still running?
         await real_close()
 
-    service.close = close  # type: ignore[method-assign]
+    service.close = close  # type: ignore[method-assign]  # noting, then the real close
     await sigterm(bot)
     late = await (await fake.slash(bob, "game status")).result()
     assert late.ephemeral and late.content == RESTARTING

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -19,6 +19,9 @@ import pytest
 
 from tests.fakediscord import FakeDiscord
 from tests.fakediscord.faults import CALLBACK, POST, Fault, invalid
+
+if TYPE_CHECKING:
+    from discord.types.threads import ThreadArchiveDuration
 
 
 class Probe(discord.Client):
@@ -244,11 +247,11 @@ async def test_follow_ups_end_with_the_token_after_fifteen_minutes(
 # ---------------------------------------------------------------------- threads
 
 
-async def open_thread(fake: FakeDiscord, probe: Probe, minutes: int = 60) -> int:
+async def open_thread(fake: FakeDiscord, probe: Probe, minutes: ThreadArchiveDuration = 60) -> int:
     channel = probe.get_channel(fake.channel_id)
     assert isinstance(channel, discord.TextChannel)
     message = await channel.send("table")
-    thread = await message.create_thread(name="game", auto_archive_duration=minutes)  # type: ignore[arg-type]
+    thread = await message.create_thread(name="game", auto_archive_duration=minutes)
     return thread.id
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import Any
 
 import pytest
 
@@ -26,8 +27,8 @@ from tests.support import refusals
 refused = partial(refusals.refused, GAME)
 
 
-def rolled(dice: list[int], event: str = "blank", **kw: object) -> FarkleState:
-    s = new(**kw)  # type: ignore[arg-type]
+def rolled(dice: list[int], event: str = "blank", **kw: Any) -> FarkleState:
+    s = new(**kw)
     rig(s, (dice, event))
     play(s, 0, Recruit())
     return s

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from render.fuse import render_board, render_table
@@ -9,6 +11,9 @@ from rules.core.play import position_after
 from rules.fuse import FUSE
 from rules.fuse.game import FuseState
 from tests.support.pixels import near
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 NAMES = ["Ana", "Bartholomew the Great", "Chen", "Dora", "Eve"]
 
@@ -49,7 +54,7 @@ def _card(dice: list[str | None], safe: list[bool], colour: str = "R", n: int = 
     }  # fmt: skip
 
 
-def _drawn(card: dict) -> tuple[object, int, int]:
+def _drawn(card: dict) -> tuple[Image.Image, int, int]:
     from PIL import Image
 
     from render.fuse import CARD_PAD, HEADER_H, draw_card
@@ -65,17 +70,17 @@ def test_an_empty_red_5_slot_does_not_look_like_a_red_5_placed() -> None:
 
     image, x, y = _drawn(_card(["R5", None], [False, False]))
     second = x + 56 + SLOT_GAP  # the empty slot
-    corner_placed = image.getpixel((x + 1, y + 1))  # type: ignore[attr-defined]
-    corner_empty = image.getpixel((second + 1, y + 1))  # type: ignore[attr-defined]
-    well = image.getpixel((second + 2, y + 28))  # type: ignore[attr-defined]
+    corner_placed = image.getpixel((x + 1, y + 1))
+    corner_empty = image.getpixel((second + 1, y + 1))
+    well = image.getpixel((second + 2, y + 28))
     assert near(corner_empty, SOCKET_EDGE) or near(corner_empty, SOCKET)  # a dashed well
     assert near(corner_placed, CARD_BG)  # a die's rounded corner: the card shows round it
     assert near(well, SOCKET) or near(well, SOCKET_EDGE)
 
     # Both still say "red"; the placed die is solid red, the empty slot striped (red and well).
-    def patch(left: int) -> list[tuple[int, int, int]]:
+    def patch(left: int) -> list[float | tuple[int, ...] | None]:
         return [
-            image.getpixel((left + i, y + j))  # type: ignore[attr-defined]
+            image.getpixel((left + i, y + j))
             for i in range(12, 44)  # a strip along the top, above the number
             for j in range(5, 10)
         ]
@@ -91,7 +96,7 @@ def test_a_black_slot_is_framed_so_it_shows_on_the_dark_card() -> None:
 
     image, x, y = _drawn(_card([None, None], [False, False], colour="K", n=3))
     inset = 4
-    frame = image.getpixel((x + inset + 1, y + 28))  # type: ignore[attr-defined]
+    frame = image.getpixel((x + inset + 1, y + 28))
     assert near(frame, BLACK_EDGE)
 
 
@@ -100,7 +105,7 @@ def test_the_safe_mark_is_large_enough_for_a_phone() -> None:
     from render.common import ACCENT
 
     image, x, y = _drawn(_card(["R5", "R5"], [True, False]))
-    row = [image.getpixel((px, y + 56 - 10)) for px in range(x, x + 56)]  # type: ignore[attr-defined]
+    row = [image.getpixel((px, y + 56 - 10)) for px in range(x, x + 56)]
     assert sum(1 for p in row if near(p, ACCENT, 40)) >= 16  # the old dot was 12 px across
 
 

@@ -7,7 +7,7 @@ from functools import partial
 
 import pytest
 
-from rules.core import RulesError, get_game
+from rules.core import Action, RulesError, get_game
 from rules.core.policy import play_bots
 from rules.fuse import FUSE
 from rules.fuse.dice import die_token
@@ -21,9 +21,9 @@ NOW = 1000.0
 
 
 def act(
-    state: FuseState, seat: int, action: object, now: float = NOW + 1
+    state: FuseState, seat: int, action: Action, now: float = NOW + 1
 ) -> tuple[FuseState, list[str]]:
-    new, events = FUSE.apply(state, seat, action, now)  # type: ignore[arg-type]
+    new, events = FUSE.apply(state, seat, action, now)
     return new, keys(events)
 
 
@@ -414,11 +414,13 @@ def test_an_action_after_the_clock_ends_the_game_then_every_action_is_refused() 
     state = position(
         3, [["2-06", "1-07"], ["1-09", "2-03"], ["1-10", "3-11"]], roll=["R4", "B2", "K1"]
     )
-    late = state.clock_end + 1  # type: ignore[operator]
+    assert state.clock_end is not None  # live mode: the clock runs
+    late = state.clock_end + 1
     state, events = act(state, 0, Claim("R4"), now=late)
     assert events == ["fuse.event.lost_clock"] and FUSE.is_over(state)
     assert state.claims == {} and all_dice(state) == list(range(25))
-    assert FUSE.result(state).winners == ()  # type: ignore[union-attr]
+    result = FUSE.result(state)
+    assert result is not None and result.winners == ()
     refused(state, 1, Claim("B2"), "fuse.error.time_up", now=late)
     assert FUSE.pending(state) == {}
 
@@ -491,10 +493,11 @@ def test_more_bad_input_is_refused_with_its_reason() -> None:
     refused(state, 0, Take("1-01"), "fuse.error.nothing_to_take")
     refused(state, 0, Return("2-06", 1), "fuse.error.nothing_to_return")
     refused(state, 7, Pass(), "core.error.not_your_turn")
-    refused(state, 0, Place("2-06", "1"), "fuse.error.no_die")  # type: ignore[arg-type]
+    # "1": the slot as text (Place's slot is a number), refused with its reason, not a crash.
+    refused(state, 0, Place("2-06", "1"), "fuse.error.no_die")  # type: ignore[arg-type]  # "1"
     state, _ = act(state, 0, Claim("R4"))
     refused(state, 0, Claim("R4"), "fuse.error.already_holding")
-    refused(state, 0, Place("2-06", "1"), "fuse.error.bad_slot")  # type: ignore[arg-type]
+    refused(state, 0, Place("2-06", "1"), "fuse.error.bad_slot")  # type: ignore[arg-type]  # "1"
     state, _ = act(state, 0, Place("2-06", 1))
     refused(state, 0, Claim("B2"), "fuse.error.round_done")
     assert reason(FUSE, state, 0, "claim", {"die": "B2"}).key == "fuse.error.round_done"

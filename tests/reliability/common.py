@@ -105,8 +105,9 @@ def production_logging(level: str = "DEBUG") -> Iterator[io.StringIO]:
     saved_levels = {name: logging.getLogger(name).level for name in logging.root.manager.loggerDict}
     setup_logging(level)
     (handler,) = root.handlers
+    assert isinstance(handler, logging.StreamHandler)
     buffer = io.StringIO()
-    handler.setStream(buffer)  # type: ignore[attr-defined]
+    handler.setStream(buffer)
     try:
         yield buffer
     finally:

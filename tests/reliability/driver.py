@@ -156,7 +156,7 @@ def watch_announcements(service: Service) -> None:
                 emit("DEFAULTED", {"channel": post.channel_id})
         return await finish(draft)
 
-    service.finish = watched_finish  # type: ignore[method-assign]
+    service.finish = watched_finish  # type: ignore[method-assign]  # watching, then the real one
 
 
 def defaults_by_process(outputs: list[list[tuple[str, dict[str, Any]]]]) -> list[Counter[int]]:
@@ -241,7 +241,7 @@ class KillSwitch:
                 self.fire()
                 return await real_finish(draft)
 
-            service.finish = die_before_reply  # type: ignore[method-assign]
+            service.finish = die_before_reply  # type: ignore[method-assign]  # the crash point
 
     def before(self, resolves: bool) -> None:
         """Called before each submission: arm the switch for the chosen one."""

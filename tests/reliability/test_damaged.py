@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,24 +43,23 @@ async def test_the_deadline_runner_names_a_damaged_database(tmp_path: Path) -> N
         await service.close()
 
 
-async def test_the_console_keeps_going_on_a_damaged_database(tmp_path: Path) -> None:
+async def test_the_console_keeps_going_on_a_damaged_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "c.db"
     url = await _damaged_database(path)
     from bot.service import service as service_module
 
     real_open = service_module.Service.open
 
-    async def open_without_migrating(*args: object, **kwargs: object) -> Service:
+    async def open_without_migrating(url: str | None = None, **kwargs: Any) -> Service:
         kwargs["migrate"] = False  # (the start-up check of the schema is tested on its own)
-        return await real_open(*args, **kwargs)  # type: ignore[arg-type]
+        return await real_open(url, **kwargs)
 
-    service_module.Service.open = open_without_migrating  # type: ignore[method-assign]
-    try:
-        out = io.StringIO()
-        script = io.StringIO("/wait 1m\n@alice /game status\n/wait 2m\n")
-        code = await run_console(url, tmp_path / "img", script, out)
-    finally:
-        service_module.Service.open = real_open  # type: ignore[method-assign]
+    monkeypatch.setattr(service_module.Service, "open", open_without_migrating)
+    out = io.StringIO()
+    script = io.StringIO("/wait 1m\n@alice /game status\n/wait 2m\n")
+    code = await run_console(url, tmp_path / "img", script, out)
     text = out.getvalue()
     assert code == 0
     # after each of the three lines (both waits and the command), and no crash

@@ -41,11 +41,18 @@ def seconds(value: str) -> float:
     return int(match[1]) * (60 if match[2] == "m" else 1)
 
 
+class UnitFile(configparser.ConfigParser):
+    """A systemd unit read as the INI file it is, its keys case-sensitive (ConfigParser's own
+    lower them)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def test_the_systemd_unit() -> None:
     # strict=False: a unit may repeat a key (SystemCallFilter= allows, then ~ denies); the last
     # value wins here, which is enough for the keys read below.
-    unit = configparser.ConfigParser(strict=False, interpolation=None)
-    unit.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    unit = UnitFile(strict=False, interpolation=None)
     unit.read_string((DEPLOY / "partida.service").read_text())
     assert unit.sections() == ["Unit", "Service", "Install"]
     service = unit["Service"]

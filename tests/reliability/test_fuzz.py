@@ -313,6 +313,7 @@ def test_hostile_commands_change_nothing_and_answer_in_words(
                         | st.sampled_from(["abc", "", None]),
                         "target",
                     )
+                    # target: any value a raw request could carry, a number or not
                     reply = svc.run(fuzzer.service.kick(actor, place, target))  # type: ignore[arg-type]
                 elif call == "settings":
                     reply = svc.run(

@@ -12,7 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.store.database import alembic_config
@@ -47,10 +47,10 @@ def _inspect(url: str) -> tuple[set[str], list[object]]:
         engine = create_async_engine(url)
         async with engine.connect() as connection:
 
-            def work(sync: object) -> tuple[set[str], list[object]]:
+            def work(sync: Connection) -> tuple[set[str], list[object]]:
                 tables = set(inspect(sync).get_table_names())
                 diff = compare_metadata(
-                    MigrationContext.configure(sync, opts={"compare_type": True}),  # type: ignore[arg-type]
+                    MigrationContext.configure(sync, opts={"compare_type": True}),
                     Base.metadata,
                 )
                 return tables, diff

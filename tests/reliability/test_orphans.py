@@ -126,7 +126,8 @@ async def test_the_console_takes_its_render_worker_along(
         code = await asyncio.wait_for(process.wait(), 30)
         assert await wait_gone(below) == [], "processes outlived the console"
         if sig == signal.SIGTERM:
-            assert code == 0, (await process.stderr.read()).decode()[-2000:]  # type: ignore[union-attr]
+            assert process.stderr is not None
+            assert code == 0, (await process.stderr.read()).decode()[-2000:]
     finally:
         if process.returncode is None:
             process.kill()

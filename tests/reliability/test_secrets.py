@@ -227,7 +227,7 @@ def test_service_messages_images_and_logs_keep_secrets(kind: str, tmp_path: Path
                 private_jobs.append(draft.private_image)
             return await original(draft)
 
-        service.finish = finish  # type: ignore[method-assign]
+        service.finish = finish  # type: ignore[method-assign]  # a spy, then the real one
         service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)
@@ -404,7 +404,7 @@ def test_a_replay_shows_only_what_the_channel_saw(kind: str, tmp_path: Path) -> 
             jobs.extend(post.replay for post in draft.public if post.replay is not None)
             return await original(draft)
 
-        service.finish = finish  # type: ignore[method-assign]
+        service.finish = finish  # type: ignore[method-assign]  # a spy, then the real one
         service.fair_use = FairUse(service.clock, UNLIMITED)
         channel = 10
         place = Place(channel, 1)

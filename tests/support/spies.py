@@ -34,5 +34,5 @@ def refusal_keys(service: Service) -> list[str]:
         keys.append(error.key)
         return original(error, lang)
 
-    service.refusal = refused  # type: ignore[method-assign]
+    service.refusal = refused  # type: ignore[method-assign]  # a spy in the method's place
     return keys

@@ -45,7 +45,7 @@ def test_bad_moves() -> None:
     refused(state, 1, "move", {"pawn": "F7", "to": "F8"}, "core.error.not_your_turn")
     rejected(state, 0, Move("F6", "F10"), "zvv.error.out_of_reach")
     rejected(state, 0, Move("F6", "Q1"), "zvv.error.bad_square")
-    rejected(state, 0, Move(3, 4), "zvv.error.bad_square")  # type: ignore[arg-type]
+    rejected(state, 0, Move(3, 4), "zvv.error.bad_square")  # type: ignore[arg-type]  # not squares
 
 
 def test_moving_a_pawn_that_is_home() -> None:

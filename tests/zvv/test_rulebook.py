@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from i18n import t
-from rules.core import RulesError, get_game
+from rules.core import Action, RulesError, get_game
 from rules.zvv import GAME
 from rules.zvv.actions import Build, Move, Pass, Remove, Reroll, Roll, Stop
 from rules.zvv.board import board
@@ -23,8 +23,8 @@ def dests(state: ZvvState, pawn: str) -> set[str]:
     }
 
 
-def act(state: ZvvState, action: object) -> tuple[ZvvState, list[str]]:
-    new, events = GAME.apply(state, state.turn, action)  # type: ignore[arg-type]
+def act(state: ZvvState, action: Action) -> tuple[ZvvState, list[str]]:
+    new, events = GAME.apply(state, state.turn, action)
     return new, [e.key.rsplit(".", 1)[1] for e in events]
 
 
