@@ -4,6 +4,8 @@ against ``normal`` are the same from the same seed, so that it cannot rot."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.bench_bots import seeded_game
 from bench.zvv_style import Style, game_won, styled
 from rules.core import Action, Rng
@@ -12,6 +14,7 @@ from rules.zvv import GAME
 from rules.zvv.actions import Build, Remove, Roll
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board
 from rules.zvv.notation import position
+from rules.zvv.search import SIEGE
 from rules.zvv.state import ZvvState
 
 
@@ -26,6 +29,24 @@ def test_the_default_style_is_normal_in_every_decision_of_a_game() -> None:
         return first
 
     seeded_game(GAME, 2, (), 3, 1.0, decide)
+    assert differ == []
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_searched_moves_with_the_siege_are_hard_in_every_decision_of_a_game(seed: int) -> None:
+    # The screen around hard starts from hard itself: its searched moves, normal's wall with
+    # the siege, normal's ±. Both seats play hard; each choice is checked against the style.
+    style = Style(searched=True, siege=SIEGE)
+    differ: list[tuple[int, Action, Action]] = []
+
+    def decide(state: ZvvState, seat: int, _rng: Rng) -> Action:
+        first = choose(GAME, state, seat, "hard")
+        mine = styled(state, seat, GAME.legal_actions(state, seat), style)
+        if mine != first:
+            differ.append((state.turns, first, mine))
+        return first
+
+    seeded_game(GAME, 2, (), seed, 1.0, decide)
     assert differ == []
 
 
