@@ -2,13 +2,17 @@
 tuned by games against ``normal`` (docs/bots.md, "ZvV: a style tuned against `normal`").
 
 With its defaults a style plays exactly as ``normal`` (``rules/zvv/policy.py``); each number
-moves one of ``normal``'s choices (moves, walls, ±). Two players only.
+moves one of ``normal``'s choices (moves, walls, ±). ``searched`` puts ``hard``'s searched moves
+in place of ``normal``'s: ``Style(searched=True, siege=search.SIEGE)`` is today's ``hard`` with two
+players (``AROUND_HARD`` screens around it). Two players only.
 
 Run: ``python -m bench.zvv_style screen FIRST LAST LOG [NAME...]`` (the styles of ``SCREEN``,
-or those named, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning seeds were
-10000–10149) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's
-2-player games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
-``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style or a game, so what
+or those named in ``STYLES``, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning
+seeds were 10000–10149, around ``hard`` 20000–20149), ``python -m bench.zvv_style report LOG
+NAME`` (each style's wins in a screen's log, and against style ``NAME`` on the same seeds and
+seats) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's 2-player
+games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
+``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style and seed, so what
 finished by a deadline counts. ``game_won(style, seed, seat)`` is the measure.
 """
 
@@ -34,6 +38,7 @@ from rules.zvv.policy import (
     _open_pawns,
     _seals,
     distances,
+    fixed_squares,
     leader,
     race,
     wall_mask,
@@ -60,11 +65,13 @@ class Style:
     # the numbers above are unused; with ``siege`` = ``search.SIEGE`` the style is ``hard``.
     searched: bool = False
     # Walls: worth the rival's race longer less ``selfish`` times our own, walls at
-    # ``build_wall`` steps, plus ``siege`` per unit edge along the rival's target zone, plus
+    # ``build_wall`` steps, plus ``siege`` per unit edge along the rival's target zone (with
+    # ``siege_free`` only edges into its free squares, not those of pawns home), plus
     # ``seal`` when it shuts every rival pawn with a wall-free way home out of the zone.
     build_wall: int = 8
     selfish: float = 1.0
     siege: float = 0.0
+    siege_free: bool = False
     seal: float = 0.0
     # ±: take a wall away when its worth beats building (``build_worth`` steps of the rival's
     # race, times the chance the wall die can build); worth by shares of each race (normal)
@@ -177,6 +184,9 @@ def _wall(
     theirs, mine = _flows(state, b, mask, rival, wc), _flows(state, b, mask, seat, wc)
     base = (race(state, b, mask, seat, wc), race(state, b, mask, rival, wc))
     border = zone_border(b, rival) if style.siege else set()
+    if style.siege_free:  # a zone square with a pawn home needs no wall: nobody walks in
+        fixed = fixed_squares(state, b)
+        border = {e for e in border if e[0] not in fixed}
     walls = []
     for i, action in enumerate(builds):
         wall = b.parse_wall(action.wall)
@@ -361,6 +371,8 @@ AROUND_HARD: tuple[tuple[str, dict[str, Any]], ...] = (
     ("hard, keep_siege", {**HARD, "keep_siege": True}),
     ("hard, seal 20", {**HARD, "seal": 20.0}),
     ("hard, selfish 0.5", {**HARD, "selfish": 0.5}),
+    ("hard, siege_free", {**HARD, "siege_free": True}),
+    ("hard, build_worth 1", {**HARD, "build_worth": 1.0}),
 )
 STYLES = dict(SCREEN) | dict(AROUND_HARD)
 
