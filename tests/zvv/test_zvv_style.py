@@ -74,6 +74,21 @@ def test_a_siege_builds_along_the_rivals_zone() -> None:
     assert all((sq in zone) != (b.neighbour[d][sq] in zone) for sq, d in b.wall_edges(wall))
 
 
+def test_a_style_keeping_its_siege_leaves_the_wall_along_the_rivals_zone() -> None:
+    # The zombies' A3, B3, C3 and C1 are still in the vampires' target zone, fenced on the
+    # south (A4, B4, C4 N) and partly on the east (D2-D3 W); C1 can still walk out by D1, so
+    # nobody is shut in. normal takes A4 N away (A3's way out is shorter); a style keeping its
+    # siege rolls instead: every vampire must come in past that wall at the end.
+    state = position(
+        pawns={0: ["A3", "B3", "C3", "C1"], 1: ["G7", "H6", "G5"]},
+        walls=["A4 N", "B4 N", "C4 N", "D2-D3 W"],
+        face="plusminus",
+    )
+    legal = GAME.legal_actions(state, 0)
+    assert styled(state, 0, legal, Style()) == Remove("A4 N")
+    assert styled(state, 0, legal, Style(keep_siege=True)) == Roll()
+
+
 def test_a_game_is_the_same_from_the_same_seed() -> None:
     style = Style(arrive=3.0)
     assert [game_won(style, 7, seat) for seat in (0, 1)] == [
