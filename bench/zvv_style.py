@@ -2,29 +2,34 @@
 tuned by games against ``normal`` (docs/bots.md, "ZvV: a style tuned against `normal`").
 
 With its defaults a style plays exactly as ``normal`` (``rules/zvv/policy.py``); each number
-moves one of ``normal``'s choices (moves, walls, ±). Two players only.
+moves one of ``normal``'s choices (moves, walls, ±). ``searched`` puts ``hard``'s searched moves
+in place of ``normal``'s: ``Style(searched=True, siege=search.SIEGE)`` is today's ``hard`` with two
+players (``AROUND_HARD`` screens around it). Two players only.
 
 Run: ``python -m bench.zvv_style screen FIRST LAST LOG [NAME...]`` (the styles of ``SCREEN``,
-or those named, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning seeds were
-10000–10149) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's
-2-player games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
-``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style or a game, so what
+or those named in ``STYLES``, each on seeds ``FIRST``..``LAST``-1 from both seats; the tuning
+seeds were 10000–10149, around ``hard`` 20000–20149), ``python -m bench.zvv_style report LOG
+NAME`` (each style's wins in a screen's log, and against style ``NAME`` on the same seeds and
+seats) or ``python -m bench.zvv_style bench STYLE_JSON FIRST LAST LOG`` (the bench's 2-player
+games ``FIRST``..``LAST``-1, the style's seat ``seed % 2`` as in ``play`` of
+``bench/bench_bots.py``); results go to ``LOG`` as JSON lines, one a style and seed, so what
 finished by a deadline counts. ``game_won(style, seed, seat)`` is the measure.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from bench.bench_bots import seeded_game
+from bench.bench_bots import seeded_game, wilson
 from rules import get_game
 from rules.core import Action, Rng
 from rules.core.policy import choose
-from rules.zvv import policy
+from rules.zvv import policy, search
 from rules.zvv.actions import Build, Move, Pass, Remove, Roll, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Board, Wall, board
 from rules.zvv.policy import (
@@ -33,6 +38,7 @@ from rules.zvv.policy import (
     _open_pawns,
     _seals,
     distances,
+    fixed_squares,
     leader,
     race,
     wall_mask,
@@ -55,22 +61,30 @@ class Style:
     arrive: float = 0.0
     laggard: float = 0.0
     spread: float = 0.0
+    # ``searched``: the moves are ``hard``'s search instead (``search.searched_move``), and
+    # the numbers above are unused; with ``siege`` = ``search.SIEGE`` the style is ``hard``.
+    searched: bool = False
     # Walls: worth the rival's race longer less ``selfish`` times our own, walls at
-    # ``build_wall`` steps, plus ``siege`` per unit edge along the rival's target zone, plus
+    # ``build_wall`` steps, plus ``siege`` per unit edge along the rival's target zone (with
+    # ``siege_free`` only edges into its free squares, not those of pawns home), plus
     # ``seal`` when it shuts every rival pawn with a wall-free way home out of the zone.
     build_wall: int = 8
     selfish: float = 1.0
     siege: float = 0.0
+    siege_free: bool = False
     seal: float = 0.0
     # ±: take a wall away when its worth beats building (``build_worth`` steps of the rival's
     # race, times the chance the wall die can build); worth by shares of each race (normal)
     # or ``absolute`` steps; ``remove_bias`` steps in favour of taking away; walls at
-    # ``pm_wall``; ``free_own``: first open the way home of pawns walled out of our zone.
+    # ``pm_wall``; ``free_own``: first open the way home of pawns walled out of our zone;
+    # ``keep_siege``: never take away a wall along the rival's target zone (our siege) unless
+    # that gives one of our pawns a wall-free way home.
     pm_wall: int = 8
     build_worth: float = 2.0
     absolute: bool = False
     remove_bias: float = 0.0
     free_own: bool = False
+    keep_siege: bool = False
 
 
 def styled(state: ZvvState, seat: int, legal: list[Action], style: Style) -> Action:
@@ -85,6 +99,8 @@ def styled(state: ZvvState, seat: int, legal: list[Action], style: Style) -> Act
     if seat in state.locked:
         return _normal(state, seat)
     if phase in ("move", "split", "split_more"):
+        if style.searched:
+            return _searched(state, seat, legal)
         return _move(state, b, mask, seat, legal, style)
     if phase == "plusminus":
         return _plusminus(state, b, mask, seat, legal, style)
@@ -96,6 +112,15 @@ def styled(state: ZvvState, seat: int, legal: list[Action], style: Style) -> Act
 
 def _normal(state: ZvvState, seat: int) -> Action:
     return choose(get_game("zvv"), state, seat, "normal")
+
+
+def _searched(state: ZvvState, seat: int, legal: list[Action]) -> Action:
+    """``hard``'s move: its search when there is a move to choose, else as ``hard`` does."""
+    if len(legal) == 1:
+        return legal[0]
+    if any(isinstance(a, Move) for a in legal):
+        return search.searched_move(get_game("zvv"), state, seat, legal)
+    return _normal(state, seat)
 
 
 def _move(
@@ -159,6 +184,9 @@ def _wall(
     theirs, mine = _flows(state, b, mask, rival, wc), _flows(state, b, mask, seat, wc)
     base = (race(state, b, mask, seat, wc), race(state, b, mask, rival, wc))
     border = zone_border(b, rival) if style.siege else set()
+    if style.siege_free:  # a zone square with a pawn home needs no wall: nobody walks in
+        fixed = fixed_squares(state, b)
+        border = {e for e in border if e[0] not in fixed}
     walls = []
     for i, action in enumerate(builds):
         wall = b.parse_wall(action.wall)
@@ -222,6 +250,10 @@ def _plusminus(
         wall = b.parse_wall(action.wall)
         assert wall is not None
         parsed.append((action, wall))
+    if style.keep_siege:
+        parsed = _siege_kept(state, b, mask, seat, rival, parsed)
+        if not parsed:
+            return roll
     if style.free_own:
         shut = len(_open_pawns(state, b, mask, seat))
         opened = []
@@ -245,6 +277,28 @@ def _plusminus(
     if best[0] >= build and (best[0] > 0 or build == 0):
         return best[2]
     return roll
+
+
+def _siege_kept(
+    state: ZvvState,
+    b: Board,
+    mask: list[int],
+    seat: int,
+    rival: int,
+    parsed: list[tuple[Remove, Wall]],
+) -> list[tuple[Remove, Wall]]:
+    """The walls ± may take away: not one along the rival's target zone, unless taking it away
+    gives one of our pawns a wall-free way home."""
+    border = zone_border(b, rival)
+    shut = len(_open_pawns(state, b, mask, seat))
+    kept = []
+    for action, wall in parsed:
+        if any(e in border for e in b.wall_edges(wall)):
+            after = wall_mask(b, [w for w in state.walls if w != wall])
+            if len(_open_pawns(state, b, after, seat)) <= shut:
+                continue
+        kept.append((action, wall))
+    return kept
 
 
 def game_won(style: Style, seed: int, shift: int) -> bool:
@@ -304,30 +358,70 @@ SCREEN: tuple[tuple[str, dict[str, Any]], ...] = (
 )
 
 
+# Around today's ``hard`` (its searched moves, the siege, ``normal``'s ±): one change at a
+# time, on fresh seeds (the bench's 0–899 are held out).
+HARD = {"searched": True, "siege": 3.0}
+AROUND_HARD: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("hard", HARD),
+    ("hard, siege 2", {**HARD, "siege": 2.0}),
+    ("hard, siege 4", {**HARD, "siege": 4.0}),
+    ("hard, siege 6", {**HARD, "siege": 6.0}),
+    ("hard, build_worth 4", {**HARD, "build_worth": 4.0}),
+    ("hard, build_worth 8", {**HARD, "build_worth": 8.0}),
+    ("hard, keep_siege", {**HARD, "keep_siege": True}),
+    ("hard, seal 20", {**HARD, "seal": 20.0}),
+    ("hard, selfish 0.5", {**HARD, "selfish": 0.5}),
+    ("hard, siege_free", {**HARD, "siege_free": True}),
+    ("hard, build_worth 1", {**HARD, "build_worth": 1.0}),
+)
+STYLES = dict(SCREEN) | dict(AROUND_HARD)
+
+
 def _log(path: str, entry: dict[str, Any]) -> None:
     with open(path, "a") as f:
         f.write(json.dumps(entry) + "\n")
 
 
-def screen(seeds: range, path: str, names: list[str] | None = None) -> None:
-    for name, changes in SCREEN:
-        if names and name not in names:
-            continue
-        style = replace(Style(), **changes)
-        t = time.process_time()
-        each = "".join(str(int(game_won(style, s, shift))) for s in seeds for shift in range(2))
-        _log(
-            path,
-            {
-                "name": name,
-                "won": each.count("1"),
-                "n": len(each),
-                "seeds": [seeds.start, seeds.stop],
-                "cpu": round(time.process_time() - t, 1),
-                "style": asdict(style),
-                "games": each,  # per seed, seat 0 then seat 1
-            },
-        )
+def screen(seeds: range, path: str, names: list[str]) -> None:
+    """Each named style on ``seeds`` from both seats, one log line a style and seed."""
+    for name in names:
+        style = Style(**STYLES[name])
+        for seed in seeds:
+            t = time.process_time()
+            each = "".join(str(int(game_won(style, seed, shift))) for shift in range(2))
+            cpu = round(time.process_time() - t, 2)
+            _log(path, {"name": name, "seed": seed, "games": each, "cpu": cpu})
+
+
+def report(path: str, against: str) -> None:
+    """Per style of a screen's log: games won of those played, the 95% interval, and the games
+    (same seed, same seat) won only by it / only by ``against``, with a sign test."""
+    games: dict[str, dict[tuple[int, int], bool]] = {}
+    for line in open(path):
+        entry = json.loads(line)
+        for shift, won in enumerate(entry["games"]):
+            games.setdefault(entry["name"], {})[(entry["seed"], shift)] = won == "1"
+    ref = games.get(against, {})
+    for name, played in games.items():
+        won = sum(played.values())
+        lo, hi = wilson(won, len(played))
+        line = f"{name}: {won}/{len(played)} ({won / len(played):.1%}, {lo:.1%}-{hi:.1%})"
+        both = [k for k in played if k in ref]
+        if name != against and both:
+            mine = sum(played[k] and not ref[k] for k in both)
+            theirs = sum(ref[k] and not played[k] for k in both)
+            line += f"; n={len(both)}: only it {mine} / only {against} {theirs}"
+            line += f" (p = {sign_test(mine, theirs):.2f})"
+        print(line)
+
+
+def sign_test(a: int, b: int) -> float:
+    """Two-sided sign test: the chance of a split at least this uneven of a + b fair coins."""
+    n, k = a + b, min(a, b)
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    return min(1.0, 2 * tail)
 
 
 def bench(style: Style, seeds: range, path: str) -> None:
@@ -341,7 +435,9 @@ def bench(style: Style, seeds: range, path: str) -> None:
 if __name__ == "__main__":
     if sys.argv[1] == "screen":
         first, last = int(sys.argv[2]), int(sys.argv[3])
-        screen(range(first, last), sys.argv[4], sys.argv[5:] or None)
+        screen(range(first, last), sys.argv[4], sys.argv[5:] or [name for name, _ in SCREEN])
+    elif sys.argv[1] == "report":
+        report(sys.argv[2], sys.argv[3])
     else:
         style = Style(**json.loads(sys.argv[2]))
         bench(style, range(int(sys.argv[3]), int(sys.argv[4])), sys.argv[5])

@@ -79,18 +79,33 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
     moves = [a for a in legal if isinstance(a, Move)]
     builds = [a for a in legal if isinstance(a, Build)]
     if moves:
-        candidates: list[Action] = _move_shortlist(state, b, mask, seat, moves)
-        if Stop() in legal:
-            candidates.append(Stop())
-    elif builds and state.seats == 2:
+        return searched_move(game, state, seat, legal)
+    if builds and state.seats == 2:
         return policy.best_wall(state, b, mask, seat, builds, SIEGE)
-    elif builds:
+    if builds:
         worths = sorted(wall_worths(state, b, mask, seat, builds), reverse=True)
-        candidates = [w[2] for w in worths[:WALLS]]
-        if not candidates:
-            return normal(game, state, seat, "normal", dice)
-    else:
-        return normal(game, state, seat, "normal", dice)
+        candidates: list[Action] = [w[2] for w in worths[:WALLS]]
+        if candidates:
+            return _best(game, state, b, mask, seat, candidates)
+    return normal(game, state, seat, "normal", dice)
+
+
+def searched_move(game: Game[Any], state: ZvvState, seat: int, legal: list[Action]) -> Action:
+    """``hard``'s move (``legal`` holds a move): the best of ``normal``'s ``MOVES`` best moves
+    (and stopping, when allowed) by the position each leaves, the next rolls ahead."""
+    b = board(state.size)
+    mask = wall_mask(b, state.walls)
+    moves = [a for a in legal if isinstance(a, Move)]
+    candidates: list[Action] = _move_shortlist(state, b, mask, seat, moves)
+    if Stop() in legal:
+        candidates.append(Stop())
+    return _best(game, state, b, mask, seat, candidates)
+
+
+def _best(
+    game: Game[Any], state: ZvvState, b: Board, mask: list[int], seat: int, candidates: list[Action]
+) -> Action:
+    """The candidate that leaves the best position (``worth``); the first on a tie."""
     spread = _spread(state, b, mask)
     best: tuple[float, int] | None = None
     choice = candidates[0]

@@ -4,6 +4,8 @@ against ``normal`` are the same from the same seed, so that it cannot rot."""
 
 from __future__ import annotations
 
+import pytest
+
 from bench.bench_bots import seeded_game
 from bench.zvv_style import Style, game_won, styled
 from rules.core import Action, Rng
@@ -12,6 +14,7 @@ from rules.zvv import GAME
 from rules.zvv.actions import Build, Remove, Roll
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board
 from rules.zvv.notation import position
+from rules.zvv.search import SIEGE
 from rules.zvv.state import ZvvState
 
 
@@ -26,6 +29,24 @@ def test_the_default_style_is_normal_in_every_decision_of_a_game() -> None:
         return first
 
     seeded_game(GAME, 2, (), 3, 1.0, decide)
+    assert differ == []
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_searched_moves_with_the_siege_are_hard_in_every_decision_of_a_game(seed: int) -> None:
+    # The screen around hard starts from hard itself: its searched moves, normal's wall with
+    # the siege, normal's ±. Both seats play hard; each choice is checked against the style.
+    style = Style(searched=True, siege=SIEGE)
+    differ: list[tuple[int, Action, Action]] = []
+
+    def decide(state: ZvvState, seat: int, _rng: Rng) -> Action:
+        first = choose(GAME, state, seat, "hard")
+        mine = styled(state, seat, GAME.legal_actions(state, seat), style)
+        if mine != first:
+            differ.append((state.turns, first, mine))
+        return first
+
+    seeded_game(GAME, 2, (), seed, 1.0, decide)
     assert differ == []
 
 
@@ -51,6 +72,21 @@ def test_a_siege_builds_along_the_rivals_zone() -> None:
     wall = b.parse_wall(action.wall)
     assert wall is not None
     assert all((sq in zone) != (b.neighbour[d][sq] in zone) for sq, d in b.wall_edges(wall))
+
+
+def test_a_style_keeping_its_siege_leaves_the_wall_along_the_rivals_zone() -> None:
+    # The zombies' A3, B3, C3 and C1 are still in the vampires' target zone, fenced on the
+    # south (A4, B4, C4 N) and partly on the east (D2-D3 W); C1 can still walk out by D1, so
+    # nobody is shut in. normal takes A4 N away (A3's way out is shorter); a style keeping its
+    # siege rolls instead: every vampire must come in past that wall at the end.
+    state = position(
+        pawns={0: ["A3", "B3", "C3", "C1"], 1: ["G7", "H6", "G5"]},
+        walls=["A4 N", "B4 N", "C4 N", "D2-D3 W"],
+        face="plusminus",
+    )
+    legal = GAME.legal_actions(state, 0)
+    assert styled(state, 0, legal, Style()) == Remove("A4 N")
+    assert styled(state, 0, legal, Style(keep_siege=True)) == Roll()
 
 
 def test_a_game_is_the_same_from_the_same_seed() -> None:
