@@ -252,7 +252,7 @@ def wall_worths(
     few that cross nobody's way, weighed exactly (the leader's race longer against our own);
     never one that shuts every one of our open pawns out of the zone.
 
-    ``siege`` (``hard`` with two players): each edge of the wall along the zone the leader
+    ``siege`` (``hard``): each edge of the wall along the zone the leader
     races to is worth that many steps more, and every such wall is weighed. A wall there stands
     where every pawn of the leader must pass at the end, however its ways change until then."""
     rival = leader(state, b, mask, seat)

@@ -22,12 +22,14 @@ each candidate leaves, its own next two rolls and every rival's next roll ahead:
   one for one: even with two players, a loss with more (the other rivals gained);
 - the candidates are every legal move, ranked first by ``normal``'s cut, the best ``MOVES`` of
   them weighed; on a Build with three or four players, the best ``WALLS`` walls by
-  ``normal``'s exact score. With two players a Build is not searched: it is ``normal``'s wall
-  with every edge along the rival's target zone worth ``SIEGE`` steps more (``wall_worths``).
-  Measured against ``normal``, that wall won more games than the searched one (docs/bots.md,
-  "ZvV: a style tuned against `normal`"): a wall there stands where all the rival's pawns must
-  pass at the end, which neither the race nor a few rolls ahead can see. The ± choice, the
-  roll and a seat that can never finish (D7) stay ``normal``'s.
+  ``normal``'s exact score with every edge along the leader's target zone worth ``SIEGE``
+  steps more (``wall_worths``), so that the walls along that zone are among those searched
+  (docs/bots.md, "ZvV with three and four players: the siege searched"). With two players a
+  Build is not searched: it is ``normal``'s wall with that bonus. Measured against
+  ``normal``, that wall won more games than the searched one (docs/bots.md, "ZvV: a style
+  tuned against `normal`"): a wall there stands where all the rival's pawns must pass at the
+  end, which neither the race nor a few rolls ahead can see. The ± choice, the roll and a
+  seat that can never finish (D7) stay ``normal``'s.
 
 Nothing here is random: the same position gives the same choice.
 """
@@ -48,7 +50,7 @@ from rules.zvv.state import ZvvState
 
 MOVES = 8
 WALLS = 6
-SIEGE = 3.0  # two players: steps a wall's edge along the rival's target zone is worth
+SIEGE = 3.0  # steps a wall's edge along the leader's target zone is worth (walls only)
 # The action die: the steps each face gives a pawn (2* as two steps of one pawn; Build and ±
 # move nothing), each face one chance in six.
 FACE_STEPS = (2, 4, 6, 2)
@@ -83,7 +85,7 @@ def choose_hard(game: Game[Any], state: ZvvState, seat: int, normal: Normal, dic
     if builds and state.seats == 2:
         return policy.best_wall(state, b, mask, seat, builds, SIEGE)
     if builds:
-        worths = sorted(wall_worths(state, b, mask, seat, builds), reverse=True)
+        worths = sorted(wall_worths(state, b, mask, seat, builds, SIEGE), reverse=True)
         candidates: list[Action] = [w[2] for w in worths[:WALLS]]
         if candidates:
             return _best(game, state, b, mask, seat, candidates)

@@ -9,7 +9,7 @@ from rules.zvv import GAME
 from rules.zvv.actions import Build, Move
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, board, reach
 from rules.zvv.notation import position
-from rules.zvv.policy import race, wall_mask, zone_border
+from rules.zvv.policy import leader, race, wall_mask, zone_border
 from rules.zvv.state import ZvvState
 
 ZONE_0_BUT_TWO = ["I9", "J9", "K9", "I10", "J10", "K10", "I11"]
@@ -106,6 +106,24 @@ def test_with_two_players_a_wall_goes_along_the_rivals_zone() -> None:
     wall = b.parse_wall("A4-C4 N")
     assert wall is not None
     assert sum(edge in zone_border(b, 1) for edge in b.wall_edges(wall)) == 3, "all along it"
+
+
+def test_with_three_players_the_walls_searched_include_the_leaders_zone() -> None:
+    # The opening of a three-player game: green (seat 2, top right, racing to the bottom-left
+    # zone A9-C11) has a pawn out on H2 and leads; seat 0 builds a 3-long wall. No wall
+    # lengthens anyone's race yet (a wall on the open board is walked round). normal, and hard
+    # before, built D2-F2 N, in front of green's start, where its pawns walk round it; hard now
+    # searches the walls along the leader's zone too and builds its top side, A9-C9 N, where
+    # green's pawns must pass at the end, whatever ways they take until then.
+    green = ["I1", "H2", "K1", "I2", "J2", "K2", "I3", "J3", "K3"]
+    state = position(seats=3, pawns={2: green}, face="build", wall_len=3)
+    b = board(state.size)
+    assert leader(state, b, wall_mask(b, state.walls), 0) == 2
+    assert choose(GAME, state, 0, "normal") == Build("D2-F2 N")
+    assert choose(GAME, state, 0, "hard") == Build("A9-C9 N")
+    wall = b.parse_wall("A9-C9 N")
+    assert wall is not None
+    assert sum(edge in zone_border(b, 2) for edge in b.wall_edges(wall)) == 3, "all along it"
 
 
 def test_the_last_two_pawns_are_left_so_that_every_roll_counts() -> None:
