@@ -61,8 +61,8 @@ class Style:
     arrive: float = 0.0
     laggard: float = 0.0
     spread: float = 0.0
-    # ``searched``: the moves are ``hard``'s search instead (``search.searched_move``), and
-    # the numbers above are unused; with ``siege`` = ``search.SIEGE`` the style is ``hard``.
+    # ``searched``: the moves are the registered ``hard``'s (its search) instead, and the
+    # numbers above are unused; with ``siege`` = ``search.SIEGE`` the style is ``hard``.
     searched: bool = False
     # Walls: worth the rival's race longer less ``selfish`` times our own, walls at
     # ``build_wall`` steps, plus ``siege`` per unit edge along the rival's target zone (with
@@ -97,10 +97,10 @@ def styled(state: ZvvState, seat: int, legal: list[Action], style: Style) -> Act
     b = board(state.size)
     mask = wall_mask(b, state.walls)
     if seat in state.locked:
-        return _normal(state, seat)
+        return _level(state, seat, "normal")
     if phase in ("move", "split", "split_more"):
-        if style.searched:
-            return _searched(state, seat, legal)
+        if style.searched:  # hard's own choice: its search when there is a move to choose
+            return _level(state, seat, "hard")
         return _move(state, b, mask, seat, legal, style)
     if phase == "plusminus":
         return _plusminus(state, b, mask, seat, legal, style)
@@ -110,17 +110,9 @@ def styled(state: ZvvState, seat: int, legal: list[Action], style: Style) -> Act
     return legal[0]
 
 
-def _normal(state: ZvvState, seat: int) -> Action:
-    return choose(get_game("zvv"), state, seat, "normal")
-
-
-def _searched(state: ZvvState, seat: int, legal: list[Action]) -> Action:
-    """``hard``'s move: its search when there is a move to choose, else as ``hard`` does."""
-    if len(legal) == 1:
-        return legal[0]
-    if any(isinstance(a, Move) for a in legal):
-        return search.searched_move(get_game("zvv"), state, seat, legal)
-    return _normal(state, seat)
+def _level(state: ZvvState, seat: int, level: str) -> Action:
+    """The registered computer player's choice at ``level``."""
+    return choose(get_game("zvv"), state, seat, level)
 
 
 def _move(
@@ -360,7 +352,7 @@ SCREEN: tuple[tuple[str, dict[str, Any]], ...] = (
 
 # Around today's ``hard`` (its searched moves, the siege, ``normal``'s ±): one change at a
 # time, on fresh seeds (the bench's 0–899 are held out).
-HARD = {"searched": True, "siege": 3.0}
+HARD = {"searched": True, "siege": search.SIEGE}
 AROUND_HARD: tuple[tuple[str, dict[str, Any]], ...] = (
     ("hard", HARD),
     ("hard, siege 2", {**HARD, "siege": 2.0}),
