@@ -83,10 +83,11 @@ class Console:
     locale: str = "en"  # the server's language: public messages
     users: dict[str, Actor] = field(default_factory=dict)
     last_buttons: list[str] = field(default_factory=list)
-    # The menus of the last message that had any (a phase message's, or a private step's of a
-    # move chosen from menus): each custom_id with its values. ``/select`` picks in the one
-    # that offers the values typed.
-    last_selects: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    # The menus of the last public message that had any (a phase message's), and of each
+    # user's last private one (a step of a move chosen from menus), newest last: owner (None:
+    # public) → each custom_id with its values. ``/select`` picks among the menus its typist
+    # can see, as on Discord, where nobody can use another player's private menu.
+    menus: dict[int | None, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
     image_count: int | None = None  # the last picture's number; None: not yet looked up
     posts: int = 0  # public messages posted so far: each is numbered, so an edit can name it
     slots: dict[Slot, int] = field(default_factory=dict)  # slot → its message's number
@@ -170,7 +171,7 @@ class Console:
             # Decoded here, where the click arrives, as the Discord adapter does.
             return await svc.press(actor, place, decode(self._button(words[0] if words else "")))
         if group == "select":
-            menu = self._menu(words)
+            menu = self.menu_for(actor, words)
             if menu is None:
                 self.say("? There is no menu to choose from.")
                 return None
@@ -213,14 +214,19 @@ class Console:
                 named.setdefault(param.name, value)
         return await svc.act(actor, place, group, name, dict(named))
 
-    def _menu(self, values: list[str]) -> str | None:
-        """The last menu that offers every value in ``values`` (squares in several menus by
-        rows: the one holding the square); else the first of them, which refuses in words."""
+    def menu_for(self, actor: Actor, values: list[str]) -> str | None:
+        """The newest menu ``actor`` can see (public, or shown privately to them) that offers
+        every value in ``values`` (squares in several menus by rows: the one holding the
+        square); else the first of the newest they see, which refuses in words."""
         wanted = {v.upper() for v in values}
-        for custom_id, offered in self.last_selects:
-            if wanted <= {o.upper() for o in offered}:
-                return custom_id
-        return self.last_selects[0][0] if self.last_selects else None
+        seen = [
+            menus for owner, menus in reversed(self.menus.items()) if owner in (None, actor.user_id)
+        ]
+        for menus in seen:
+            for custom_id, offered in menus:
+                if wanted <= {o.upper() for o in offered}:
+                    return custom_id
+        return seen[0][0][0] if seen else None
 
     def _button(self, ref: str) -> str:
         if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
@@ -302,7 +308,9 @@ class Console:
 
     async def show(self, reply: Reply, actor: Actor) -> None:
         if reply.private is not None:
-            self.print_message(f"→ {actor.display_name} (only they see this)", reply.private)
+            self.print_message(
+                f"→ {actor.display_name} (only they see this)", reply.private, to=actor.user_id
+            )
         await self.show_outgoing(reply.public)
 
     def channel_name(self, channel_id: int) -> str:
@@ -322,7 +330,7 @@ class Console:
             if item.dm is not None:
                 # A terminal takes every direct message (closed DMs are a Discord matter).
                 who = next((n for n, a in self.users.items() if a.user_id == item.dm), item.dm)
-                self.print_message(f"✉ to @{who}", item.message)
+                self.print_message(f"✉ to @{who}", item.message, to=item.dm)
                 continue
             if item.archive:
                 self.say(f"[{where}] (archived)")
@@ -330,12 +338,12 @@ class Console:
             if item.edit and item.slot is not None:
                 number = self.slots.get(item.slot)
                 mark = f"✎ №{number}" if number is not None else "✎"
-                self.print_message(f"{where} {mark}", item.message, public=True)
+                self.print_message(f"{where} {mark}", item.message)
                 continue
             self.posts += 1
             if item.slot is not None:
                 self.slots[item.slot] = self.posts
-            self.print_message(f"{where} №{self.posts}", item.message, public=True)
+            self.print_message(f"{where} №{self.posts}", item.message)
             if item.thread is not None and item.slot is not None and self.open_threads:
                 # Numbered by the game, so a restarted console names the same threads.
                 thread = THREAD_IDS + item.slot.game_id
@@ -346,7 +354,8 @@ class Console:
                     f"@name#{thread - THREAD_IDS} /… to play in it)"
                 )
 
-    def print_message(self, where: str, message: Message, public: bool = False) -> None:
+    def print_message(self, where: str, message: Message, to: int | None = None) -> None:
+        """``to``: the user a private answer or a direct message is shown to (None: public)."""
         head = self.readable(message.text)
         told = self.readable(message.narration)
         if head and told:
@@ -364,12 +373,13 @@ class Console:
             self.say(f"    🖼  {path}")
         if message.buttons:
             # A private answer's pages (a leaderboard's) are pressed like the channel's buttons.
-            if public or all(_view_button(b.custom_id) for b in message.buttons):
+            if to is None or all(_view_button(b.custom_id) for b in message.buttons):
                 self.last_buttons = [b.custom_id for b in message.buttons]
             labels = "  ".join(f"[{i}] {b.label}" for i, b in enumerate(message.buttons, 1))
             self.say(f"    buttons (/press N): {labels}")
         if message.selects:
-            self.last_selects = [
+            self.menus.pop(to, None)  # re-inserted: the newest last
+            self.menus[to] = [
                 (m.custom_id, tuple(v for v, _ in m.options)) for m in message.selects
             ]
         for select in message.selects:

@@ -9,12 +9,20 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 from bot.console import Console, ConsoleClock
 from bot.service import Service
 from bot.service import buttons as button_ids
 from bot.service.match import Match
+from bot.service.replies import Message, Select
+from bot.service.text import Text
 from bot.store import repository as repo
 from rules.core import get_game
+
+# The deals are seeded, so that each game is the one the test describes: deal 3's Bad Bones game
+# has alice take a trap back (a public menu) just after bob was shown a private menu of squares.
+DEAL = "bot.service.lobby.secrets.randbits"
 
 
 async def _play_by_menus(tmp_path: Path, game: str, options: str, moves: int) -> tuple[str, int]:
@@ -77,9 +85,38 @@ async def test_zvv_moves_and_walls_by_press_and_select_in_the_console(tmp_path: 
     assert "O escríbela: `/zvv mover peon:" in text, "and show the command to type instead"
 
 
-async def test_bad_bones_traps_by_press_and_select_in_the_console(tmp_path: Path) -> None:
+async def test_bad_bones_traps_by_press_and_select_in_the_console(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(DEAL, lambda bits: 3)
     text, made = await _play_by_menus(tmp_path, "badbones", "", 25)
     assert made >= 15  # (or the game ended)
     assert "⚠️" not in text, text
     assert "[1] Place a trap…" in text
     assert "¿Qué trampa colocas?" in text
+
+
+def _menu(placeholder: str, custom_id: str, values: list[str]) -> Message:
+    return Message(
+        Text.of(placeholder),
+        selects=(Select(placeholder, custom_id, tuple((v, v) for v in values)),),
+    )
+
+
+async def test_a_select_is_made_in_the_menus_its_player_sees_never_in_another_players_private_one(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    con, _ = console
+    alice, bob = con.actor("alice", None), con.actor("bob", "es")
+    # The phase message offers the traps alice may take back; then bob, placing his dragon step
+    # by step, is shown privately a menu of every square (C2 among them).
+    con.print_message(
+        "#1 №11", _menu("Which trap do you take back?", "pt:1:p:retrieve:@square", ["C2", "D4"])
+    )
+    squares = _menu(
+        "dragón: ¿en qué casilla?", "pt:1:p:place:trap=dragon&@square#0", ["A1", "C2", "E5"]
+    )
+    con.print_message("→ bob (only they see this)", squares, to=bob.user_id)
+    assert con.menu_for(alice, ["C2"]) == "pt:1:p:retrieve:@square", "alice's is the public one"
+    assert con.menu_for(bob, ["C2"]) == "pt:1:p:place:trap=dragon&@square#0", "bob's newest"
+    assert con.menu_for(bob, ["D4"]) == "pt:1:p:retrieve:@square", "bob sees the public one too"
