@@ -49,8 +49,8 @@ from typing import Any
 
 from rules import game_names, get_game
 from rules.core import Action, Game, Rng, registration
-from rules.core.play import BOTS_SALT, START, Decide, Played, play_game, random_legal
-from rules.core.policy import choose, has_policy
+from rules.core.play import BOTS_SALT, START, Decide, Played, play_game
+from rules.core.policy import by_levels, choose, has_policy
 
 GAMES = 300
 WORKERS = 2
@@ -162,16 +162,14 @@ def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], Tim
     shift = seed % match.seats
     levels = match.levels[shift:] + match.levels[:shift]
     times: Times = {}
-    random_move = random_legal(game)
+    by_level = by_levels(game, levels)
 
     def decide(state: Any, seat: int, rng: Rng) -> Action:
-        level = levels[seat]
-        if level == "random":
-            return random_move(state, seat, rng)
         wall, cpu = time.perf_counter(), time.process_time()
-        action = choose(game, state, seat, level)
+        action = by_level(state, seat, rng)
         took = (time.perf_counter() - wall, time.process_time() - cpu)
-        times.setdefault(level, []).append(took)
+        if levels[seat] != "random":  # a random move is no decision worth timing
+            times.setdefault(levels[seat], []).append(took)
         return action
 
     winners = seeded_game(game, match.seats, match.options, seed, match.clock_step, decide)
