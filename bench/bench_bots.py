@@ -42,14 +42,15 @@ import asyncio
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 from rules import game_names, get_game
 from rules.core import Action, Game, Rng, registration
-from rules.core.policy import choose, has_policy
+from rules.core.play import BOTS_SALT, START, Decide, Played, play_game
+from rules.core.policy import by_levels, choose, has_policy
 
 GAMES = 300
 WORKERS = 2
@@ -114,27 +115,42 @@ Times = dict[str, list[tuple[float, float]]]  # level -> (wall, CPU) seconds per
 AllTimes = dict[tuple[str, str], list[tuple[float, float]]]
 
 
-# A seat's decision in a seeded game: (state, seat, the game's generator) -> its action.
-Decide = Callable[[Any, int, Rng], Action]
+def bench_game(
+    game: Game[Any],
+    seats: int,
+    options: Mapping[str, Any],
+    seed: int,
+    decide: Decide[Any],
+    clock_step: float = 1.0,
+    start: float = START,
+    played: Played | None = None,
+) -> Any:
+    """One seeded game of the benches to its end, ``decide`` choosing every move: its final
+    state. It is ``rules.core.play.play_game`` with the computer players' salt, drawing the
+    seat to act even when only one is pending (the draws the per-seed figures of docs/bots.md
+    were measured with), so the same seed is the same game for every bench."""
+    state, _, _ = play_game(
+        game,
+        seats,
+        seed,
+        decide,
+        salt=BOTS_SALT,
+        options=options,
+        start=start,
+        clock_step=clock_step,
+        max_steps=MAX_STEPS,
+        draw_lone_seat=True,
+        played=played,
+    )
+    return state
 
 
 def seeded_game(
-    game: Game[Any], seats: int, options: Options, seed: int, clock_step: float, decide: Decide
+    game: Game[Any], seats: int, options: Options, seed: int, clock_step: float, decide: Decide[Any]
 ) -> tuple[int, ...]:
-    """One seeded game to its end, ``decide`` choosing every move: the winning seats. A
-    generator seeded from ``seed`` picks which pending seat acts first (and is handed to
-    ``decide`` for random play), so the same seed is the same game for every bench."""
-    state = game.new_game(seats, dict(options), seed)
-    rng = Rng(seed ^ 0xB075)
-    now = 1_000_000.0
-    steps = 0
-    while not game.is_over(state):
-        seat = rng.choice(sorted(game.pending(state)))
-        game.play(state, seat, decide(state, seat, rng), now)
-        now += clock_step
-        steps += 1
-        if steps > MAX_STEPS:
-            raise AssertionError(f"{game.name}: seed {seed} does not end")
+    """One seeded game to its end (:func:`bench_game`), ``decide`` choosing every move: the
+    winning seats."""
+    state = bench_game(game, seats, dict(options), seed, decide, clock_step)
     result = game.result(state)
     assert result is not None
     return result.winners
@@ -146,15 +162,14 @@ def play(match: Match, seed: int) -> tuple[tuple[int, ...], tuple[str, ...], Tim
     shift = seed % match.seats
     levels = match.levels[shift:] + match.levels[:shift]
     times: Times = {}
+    by_level = by_levels(game, levels)
 
     def decide(state: Any, seat: int, rng: Rng) -> Action:
-        level = levels[seat]
-        if level == "random":
-            return rng.choice(game.legal_actions(state, seat))
         wall, cpu = time.perf_counter(), time.process_time()
-        action = choose(game, state, seat, level)
+        action = by_level(state, seat, rng)
         took = (time.perf_counter() - wall, time.process_time() - cpu)
-        times.setdefault(level, []).append(took)
+        if levels[seat] != "random":  # a random move is no decision worth timing
+            times.setdefault(levels[seat], []).append(took)
         return action
 
     winners = seeded_game(game, match.seats, match.options, seed, match.clock_step, decide)

@@ -26,13 +26,13 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bench.bench_bots import TEAMS, WORKERS, wilson
+from bench.bench_bots import TEAMS, WORKERS, bench_game, wilson
 from rules import get_game
 from rules.badbones import phases
 from rules.badbones.board import model_name
 from rules.badbones.skeletons import Resolver
 from rules.badbones.state import BadBonesState, Token
-from rules.core import Event, Rng
+from rules.core import Action, Event, Rng
 from rules.core.policy import choose
 
 GAMES = 100
@@ -98,17 +98,20 @@ Outcome = tuple[bool, int, list[tuple[str, str]], str]
 
 
 def play(seats: int, options: dict[str, Any], level: str, seed: int) -> Outcome:
+    """One seeded game of the table (the bots bench's, ``bench_game``), the clock standing at 0."""
     _instrument()
     game = get_game("badbones")
-    state = game.new_game(seats, options, seed)
-    rng = Rng(seed ^ 0xB075)
     hits: list[tuple[str, str]] = []
-    while not game.is_over(state):
-        seat = rng.choice(sorted(game.pending(state)))
+
+    def decide(state: Any, seat: int, rng: Rng) -> Action:
         action = choose(game, state, seat, level)
         _hits.clear()  # what the computer's play-outs hit on their copies is not the game
-        game.play(state, seat, action, 0.0)
-        hits += _hits
+        return action
+
+    def played(seat: int, action: Action, now: float) -> None:
+        hits.extend(_hits)
+
+    state = bench_game(game, seats, options, seed, decide, 0.0, start=0.0, played=played)
     result = game.result(state)
     assert result is not None
     won = bool(result.winners)

@@ -58,6 +58,7 @@ def games_via_apply(budget: float) -> tuple[float, float]:
     def one() -> int:
         nonlocal steps
         seed = next(seeds)
+        # Its own loop, not rules.core.play.play_game: what it measures is apply's copy.
         rng = Rng(seed ^ 0x5EED)
         state = GAME.new_game(4, {}, seed)
         now = 1_000_000.0

@@ -67,6 +67,7 @@ def _apply_games(seconds: float) -> tuple[float, float]:
     games = steps = 0
     while time.process_time() - start < seconds:
         seed = 500_000 + games  # seeds of its own (see _games)
+        # Its own loop, not rules.core.play.play_game: what it measures is apply's copy.
         rng = Rng(seed ^ 0x5EED)
         state = FUSE.new_game(4, {}, seed)
         now = 1_000_000.0

@@ -21,7 +21,8 @@ from typing import Any
 from PIL import Image
 
 from render.replay import MAX_BYTES, LogEntry, animate, shots
-from rules.core import Rng, get_game
+from rules.core import Action, get_game
+from rules.core.play import RANDOM_SALT, play_game, random_legal
 
 TIME_LIMIT = 5.0
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
@@ -36,19 +37,25 @@ LONGEST: tuple[tuple[str, int, dict[str, Any], range], ...] = (
 
 
 def recorded_game(kind: str, seats: int, options: Mapping[str, Any], seed: int) -> list[LogEntry]:
-    """A random legal game's action log, as the service stores it."""
+    """A random legal game's action log, as the service stores it: ``random_game``'s moves,
+    from a clock at 1_800_000_000."""
     game = get_game(kind)
-    rng = Rng(seed ^ 0x5EED)
-    state = game.new_game(seats, options, seed)
-    now = 1_800_000_000.0
     log: list[LogEntry] = []
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
-        action = rng.choice(game.legal_actions(state, seat))
-        game.play(state, seat, action, now)
+
+    def played(seat: int, action: Action, now: float) -> None:
         log.append((seat, action.to_json(), now))
-        now += 1.0  # (FUSE live: a second a move plays all its rounds before the bomb)
+
+    # (FUSE live: a second a move plays all its rounds before the bomb)
+    play_game(
+        game,
+        seats,
+        seed,
+        random_legal(game),
+        salt=RANDOM_SALT,
+        options=options,
+        start=1_800_000_000.0,
+        played=played,
+    )
     return log
 
 

@@ -143,6 +143,7 @@ def _script(
     """The commands of one game whose players always make their first legal typed move. Every
     populated game is this same game (same seed, same options), so each worker replays it:
     the harness costs nothing per command, and the figure counts the service's work."""
+    # Its own loop, not rules.core.play.play_game: a fixed script of typed commands, no draws.
     state = game.new_game(seats, options, 1)
     script: list[tuple[int, str, dict[str, Any]]] = []
     now = time.time()

@@ -52,6 +52,7 @@ def afk_games(budget: float) -> tuple[float, float]:
 
     def one() -> int:
         nonlocal turns
+        # Its own loop, not rules.core.play.play_game: a speed figure (one pending call a move).
         state = GAME.new_game(4, {}, next(seeds))
         while not GAME.is_over(state):
             ((seat, pending),) = GAME.pending(state).items()

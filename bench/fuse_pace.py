@@ -39,6 +39,7 @@ def chat_game(
     played, seconds of play). ``away``: a seat whose player never comes, played by the round
     timer (``ROUND_TIMER`` after it is asked; the rest of its round a moment later), and from
     ``autopilot_after`` rounds of that in a row (0: never) by the autopilot, at once."""
+    # Its own loop, not rules.core.play.play_game: seats act as their chat-pace timers fall due.
     state = FUSE.new_game(seats, dict(options), seed)
     start = now = 1_000_000.0
     ready: dict[int, float] = {}  # seat -> when it acts next (it is pending)

@@ -22,7 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.store import logs
 from bot.store.models import FINISHED, ActionRow, GameRow, SeatRow
-from rules.core import Rng, get_game
+from rules.core import Action, Rng, get_game
+from rules.core.play import play_game
 from rules.core.policy import choose
 
 # (game, seats, options) of the templates, played with a few seeds each.
@@ -58,17 +59,28 @@ class Template:
 def play(kind: str, seats: int, options: dict[str, Any], seed: int) -> Template:
     """One whole game by the computer players, logged as the service logs it."""
     game = get_game(kind)
-    rng = Rng(seed ^ 0x6A0E)
-    state = game.new_game(seats, options, seed)
     log: list[tuple[int, dict[str, Any], float, bool]] = []
-    clock = 0.0
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
-        action = choose(game, state, seat, "normal")
-        game.play(state, seat, action, START + clock)
-        log.append((seat, action.to_json(), clock, False))
-        clock += 20.0 + rng.below(40)  # a person's move every 20 to 60 seconds
+
+    def decide(state: Any, seat: int, rng: Rng) -> Action:
+        return choose(game, state, seat, "normal")
+
+    def played(seat: int, action: Action, now: float) -> None:
+        log.append((seat, action.to_json(), now - START, False))
+
+    def pace(rng: Rng) -> float:
+        return 20.0 + rng.below(40)  # a person's move every 20 to 60 seconds
+
+    state, _, _ = play_game(
+        game,
+        seats,
+        seed,
+        decide,
+        salt=0x6A0E,
+        options=options,
+        start=START,
+        clock_step=pace,
+        played=played,
+    )
     after = game.snapshot(state)
     result = after.result
     return Template(

@@ -17,7 +17,8 @@ from bot.store import logs
 from bot.store import repository as repo
 from bot.store.database import alembic_config
 from bot.store.models import FINISHED, ActionRow, GameLogRow, GameRow, SeatRow
-from rules.core import Rng, get_game
+from rules.core import Action, Rng, get_game
+from rules.core.play import play_game
 from rules.core.policy import choose
 from tests.conftest import ALICE, BOB, HERE
 from tests.support.registered import generic_games
@@ -35,18 +36,26 @@ def finished_game(kind: str, seed: int = 7) -> tuple[dict[str, Any], list[dict[s
     """A whole game by the computer players: its final state and its log as the service stores
     it (times with fractions, some entries played by default)."""
     game = get_game(kind)
-    rng = Rng(seed)
-    state = game.new_game(seats(kind), {}, seed)
-    now = 1_800_000_000.123456789
     log: list[dict[str, Any]] = []
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
-        action = choose(game, state, seat, "easy")
-        game.play(state, seat, action, now)
+
+    def decide(state: Any, seat: int, rng: Rng) -> Action:
+        return choose(game, state, seat, "easy")
+
+    def played(seat: int, action: Action, now: float) -> None:
         entry = {"seq": 2 + len(log), "seat": seat, "action": action.to_json(), "at": now}
         log.append({**entry, "by_default": len(log) % 7 == 3})
-        now += 17.0 / 3.0
+
+    state, _, _ = play_game(
+        game,
+        seats(kind),
+        seed,
+        decide,
+        salt=0,
+        options={},
+        start=1_800_000_000.123456789,
+        clock_step=17.0 / 3.0,
+        played=played,
+    )
     return game.dump(state), log
 
 

@@ -26,7 +26,8 @@ from render.replay import (
     choose,
     shots,
 )
-from rules.core import Rng, RulesError, get_game
+from rules.core import Action, RulesError, get_game
+from rules.core.play import play_game, random_legal
 from tests.conftest import ALICE, BOB, HERE, Clock
 from tests.support.registered import generic_games
 
@@ -38,17 +39,22 @@ def recorded_game(
 ) -> list[LogEntry]:
     """A random legal game's log, as the service stores it: (seat, action JSON, time)."""
     game = get_game(kind)
-    rng = Rng(seed)
-    state = game.new_game(seats, options, seed)
-    now = 1_800_000_000.0
     log: list[LogEntry] = []
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = rng.choice(sorted(pending))
-        action = rng.choice(game.legal_actions(state, seat))
-        game.play(state, seat, action, now)
+
+    def played(seat: int, action: Action, now: float) -> None:
         log.append((seat, action.to_json(), now))
-        now += 1.0
+
+    play_game(
+        game,
+        seats,
+        seed,
+        random_legal(game),
+        salt=0,
+        options=options,
+        start=1_800_000_000.0,
+        draw_lone_seat=True,
+        played=played,
+    )
     return log
 
 

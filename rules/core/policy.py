@@ -31,6 +31,7 @@ from typing import Any, Protocol
 from rules.core.actions import Action
 from rules.core.errors import RulesError
 from rules.core.game import Game
+from rules.core.play import BOTS_SALT, Decide, play_game, random_legal
 from rules.core.registry import registration
 from rules.core.rng import Rng
 
@@ -107,6 +108,21 @@ def choose(
     return legal[0]
 
 
+def by_levels(game: Game[Any], levels: Sequence[str], strict: bool = False) -> Decide[Any]:
+    """How each seat of a table of computer players decides: ``levels[seat]`` is one of
+    ``LEVELS`` (:func:`choose`; ``strict``: see there) or ``random`` (a uniformly random legal
+    action, drawn from the game's generator)."""
+    random_move = random_legal(game)
+
+    def decide(state: Any, seat: int, rng: Rng) -> Action:
+        level = levels[seat]
+        if level == "random":
+            return random_move(state, seat, rng)
+        return choose(game, state, seat, level, strict=strict)
+
+    return decide
+
+
 def play_bots(
     game: Game[Any],
     levels: Sequence[str],
@@ -116,25 +132,17 @@ def play_bots(
     max_steps: int = 20_000,
     strict: bool = False,
 ) -> tuple[Any, int]:
-    """A whole game with one player per seat: ``levels[seat]`` is one of ``LEVELS`` or
-    ``random`` (a uniformly random legal action). Returns (final state, steps). A seeded Rng
-    picks which pending seat acts first and the random seats' actions; ``strict``: see
-    :func:`choose`. For tests and benchmarks."""
-    rng = Rng(seed ^ 0xB075)
-    state = game.new_game(len(levels), options, seed)
-    now = 1_000_000.0
-    steps = 0
-    while not game.is_over(state):
-        pending = game.pending(state)
-        seat = next(iter(pending)) if len(pending) == 1 else rng.choice(sorted(pending))
-        level = levels[seat]
-        if level == "random":
-            action = rng.choice(game.legal_actions(state, seat))
-        else:
-            action = choose(game, state, seat, level, strict=strict)
-        game.play(state, seat, action, now)
-        now += clock_step
-        steps += 1
-        if steps > max_steps:
-            raise AssertionError(f"{game.name}: no end after {max_steps} steps (seed {seed})")
+    """A whole game with one player per seat (:func:`by_levels`). Returns (final state, steps).
+    A seeded Rng picks which pending seat acts first and the random seats' actions
+    (``rules.core.play``'s ``play_game``, salt ``BOTS_SALT``). For tests and benchmarks."""
+    state, steps, _ = play_game(
+        game,
+        len(levels),
+        seed,
+        by_levels(game, levels, strict),
+        salt=BOTS_SALT,
+        options=options,
+        clock_step=clock_step,
+        max_steps=max_steps,
+    )
     return state, steps

@@ -45,6 +45,7 @@ def playout(
     to the end of the game or until ``until(state)``. When several seats are asked at once,
     ``rng`` picks who acts first. Time stands still at ``now`` (a game with a clock passes the
     position's own time, so that no deadline passes inside a simulation)."""
+    # Not rules.core.play.play_game: a play-out goes on from a position, up to a horizon.
     for _ in range(horizon):
         if game.is_over(state) or (until is not None and until(state)):
             break

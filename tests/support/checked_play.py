@@ -43,6 +43,7 @@ def play_checked(
     loaded back from JSON, ``checked(state, seat)`` runs and ``wrong(state, seat, legal,
     now)``'s actions must be refused. The clock starts at ``now`` and moves ``clock_step``
     seconds a step."""
+    # Its own loop, not rules.core.play.play_game: checks between moves, play from JSON copies.
     rng = Rng(seed)
     state = game.new_game(seats, options, seed)
     steps = 0
