@@ -45,7 +45,6 @@ def recorded_game(kind: str, seats: int, options: Mapping[str, Any], seed: int) 
     def played(seat: int, action: Action, now: float) -> None:
         log.append((seat, action.to_json(), now))
 
-    # (FUSE live: a second a move plays all its rounds before the bomb)
     play_game(
         game,
         seats,
@@ -54,6 +53,7 @@ def recorded_game(kind: str, seats: int, options: Mapping[str, Any], seed: int) 
         salt=RANDOM_SALT,
         options=options,
         start=1_800_000_000.0,
+        clock_step=1.0,  # (FUSE live: a second a move plays all its rounds before the bomb)
         played=played,
     )
     return log

@@ -31,8 +31,8 @@ def _rest(fake: FakeDiscord, since: int) -> list[str]:
 
 
 SMALL_ZVV = {"size": 9, "round_limit": 4}
-# The deals are seeded, so that each whole game is the one whose counts the test asserts (an
-# unseeded ZvV deal once made only 5 moves by menus where a run usually makes 6-11).
+# Each whole game is a deal of its own (not the one tests/conftest.py draws from the test's
+# name), so that renaming a test keeps the game whose counts it asserts.
 DEAL = "bot.service.lobby.secrets.randbits"
 
 
