@@ -167,7 +167,7 @@ def position_after(
     # Its own loop, not play_game's: it stops mid-game, after ``steps`` moves, and steers them.
     rng = Rng(seed)
     state = game.new_game(num_seats, options, seed)
-    now = 1_000_000.0
+    now = START
     for _ in range(steps):
         if game.is_over(state):
             break
