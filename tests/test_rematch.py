@@ -173,3 +173,28 @@ async def test_a_rematch_lobby_never_waits_for_a_computer_seat(service: Service)
     assert "Waiting for: Bob." in said, "never for the computer, which cannot ask"
     last = await service.rematch(BOB, HERE)
     assert last.ok and "begins" in last.public[0].message.whole
+
+
+async def test_a_rematch_of_a_game_that_ended_on_hold_runs_its_deadlines(
+    service: Service,
+) -> None:
+    # The host held the deadlines for the holidays, and the players finished the game anyway.
+    assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 1})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.settings(ALICE, HERE, hold=True)).ok
+    for p, amount in ((ALICE, 3), (BOB, 1)):
+        assert (await service.act(p, HERE, "tiny", "bid", {"amount": amount})).ok
+    for p in (ALICE, BOB):
+        assert (await service.act(p, HERE, "tiny", "pass", {})).ok
+    assert (await service.rematch(ALICE, HERE)).ok
+    started = await service.rematch(BOB, HERE)
+    assert started.ok and "begins" in started.public[0].message.whole
+    async with service.sessions() as session:
+        game = await repo.open_game(session, HERE.channel_id)
+        assert game is not None and game.status == "active"
+        assert "held_at" not in game.settings, "nobody held the new game"
+        due = [d.due_at for d in (await repo.deadlines_of(session, game.id)).values()]
+    assert due and all(d < service.clock() + 30 * 24 * 3600 for d in due), "deadlines run"
+    shown = await service.settings(BOB, HERE, hold=False)
+    assert not shown.ok or "already" in private(shown)

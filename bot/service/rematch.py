@@ -9,6 +9,7 @@ leaves its lobby as any other."""
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -80,6 +81,18 @@ def _lobby_slot(row: GameRow) -> Slot:
     return Slot(row.id, "lobby")
 
 
+# What the finished game went through rather than what its table chose: a hold or a pause it
+# ended under (bot/service/pause.py; kept, the new game would start with its deadlines set
+# aside a century), the seats said away by number (bot/service/routing.py; the seats turn),
+# its own rematch's marks.
+_PASSING = ("held_at", "paused_at", "missing", "gone", "away", "away_done", "rematch_of", "ready")
+
+
+def _chosen(settings: dict[str, Any]) -> dict[str, Any]:
+    """The settings a rematch keeps: time limits, autopilot, misses, undo, language."""
+    return {k: v for k, v in settings.items() if k not in _PASSING}
+
+
 def _lobby(
     finished: GameRow, players: list[SeatRow], actor: Actor, place: Place, now: float
 ) -> GameRow:
@@ -93,7 +106,7 @@ def _lobby(
         guild_id=finished.guild_id,
         kind=finished.kind,
         options=dict(finished.options),
-        settings={**finished.settings, "rematch_of": finished.id, "ready": []},
+        settings={**_chosen(finished.settings), "rematch_of": finished.id, "ready": []},
         status=LOBBY,
         host_id=actor.user_id,
         seed=secrets.randbits(62),
