@@ -280,3 +280,28 @@ def test_spanish_calls_the_rating_valoracion_and_the_computer_la_computadora() -
         assert "puntua" not in text.lower().replace("ú", "u"), key
     for key, text in es.items():
         assert "ordenador" not in text.lower(), key
+
+
+def test_the_game_a_table_plays_against_is_named_in_the_readers_words() -> None:
+    # A Spanish table that lost a FUSE game with the hard cards read "El juego (FUSE,
+    # standard-hard) 0,0 (+0,1)" in its closing message: the variant's key, in English.
+    from bot.service.ratings import Change, Standing
+    from bot.service.standings import changes_text
+    from i18n import LANGUAGES, catalogue
+    from rules.core import game_names, get_game, registration
+    from tests.support.fingerprint import option_sets
+
+    bomb = Change(None, "game:fuse:standard-hard", "", NEW, Standing(26.0, 8.0))
+    closing = changes_text([bomb], "es").plain()
+    assert closing.startswith("Valoraciones: El juego (FUSE, estándar, cartas difíciles) ")
+    skeletons = Change(None, "game:badbones:coop-heroic", "", NEW, Standing(24.0, 8.0))
+    assert "The game (Bad Bones, cooperative, heroic)" in changes_text([skeletons], "en").plain()
+    # Every variant any table can play against has words in every language.
+    for kind in game_names():
+        engine = get_game(kind)
+        for options in option_sets(engine):
+            for seats in range(engine.min_seats, engine.max_seats + 1):
+                variant = registration(kind).versus(options, seats)
+                for part in (variant or "").split("-") if variant else ():
+                    for lang in LANGUAGES:
+                        assert f"{kind}.versus.{part}" in catalogue(lang), (kind, part, lang)

@@ -14,7 +14,7 @@ from bot.service.replies import Button
 from bot.service.text import Name, Strong, Text, join, lines, phrase
 from bot.store import ratings as store
 from bot.store.models import RatingRow
-from i18n import has
+from i18n import has, t
 from rules.core import CommandArgs, RulesError, game_names, get_game
 
 PAGE = 10
@@ -41,8 +41,21 @@ def who(player: str, name: str, lang: str) -> Name | Text:
         return phrase("ratings.computer", lang, level=shown)
     if player.startswith("game:"):
         kind, _, variant = player[5:].partition(":")
-        return phrase("ratings.the_game", lang, game=phrase(f"{kind}.name", lang), variant=variant)
+        return phrase(
+            "ratings.the_game",
+            lang,
+            game=phrase(f"{kind}.name", lang),
+            variant=variant_words(kind, variant, lang),
+        )
     return Name(name)
+
+
+def variant_words(kind: str, variant: str, lang: str) -> str:
+    """The variant a table played against the game, in words: the registration's ``versus``
+    key (``standard-hard``, ``coop-heroic``) a part at a time, each ``<game>.versus.<part>``
+    ("estándar, cartas difíciles"); a part the catalogue lacks as it is."""
+    keys = {part: f"{kind}.versus.{part}" for part in variant.split("-")}
+    return ", ".join(t(key, lang) if has(key) else part for part, key in keys.items())
 
 
 def changes_text(changes: Sequence[Change], lang: str) -> Text:
