@@ -3,10 +3,14 @@ it starts when every player has asked."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
+from bot.console import Console
 from bot.service import Actor, Place, Reply, Service
 from bot.service.buttons import decode
+from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core import get_game
 from tests.conftest import ALICE, BOB, CAROL, HERE, Clock
@@ -198,3 +202,28 @@ async def test_a_rematch_of_a_game_that_ended_on_hold_runs_its_deadlines(
     assert due and all(d < service.clock() + 30 * 24 * 3600 for d in due), "deadlines run"
     shown = await service.settings(BOB, HERE, hold=False)
     assert not shown.ok or "already" in private(shown)
+
+
+async def test_a_rematch_plays_its_computer_seats_as_at_any_start(
+    console: tuple[Console, io.StringIO],
+) -> None:
+    # In the console, whose computers play at once, a rematch opened by a computer's turn sat
+    # waiting: "⏳ 🤖 Easy 2: the computer plays in a moment", until someone typed /wait.
+    shell, out = console
+    for line in (
+        "@alice /game new farkle",
+        "@alice /game addbot easy",
+        "@alice /game addbot easy",
+        "@alice /game start",
+        "@alice /game leave",  # the computers play the game out
+    ):
+        await shell.line(line)
+    async with shell.service.sessions() as session:
+        (first,) = await repo.finished_games(session, 1, limit=1)
+    await shell.line("@alice /game rematch")
+    async with shell.service.sessions() as session:
+        game = await repo.open_game(session, 1)
+    assert game is not None and game.id != first.id and game.state is not None
+    match = Match.of(game)
+    waiting = [s for s in game.seats if s.seat in match.engine.pending(match.state)]
+    assert waiting and all(s.computer is None for s in waiting), out.getvalue()[-600:]

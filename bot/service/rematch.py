@@ -9,6 +9,7 @@ leaves its lobby as any other."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import replace
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -63,7 +64,7 @@ def work(actor: Actor, place: Place, game_id: int) -> Work:
         row.updated_at = tx.now
         await tx.session.flush()
         if lobby.rematch_complete(row):
-            started = Tx(tx.session, row, tx.lang, tx.now, tx.writer, tx.draws)
+            started = replace(tx, row=row)  # (its computer_delay too: the console's is 0)
             draft = await lobby.start_as_host(started, row, place)
             draft.private = [phrase("rematch.private", tx.lang)]
             if first:  # no lobby message was posted to be edited (a game of one)
