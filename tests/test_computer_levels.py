@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.console import Console, ConsoleClock
-from bot.service import Service, computer, thinking
+from bot.service import Actor, Service, computer, thinking
 from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import GameRow
@@ -46,7 +46,11 @@ async def test_the_host_seats_a_hard_computer_player(service: Service) -> None:
     spanish = await service.add_bot(ALICE, HERE, "dificil")
     assert spanish.ok and "🤖 Hard 2" in private(spanish)
     refused = await service.add_bot(ALICE, HERE, "expert")
-    assert not refused.ok and "Choose a level: easy, normal, hard" in private(refused)
+    assert not refused.ok and "Choose a level: Easy, Normal or Hard." in private(refused)
+    # A Spanish host read the levels in English: "Elige un nivel: easy, normal, hard."
+    spanish_host = Actor(ALICE.user_id, ALICE.display_name, locale="es-ES")
+    wrong = await service.add_bot(spanish_host, HERE, "medio")
+    assert "Elige un nivel: Fácil, Normal o Difícil." in private(wrong)
     assert [s.computer for s in (await game_at(service, HERE)).seats] == [None, "hard", "hard"]
 
 

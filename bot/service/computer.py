@@ -109,7 +109,8 @@ def level_named(typed: str) -> str:
         names = {level} | {fold(str(phrase(f"bots.level.{level}", lang))) for lang in LANGUAGES}
         if wanted in names:
             return level
-    raise Refusal("bots.error.level", levels=", ".join(LEVELS))
+    # Named in the reader's words ("Fácil, Normal o Difícil"), each of which is understood.
+    raise Refusal("bots.error.level", **{f"{level}_key": f"bots.level.{level}" for level in LEVELS})
 
 
 def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
