@@ -294,3 +294,46 @@ async def test_deadlines_planned_while_held_wait_too(service: Service, clock: Cl
     await service.settings(ALICE, HERE, hold=False)
     rows = await _rows(service)
     assert rows and all(clock.now < due < clock.now + 2 * 24 * HOUR for due in rows.values())
+
+
+async def test_a_computer_seat_plays_its_turns_while_the_deadlines_are_held(
+    service: Service, clock: Clock
+) -> None:
+    # Alice, against the computer over the holidays, held the deadlines and played on: her
+    # move passed the turn to the computer, which never played until she let them run again.
+    from bot.service.match import Match
+    from rules.core.policy import choose
+
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.add_bot(ALICE, HERE, "easy")).ok
+    assert (await service.start(ALICE, HERE)).ok
+    assert (await service.settings(ALICE, HERE, hold=True)).ok
+    computer_moved = False
+    for _ in range(60):
+        clock.now += service.computer_delay + 1
+        await service.run_deadlines()
+        async with service.sessions() as session:
+            row = await repo.open_game(session, HERE.channel_id)
+            assert row is not None
+            log = await repo.action_log(session, row.id)
+        if any(e.seat == 1 for e in log):
+            computer_moved = True
+            break
+        match = Match.of(row)
+        pending = match.engine.pending(match.state)
+        assert 0 in pending, "the computer's turn waits for nobody but the computer"
+        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
+        assert mapped is not None
+        assert (await service.act(ALICE, HERE, "farkle", *mapped)).ok
+    assert computer_moved, "the computer played its turn, the deadlines held or not"
+    # Alice's own deadline stays held: a week on, nothing was played for her.
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        before = len(await repo.action_log(session, row.id))
+    match = Match.of(row)
+    if 0 in match.engine.pending(match.state):
+        clock.now += 7 * 24 * HOUR
+        await service.run_deadlines()
+        async with service.sessions() as session:
+            assert len(await repo.action_log(session, row.id)) == before, "her deadline is held"

@@ -24,6 +24,7 @@ from bot.service.match import (
     computer_plays,
     seat_of_number,
     set_aside,
+    set_aside_for,
     settings,
 )
 from bot.service.reach import reaches
@@ -108,7 +109,7 @@ async def plan(
                 if gone is not None:
                     await tx.session.delete(gone)
             if (seat, COMPUTER) not in existing and not automatic:
-                due = now + tx.computer_delay + aside
+                due = now + tx.computer_delay + set_aside_for(row, seat_of_number(row, seat))
                 new.append(deadline_row(row.id, seat, COMPUTER, due, row.phase))
             continue
         gone = None if automatic else existing.pop((seat, COMPUTER), None)
@@ -159,12 +160,12 @@ async def restart(tx: Tx, match: Match, seat: int) -> None:
     if timer is not None:
         due = min(due, now + timer)
     aside = set_aside(row)  # (see bot.service.pause)
-    if computer_plays(seat_of_number(row, seat)):
+    seated = seat_of_number(row, seat)
+    if computer_plays(seated):
+        due = now + tx.computer_delay + set_aside_for(row, seated)
         await repo.run(
             tx.session,
-            repo.Writes().add_deadlines(
-                [deadline_row(row.id, seat, COMPUTER, now + tx.computer_delay + aside, row.phase)]
-            ),
+            repo.Writes().add_deadlines([deadline_row(row.id, seat, COMPUTER, due, row.phase)]),
         )
         return
     rows = [deadline_row(row.id, seat, DEFAULT, due + aside, row.phase)]

@@ -125,6 +125,19 @@ def set_aside(row: GameRow) -> float:
     return SET_ASIDE * (paused(row) + held(row))
 
 
+def set_aside_for(row: GameRow, seat: SeatRow) -> float:
+    """``set_aside`` for one seat's rows. A computer seat has no holidays: a hold spares absent
+    people their deadlines while the others play on, and a computer's turn is part of playing
+    on (a hold that stopped it stopped a game against the computer). Only a table the bot
+    cannot post to waits for it."""
+    return SET_ASIDE * paused(row) if seat.computer is not None else set_aside(row)
+
+
+def computer_seats(row: GameRow) -> list[int]:
+    """The seats of computer players (``/game addbot``), not people on autopilot."""
+    return [s.seat for s in row.seats if s.computer is not None]
+
+
 def public_locale(row: GameRow) -> str:
     """The language of the game's channel (the server's, when the game was opened)."""
     return str(row.settings.get("locale", "en"))

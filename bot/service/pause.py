@@ -20,7 +20,15 @@ from dataclasses import replace
 from bot.service import compose, live, lobby_posts
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
-from bot.service.match import SET_ASIDE, Match, held, paused, public_locale, require_host
+from bot.service.match import (
+    SET_ASIDE,
+    Match,
+    computer_seats,
+    held,
+    paused,
+    public_locale,
+    require_host,
+)
 from bot.service.narrate import events_text
 from bot.service.replies import Actor, Slot
 from bot.service.text import Text, lines, phrase
@@ -45,12 +53,13 @@ def hold(actor: Actor, on: bool) -> Work:
             draft.say(phrase("lobby.hold.already_on" if on else "lobby.hold.already_off", tx.lang))
             return draft
         await tx.writer.take()
+        computers = computer_seats(row)  # (their turns go on: ``match.set_aside_for``)
         if on:
-            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE)
+            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE, keep=computers)
             row.settings = {**row.settings, "held_at": tx.now}
         else:
             lasted = tx.now - float(row.settings["held_at"])
-            await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
+            await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE, keep=computers)
             row.settings = {k: v for k, v in row.settings.items() if k != "held_at"}
         said = phrase("lobby.hold.on" if on else "lobby.hold.off", lang)
         draft.public.append(Post(row.channel_id, said))
