@@ -9,6 +9,9 @@ restart (they are rows, as the held-back ping is)."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
+
+import pytest
 
 from bot.service import Actor, Place, Service
 from bot.service.buttons import decode
@@ -296,15 +299,16 @@ async def test_deadlines_planned_while_held_wait_too(service: Service, clock: Cl
     assert rows and all(clock.now < due < clock.now + 2 * 24 * HOUR for due in rows.values())
 
 
+@pytest.mark.parametrize(("kind", "options"), [("farkle", {}), ("zvv", {"size": 9})])
 async def test_a_computer_seat_plays_its_turns_while_the_deadlines_are_held(
-    service: Service, clock: Clock
+    service: Service, clock: Clock, kind: str, options: dict[str, Any]
 ) -> None:
     # Alice, against the computer over the holidays, held the deadlines and played on: her
     # move passed the turn to the computer, which never played until she let them run again.
     from bot.service.match import Match
     from rules.core.policy import choose
 
-    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.new_game(ALICE, HERE, kind, options)).ok
     assert (await service.add_bot(ALICE, HERE, "easy")).ok
     assert (await service.start(ALICE, HERE)).ok
     assert (await service.settings(ALICE, HERE, hold=True)).ok
@@ -316,7 +320,7 @@ async def test_a_computer_seat_plays_its_turns_while_the_deadlines_are_held(
             row = await repo.open_game(session, HERE.channel_id)
             assert row is not None
             log = await repo.action_log(session, row.id)
-        if any(e.seat == 1 for e in log):
+        if any(e.seat == 1 and e.action.get("type") != "roll" for e in log):
             computer_moved = True
             break
         match = Match.of(row)
@@ -324,7 +328,7 @@ async def test_a_computer_seat_plays_its_turns_while_the_deadlines_are_held(
         assert 0 in pending, "the computer's turn waits for nobody but the computer"
         mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
         assert mapped is not None
-        assert (await service.act(ALICE, HERE, "farkle", *mapped)).ok
+        assert (await service.act(ALICE, HERE, kind, *mapped)).ok
     assert computer_moved, "the computer played its turn, the deadlines held or not"
     # Alice's own deadline stays held: a week on, nothing was played for her.
     async with service.sessions() as session:

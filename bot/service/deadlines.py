@@ -100,7 +100,8 @@ async def plan(
         if automatic and (seat, COMPUTER) not in existing:
             # A step with no decision (ZvV's roll, option autoroll) is played at once for them;
             # a person's turn keeps its deadline for the steps after it.
-            new.append(deadline_row(row.id, seat, COMPUTER, now + aside, row.phase))
+            due = now + set_aside_for(row, seat_of_number(row, seat))
+            new.append(deadline_row(row.id, seat, COMPUTER, due, row.phase))
         if seat in computer or (same_turn and turn_due and seat in turn_due):
             # Each step a little after it is asked, so that the players see the computer play;
             # a person's rows go (they are not waited for, nor reminded).
