@@ -145,6 +145,11 @@ async def test_a_rematch_too_small_to_play_waits_for_a_player(
     assert (await service.leave(BOB, HERE)).ok
     out = await service.leave(CAROL, HERE)
     assert out.ok and "begins" not in out.public[0].message.whole, "one seat cannot play"
+    # Alice, alone and asked, read "Everyone here has asked: the host may start it", and the
+    # start was refused: it needs another player.
+    said = str(out.public[0].message.text)
+    assert "the host may start it" not in said and "Waiting for" not in said
+    assert "It needs at least 2 players: others join with /game join." in said
     async with service.sessions() as session:
         lobby = await repo.open_game(session, HERE.channel_id)
         assert lobby is not None and lobby.status == "lobby"

@@ -96,12 +96,12 @@ def _rematch_lobby(
     # A computer seat never asks (nor is waited for: ``lobby.rematch_complete``).
     people = [s.user_id if s.computer is None else None for s in seats_in_order(row)]
     waiting = [n for u, n in zip(people, seat_names(row), strict=True) if u and u not in ready]
-    text = phrase(
-        "rematch.lobby" if waiting else "rematch.lobby_ready",
-        lang,
-        **args,
-        waiting=join(waiting),
-    )
+    fewest = get_game(row.kind).seat_range(row.options)[0]
+    if len(row.seats) < fewest:  # the others sat it out: it waits for newcomers, not for asks
+        key = "rematch.lobby_short"
+    else:
+        key = "rematch.lobby" if waiting else "rematch.lobby_ready"
+    text = phrase(key, lang, **args, waiting=join(waiting), fewest=fewest)
     buttons = (
         rematch_button(int(row.settings["rematch_of"]), lang),
         Button(str(phrase("lobby.table.leave", lang)), button_ids.lobby_id(row.id, "leave")),
