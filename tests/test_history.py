@@ -42,3 +42,17 @@ async def test_history_pages_with_results_ratings_length_and_replay(
     assert typed.private is not None and "Page 2 " in private(typed), "/game history page:2"
     replay = await service.press(ALICE, HERE, decode(first.private.buttons[0].custom_id))
     assert replay.ok and "game 6" in str(replay.public[0].message.text)
+
+
+async def test_a_page_button_naming_a_game_beyond_any_number_is_the_first_page(
+    service: Service,
+) -> None:
+    # A forged ▶ (a custom id is the client's to send) naming a game past SQLite's integers
+    # raised OverflowError out of the service instead of an answer.
+    from bot.service.buttons import view_id
+
+    for edge in ("after", "before"):
+        forged = decode(view_id("history", {"page": 2, edge: 10**30}), [])
+        assert forged is not None
+        page = await service.press(ALICE, HERE, forged)
+        assert "No finished games in this channel yet" in private(page), edge

@@ -202,11 +202,13 @@ async def state_from_log(service: Runner, game_id: int) -> dict[str, Any] | None
 
 
 def game_number(value: Any) -> int | None:
-    """A game id from a page button (None: none, or not a number)."""
+    """A game id from a page button (None: none, or not a number a game can have: a forged
+    button's number past the database's integers would raise there)."""
     try:
-        return int(str(value)) if value is not None else None
+        number = int(str(value)) if value is not None else None
     except ValueError:
         return None
+    return number if number is not None and 0 < number < 2**62 else None
 
 
 def player_of(value: Any) -> str | None:
