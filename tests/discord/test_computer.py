@@ -3,6 +3,7 @@ computer's turns a moment later in the channel, /game settings misses, /game rep
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bot.service.match import Match
@@ -113,3 +114,65 @@ async def test_the_autopilot_level_is_a_game_setting(fake: FakeDiscord, bots: Bo
     async with service.sessions() as session:
         row = await repo.open_game(session, thread)
     assert row is not None and row.settings["autopilot"] == "hard"
+
+
+async def test_the_computer_plays_on_while_the_host_holds_the_deadlines(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """Holidays for a game against the computer: Alice holds the deadlines and plays on; the
+    computer's turn is posted as ever (through a 503), and Alice is pinged when it is hers."""
+    from tests.fakediscord import faults
+    from tests.fakediscord.faults import Fault
+
+    bot = await bots.start()
+    alice = fake.add_user(101, "Alice")
+    await (await fake.slash(alice, "farkle new")).result()
+    await (await fake.slash(alice, "game addbot", level="easy")).result()
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+    (thread,) = fake.threads
+    held = await (await fake.slash(alice, "game settings", channel_id=thread, hold="on")).result()
+    assert "paused this game's deadlines" in held.content
+    await fake.idle()
+    service = bot.get_service()
+    for _ in range(12):  # Alice's steps, until the computer is asked
+        async with service.sessions() as session:
+            row = await repo.open_game(session, thread)
+        assert row is not None and row.state is not None
+        match = Match.of(row)
+        if 1 in match.engine.pending(match.state):
+            break
+        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
+        assert mapped is not None
+        command, args = mapped
+        answer = await (
+            await fake.slash(alice, f"farkle {command}", channel_id=thread, **dict(args))
+        ).result()
+        assert "⚠️" not in answer.content, answer.content
+        await fake.idle()
+    assert "⏳ 🤖 Easy 1" in fake.in_channel(thread)[-1].text
+    outage = fake.inject(Fault(method="POST", route=faults.POST, channel_id=thread, status=503))
+    before = len(fake.in_channel(thread))
+    pings = [m for m in fake.in_channel(thread) if "<@101>" in m.content]
+    clock.now += service.computer_delay + 1
+    bot.wake_deadlines()
+    async with asyncio.timeout(40):
+        while True:  # the computer's turn, step by step, until Alice is asked again
+            clock.now += service.computer_delay + 1
+            bot.wake_deadlines()
+            await asyncio.sleep(0.05)
+            async with service.sessions() as session:
+                row = await repo.open_game(session, thread)
+            assert row is not None
+            match = Match.of(row)
+            if 0 in match.engine.pending(match.state) and outage.hits:
+                break
+    await wait_for_post(fake, before + 1, timeout=30)
+    await fake.idle()
+    new = fake.in_channel(thread)[before:]
+    assert any("🤖 Easy 1" in m.text for m in new), "the computer's moves, told"
+    now_pinged = [m for m in fake.in_channel(thread) if "<@101>" in m.content]
+    assert len(now_pinged) == len(pings) + 1, "Alice is pinged once: her turn again"
+    async with service.sessions() as session:
+        log = await repo.action_log(session, row.id)
+    assert any(e.seat == 1 for e in log), "the computer played, the deadlines held"
