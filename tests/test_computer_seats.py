@@ -298,3 +298,24 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
 
 
 ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}
+
+
+async def test_no_autopilot_notice_follows_the_closing_message_of_a_game_a_miss_ended(
+    service: Service, clock: Clock
+) -> None:
+    # Bob's last missed deadline was also the game's last move: under the closing message the
+    # channel read "🤖 Bob has missed their deadlines: the computer plays their seat until they
+    # send any command in this game", of a game that was over.
+    assert (await service.new_game(ALICE, HERE, "tiny", {"rounds": 1})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.settings(ALICE, HERE, misses=1)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    for player, amount in ((ALICE, 3), (BOB, 1)):
+        assert (await service.act(player, HERE, "tiny", "bid", {"amount": amount})).ok
+    assert (await service.act(ALICE, HERE, "tiny", "pass", {})).ok
+    clock.now += 3 * 24 * 3600  # Bob never passes: the computer makes the last move
+    said = [str(o.message.text) for o in await service.run_deadlines()]
+    async with service.sessions() as session:
+        (game,) = await repo.finished_games(session, HERE.channel_id, limit=1)
+    assert game.status == FINISHED
+    assert said and not any("missed their deadlines" in s for s in said), said
