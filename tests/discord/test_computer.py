@@ -176,3 +176,33 @@ async def test_the_computer_plays_on_while_the_host_holds_the_deadlines(
     async with service.sessions() as session:
         log = await repo.action_log(session, row.id)
     assert any(e.seat == 1 for e in log), "the computer played, the deadlines held"
+
+
+async def test_a_game_a_missed_deadline_ends_closes_with_no_autopilot_notice(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """Bob's one allowed miss is the game's last move: the thread reads the closing message
+    (one post, pinging nobody), not also that the computer now plays his seat."""
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(alice, "tiny new", rounds=1)).result()
+    await (await fake.slash(bob, "game join")).result()
+    await (await fake.slash(alice, "game settings", deadline=10, reminder=0, misses=1)).result()
+    await (await fake.slash(alice, "game start")).result()
+    await fake.idle()
+    (thread,) = fake.threads
+    await (await fake.click(alice, fake.in_channel(thread)[-1], "bid 3")).result()
+    await (await fake.click(bob, fake.in_channel(thread)[-1], "bid 1")).result()
+    await fake.idle()
+    await (await fake.slash(alice, "tiny pass", channel_id=thread)).result()
+    await fake.idle()
+    before = len(fake.in_channel(thread))
+    clock.now += 11 * 60
+    bot.wake_deadlines()
+    await wait_for_post(fake, before + 1, timeout=30)
+    await asyncio.sleep(0.3)
+    await fake.idle()
+    closing = fake.in_channel(thread)[before:]
+    assert len(closing) == 1, [m.text for m in closing]
+    assert "🏆" in closing[0].text and "missed their deadlines" not in closing[0].text
+    assert not closing[0].allowed_mentions.get("users"), "nobody pinged"
