@@ -341,3 +341,49 @@ async def test_a_computer_seat_plays_its_turns_while_the_deadlines_are_held(
         await service.run_deadlines()
         async with service.sessions() as session:
             assert len(await repo.action_log(session, row.id)) == before, "her deadline is held"
+
+
+async def test_a_computer_move_a_hold_set_aside_comes_back_when_it_ends(
+    service: Service, clock: Clock
+) -> None:
+    """A game held when computer seats still waited out holds (its computer's move a century
+    on): hold:off plans that move again from now, as any computer's."""
+    from sqlalchemy import update
+
+    from bot.service.match import SET_ASIDE, Match
+    from bot.store.models import DeadlineRow
+    from rules.core.policy import choose
+
+    assert (await service.new_game(ALICE, HERE, "farkle", {})).ok
+    assert (await service.add_bot(ALICE, HERE, "easy")).ok
+    assert (await service.start(ALICE, HERE)).ok
+    for _ in range(60):  # Alice plays until the computer is asked
+        async with service.sessions() as session:
+            row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+        match = Match.of(row)
+        if 1 in match.engine.pending(match.state):
+            break
+        if 0 not in match.engine.pending(match.state):
+            clock.now += service.computer_delay + 1
+            await service.run_deadlines()
+            continue
+        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
+        assert mapped is not None
+        assert (await service.act(ALICE, HERE, "farkle", *mapped)).ok
+    assert (await service.settings(ALICE, HERE, hold=True)).ok
+    async with service.sessions() as session, session.begin():
+        await session.execute(  # as a hold set a computer's move aside before
+            update(DeadlineRow)
+            .where(DeadlineRow.game_id == row.id, DeadlineRow.seat == 1)
+            .values(due_at=DeadlineRow.due_at + SET_ASIDE)
+        )
+    clock.now += 2 * HOUR
+    assert (await service.settings(ALICE, HERE, hold=False)).ok
+    due = [d.due_at for (seat, _), d in (await _rows_of(service, row.id)).items() if seat == 1]
+    assert due and all(d <= clock.now + 60 for d in due), "the computer plays in a moment"
+
+
+async def _rows_of(service: Service, game_id: int) -> dict[tuple[int, str], Any]:
+    async with service.sessions() as session:
+        return await repo.deadlines_of(session, game_id)

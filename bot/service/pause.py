@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.service import compose, live, lobby_posts
+from bot.service import compose, deadlines, live, lobby_posts
 from bot.service.draft import Draft, Post
 from bot.service.errors import Refusal
 from bot.service.match import (
@@ -34,7 +34,7 @@ from bot.service.replies import Actor, Slot
 from bot.service.text import Text, lines, phrase
 from bot.service.transaction import Tx, Work
 from bot.store import repository as repo
-from bot.store.models import ACTIVE, LOBBY
+from bot.store.models import ACTIVE, LOBBY, GameRow
 
 
 def hold(actor: Actor, on: bool) -> Work:
@@ -53,20 +53,31 @@ def hold(actor: Actor, on: bool) -> Work:
             draft.say(phrase("lobby.hold.already_on" if on else "lobby.hold.already_off", tx.lang))
             return draft
         await tx.writer.take()
-        computers = computer_seats(row)  # (their turns go on: ``match.set_aside_for``)
         if on:
-            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE, keep=computers)
+            await repo.shift_deadlines(tx.session, row.id, SET_ASIDE)
             row.settings = {**row.settings, "held_at": tx.now}
         else:
             lasted = tx.now - float(row.settings["held_at"])
-            await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE, keep=computers)
+            await repo.shift_deadlines(tx.session, row.id, lasted - SET_ASIDE)
             row.settings = {k: v for k, v in row.settings.items() if k != "held_at"}
+        await _computers_play_on(tx, row)
         said = phrase("lobby.hold.on" if on else "lobby.hold.off", lang)
         draft.public.append(Post(row.channel_id, said))
         draft.say(phrase("lobby.hold.on" if on else "lobby.hold.off", tx.lang))
         return draft
 
     return work
+
+
+async def _computers_play_on(tx: Tx, row: GameRow) -> None:
+    """A computer seat has no holidays (``match.set_aside_for``): a move of one that is due,
+    shifted with the people's deadlines, is planned again from now (also one a hold set aside
+    before computer seats played on through holds)."""
+    match = Match.of(row)
+    pending = match.engine.pending(match.state)
+    for seat in computer_seats(row):
+        if seat in pending:
+            await deadlines.restart(tx, match, seat)
 
 
 def pause(missing: tuple[str, ...], told: list[int]) -> Work:

@@ -264,16 +264,13 @@ async def clear_deadlines(
     await run(session, Writes().clear_deadlines(game_id, seats))
 
 
-async def shift_deadlines(
-    session: AsyncSession, game_id: int, by: float, *, keep: Iterable[int] = ()
-) -> None:
-    """Move every deadline of a game ``by`` seconds (a paused table's are set aside), but
-    those of the seats ``keep``."""
+async def shift_deadlines(session: AsyncSession, game_id: int, by: float) -> None:
+    """Move every deadline of a game ``by`` seconds (a paused table's are set aside)."""
     if by < 0:  # sooner: one may be due now
         _note_deadline(session, -math.inf)
     await session.execute(
         update(DeadlineRow)
-        .where(DeadlineRow.game_id == game_id, DeadlineRow.seat.not_in(list(keep)))
+        .where(DeadlineRow.game_id == game_id)
         .values(due_at=DeadlineRow.due_at + by)
     )
 
