@@ -371,16 +371,19 @@ async def test_a_computer_move_a_hold_set_aside_comes_back_when_it_ends(
         mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
         assert mapped is not None
         assert (await service.act(ALICE, HERE, "farkle", *mapped)).ok
+    assert row is not None
+    game_id = row.id
     assert (await service.settings(ALICE, HERE, hold=True)).ok
     async with service.sessions() as session, session.begin():
         await session.execute(  # as a hold set a computer's move aside before
             update(DeadlineRow)
-            .where(DeadlineRow.game_id == row.id, DeadlineRow.seat == 1)
+            .where(DeadlineRow.game_id == game_id)
+            .where(DeadlineRow.seat == 1)
             .values(due_at=DeadlineRow.due_at + SET_ASIDE)
         )
     clock.now += 2 * HOUR
     assert (await service.settings(ALICE, HERE, hold=False)).ok
-    due = [d.due_at for (seat, _), d in (await _rows_of(service, row.id)).items() if seat == 1]
+    due = [d.due_at for (seat, _), d in (await _rows_of(service, game_id)).items() if seat == 1]
     assert due and all(d <= clock.now + 60 for d in due), "the computer plays in a moment"
 
 

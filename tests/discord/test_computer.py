@@ -145,8 +145,9 @@ async def test_the_computer_plays_on_while_the_host_holds_the_deadlines(
         mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
         assert mapped is not None
         command, args = mapped
+        options: dict[str, Any] = dict(args)  # the slash command's options by name
         answer = await (
-            await fake.slash(alice, f"farkle {command}", channel_id=thread, **dict(args))
+            await fake.slash(alice, f"farkle {command}", channel_id=thread, **options)
         ).result()
         assert "⚠️" not in answer.content, answer.content
         await fake.idle()
