@@ -290,3 +290,38 @@ async def test_leaderboard_buttons_walk_every_page(service: Service) -> None:
             )
         ).scalars()
         assert shown == list(expected)
+
+
+async def test_leaderboard_places_are_the_stats_places_ties_sharing_one(service: Service) -> None:
+    """Equal ratings share a place on every page, as ``/game stats`` says it (1 + the players
+    rated above), also where a tie runs across two pages."""
+    await _rate(service, 34)  # 10 ratings for 34 players: ties across page edges
+    shown: list[tuple[int, str]] = []
+    reply = await service.leaderboard(Actor(1, "A"), Place(1, 10), "tiny")
+    while True:
+        assert reply.private is not None
+        for line in str(reply.private.text).split("\n"):
+            if ". P" in line:
+                place, rest = line.split(". ", 1)
+                shown.append((int(place), rest.split(" —")[0]))
+        nxt = [b for b in reply.private.buttons if b.label.startswith("Next")]
+        if not nxt:
+            break
+        reply = await service.press(Actor(1, "A"), Place(1, 10), decode(nxt[0].custom_id))
+    async with service.sessions() as session:
+        ordinal = RatingRow.mu - 3 * RatingRow.sigma
+        rows = (
+            await session.execute(
+                select(RatingRow.name, ordinal).where(
+                    RatingRow.guild_id == 10, ~RatingRow.player.startswith("game:")
+                )
+            )
+        ).all()
+    values = {name: value for name, value in rows}
+    expected = [(1 + sum(v > values[name] for v in values.values()), name) for _, name in shown]
+    assert shown == expected
+    assert len({name for _, name in shown}) == 34
+    places = [place for place, _ in shown]
+    assert len(set(places)) < len(places), "the ratings drawn tie"
+    edges = [places[i * 10 - 1] == places[i * 10] for i in (1, 2, 3)]
+    assert any(edges), "a tie runs across a page's edge"

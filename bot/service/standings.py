@@ -102,7 +102,8 @@ async def leaderboard(
     if not rows:
         return lines([title, phrase("ratings.leaderboard.empty", lang)]), ()
     said: list[Text] = [title]
-    for place, row in enumerate(rows, start=(page - 1) * PAGE + 1):
+    places = await _places(session, server, kind, rows, (page - 1) * PAGE + 1)
+    for place, row in zip(places, rows, strict=True):
         said.append(_line(place, row, lang))
     said.append(phrase("ratings.leaderboard.legend", lang))
     return lines(said), _page_buttons(kind, page, rows, more, lang)
@@ -129,6 +130,27 @@ async def _rows(
             await store.leaderboard(session, server, kind, PAGE + 1, offset=(page - 1) * PAGE)
         )
     return rows[:PAGE], page, len(rows) > PAGE
+
+
+async def _places(
+    session: AsyncSession, server: int, kind: str, rows: Sequence[RatingRow], first: int
+) -> list[int]:
+    """Each row's place as ``/game stats`` says it: 1 + the players rated above, so that equal
+    ratings share a place (1, 2, 2, 4). Only the page's first row may tie with the page before
+    it: its place is counted as the stats count it (within ``store.PLACES``; beyond, its place in
+    the list); each other row is either tied with the one above it or placed by its position."""
+    places: list[int] = []
+    above: float | None = None
+    for i, row in enumerate(rows):
+        ordinal = Standing(row.mu, row.sigma).ordinal
+        if i == 0 and first > 1:
+            places.append(await store.place_of(session, server, kind, ordinal) or first)
+        elif ordinal == above:
+            places.append(places[-1])
+        else:
+            places.append(first + i)
+        above = ordinal
+    return places
 
 
 def _line(place: int, row: RatingRow, lang: str) -> Text:
