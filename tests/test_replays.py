@@ -97,6 +97,13 @@ async def test_without_the_setting_no_replay_and_the_command_refuses_in_words(
         assert not refused.ok and refused.public == [] and "no game" in private(refused)
     elsewhere = await drawing.replay_game(ALICE, Place(HERE.channel_id, 999), game_id)
     assert not elsewhere.ok, "another server's game is not shown"
+    private_room = await drawing.replay_game(
+        ALICE, Place(HERE.channel_id + 1, HERE.guild_id), game_id
+    )
+    assert not private_room.ok and private_room.public == [], (
+        "nor another channel's: it may be private"
+    )
+    assert f"no game {game_id} in this channel" in private(private_room)
     await drawing.new_game(ALICE, HERE, "zvv", {})
     async with drawing.sessions() as session:
         lobby = await repo.open_game(session, HERE.channel_id)

@@ -64,15 +64,18 @@ def game_number(game_id: Any) -> int | None:
 
 
 def command(place: Place, game_id: Any, lang: str, ended: list[bool] | None = None) -> Work:
-    """``/game replay game:<id>``: a game of this server, started (a lobby has no moves).
-    ``ended`` hears whether the game replayed had ended (its replay will not change)."""
+    """``/game replay game:<id>``: a game started (a lobby has no moves) in this channel or one
+    of its threads, or in this thread: the games ``/game history`` lists here. A game of another
+    channel is not found, as in another server: that channel may be private, and its replay
+    would show its table to whoever asks wherever they ask. ``ended`` hears whether the game
+    replayed had ended (its replay will not change)."""
 
     async def work(tx: Tx) -> Draft:
         wanted = game_number(game_id)
         if wanted is None:
             raise Refusal("replay.error.unknown", id=str(game_id)[:20])
         row = await repo.game_by_id(tx.session, wanted) if 0 < wanted < 2**62 else None
-        if row is None or row.guild_id != place.guild_id:
+        if row is None or not _played_here(row, place):
             raise Refusal("replay.error.unknown", id=wanted)
         if row.status == LOBBY or row.state is None:  # a lobby, open or cancelled: no moves
             raise Refusal("replay.error.not_started", id=wanted)
@@ -84,6 +87,13 @@ def command(place: Place, game_id: Any, lang: str, ended: list[bool] | None = No
         return draft
 
     return work
+
+
+def _played_here(row: GameRow, place: Place) -> bool:
+    """Whether the game was played where ``place`` is: its channel, or the channel its thread
+    hangs from (as ``/game history`` and a rematch read "here")."""
+    here = place.channel_id in (row.channel_id, row.parent_channel_id)
+    return here and row.guild_id == place.guild_id
 
 
 def set_automatic(actor: Actor, place: Place, on: bool) -> Work:
