@@ -187,6 +187,31 @@ async def test_stats_per_game_and_favourite(service: Service) -> None:
     assert "Zed" in nobody and "not finished a rated game" in nobody
 
 
+async def test_stats_names_the_player_as_at_their_last_rated_game(service: Service) -> None:
+    """Renamed since their favourite game's last rating: the stats say the newer name."""
+
+    def standing(kind: str, name: str, games: int, at: float) -> RatingRow:
+        return RatingRow(
+            guild_id=HERE.guild_id,
+            kind=kind,
+            player=player_key(BOB.user_id),
+            name=name,
+            mu=25.0,
+            sigma=8.0,
+            games=games,
+            wins=0,
+            updated_at=at,
+        )
+
+    async with service.sessions() as session, session.begin():
+        session.add_all(
+            [standing("zvv", "Bobby", 9, 100.0), standing("farkle", "Roberto", 1, 200.0)]
+        )
+    mine = private(await service.stats(BOB, HERE))
+    assert mine.startswith("Roberto: played 10") and "Bobby" not in mine
+    assert "Favourite game: Zombies vs Vampires" in mine
+
+
 def test_cooperative_tables_play_against_the_game() -> None:
     """FUSE and cooperative Bad Bones: the table is one team, the game (per variant) the
     other; openskill's own two-team computation."""

@@ -197,7 +197,9 @@ async def stats(
     the favourite game (the one played most on this server)."""
     server = guild or NO_GUILD
     rows = await store.of_player(session, server, player)
-    shown = who(player, rows[0].name if rows else name, lang)
+    # The name at their last rated game of any game (rows[0] is the one played most).
+    latest = max(rows, key=lambda r: r.updated_at).name if rows else name
+    shown = who(player, latest, lang)
     if not rows:
         return phrase("ratings.stats.none", lang, player=shown)
     played = sum(r.games for r in rows)
