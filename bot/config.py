@@ -8,6 +8,7 @@ raised at start, not a surprise later. An empty value counts as unset (``DEV_GUI
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -57,7 +58,7 @@ def _value(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
-def _whole(env: Mapping[str, str], name: str, low: int) -> int | None:
+def _whole(env: Mapping[str, str], name: str, low: int, high: int | None = None) -> int | None:
     value = _value(env, name)
     if value is None:
         return None
@@ -67,6 +68,8 @@ def _whole(env: Mapping[str, str], name: str, low: int) -> int | None:
         raise ConfigError(name, f"must be a whole number, got {value!r}") from None
     if number < low:
         raise ConfigError(name, f"must be at least {low}, got {number}")
+    if high is not None and number > high:
+        raise ConfigError(name, f"must be at most {high}, got {number}")
     return number
 
 
@@ -151,7 +154,7 @@ def from_env(env: Mapping[str, str]) -> Config:
         sqlite_synchronous=_choice(env, "SQLITE_SYNCHRONOUS", SQLITE_SYNCHRONOUS, "FULL"),
         database_password=env.get("DATABASE_PASSWORD") or None,
         database_wait=_default(_whole(env, "DATABASE_WAIT", 0), 60),
-        health_port=_whole(env, "HEALTH_PORT", 1),
+        health_port=_whole(env, "HEALTH_PORT", 1, 65535),
         health_host=_value(env, "HEALTH_HOST") or "127.0.0.1",
         retention_days=_whole(env, "RETENTION_DAYS", 1),
     )
@@ -163,8 +166,26 @@ def load(dotenv: Path | None = Path(".env")) -> Config:
     if dotenv is not None and dotenv.is_file():
         from dotenv import load_dotenv
 
-        load_dotenv(dotenv, override=False)
+        load_dotenv(stream=io.StringIO(_read_dotenv(dotenv)), override=False)
     return current()
+
+
+def _read_dotenv(dotenv: Path) -> str:
+    """The file's text; one it cannot read is a ``ConfigError`` naming it (python-dotenv would
+    raise a traceback out of ``partida``)."""
+    try:
+        return dotenv.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(
+            dotenv.name,
+            f"is not UTF-8 text (byte {error.object[error.start]:#04x} at {error.start}): "
+            "save it as UTF-8",
+        ) from None
+    except OSError as error:
+        raise ConfigError(
+            dotenv.name,
+            f"cannot read it ({error.strerror or error}): let the bot's user read {dotenv.resolve()}",
+        ) from None
 
 
 def current() -> Config:

@@ -97,6 +97,8 @@ def test_an_empty_value_counts_as_unset() -> None:
         ({"DATABASE_URL": "postgresql://u@db:port/p"}, "DATABASE_URL", "not a database URL"),
         ({"DATABASE_WAIT": "-1"}, "DATABASE_WAIT", "at least 0"),
         ({"HEALTH_PORT": "0"}, "HEALTH_PORT", "at least 1"),
+        # Not a TCP port: the bot would log in, then stop with OverflowError at the bind.
+        ({"HEALTH_PORT": "99999"}, "HEALTH_PORT", "at most 65535"),
         ({"RETENTION_DAYS": "0"}, "RETENTION_DAYS", "at least 1"),
         ({"RETENTION_DAYS": "a year"}, "RETENTION_DAYS", "whole number"),
     ],
@@ -177,3 +179,39 @@ def test_a_bad_value_in_dotenv_names_the_variable(
 ) -> None:
     with pytest.raises(ConfigError, match="DB_POOL_SIZE"):
         _load(tmp_path, "DB_POOL_SIZE=lots\n")
+
+
+def test_a_dotenv_that_is_not_utf8_is_a_configuration_error(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    """Saved in another encoding (Latin-1 by an old editor): named, not a UnicodeDecodeError
+    traceback out of python-dotenv."""
+    dotenv = tmp_path / ".env"
+    dotenv.write_bytes(b"DISCORD_TOKEN=abc\nDEV_GUILD_ID=12 # el servidor de pruebas de Jos\xe9\n")
+    with pytest.raises(ConfigError, match="UTF-8") as caught:
+        config.load(dotenv)
+    assert caught.value.variable == ".env" and "DISCORD_TOKEN" not in os.environ
+
+
+def test_an_unreadable_dotenv_is_a_configuration_error(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A .env the bot's user may not read (mode 0600, another owner) stops ``partida`` with
+    one line naming it, exit code 2, not a PermissionError traceback."""
+    from bot.cli import main
+
+    clean_env.chdir(tmp_path)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=abc\n", encoding="utf-8")
+    real_read = Path.read_text
+
+    def refused(path: Path, *args: object, **kwargs: object) -> str:
+        # chmod 000 does not stop root, who runs the tests here: the kernel's answer, faked.
+        if path.name == ".env":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    clean_env.setattr(Path, "read_text", refused)
+    assert main(["dburl"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("configuration error: .env: cannot read it (Permission denied)"), err
+    assert "Traceback" not in err
