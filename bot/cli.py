@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         return USAGE
     try:
         return _main(settings, argv)
+    except config.ConfigError as error:  # an option given on the command line (--database)
+        print(f"configuration error: {error}", file=sys.stderr)
+        return USAGE
     except SchemaError as error:
         print(f"database error: {error}", file=sys.stderr)
         return DATABASE
@@ -143,7 +146,13 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     if args.command == "console":
         from bot.console import run_console
 
-        stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
+        if args.database is not None:
+            config.check_database_url(args.database, "--database")
+        try:
+            stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
+        except OSError as error:
+            print(f"cannot read {args.script}: {error.strerror or error}", file=sys.stderr)
+            return USAGE
         return asyncio.run(
             run_console(
                 args.database, Path(args.images), stream, locale=args.locale, threads=args.threads

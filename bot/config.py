@@ -98,16 +98,21 @@ DATABASE_SCHEMES = (
 
 
 def _database_url(env: Mapping[str, str]) -> str:
-    value = _value(env, "DATABASE_URL") or DEFAULT_DATABASE_URL
+    return check_database_url(_value(env, "DATABASE_URL") or DEFAULT_DATABASE_URL)
+
+
+def check_database_url(value: str, variable: str = "DATABASE_URL") -> str:
+    """``value`` if it is a URL of a database the bot can use; else a ``ConfigError`` naming
+    ``variable`` (the console's ``--database`` takes the same URLs)."""
     example = "e.g. sqlite:///partida.db or postgresql://user@host:5432/db"
     try:
         url = make_url(value)
         url.port  # noqa: B018  # parsed lazily: a port that is not a number fails here
     except (ArgumentError, ValueError):
-        raise ConfigError("DATABASE_URL", f"is not a database URL ({example})") from None
+        raise ConfigError(variable, f"is not a database URL ({example})") from None
     if url.drivername not in DATABASE_SCHEMES:
         raise ConfigError(
-            "DATABASE_URL",
+            variable,
             f"{url.drivername}:// is not a database Partida can use: SQLite or PostgreSQL "
             f"({example})",
         )

@@ -565,9 +565,12 @@ async def run_console(
             if not line.done():
                 line.cancel()
                 break
+            if isinstance(line.result(), Exception):
+                print(f"partida console: {line.result()}", file=sys.stderr)
+                return 2
             if not line.result():
                 break
-            await console.line(line.result())
+            await console.line(str(line.result()))
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             asyncio.get_running_loop().remove_signal_handler(sig)
@@ -591,20 +594,36 @@ def _stop_on_signals() -> asyncio.Event:
     return stop
 
 
-def _lines(stream: TextIO) -> asyncio.Queue[str]:
-    """Lines of ``stream`` ("" at its end), read by a daemon thread: a thread of the default
-    executor blocked in ``readline`` would keep the process from exiting after a stop."""
+class InputError(Exception):
+    """The console's input could not be read (text that is not UTF-8, a read error)."""
+
+
+def _lines(stream: TextIO) -> asyncio.Queue[str | InputError]:
+    """Lines of ``stream`` ("" at its end, an ``InputError`` if it cannot be read), read by a
+    daemon thread: a thread of the default executor blocked in ``readline`` would keep the
+    process from exiting after a stop."""
     loop = asyncio.get_running_loop()
-    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=1)
+    queue: asyncio.Queue[str | InputError] = asyncio.Queue(maxsize=1)
 
     def read() -> None:
+        count = 0
         while True:
-            line = stream.readline()
+            line: str | InputError
+            try:
+                line = stream.readline()
+            except UnicodeDecodeError as error:  # else the thread dies and the console waits
+                line = InputError(
+                    f"cannot read the input after line {count}: it is not UTF-8 text "
+                    f"({error.reason}): save it as UTF-8"
+                )
+            except (OSError, ValueError) as error:
+                line = InputError(f"cannot read the input after line {count}: {error}")
+            count += 1
             try:
                 asyncio.run_coroutine_threadsafe(queue.put(line), loop).result()
             except RuntimeError:  # the loop is closed: the console has stopped
                 return
-            if not line:
+            if not line or isinstance(line, InputError):
                 return
 
     threading.Thread(target=read, name="console-input", daemon=True).start()

@@ -215,3 +215,32 @@ def test_an_unreadable_dotenv_is_a_configuration_error(
     err = capsys.readouterr().err
     assert err.startswith("configuration error: .env: cannot read it (Permission denied)"), err
     assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["console", "missing.txt"], "cannot read missing.txt: No such file or directory"),
+        (
+            ["console", "--database", "mysql://u@db/p"],
+            "configuration error: --database: mysql:// is not a database Partida can use",
+        ),
+        (["console", "--database", "games.db"], "configuration error: --database: is not a"),
+    ],
+)
+def test_the_consoles_arguments_are_checked_like_the_environment(
+    args: list[str],
+    says: str,
+    tmp_path: Path,
+    clean_env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A script that is not there, or a ``--database`` that is not a URL of SQLite or
+    PostgreSQL: one line and exit code 2, as for ``DATABASE_URL`` (they were tracebacks)."""
+    from bot.cli import main
+
+    clean_env.chdir(tmp_path)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(says) and "Traceback" not in err, err
+    assert not list(tmp_path.iterdir()), "nothing was made"

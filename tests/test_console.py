@@ -364,3 +364,20 @@ async def test_the_console_looks_at_deadlines_only_when_one_may_be_due(
     assert len(looks) == 1, "one first look; no command since wrote a deadline due yet"
     text = await _play(tmp_path, "/wait 11m\n", db="c.db")
     assert looks[1:] and "ran out of time" in text, "the default played"
+
+
+async def test_input_that_is_not_utf8_stops_the_console_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A script saved in Latin-1 (`partida console < notes.txt`): the console used to hang
+    for ever, its reading thread dead on the UnicodeDecodeError; it plays the lines it could
+    read (the text is decoded 8 KB at a time) and stops with exit code 2, saying why."""
+    script = "@alice /game new badbones\n" + "# a comment\n" * 2000 + "@jos\xe9 /game join\n"
+    stream = io.TextIOWrapper(io.BytesIO(script.encode("latin-1")), encoding="utf-8")
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'c.db'}"
+    code = await asyncio.wait_for(run_console(url, tmp_path / "img", stream, out), 120)
+    assert code == 2
+    assert "You opened a game" in out.getvalue(), "the lines before were played"
+    err = capsys.readouterr().err
+    assert "cannot read the input after line" in err and "not UTF-8" in err, err
