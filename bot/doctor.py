@@ -166,6 +166,11 @@ async def check_database(url: str) -> tuple[list[Finding], list[OpenGame]]:
             )
             games = [OpenGame(*row) for row in rows]
     except Exception as exc:  # any driver's error: the sentence names it
+        from bot.store import access
+
+        said = access.describe(exc, url)  # what ``partida run`` would say, and what to do
+        if said is not None:
+            return [Finding(False, f"The database at {_shown(url)} cannot be used: {said}.")], []
         return [
             Finding(
                 False,

@@ -162,6 +162,8 @@ def upgrade_sync(url: str) -> None:
     except exc.DatabaseError as error:
         if isinstance(error, exc.OperationalError) and not _corrupt(error):
             raise  # locked, no such folder, a server down: not the file's fault
+        if not is_sqlite(url):
+            raise  # a user without rights on the tables: ``upgrade`` says what to grant
         where = make_url(url).database if is_sqlite(url) else make_url(url).host
         raise SchemaError(
             f"the database {where} cannot be read ({error.orig}): it is damaged or not a "

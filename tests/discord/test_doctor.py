@@ -96,7 +96,7 @@ async def test_the_database_empty_missing_or_unreachable(tmp_path: Path) -> None
     found, _ = await check_database(empty)
     assert [f.ok for f in found] == [True, False] and "empty" in found[1].text
     [refused], _ = await check_database(unreachable)
-    assert not refused.ok and refused.text.startswith("Cannot reach the database")
+    assert not refused.ok and "cannot reach the database server at 127.0.0.1:1" in refused.text
     assert "hunter2" not in refused.text and "***" in refused.text
 
 

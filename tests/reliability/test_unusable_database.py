@@ -201,3 +201,32 @@ def test_a_database_path_that_is_a_folder(tmp_path: Path) -> None:
     (tmp_path / "partida.db").mkdir()
     run = partida(tmp_path, "migrate", url=url_of(tmp_path / "partida.db"))
     one_line(run, 3, "database error:", "is a folder, not a database file")
+
+
+def test_a_postgresql_user_that_may_not_read_the_tables(tmp_path: Path) -> None:
+    """A migrated database, and a user that may connect but was granted nothing on its tables
+    (a role made for the bot and never given the database): told what to grant, not that the
+    database "is damaged or not a Partida database" and to "move the file away"."""
+    import asyncio
+    import uuid
+
+    from sqlalchemy.engine import make_url
+
+    from tests.reliability import pg
+
+    url = pg.create_database()
+    role = f"r_{uuid.uuid4().hex[:12]}"
+    try:
+        upgrade_sync(url)
+        pg._in_thread(lambda: asyncio.run(pg._execute(url, f'CREATE ROLE "{role}" LOGIN')))
+        as_role = make_url(url).set(username=role).render_as_string(hide_password=False)
+        for command in ("migrate", "doctor"):
+            run = partida(tmp_path, command, url=as_role, LOG_LEVEL="WARNING")
+            said = run.stderr + run.stdout
+            assert f"user {role!r} may not" in said, said
+            assert "damaged" not in said and "move the file" not in said, said
+        run = partida(tmp_path, "migrate", url=as_role, LOG_LEVEL="WARNING")
+        one_line(run, 3, "database error:", "make it the owner of the database")
+    finally:
+        pg.drop_database(url)
+        pg._in_thread(lambda: asyncio.run(pg._execute(pg.require_pg(), f'DROP ROLE "{role}"')))
