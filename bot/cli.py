@@ -131,8 +131,7 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         # plainly (SchemaError) and not as a traceback out of the bot's start-up.
         url = database_url()
         asyncio.run(upgrade(url))
-        run_bot(token, url, settings.dev_guild_id)
-        return 0
+        return _with_discord(lambda: run_bot(token, url, settings.dev_guild_id))
     if args.command == "sync":
         if not token:
             print(NO_TOKEN, file=sys.stderr)
@@ -140,9 +139,12 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         from bot.discord.run import sync_commands
 
         guild = None if args.everywhere else args.guild
-        count = sync_commands(token, guild)
-        print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
-        return 0
+
+        def publish() -> None:
+            count = sync_commands(token, guild)
+            print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
+
+        return _with_discord(publish)
     if args.command == "console":
         from bot.console import run_console
 
@@ -190,6 +192,30 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         return run_doctor(os.environ.get("DISCORD_TOKEN", ""), database_url())
     parser.print_help()
     return USAGE
+
+
+def _with_discord(job: Callable[[], None]) -> int:
+    """Run ``job`` (the bot, or a sync); a login Discord refuses, or a Discord the machine
+    cannot reach, is one line saying what to do instead of a traceback. Once logged in, the
+    bot rides out network failures itself (discord.py reconnects)."""
+    import aiohttp
+    import discord
+
+    from bot.doctor import TOKEN_REFUSED
+
+    try:
+        job()
+    except discord.LoginFailure:
+        print(f"{TOKEN_REFUSED} (`partida doctor` checks it.)", file=sys.stderr)
+        return USAGE
+    except aiohttp.ClientConnectionError as error:
+        print(
+            f"cannot reach Discord ({error}): check this machine's network, DNS and firewall "
+            "(it must reach discord.com and gateway.discord.gg on port 443)",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
 
 
 def _log_level(asked: str | None, command: str | None, settings: config.Config) -> str:

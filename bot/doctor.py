@@ -221,6 +221,12 @@ def _all_revisions(url: str) -> list[str]:
 
 # ---------------------------------------------------------------------------------- Discord
 
+# Said by the doctor and by ``partida run`` and ``sync`` when the login is answered 401.
+TOKEN_REFUSED = (
+    "Discord refused the token: it was reset or mistyped. Open the developer portal, Bot page, "
+    "Reset Token, and put the new token in DISCORD_TOKEN."
+)
+
 
 async def check_discord(token: str, games: list[OpenGame]) -> list[Finding]:
     """Log in, connect to the gateway, and look at each open game's channel as the bot sees it."""
@@ -232,13 +238,7 @@ async def check_discord(token: str, games: list[OpenGame]) -> list[Finding]:
         try:
             await client.login(token)
         except discord.LoginFailure:
-            return [
-                Finding(
-                    False,
-                    "Discord refused the token: it was reset or mistyped. Open the developer "
-                    "portal, Bot page, Reset Token, and put the new token in DISCORD_TOKEN.",
-                )
-            ]
+            return [Finding(False, TOKEN_REFUSED)]
         except (discord.HTTPException, OSError) as exc:
             return [Finding(False, f"Cannot reach Discord to log in ({exc}). Check the network.")]
         user = client.user
