@@ -390,3 +390,26 @@ async def test_a_computer_move_a_hold_set_aside_comes_back_when_it_ends(
 async def _rows_of(service: Service, game_id: int) -> dict[tuple[int, str], Any]:
     async with service.sessions() as session:
         return await repo.deadlines_of(session, game_id)
+
+
+async def test_the_status_of_a_held_game_says_so_and_shows_no_century_deadline(
+    service: Service, clock: Clock
+) -> None:
+    """``/game status`` while the host holds the deadlines: who is awaited, and that the
+    deadlines are paused; not a deadline a century away (Discord wrote "in 100 years", the
+    console "+876000h"), which is where a held deadline is set aside."""
+    from bot.service.text import When
+
+    await _bad_bones(service)
+    await service.settings(ALICE, HERE, hold=True)
+    status = await service.status(BOB, HERE)
+    assert status.private is not None
+    text = status.private.text
+    shown = [p.at for p in text.parts if isinstance(p, When)]
+    assert all(at < clock.now + 30 * 24 * HOUR for at in shown), "no deadline a century away"
+    assert "⏳ Alice" in text and "⏳ Bob" in text, "still says who is awaited"
+    assert "paused the deadlines" in text and "hold:off" in text, str(text)
+    await service.settings(ALICE, HERE, hold=False)
+    running = (await service.status(BOB, HERE)).private
+    assert running is not None and "paused" not in running.text
+    assert [p for p in running.text.parts if isinstance(p, When)], "deadlines shown again"

@@ -26,9 +26,11 @@ from bot.service.match import (
     Match,
     automatic_steps,
     computer_plays,
+    held,
     public_locale,
     seat_names,
     seat_of_number,
+    set_aside,
 )
 from bot.service.narrate import events_text, fill_args
 from bot.service.replies import Button, Select, Slot
@@ -594,6 +596,9 @@ def status_lines(
         said.append(Text.of(f"{seat.seat + 1}. ", names[seat.seat], marker, gone))
     if row.state is not None and row.status == ACTIVE:
         match = Match.of(row)
+        # A waiting game's deadlines are set a century on (held, or the bot cannot post):
+        # no time is shown for them, "in 100 years" would be nonsense.
+        waiting = set_aside(row) > 0
         for seat_no, item in sorted(engine.pending(match.state).items()):
             due = deadlines.get((seat_no, "default"))
             line = phrase(
@@ -602,7 +607,9 @@ def status_lines(
                 player=names[seat_no],
                 what=pending_text(row.kind, item, names, lang),
             )
-            said.append(line + Text.of(" ", When(int(due.due_at))) if due else line)
+            said.append(line + Text.of(" ", When(int(due.due_at))) if due and not waiting else line)
+        if held(row):
+            said.append(phrase("lobby.status.held", lang))
     return said
 
 
