@@ -140,6 +140,9 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
             ) from None
     if not ids or any(not 0 <= i < count for i in ids):
         raise ConfigError("SHARD_IDS", f"must be numbers from 0 to {count - 1}, got {raw!r}")
+    twice = next((i for i in ids if ids.count(i) > 1), None)
+    if twice is not None:  # discord.py would open two sessions of it, each given every event
+        raise ConfigError("SHARD_IDS", f"names shard {twice} twice, got {raw!r}")
     return count, tuple(ids)
 
 

@@ -91,6 +91,8 @@ def test_an_empty_value_counts_as_unset() -> None:
         ({"SHARD_IDS": "0,1"}, "SHARD_IDS", "needs SHARD_COUNT"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "0,2"}, "SHARD_IDS", "from 0 to 1"),
         ({"SHARD_COUNT": "2", "SHARD_IDS": "zero"}, "SHARD_IDS", "separated by commas"),
+        # Twice: discord.py would open two sessions of shard 0, each getting every command.
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "0,1,0"}, "SHARD_IDS", "shard 0 twice"),
         ({"DATABASE_URL": "partida.db"}, "DATABASE_URL", "not a database URL"),
         ({"SQLITE_SYNCHRONOUS": "OFF"}, "SQLITE_SYNCHRONOUS", "FULL, EXTRA, NORMAL"),
         ({"DATABASE_URL": "mysql://u@db/p"}, "DATABASE_URL", "SQLite or PostgreSQL"),
