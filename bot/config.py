@@ -170,11 +170,15 @@ def from_env(env: Mapping[str, str]) -> Config:
 
 def load(dotenv: Path | None = Path(".env")) -> Config:
     """Read ``dotenv`` (if it exists) into the environment, without replacing what is set
-    there, then the configuration from the environment. ``partida`` calls this once at start."""
+    there (to a value: an empty one counts as unset), then the configuration from the
+    environment. ``partida`` calls this once at start."""
     if dotenv is not None and dotenv.is_file():
-        from dotenv import load_dotenv
+        from dotenv import dotenv_values
 
-        load_dotenv(stream=io.StringIO(_read_dotenv(dotenv)), override=False)
+        for name, value in dotenv_values(stream=io.StringIO(_read_dotenv(dotenv))).items():
+            # The environment wins, but an empty value there counts as unset, as everywhere.
+            if value is not None and not os.environ.get(name, "").strip():
+                os.environ[name] = value
     return current()
 
 
