@@ -63,6 +63,11 @@ _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 MAX_COMPUTER_MOVES = 5000
 
 
+# The console's one server. It may share its database with the bot (both default to
+# DATABASE_URL, or partida.db): it plays the deadlines of its own games only, on its clock.
+CONSOLE_GUILD = 1
+
+
 @dataclass
 class ConsoleClock:
     """Wall time plus whatever ``/wait`` added."""
@@ -153,8 +158,8 @@ class Console:
             return  # nothing due yet
         try:
             for _ in range(MAX_COMPUTER_MOVES):
-                await self.show_outgoing(await self.service.run_deadlines())
-                upcoming = await self.service.next_deadline()
+                await self.show_outgoing(await self.service.run_deadlines(CONSOLE_GUILD))
+                upcoming = await self.service.next_deadline(CONSOLE_GUILD)
                 self.next_due = math.inf if upcoming is None else upcoming
                 if upcoming is None or upcoming > self.clock():
                     return
@@ -165,7 +170,7 @@ class Console:
     async def dispatch(
         self, actor: Actor, group: str, words: list[str], where: int | None = None
     ) -> Reply | None:
-        place = Place(where or self.channel, 1, self.locale)
+        place = Place(where or self.channel, CONSOLE_GUILD, self.locale)
         svc = self.service
         if group == "press":
             # Decoded here, where the click arrives, as the Discord adapter does.

@@ -251,7 +251,7 @@ def test_the_consoles_arguments_are_checked_like_the_environment(
 def test_an_empty_variable_in_the_environment_leaves_the_dotenv_value(
     tmp_path: Path, clean_env: pytest.MonkeyPatch
 ) -> None:
-    """"An empty value counts as unset", in the environment too: ``DEV_GUILD_ID=`` exported
+    """An empty value counts as unset in the environment too: ``DEV_GUILD_ID=`` exported
     (or given empty by compose's ``${VAR:-}``) does not hide the file's value. It did, and a
     ``DATABASE_URL`` in .env then silently gave way to the default SQLite file."""
     clean_env.setenv("DEV_GUILD_ID", "")

@@ -350,9 +350,9 @@ async def test_the_console_looks_at_deadlines_only_when_one_may_be_due(
     looks: list[int] = []
     run = Service.run_deadlines
 
-    async def counted(self: Service) -> Any:
+    async def counted(self: Service, guild_id: int | None = None) -> Any:
         looks.append(1)
-        return await run(self)
+        return await run(self, guild_id)
 
     monkeypatch.setattr(Service, "run_deadlines", counted)
     text = await _play(
@@ -381,3 +381,45 @@ async def test_input_that_is_not_utf8_stops_the_console_saying_so(
     assert "You opened a game" in out.getvalue(), "the lines before were played"
     err = capsys.readouterr().err
     assert "cannot read the input after line" in err and "not UTF-8" in err, err
+
+
+async def test_the_consoles_clock_leaves_the_discord_games_of_its_database_alone(
+    tmp_path: Path,
+) -> None:
+    """``partida console`` run where the bot runs uses the bot's database (both default to
+    DATABASE_URL, or partida.db here). Its ``/wait 25h`` moved its own clock and then ran every
+    due deadline of the database: the Discord games' players were defaulted a day early, and
+    their channels never told (the console printed the posts). It runs its own games' only."""
+    from bot.service import Actor, Place, Service
+    from bot.store import repository as repo
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}"
+    server = Place(1187654321098765432, 1087654321098765432)  # a Discord channel and server
+    ana, ben = Actor(1287654321098765432, "Ana"), Actor(1287654321098765433, "Ben")
+    bot = await Service.open(url, render=False)
+    try:
+        await bot.new_game(ana, server, "badbones", {})
+        await bot.join(ben, server)
+        assert (await bot.start(ana, server)).ok
+        async with bot.sessions() as session:
+            row = await repo.open_game(session, server.channel_id)
+            assert row is not None
+            game, version = row.id, row.version
+            before = await repo.deadlines_of(session, game)
+    finally:
+        await bot.close()
+
+    out = io.StringIO()
+    script = "@alice /game new badbones\n@bob /game join\n@alice /game start\n/wait 25h\n"
+    assert await run_console(url, tmp_path / "img", io.StringIO(script), out) == 0
+    assert "computer" in out.getvalue().lower() or "⏰" in out.getvalue(), "its own game ran"
+    assert "Ana" not in out.getvalue() and "Ben" not in out.getvalue()
+
+    bot = await Service.open(url, render=False)
+    try:
+        async with bot.sessions() as session:
+            after = await repo.game_by_id(session, game)
+            assert after is not None and after.version == version, "the Discord game is as it was"
+            assert (await repo.deadlines_of(session, game)).keys() == before.keys()
+    finally:
+        await bot.close()

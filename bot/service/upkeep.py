@@ -270,22 +270,24 @@ def written_deadline(service: Runner) -> float | None:
     return repo.take_written_deadline(service.engine)
 
 
-async def next_deadline(service: Runner) -> float | None:
+async def next_deadline(service: Runner, guild_id: int | None = None) -> float | None:
     with _damage_named():
         async with service.sessions() as session:
-            return await repo.earliest_deadline(session)
+            return await repo.earliest_deadline(session, guild_id)
 
 
-async def run_deadlines(service: Runner) -> list[Outgoing]:
+async def run_deadlines(service: Runner, guild_id: int | None = None) -> list[Outgoing]:
     """Send due reminders and apply due defaults (safe from several processes: see
     ``bot.service.timeouts``). Raises :class:`DamagedDatabase` when the database cannot be
-    read at all, so that callers stop retrying and say what to do."""
+    read at all, so that callers stop retrying and say what to do. ``guild_id``: that
+    server's games only (the console's, whose clock is its own, in a database it may share
+    with the bot)."""
     now = service.clock()
     with _damage_named():
         async with service.sessions() as session:
             due = [
                 (d.game_id, d.seat, d.kind, d.due_at, d.phase)
-                for d in await repo.due_deadlines(session, now)
+                for d in await repo.due_deadlines(session, now, guild_id=guild_id)
             ]
     out: list[Outgoing] = []
     for game_id, seat, kind, due_at, phase in due:

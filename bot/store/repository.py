@@ -328,15 +328,23 @@ async def replace_deadline(session: AsyncSession, row: dict[str, Any]) -> None:
 
 
 async def due_deadlines(
-    session: AsyncSession, now: float, limit: int = 100
+    session: AsyncSession, now: float, limit: int = 100, guild_id: int | None = None
 ) -> Sequence[DeadlineRow]:
+    """The deadlines due at ``now``, soonest first; with ``guild_id``, that server's only."""
+    query = select(DeadlineRow).where(DeadlineRow.due_at <= now)
     result = await session.execute(
-        select(DeadlineRow)
-        .where(DeadlineRow.due_at <= now)
-        .order_by(DeadlineRow.due_at)
-        .limit(limit)
+        _in_guild(query, guild_id).order_by(DeadlineRow.due_at).limit(limit)
     )
     return result.unique().scalars().all()
+
+
+def _in_guild(query: Any, guild_id: int | None) -> Any:
+    """``query`` of deadlines, narrowed to the games of ``guild_id`` (None: every game)."""
+    if guild_id is None:
+        return query
+    return query.join(GameRow, GameRow.id == DeadlineRow.game_id).where(
+        GameRow.guild_id == guild_id
+    )
 
 
 async def claim_deadline(session: AsyncSession, row: DeadlineRow) -> bool:
@@ -356,8 +364,8 @@ async def claim_deadline(session: AsyncSession, row: DeadlineRow) -> bool:
     return (result.rowcount or 0) == 1  # type: ignore[attr-defined]
 
 
-async def earliest_deadline(session: AsyncSession) -> float | None:
-    result = await session.execute(select(func.min(DeadlineRow.due_at)))
+async def earliest_deadline(session: AsyncSession, guild_id: int | None = None) -> float | None:
+    result = await session.execute(_in_guild(select(func.min(DeadlineRow.due_at)), guild_id))
     value = result.scalar()
     return float(value) if value is not None else None
 

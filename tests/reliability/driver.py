@@ -358,8 +358,8 @@ async def deadlines_only(url: str, days: float) -> int:
     clock = Clock(days * 86400.0)
     real_due = repo.due_deadlines
 
-    async def a_few(session: Any, now: float, limit: int = 100) -> Any:
-        return await real_due(session, now, min(limit, PER_ROUND))
+    async def a_few(session: Any, now: float, limit: int = 100, guild_id: int | None = None) -> Any:
+        return await real_due(session, now, min(limit, PER_ROUND), guild_id)
 
     repo.due_deadlines = a_few
     service = await Service.open(url, render=False, migrate=False, clock=clock)
