@@ -309,6 +309,22 @@ def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+# ---------------------------------------------------------------------------------- pictures
+
+
+def check_fonts() -> Finding:
+    from render.common import fonts_found
+
+    if fonts_found():
+        return Finding(True, "The pictures' font (DejaVu) is installed.")
+    return Finding(
+        False,
+        "The DejaVu font is not installed: the table pictures fall back to Pillow's font, "
+        "which draws every symbol of the games as an empty box. Install it (Debian, Ubuntu: "
+        "`apt-get install fonts-dejavu-core`), then restart the bot.",
+    )
+
+
 # ---------------------------------------------------------------------------------- all
 
 
@@ -317,7 +333,8 @@ async def diagnose(token: str, url: str) -> list[Finding]:
     if not shape.ok:
         shape = Finding(False, shape.text + " (Discord is not asked until the token is fixed.)")
     database, games = await check_database(url)
-    return [shape, *database, *(await check_discord(token, games) if shape.ok else [])]
+    fonts = check_fonts()
+    return [shape, *database, fonts, *(await check_discord(token, games) if shape.ok else [])]
 
 
 def report(findings: list[Finding], out: TextIO) -> int:

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-# Fonts: DejaVu (Debian's fonts-dejavu-core, installed by .ci/run and the README's command)
+# Fonts: DejaVu (Debian's fonts-dejavu-core, installed by .ci/run and deploy/Dockerfile)
 # has the symbols the games use; Pillow's bundled font is the fallback so nothing ever fails.
 _FONT_FILES = {
     False: ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
@@ -50,6 +50,21 @@ SEAT_COLOURS: tuple[tuple[int, int, int], ...] = (
     (204, 121, 167),  # reddish purple
     (213, 94, 0),  # vermilion
 )
+
+
+def fonts_found() -> bool:
+    """DejaVu, regular and bold, can be loaded (``partida doctor`` asks: without it every
+    symbol of a picture is an empty box in Pillow's font)."""
+    for candidates in _FONT_FILES.values():
+        for candidate in candidates:
+            try:
+                ImageFont.truetype(candidate, 12)
+                break
+            except OSError:
+                continue
+        else:
+            return False
+    return True
 
 
 @cache

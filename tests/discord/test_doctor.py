@@ -109,3 +109,20 @@ def test_the_command_exits_nonzero_when_something_is_wrong(
     assert main(["doctor"]) == 1
     out = capsys.readouterr().out
     assert "FIX   DISCORD_TOKEN starts with" in out and "until the token is fixed" in out
+
+
+async def test_the_pictures_font_missing(
+    fake: FakeDiscord, database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without DejaVu (a slim Docker image, a minimal server) the pictures fall back to
+    Pillow's font, which has none of the games' symbols: every one is drawn as an empty box,
+    and nothing said so. The doctor does, with the package to install."""
+    import render.common
+
+    findings = await diagnose(fake.token, database)
+    assert any(f.ok and "font" in f.text for f in findings), "found here"
+    monkeypatch.setattr(
+        render.common, "_FONT_FILES", {False: ("/nowhere/A.ttf",), True: ("/nowhere/B.ttf",)}
+    )
+    [missing] = problems(await diagnose(fake.token, database))
+    assert "DejaVu" in missing and "apt-get install fonts-dejavu-core" in missing

@@ -289,3 +289,11 @@ def test_the_bot_draws_inside_the_units_sandbox(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert "worker died" not in run.stderr, run.stderr
     assert len(list((tmp_path / "images").glob("*.png"))) >= 2, run.stdout
+
+
+def test_the_image_has_the_font_the_pictures_need() -> None:
+    """python:3.11-slim has no fonts: without DejaVu every symbol of a table picture was an
+    empty box (Pillow's own font has none of them; `partida doctor` says so)."""
+    steps = instructions((DEPLOY / "Dockerfile").read_text())
+    final = steps[max(i for i, (word, _) in enumerate(steps) if word == "FROM") :]
+    assert any(word == "RUN" and "fonts-dejavu-core" in args for word, args in final)
