@@ -136,13 +136,25 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
         if not token:
             print(NO_TOKEN, file=sys.stderr)
             return USAGE
+        import discord
+
         from bot.discord.run import sync_commands
 
         guild = None if args.everywhere else args.guild
 
-        def publish() -> None:
-            count = sync_commands(token, guild)
+        def publish() -> int:
+            try:
+                count = sync_commands(token, guild)
+            except discord.Forbidden as error:  # only a server's sync: the global one is ours
+                print(
+                    f"Discord refused to publish the commands in server {guild} ({error.text}): "
+                    "invite the bot there first (README.md, Inviting the bot), or check the "
+                    "id (Developer Mode on, then right-click the server, Copy Server ID)",
+                    file=sys.stderr,
+                )
+                return 1
             print(f"synced {count} commands " + (f"to guild {guild}" if guild else "globally"))
+            return 0
 
         return _with_discord(publish)
     if args.command == "console":
@@ -194,17 +206,18 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
     return USAGE
 
 
-def _with_discord(job: Callable[[], None]) -> int:
-    """Run ``job`` (the bot, or a sync); a login Discord refuses, or a Discord the machine
-    cannot reach, is one line saying what to do instead of a traceback. Once logged in, the
-    bot rides out network failures itself (discord.py reconnects)."""
+def _with_discord(job: Callable[[], int | None]) -> int:
+    """Run ``job`` (the bot, or a sync) and return its exit code (None: 0); a login Discord
+    refuses, or a Discord the machine cannot reach, is one line saying what to do instead of a
+    traceback. Once logged in, the bot rides out network failures itself (discord.py
+    reconnects)."""
     import aiohttp
     import discord
 
     from bot.doctor import TOKEN_REFUSED
 
     try:
-        job()
+        return job() or 0
     except discord.LoginFailure:
         print(f"{TOKEN_REFUSED} (`partida doctor` checks it.)", file=sys.stderr)
         return USAGE
@@ -215,7 +228,6 @@ def _with_discord(job: Callable[[], None]) -> int:
             file=sys.stderr,
         )
         return 1
-    return 0
 
 
 def _log_level(asked: str | None, command: str | None, settings: config.Config) -> str:

@@ -4,6 +4,7 @@ or no way to reach it. One line saying what to do, never a traceback (the token 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,9 +19,11 @@ TOKEN = "MTA4NzY1NDMyMTA5ODc2NTQzMg.GxYzAb.abcdefghijklmnopqrstuvwxyz0123456789A
 
 
 @pytest.fixture
-def discord_elsewhere() -> Iterator[FakeDiscord]:
+def discord_elsewhere(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDiscord]:
     """The fake Discord on a loop of its own, so that ``partida`` (which runs its own loop
-    with ``asyncio.run``) can be called as an admin runs it."""
+    with ``asyncio.run``) can be called as an admin runs it. Its access log is off: ``partida``
+    points the logs at the test's captured stderr, closed before the fake's last lines."""
+    monkeypatch.setattr(logging.getLogger("aiohttp.access"), "disabled", True)
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
@@ -77,3 +80,20 @@ def test_discord_out_of_reach(
     err = capsys.readouterr().err
     assert "cannot reach Discord" in err and "127.0.0.1" in err, err
     assert "Traceback" not in err and TOKEN not in err, err
+
+
+def test_sync_to_a_server_the_bot_is_not_in(
+    admin: pytest.MonkeyPatch,
+    discord_elsewhere: FakeDiscord,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``partida sync --guild`` with a server that has not invited the bot yet, or a channel's
+    or a user's id copied instead of the server's: Discord answers 403 Missing Access."""
+    admin.setenv("DISCORD_TOKEN", discord_elsewhere.token)
+    elsewhere = discord_elsewhere.guild_id + 1
+    assert main(["sync", "--guild", str(elsewhere)]) == 1
+    err = capsys.readouterr().err
+    assert f"server {elsewhere}" in err and "invite" in err.lower() and "Copy Server ID" in err
+    assert "Traceback" not in err and discord_elsewhere.token not in err, err
+    assert main(["sync", "--guild", str(discord_elsewhere.guild_id)]) == 0
+    assert f"to guild {discord_elsewhere.guild_id}" in capsys.readouterr().out

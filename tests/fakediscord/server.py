@@ -884,6 +884,9 @@ class FakeDiscord:
 
     async def _sync(self, request: web.Request) -> web.Response:
         scope = int(request.match_info["guild"]) if "guild" in request.match_info else None
+        if scope is not None and scope != self.guild_id:
+            # A server the bot was not invited to (or an id that is no server's).
+            return self._json({"code": 50001, "message": "Missing Access"}, 403)
         body = await request.json()
         self.sync_payloads.append((scope, body))
         problems = limits.check_commands(body)
