@@ -288,15 +288,21 @@ class PartidaBot(ext.AutoShardedBot):
             compacted = await self.get_service().compact_closed()
             if compacted:
                 log.info("compacted the logs of %d games closed before", compacted)
-        except Exception:
-            log.exception("compacting the logs of closed games failed; the next start retries")
+        except Exception as error:
+            if outage.lost(error):  # said once by the outage, not a bug's traceback
+                outage.database.failed(error)
+            else:
+                log.exception("compacting the logs of closed games failed; the next start retries")
         while days is not None:
             try:
                 pruned = await self.get_service().prune(days)
                 if pruned:
                     log.info("retention: deleted %d games closed over %d days ago", pruned, days)
-            except Exception:
-                log.exception("retention: pruning failed; trying again in an hour")
+            except Exception as error:
+                if outage.lost(error):
+                    outage.database.failed(error)
+                else:
+                    log.exception("retention: pruning failed; trying again in an hour")
             await asyncio.sleep(RETENTION_EVERY)
 
     async def gone(self, channel_id: int) -> tuple[int | None, int | None]:

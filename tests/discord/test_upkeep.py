@@ -4,11 +4,14 @@ compacted, and with ``RETENTION_DAYS`` the games closed before it are deleted.""
 from __future__ import annotations
 
 import asyncio
+import logging
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 
 from bot.service import Place, Service
+from bot.store import outage
 from bot.store import repository as repo
 from bot.store.models import ActionRow, GameLogRow, GameRow
 from tests.conftest import ALICE, BOB, Clock
@@ -68,3 +71,32 @@ async def test_the_bot_compacts_the_logs_of_the_games_closed_before_it_could(
         assert rows.scalar() == 0
         assert entries(await repo.action_log(session, game_id)) == before
     await service.close()
+
+
+async def test_retention_in_a_database_outage_logs_no_traceback(
+    bots: Bots,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The hourly retention round that finds the database gone is the outage's business (one
+    WARNING when it begins, docs/operations.md), not a bug's traceback at ERROR."""
+    monkeypatch.setenv("RETENTION_DAYS", "30")
+    monkeypatch.setattr("bot.discord.client.RETENTION_EVERY", 0.05)
+    bot = await bots.start()
+    assert bot.service is not None
+    outage.database.worked()
+    caplog.set_level(logging.INFO)
+    caplog.clear()
+    # The file replaced by a folder, which SQLite cannot open, and the pool's connections closed.
+    (tmp_path / "partida.db").rename(tmp_path / "away.db")
+    (tmp_path / "partida.db").mkdir()
+    await bot.service.engine.dispose()
+    try:
+        await asyncio.sleep(0.5)  # rounds of retention meet the outage
+    finally:
+        (tmp_path / "partida.db").rmdir()
+        (tmp_path / "away.db").rename(tmp_path / "partida.db")
+    outage.database.worked()
+    assert any(r.getMessage().startswith("database unavailable") for r in caplog.records)
+    assert not [r.getMessage() for r in caplog.records if r.exc_info]
