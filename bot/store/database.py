@@ -28,6 +28,13 @@ def database_url(url: str | None = None) -> str:
     parsed = make_url(raw)
     if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
         parsed = parsed.set(drivername="postgresql+asyncpg")
+    if parsed.drivername == "postgresql+asyncpg" and "sslmode" in parsed.query:
+        # libpq's name, as hosted PostgreSQL services write their URLs; asyncpg's is ``ssl``
+        # (the same values: disable, prefer, require, verify-ca, verify-full).
+        mode = parsed.query["sslmode"]
+        parsed = parsed.difference_update_query(["sslmode"])
+        if "ssl" not in parsed.query:
+            parsed = parsed.update_query_dict({"ssl": mode})
     if parsed.get_backend_name() == "postgresql" and settings.database_password and not url:
         # DATABASE_PASSWORD: set here, so it needs no URL-encoding (an @, /, # or % in it).
         parsed = parsed.set(password=settings.database_password)

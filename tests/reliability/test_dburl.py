@@ -92,3 +92,30 @@ def test_pg_dump_takes_every_url_form() -> None:
             )
             assert dump.returncode == 0, (form.drivername, password, dump.stderr)
             assert "PostgreSQL database dump" in dump.stdout
+
+
+@pytest.mark.parametrize("mode", ["disable", "prefer"])
+def test_libpqs_sslmode_reaches_asyncpg(mode: str, tmp_path: Path) -> None:
+    """``?sslmode=require`` is how hosted PostgreSQL services write their URLs (libpq's name);
+    asyncpg calls it ``ssl``, and took ``sslmode`` for a keyword it does not know: a
+    TypeError traceback out of ``partida migrate``. The test server has no TLS, so the modes
+    it accepts are tried."""
+    url = os.environ.get("PARTIDA_TEST_PG_URL")
+    if not url:
+        pytest.skip("PARTIDA_TEST_PG_URL is not set (tests/reliability/start_postgres.sh)")
+    given = make_url(url).set(drivername="postgresql").update_query_dict({"sslmode": mode})
+    run = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "migrate"],
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": str(ROOT),
+            "DATABASE_URL": given.render_as_string(hide_password=False),
+            "DATABASE_WAIT": "0",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    assert dburl(given.render_as_string(hide_password=False)).endswith(f"?sslmode={mode}")
