@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import socket
 import stat
 import tempfile
@@ -101,6 +102,10 @@ def sqlite_access(path: Path) -> str | None:
     return None
 
 
+# asyncpg's ``connect()`` given a keyword it does not know: a URL parameter of libpq's.
+_UNKNOWN_PARAMETER = re.compile(r"connect\(\) got an unexpected keyword argument '(\w+)'")
+
+
 def _chain(error: BaseException) -> Iterator[BaseException]:
     """``error`` and what it wraps: SQLAlchemy's ``orig``, then the causes and contexts."""
     seen: set[int] = set()
@@ -154,6 +159,13 @@ def describe(error: BaseException, url: str) -> str | None:
     server = f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
     user, name = parsed.username or "?", parsed.database or "?"
     for each in _chain(error):
+        unknown = _UNKNOWN_PARAMETER.search(str(each)) if isinstance(each, TypeError) else None
+        if unknown is not None:  # a libpq parameter in the URL, which asyncpg does not take
+            return (
+                f"DATABASE_URL's parameter ?{unknown[1]}= is not one the PostgreSQL driver "
+                "(asyncpg) takes: remove it from the URL (TLS is ?ssl=require, or libpq's "
+                "?sslmode=require)"
+            )
         if isinstance(each, socket.gaierror):
             return (
                 f"the database server's name {parsed.host!r} is not known ({each.strerror}): "

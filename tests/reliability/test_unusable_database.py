@@ -159,6 +159,19 @@ def test_a_server_name_that_does_not_resolve(tmp_path: Path) -> None:
     one_line(run, 3, "database error:", "'nowhere.invalid' is not known")
 
 
+@pytest.mark.parametrize("parameter", ["connect_timeout=10", "application_name=partida"])
+def test_a_url_parameter_the_driver_does_not_take(tmp_path: Path, parameter: str) -> None:
+    """libpq's parameters that asyncpg does not know (a URL copied from a hosting service's
+    page): one line naming it, not asyncpg's "connect() got an unexpected keyword argument"
+    traceback. (Its ``sslmode`` is understood: test_dburl.py.)"""
+    url = f"postgresql://partida:secret@127.0.0.1:{free_port()}/partida?{parameter}"
+    for command in ("migrate", "run"):
+        run = partida(tmp_path, command, url=url)
+        name = parameter.partition("=")[0]
+        line = one_line(run, 3, "database error:", f"?{name}=", "remove it")
+        assert "secret" not in line
+
+
 @pytest.mark.parametrize(
     ("url", "words"),
     [
