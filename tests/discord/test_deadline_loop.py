@@ -29,9 +29,9 @@ async def test_a_command_wakes_the_loop_only_for_a_sooner_deadline(
     passes: list[float] = []
     run = service.run_deadlines
 
-    async def counted() -> Any:
+    async def counted(guild_id: int | None = None) -> Any:
         passes.append(bot.clock())
-        return await run()
+        return await run(guild_id)
 
     service.run_deadlines = counted  # type: ignore[method-assign]  # counting, then the real one
     bot.wake_deadlines()
