@@ -25,6 +25,7 @@ from typing import TextIO
 
 import discord
 
+from bot.store import database
 from bot.store.database import alembic_config, create_engine, is_sqlite
 
 # The permissions the bot uses in a game's channel, with the names Discord's settings show.
@@ -169,7 +170,10 @@ async def check_database(url: str) -> tuple[list[Finding], list[OpenGame]]:
         from bot.store import access
 
         said = access.describe(exc, url)  # what ``partida run`` would say, and what to do
+        if said is None and database.corrupt(url, exc):
+            said = database.damaged(url, exc)
         if said is not None:
+            said = said.rstrip(".")
             return [Finding(False, f"The database at {_shown(url)} cannot be used: {said}.")], []
         return [
             Finding(

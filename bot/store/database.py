@@ -171,17 +171,27 @@ def upgrade_sync(url: str) -> None:
             raise  # locked, no such folder, a server down: not the file's fault
         if not is_sqlite(url):
             raise  # a user without rights on the tables: ``upgrade`` says what to grant
-        where = make_url(url).database if is_sqlite(url) else make_url(url).host
-        raise SchemaError(
-            f"the database {where} cannot be read ({error.orig}): it is damaged or not a "
-            "Partida database. Restore a backup (partida backup makes them), or move the file "
-            "away to start with an empty database."
-        ) from error
+        raise SchemaError(damaged(url, error)) from error
+
+
+def damaged(url: str, error: BaseException) -> str:
+    """What to do with a SQLite file that cannot be read (``partida run`` and the doctor)."""
+    reason = getattr(error, "orig", error)  # the driver's own words
+    return (
+        f"the database {make_url(url).database} cannot be read ({reason}): it is damaged or "
+        "not a Partida database. Restore a backup (partida backup makes them), or move the "
+        "file away to start with an empty database."
+    )
 
 
 def _corrupt(error: exc.DBAPIError) -> bool:
     text = str(error.orig).lower()
     return "malformed" in text or "not a database" in text
+
+
+def corrupt(url: str, error: BaseException) -> bool:
+    """``error`` says the SQLite file at ``url`` is damaged, or not a database at all."""
+    return is_sqlite(url) and isinstance(error, exc.DatabaseError) and _corrupt(error)
 
 
 async def upgrade(url: str, *, wait: float | None = None) -> None:

@@ -126,3 +126,15 @@ async def test_the_pictures_font_missing(
     )
     [missing] = problems(await diagnose(fake.token, database))
     assert "DejaVu" in missing and "apt-get install fonts-dejavu-core" in missing
+
+
+async def test_a_damaged_sqlite_file(tmp_path: Path) -> None:
+    """Not a SQLite database (a disk fault, a half-copied backup): the doctor says what
+    ``partida run`` says, restore a backup; not to check "that the server is running and
+    accepts this user and password", which a SQLite file has neither of."""
+    from bot.doctor import check_database
+
+    (tmp_path / "partida.db").write_bytes(bytes(range(256)) * 20)
+    [damaged], _ = await check_database(f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}")
+    assert not damaged.ok and "damaged" in damaged.text and "Restore a backup" in damaged.text
+    assert "server" not in damaged.text and "password" not in damaged.text
