@@ -162,15 +162,17 @@ def _main(settings: config.Config, argv: list[str] | None) -> int:
 
         if args.database is not None:
             config.check_database_url(args.database, "--database")
+        images = Path(args.images)
+        if images.exists() and not images.is_dir():  # else a traceback at the first picture
+            print(f"cannot write the pictures in {images}: not a folder", file=sys.stderr)
+            return USAGE
         try:
             stream = open(args.script, encoding="utf-8") if args.script else sys.stdin  # noqa: SIM115
         except OSError as error:
             print(f"cannot read {args.script}: {error.strerror or error}", file=sys.stderr)
             return USAGE
         return asyncio.run(
-            run_console(
-                args.database, Path(args.images), stream, locale=args.locale, threads=args.threads
-            )
+            run_console(args.database, images, stream, locale=args.locale, threads=args.threads)
         )
     if args.command == "migrate":
         asyncio.run(upgrade(database_url()))

@@ -18,6 +18,7 @@ their paths printed. Lines come from the keyboard or from a piped script (tests,
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import math
 import re
 import shlex
@@ -626,8 +627,8 @@ def _lines(stream: TextIO) -> asyncio.Queue[str | InputError]:
             count += 1
             try:
                 asyncio.run_coroutine_threadsafe(queue.put(line), loop).result()
-            except RuntimeError:  # the loop is closed: the console has stopped
-                return
+            except (RuntimeError, concurrent.futures.CancelledError):
+                return  # the loop is closed, or closing: the console has stopped
             if not line or isinstance(line, InputError):
                 return
 

@@ -258,3 +258,18 @@ def test_an_empty_variable_in_the_environment_leaves_the_dotenv_value(
     clean_env.setenv("LOG_LEVEL", "  ")
     settings = _load(tmp_path, "DEV_GUILD_ID=6\nLOG_LEVEL=debug\n")
     assert settings.dev_guild_id == 6 and settings.log_level == "DEBUG"
+
+
+def test_the_consoles_images_folder_that_is_a_file(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--images`` naming a file: said at once, not a FileExistsError traceback at the first
+    picture, after the game's first moves were saved."""
+    from bot.cli import main
+
+    clean_env.chdir(tmp_path)
+    (tmp_path / "pictures").write_text("not a folder", encoding="utf-8")
+    assert main(["console", "--images", "pictures", "--database", "sqlite:///c.db"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cannot write the pictures in pictures: not a folder"), err
+    assert not (tmp_path / "c.db").exists(), "nothing was played"
