@@ -173,9 +173,11 @@ def load(dotenv: Path | None = Path(".env")) -> Config:
     there (to a value: an empty one counts as unset), then the configuration from the
     environment. ``partida`` calls this once at start."""
     if dotenv is not None and dotenv.is_file():
-        from dotenv import dotenv_values
+        from dotenv.main import DotEnv
 
-        for name, value in dotenv_values(stream=io.StringIO(_read_dotenv(dotenv))).items():
+        # override=False: a ``${NAME}`` in the file is the environment's NAME first, too.
+        values = DotEnv(None, stream=io.StringIO(_read_dotenv(dotenv)), override=False).dict()
+        for name, value in values.items():
             # The environment wins, but an empty value there counts as unset, as everywhere.
             if value is not None and not os.environ.get(name, "").strip():
                 os.environ[name] = value

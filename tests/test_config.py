@@ -273,3 +273,14 @@ def test_the_consoles_images_folder_that_is_a_file(
     err = capsys.readouterr().err
     assert err.startswith("cannot write the pictures in pictures: not a folder"), err
     assert not (tmp_path / "c.db").exists(), "nothing was played"
+
+
+def test_dotenv_interpolation_takes_the_environments_value_first(
+    tmp_path: Path, clean_env: pytest.MonkeyPatch
+) -> None:
+    """``${NAME}`` in .env is the environment's NAME when it is set there, as the variables
+    themselves are (python-dotenv's ``load_dotenv(override=False)``, as before)."""
+    clean_env.setenv("DB_NAME", "from-env")
+    clean_env.delenv("DATABASE_URL", raising=False)
+    settings = _load(tmp_path, "DB_NAME=from-file\nDATABASE_URL=sqlite:///${DB_NAME}.db\n")
+    assert settings.database_url == "sqlite:///from-env.db"
