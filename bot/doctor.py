@@ -142,6 +142,12 @@ async def check_database(url: str) -> tuple[list[Finding], list[OpenGame]]:
                     )
                 )
                 return findings, []
+            elif set(current) - set(_all_revisions(url)) and not await connection.run_sync(
+                database.has_games
+            ):
+                other = database.foreign(", ".join(current))
+                findings.append(Finding(False, other[:1].upper() + other[1:] + "."))
+                return findings, []
             elif set(current) - set(_all_revisions(url)):
                 findings.append(
                     Finding(

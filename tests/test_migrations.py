@@ -171,6 +171,23 @@ def test_an_unknown_revision_is_a_clear_message_and_exit_code(
     assert "revision '0099'" in err and "newer Partida" in err and "Traceback" not in err
 
 
+def test_another_applications_database_is_not_called_a_newer_partidas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DATABASE_URL pointing at a database another Alembic application uses (its own
+    ``alembic_version``, none of Partida's tables): told to give Partida a database of its
+    own, not to "run the newer Partida" that migrated it."""
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        connection.execute("INSERT INTO alembic_version VALUES ('4f2a9c1b7e3d')")
+        connection.execute("CREATE TABLE customers (id INTEGER PRIMARY KEY)")
+    assert _migrate(monkeypatch, tmp_path, path) == 3
+    err = capsys.readouterr().err
+    assert "another application" in err and "a database of its own" in err, err
+    assert "newer Partida" not in err and "Traceback" not in err
+
+
 def test_a_corrupt_database_is_a_clear_message_and_exit_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

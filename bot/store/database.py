@@ -107,7 +107,8 @@ def check_schema(connection: Connection, script_location: str) -> None:
     """Before migrating: refuse a database this code cannot migrate, with what to do, and
     repair the one broken state that earlier versions could leave.
 
-    - A schema revision this code does not know (a newer Partida made it): ``SchemaError``.
+    - A schema revision this code does not know (a newer Partida made it, or another
+      application whose database this is): ``SchemaError``.
     - Partida's tables without a schema version: before migrations became atomic, a first start
       killed mid-migration left some tables created and no version. If they hold no rows, they
       are that leftover and are dropped (the migration then makes them afresh); with rows, they
@@ -126,6 +127,8 @@ def check_schema(connection: Connection, script_location: str) -> None:
             known = script.get_revision(revision)
         except CommandError:
             known = None
+        if known is None and not has_games(connection):
+            raise SchemaError(foreign(revision))
         if known is None:
             raise SchemaError(
                 f"the database is at schema revision {revision!r}, which this version of "
@@ -157,6 +160,21 @@ def check_schema(connection: Connection, script_location: str) -> None:
     )
     for table in ours:  # dependents first
         table.drop(connection)
+
+
+def has_games(connection: Connection) -> bool:
+    """Partida's main table is there (an unknown revision without it is not Partida's)."""
+    return "games" in inspect(connection).get_table_names()
+
+
+def foreign(revision: str) -> str:
+    """What to do with a database another Alembic application uses (``partida run`` and the
+    doctor): an unknown revision and none of Partida's tables."""
+    return (
+        f"the database holds another application's schema (its revision {revision!r}, and "
+        "none of Partida's tables): give Partida a database of its own and point DATABASE_URL "
+        "at it"
+    )
 
 
 def upgrade_sync(url: str) -> None:

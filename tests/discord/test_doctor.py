@@ -138,3 +138,20 @@ async def test_a_damaged_sqlite_file(tmp_path: Path) -> None:
     [damaged], _ = await check_database(f"sqlite+aiosqlite:///{tmp_path / 'partida.db'}")
     assert not damaged.ok and "damaged" in damaged.text and "Restore a backup" in damaged.text
     assert "server" not in damaged.text and "password" not in damaged.text
+
+
+async def test_another_applications_database(tmp_path: Path) -> None:
+    """An unknown revision and none of Partida's tables: another application's database, as
+    ``partida migrate`` says, not "a newer version upgraded it" followed by a failed read
+    reported as a server that cannot be reached."""
+    import sqlite3
+
+    from bot.doctor import check_database
+
+    path = tmp_path / "shop.db"
+    with sqlite3.connect(path) as connection:
+        connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+        connection.execute("INSERT INTO alembic_version VALUES ('4f2a9c1b7e3d')")
+    findings, games = await check_database(f"sqlite+aiosqlite:///{path}")
+    assert [f.ok for f in findings] == [True, False] and games == []
+    assert "another application" in findings[1].text and "of its own" in findings[1].text
