@@ -233,7 +233,7 @@ async def serve(
     except OSError as error:
         log.error(
             "cannot serve /healthz and /metrics on %s:%s (%s): running without them; set "
-            "HEALTH_PORT to a free port",
+            "HEALTH_PORT to a free port and HEALTH_HOST to an address of this machine",
             host,
             port,
             error.strerror or error,
