@@ -63,6 +63,7 @@ def test_the_systemd_unit() -> None:
     assert service["KillSignal"] == "SIGTERM"
     assert seconds(service["TimeoutStopSec"]) > STOP_GRACE
     assert service["Restart"] == "on-failure"
+    assert service["RestartPreventExitStatus"] == "2", "a configuration error is not retried"
     assert service["EnvironmentFile"].startswith("/etc/")
     assert service["WorkingDirectory"] == "/var/lib/" + service["StateDirectory"]
     assert "network-online.target" in unit["Unit"]["After"]
