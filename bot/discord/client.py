@@ -164,6 +164,9 @@ class PartidaBot(ext.AutoShardedBot):
         migrate: bool = True,
         **options: Any,
     ) -> None:
+        # The bot never joins a voice channel: discord.py's warnings that the voice libraries
+        # (PyNaCl, davey) are missing would greet the operator at every start and every doctor.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         intents = discord.Intents.none()
         intents.guilds = True  # channels and guild locale; no privileged intent
         super().__init__(
