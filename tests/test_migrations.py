@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import subprocess
@@ -11,9 +12,10 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine
+from sqlalchemy import create_engine, text
 
-from bot.store.database import SchemaError, upgrade_sync
+from bot.store.database import SchemaError, upgrade, upgrade_sync
+from bot.store.database import create_engine as create_async_engine
 from bot.store.models import Base
 
 # Autogenerate cannot compare the leaderboard's index on an expression, and says so; it is
@@ -230,3 +232,22 @@ def test_partida_run_migrates_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
     assert main(["run"]) == 0
     assert len(migrations) == 1, migrations
+
+
+async def test_a_new_database_file_is_its_owners_alone(tmp_path: Path) -> None:
+    """It will hold every player's hidden cards, as its backups do (0600): under the usual
+    umask 022 a new partida.db was readable by every user of the machine, -wal and -shm too."""
+    path = tmp_path / "partida.db"
+    url = f"sqlite+aiosqlite:///{path}"
+    previous = os.umask(0o022)
+    try:
+        await upgrade(url, wait=0)
+        engine = create_async_engine(url)
+        async with engine.begin() as connection:  # a write: SQLite makes its -wal and -shm
+            await connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            modes = {p.name: p.stat().st_mode & 0o777 for p in tmp_path.iterdir()}
+        await engine.dispose()
+    finally:
+        os.umask(previous)
+    assert "partida.db-wal" in modes, modes
+    assert set(modes.values()) == {0o600}, modes

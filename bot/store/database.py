@@ -228,6 +228,11 @@ async def upgrade(url: str, *, wait: float | None = None) -> None:
         problem = access.sqlite_access(Path(path)) if path and path != ":memory:" else None
         if problem is not None:
             raise SchemaError(problem)
+        if path and path != ":memory:" and not Path(path).exists():
+            # A new database will hold every player's hidden cards and sealed choices, as its
+            # backups do (0600): readable by its owner only, whatever the umask. SQLite gives
+            # its -wal and -shm files the database file's mode.
+            Path(path).touch(mode=0o600)
     limit = config.current().database_wait if wait is None else wait
     deadline = asyncio.get_running_loop().time() + limit
     pause = 0.5
