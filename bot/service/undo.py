@@ -129,7 +129,10 @@ def table_back(
             return ready, None
     name = Name(plain_name(seat_of_number(match.row, seat).display_name))
     said = phrase(UNDONE, lang, seat=name)
-    return table_post(match, said, draw=draw), None
+    # A turn's message posted anew tells its story and who took a step back; its record keeps
+    # that line, so the step played again, told a second time, never reads as two steps.
+    kept = None if found is None else live.remember(match, found, [Event(UNDONE, {"seat": seat})])
+    return table_post(match, said, draw=draw), kept
 
 
 def allow(actor: Actor, on: bool) -> Work:
