@@ -209,9 +209,12 @@ class Console:
         named, positional = _split(words[1:])
         if command is not None:
             named = {_param_named(group, command.params, k): v for k, v in named.items()}
-        if command is not None:
             for param, value in zip(command.params, positional, strict=False):
                 named.setdefault(param.name, value)
+            wrong = _wrongly_typed(group, command, named, positional, actor.locale)
+            if wrong is not None:
+                self.say("? " + wrong)
+                return None
         return await svc.act(actor, place, group, name, dict(named))
 
     def menu_for(self, actor: Actor, values: list[str]) -> str | None:
@@ -497,6 +500,34 @@ def _param_named(game: str, params: Any, typed: str) -> str:
         if typed in (param.name, t(f"{game}.param_name.{param.name}", "es")):
             return str(param.name)
     return typed
+
+
+def _wrongly_typed(
+    game: str, command: Any, named: dict[str, Any], positional: list[str], lang: str
+) -> str | None:
+    """Why a game command cannot be sent as typed, as Discord would never send it: an option
+    it does not have (``dirección:`` for ``direccion:``), more values than it takes, or a
+    required one left out; said with the command as it is written. None: it can be sent."""
+    names = {param.name for param in command.params}
+    usage = _game_usage(game, command, lang)
+    unknown = next((key for key in named if key not in names), None)
+    if unknown is not None:
+        return t("lobby.console.no_option", lang, option=unknown, usage=usage)
+    if len(positional) > len(command.params):
+        return t("lobby.console.too_many", lang, usage=usage)
+    if any(param.required and not named.get(param.name) for param in command.params):
+        return t("lobby.console.write", lang, usage=usage)
+    return None
+
+
+def _game_usage(game: str, command: Any, lang: str) -> str:
+    """``/badbones place trap:<…> square:<…> [orientation:<…>]``: a game command with its
+    parameters in ``lang``, the optional ones in brackets."""
+    words = [f"/{game}", t(f"{game}.command_name.{command.name}", lang)]
+    for param in command.params:
+        typed = f"{t(f'{game}.param_name.{param.name}', lang)}:<…>"
+        words.append(typed if param.required else f"[{typed}]")
+    return " ".join(words)
 
 
 def _words(text: str) -> list[str]:

@@ -97,6 +97,33 @@ async def test_a_spanish_player_opens_a_game_with_the_name_the_help_gives(tmp_pa
     assert "Walls: 12" in text, "with its options, named in Spanish"
 
 
+async def test_a_game_command_typed_wrong_is_answered_with_the_command_as_it_is_written(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/badbones mover dirección:N` (the accent Discord's name has not), `mover` with
+    nothing and `mover N extra` reached the game as no direction ("“None” is not a direction")
+    or as N; each is now refused with the command written out, in the typist's language, and
+    nothing is played."""
+    text = await _play(
+        tmp_path,
+        "@ana:es /partida nueva badbones\n"
+        "@ana:es /partida añadirbot\n"
+        "@ana:es /partida empezar\n"
+        "@ana:es /badbones mover dirección:N\n"
+        "@ana:es /badbones mover N extra\n"
+        "@ana:es /badbones mover\n"
+        "@bob /badbones place trap:wall\n"
+        "@ana:es /badbones mover direccion:N\n",
+    )
+    assert "None" not in text, text
+    usage = "Escribe: /badbones mover direccion:<…>"
+    assert f"? «dirección» no es una opción de este comando. {usage}" in text
+    assert f"? Demasiados valores. {usage}" in text
+    assert f"? {usage}" in text
+    assert "? Write: /badbones place trap:<…> square:<…> [orientation:<…>]" in text
+    assert text.count("✅ Anotado.") == 1, "only the move typed right is played"
+
+
 async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
     """Play-test: `/wait` with 400 digits killed the console with an OverflowError."""
     text = await _play(
