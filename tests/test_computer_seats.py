@@ -298,3 +298,21 @@ async def test_zvv_a_move_and_the_next_players_roll_are_one_message(
 
 
 ALICE_OR_BOB = {ALICE.user_id: 0, BOB.user_id: 1}
+
+
+async def test_a_missed_deadline_whose_move_ends_the_game_puts_nobody_on_autopilot(
+    service: Service, clock: Clock
+) -> None:
+    """Play-test: a FUSE bomb's time ran out while Alice was away; the computer's move for her
+    second missed deadline ended the game ("BOOM"), and the channel was then told that the
+    computer plays her seat "until she sends any command in this game", of a game over."""
+    assert (await service.new_game(ALICE, HERE, "fuse", {})).ok
+    assert (await service.start(ALICE, HERE)).ok
+    for _ in range(5):
+        clock.now += 25 * 3600  # her deadline passes (and with it, the bomb's whole time)
+        out = messages(await service.run_deadlines())
+        if (await game_at(service, HERE)).status == FINISHED:
+            break
+    assert (await game_at(service, HERE)).status == FINISHED
+    assert any("BOOM" in m for m in out), out
+    assert not any(MISSED in m for m in out), out

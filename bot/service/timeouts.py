@@ -87,7 +87,7 @@ def work(
         draft = await moves.resolve(
             tx, match, seat, action, place, by_default=True, due=due_at, timed_out=missed
         )
-        if switched is not None:
+        if switched is not None and row.status == ACTIVE:  # (not of a game that move ended)
             draft.public.append(Post(row.channel_id, switched))
         return draft
 
