@@ -466,6 +466,8 @@ def _option_value(game: str, spec: OptionSpec, typed: Any) -> Any:
     for value in spec.choices:
         key = f"{game}.option_value.{spec.name}.{value}"
         labels = [value] + ([t(key, lang) for lang in ("en", "es")] if has(key, "en") else [])
+        # A label's note in brackets need not be typed: "Relajado (sin reloj)" is relajado.
+        labels += [label.split(" (", 1)[0] for label in labels]
         if wanted in {fold(label) for label in labels}:
             return value
     return typed

@@ -349,7 +349,7 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
             "@ana:es /help juego:zvv",
             "@ana:es /partida nueva juego:zvv tamaño:9",
             "@ana:es /partida cancelar",
-            "@ana:es /fuse nueva dificultad:insano",
+            "@ana:es /fuse nueva dificultad:insano modo:relajado",
             "/wait 22h30m",
             "/wait 1d12h",
         ]
@@ -363,6 +363,7 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
     assert "Todas las reglas: `/partida reglas juego:zvv`" in text, "/help juego:zvv"
     assert "Board size: 9" in text, "tamaño:9 is the size option"
     assert "Difficulty: Insane" in text, "insano is the insane difficulty"
+    assert "Relaxed" in text, "relajado is the relaxed mode (its label: Relajado (sin reloj))"
     assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text
 
 
