@@ -260,14 +260,24 @@ class Console:
                 typed[param.name] = value
         for param, word in zip(command.params, positional, strict=False):
             typed.setdefault(param.name, word)
+        # What Discord never sends: a name the command has not (``pagina:`` for ``página:``;
+        # ``/game new``'s are the game's options), more values than it takes, one left out.
+        wrong = None
+        if others and not command.game_options:
+            wrong = t("lobby.console.no_option", locale, option=next(iter(others)), usage="")
+        elif len(positional) > len(command.params):
+            wrong = t("lobby.console.too_many", locale, usage="")
+        elif any(p.required and not typed.get(p.name) for p in command.params) and (
+            command.name != "rules"  # (which has an answer of its own: which games there are)
+        ):
+            wrong = t("lobby.console.write", locale, usage="")
+        if wrong is not None:
+            self.say(f"? {wrong}{_usage(command, locale)}")
+            return None
         values: Values = {}
         for param in command.params:
             text = typed.get(param.name)
             if param.type == "user":
-                if not text and param.required:  # Discord never sends one without it
-                    usage = _usage(command, locale)
-                    self.say("? " + t("lobby.console.write", locale, usage=usage))
-                    return None
                 values[param.name] = self.person(text) if text else None
             elif param.type == "switch":
                 values[param.name] = None if text is None else _switch(text)
@@ -428,10 +438,14 @@ def _lobby_command(typed: str, commands: Sequence[LobbyCommand]) -> LobbyCommand
 
 
 def _usage(command: LobbyCommand, lang: str) -> str:
-    """``/game replace player:<name> with:<name>``: a command with its required members."""
+    """``/game replace player:<name> with:<name>``: a command with its parameters, the
+    optional ones in brackets (``[page:<…>]``)."""
     who = t("lobby.console.user", lang)
-    needed = [f"{t(p.name_key, lang)}:<{who}>" for p in command.params if p.required]
-    return " ".join([spelled(command, lang), *needed])
+    words = [spelled(command, lang)]
+    for param in command.params:
+        typed = f"{t(param.name_key, lang)}:<{who if param.type == 'user' else '…'}>"
+        words.append(typed if param.required else f"[{typed}]")
+    return " ".join(words)
 
 
 def _switch(typed: str) -> bool:

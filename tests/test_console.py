@@ -124,6 +124,29 @@ async def test_a_game_command_typed_wrong_is_answered_with_the_command_as_it_is_
     assert text.count("✅ Anotado.") == 1, "only the move typed right is played"
 
 
+async def test_a_lobby_command_typed_wrong_is_answered_with_the_command_as_it_is_written(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/yo avisos:md` (the name is aviso) showed the settings unchanged, with no
+    word; `/partida repeticion partida:99` answered "No hay ninguna partida  en este
+    servidor", the number missing; `/partida nueva` "No existe el juego «»". `/game rules`
+    alone still lists the games, as it always has."""
+    text = await _play(
+        tmp_path,
+        "@ana:es /yo avisos:md\n"
+        "@ana:es /partida repeticion partida:99\n"
+        "@ana:es /partida nueva\n"
+        "@ana:es /partida historial 1 2\n"
+        "@bob /game rules\n",
+    )
+    assert "? «avisos» no es una opción de este comando. Escribe: /yo [aviso:<…>]" in text
+    assert "? «partida» no es una opción de este comando. Escribe: /partida repeticion" in text
+    assert "? Escribe: /partida nueva juego:<…>" in text
+    assert "? Demasiados valores. Escribe: /partida historial [página:<…>]" in text
+    assert "Tu configuración" not in text and "  " not in text and "«»" not in text, text
+    assert "Which game's rules?" in text
+
+
 async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
     """Play-test: `/wait` with 400 digits killed the console with an OverflowError."""
     text = await _play(
