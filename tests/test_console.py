@@ -363,6 +363,26 @@ async def test_the_readmes_console_demo_plays_without_a_refusal(tmp_path: Path) 
         assert text.count("✅ Recorded.") == 2, text
 
 
+async def test_the_console_docs_threads_example_plays_as_written(tmp_path: Path) -> None:
+    """docs/console.md's `--threads` example, whose lines opened a game of `tiny` (a test
+    game, unknown to `partida console`): each line works and shows what the doc says."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "console.md").read_text("utf-8")
+    block = doc.split("With `--threads`", 1)[1].split("```", 2)[1]
+    typed = [line.split("→")[0].strip() for line in block.splitlines() if line.startswith("@")]
+    shown = [line.split("→")[1].strip() for line in block.splitlines() if "→" in line]
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'threads.db'}"
+    code = await run_console(
+        url, tmp_path / "img", io.StringIO("\n".join(typed)), out, threads=True
+    )
+    text = out.getvalue()
+    assert code == 0 and "⚠️" not in text, text
+    assert not any(line.startswith("?") for line in text.splitlines()), text
+    for said in shown:
+        for part in said.split(" / "):
+            assert part.rstrip("…").strip() in text, (part, text)
+
+
 async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) -> None:
     """`/ayuda`, `/help juego:`, option names with ñ and option values by their Spanish labels
     work in the console as they do on Discord, and `/wait` takes a compound duration."""
