@@ -316,3 +316,16 @@ async def test_a_missed_deadline_whose_move_ends_the_game_puts_nobody_on_autopil
     assert (await game_at(service, HERE)).status == FINISHED
     assert any("BOOM" in m for m in out), out
     assert not any(MISSED in m for m in out), out
+
+
+async def test_a_host_who_handed_over_their_seat_is_told_who_may_act_not_a_false_reason(
+    service: Service,
+) -> None:
+    """Play-test: Carol opened the game and handed her seat (and with it the host's role) to
+    Dave; her kick was refused in Spanish with "Solo quien creó la partida…", which she did."""
+    assert (await service.new_game(CAROL, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(CAROL, HERE)).ok
+    assert (await service.replace(CAROL, HERE, CAROL.user_id, DAVE)).ok
+    said = private(await service.kick(CAROL, HERE, BOB.user_id))
+    assert "Solo quien organiza la partida" in said and "creó" not in said, said
