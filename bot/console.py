@@ -247,7 +247,7 @@ class Console:
 
     def values(self, command: LobbyCommand, words: list[str], locale: str) -> Values | None:
         """A lobby command's parameters typed as on Discord: each by its name or its Spanish
-        name (``jugador:``), or in order without one (``/game rules zvv pawns``); each value as
+        name (``jugador:``), or in order without one (``/game rules zvv faces``); each value as
         the service takes it (``lobby_commands.ParamType``). None, said why: one is missing."""
         named, positional = _split(words)
         typed: dict[str, str] = {}
