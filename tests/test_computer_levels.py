@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.console import Console, ConsoleClock
-from bot.service import Service, computer, thinking
+from bot.service import Actor, Service, computer, thinking
 from bot.service.match import Match
 from bot.store import repository as repo
 from bot.store.models import GameRow
@@ -47,6 +47,10 @@ async def test_the_host_seats_a_hard_computer_player(service: Service) -> None:
     assert spanish.ok and "🤖 Hard 2" in private(spanish)
     refused = await service.add_bot(ALICE, HERE, "expert")
     assert not refused.ok and "Choose a level: easy, normal, hard" in private(refused)
+    # Play-test: a Spanish host read "Elige un nivel: easy, normal, hard".
+    alicia = Actor(ALICE.user_id, ALICE.display_name, locale="es")  # the host, in Spanish
+    rehusado = await service.add_bot(alicia, HERE, "experto")
+    assert "Elige un nivel: fácil, normal, difícil." in private(rehusado)
     assert [s.computer for s in (await game_at(service, HERE)).seats] == [None, "hard", "hard"]
 
 

@@ -109,7 +109,7 @@ def level_named(typed: str) -> str:
         names = {level} | {fold(str(phrase(f"bots.level.{level}", lang))) for lang in LANGUAGES}
         if wanted in names:
             return level
-    raise Refusal("bots.error.level", levels=", ".join(LEVELS))
+    raise Refusal("bots.error.level", levels_key="bots.levels")  # named in the reader's words
 
 
 def add_bot(actor: Actor, place: Place, level: str | None) -> Work:
