@@ -267,6 +267,11 @@ class Console:
             wrong = t("lobby.console.no_option", locale, option=next(iter(others)), usage="")
         elif len(positional) > len(command.params):
             wrong = t("lobby.console.too_many", locale, usage="")
+        elif any(
+            p.type == "switch" and _switch(typed.get(p.name) or "on") is None
+            for p in command.params
+        ):
+            wrong = t("lobby.console.write", locale, usage="")
         elif any(p.required and not typed.get(p.name) for p in command.params) and (
             command.name != "rules"  # (which has an answer of its own: which games there are)
         ):
@@ -443,14 +448,23 @@ def _usage(command: LobbyCommand, lang: str) -> str:
     who = t("lobby.console.user", lang)
     words = [spelled(command, lang)]
     for param in command.params:
-        typed = f"{t(param.name_key, lang)}:<{who if param.type == 'user' else '…'}>"
+        shape = {"user": who, "switch": "on|off"}.get(param.type, "…")
+        typed = f"{t(param.name_key, lang)}:<{shape}>"
         words.append(typed if param.required else f"[{typed}]")
     return " ".join(words)
 
 
-def _switch(typed: str) -> bool:
-    """``replay:on`` (or its Spanish name) is on; anything else is off."""
-    return typed.lower() in ("on", t("discord.choice.on", "es"), "yes", "true", "sí", "si")
+_ON = ("on", "yes", "true", "sí", "si")
+_OFF = ("off", "no", "false")
+
+
+def _switch(typed: str) -> bool | None:
+    """``replay:on`` (or in Spanish, ``sí``) is on, ``off`` (``no``) off; None: neither (a
+    typo is not taken for off)."""
+    word = typed.lower()
+    on = (*_ON, t("discord.choice.on", "es"))
+    off = (*_OFF, t("discord.choice.off", "es"))
+    return True if word in on else False if word in off else None
 
 
 def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:

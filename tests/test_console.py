@@ -137,13 +137,17 @@ async def test_a_lobby_command_typed_wrong_is_answered_with_the_command_as_it_is
         "@ana:es /partida repeticion partida:99\n"
         "@ana:es /partida nueva\n"
         "@ana:es /partida historial 1 2\n"
-        "@bob /game rules\n",
+        "@bob /game rules\n"
+        "@ana:es /partida nueva farkle\n"
+        "@ana:es /partida ajustes deshacer:quizá\n",
     )
+    assert "ajustes [plazo:<…>]" in text and "[deshacer:<on|off>]" in text, text
+    assert "desactivado deshacer" not in text, "a typo is not taken for off"
     assert "? «avisos» no es una opción de este comando. Escribe: /yo [aviso:<…>]" in text
     assert "? «partida» no es una opción de este comando. Escribe: /partida repeticion" in text
     assert "? Escribe: /partida nueva juego:<…>" in text
     assert "? Demasiados valores. Escribe: /partida historial [página:<…>]" in text
-    assert "Tu configuración" not in text and "  " not in text and "«»" not in text, text
+    assert "Tu configuración" not in text and "partida  en" not in text and "«»" not in text
     assert "Which game's rules?" in text
 
 
