@@ -168,8 +168,20 @@ class Console:
         place = Place(where or self.channel, 1, self.locale)
         svc = self.service
         if group == "press":
+            typed = words[0] if words else ""
+            if not typed.isdigit() or not 1 <= int(typed) <= len(self.last_buttons):
+                count = len(self.last_buttons)
+                self.say(
+                    f"? /press N: the last message has buttons 1–{count}."
+                    if count
+                    else "? The last message has no buttons."
+                )
+                return None
             # Decoded here, where the click arrives, as the Discord adapter does.
-            return await svc.press(actor, place, decode(self._button(words[0] if words else "")))
+            return await svc.press(actor, place, decode(self.last_buttons[int(typed) - 1]))
+        if group == "wait":  # (typed by someone: the clock is everyone's)
+            await self.wait(" ".join(words))
+            return None
         if group == "select":
             menu = self.menu_for(actor, words)
             if menu is None:
@@ -231,11 +243,6 @@ class Console:
                     return custom_id
         return seen[0][0][0] if seen else None
 
-    def _button(self, ref: str) -> str:
-        if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
-            return self.last_buttons[int(ref) - 1]
-        return ref
-
     async def lobby(
         self, actor: Actor, place: Place, command: LobbyCommand, words: list[str]
     ) -> Reply | None:
@@ -286,7 +293,8 @@ class Console:
                 values[param.name] = self.person(text) if text else None
             elif param.type == "switch":
                 values[param.name] = None if text is None else _switch(text)
-            else:  # as typed: the service parses it, and refuses it in words
+            else:  # as typed (a choice by its label too): the service refuses it in words
+                text = _choice_named(param, text)
                 values[param.name] = ("" if param.required else None) if text is None else text
         if command.game_options:
             values[GAME_OPTIONS] = _options_named(str(values.get("game", "")), others)
@@ -456,6 +464,17 @@ def _usage(command: LobbyCommand, lang: str) -> str:
 
 _ON = ("on", "yes", "true", "sí", "si")
 _OFF = ("off", "no", "false")
+
+
+def _choice_named(param: Any, typed: str | None) -> str | None:
+    """A choice typed by its label in either language (``game:Bad Bones``, ``level:Difícil``),
+    as Discord offers the labels and sends the value; anything else as typed."""
+    if typed is None or param.choices is None:
+        return typed
+    for value, key in param.choices.labelled():
+        if fold(typed) in {fold(value), *(fold(t(key, lang)) for lang in ("en", "es"))}:
+            return str(value)
+    return typed
 
 
 def _switch(typed: str) -> bool | None:

@@ -151,6 +151,29 @@ async def test_a_lobby_command_typed_wrong_is_answered_with_the_command_as_it_is
     assert "Which game's rules?" in text
 
 
+async def test_a_press_past_the_buttons_a_wait_typed_by_someone_and_a_game_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/press 99` answered "That button belongs to an earlier phase or another
+    game"; `@ana /wait 5m` was "Unknown command group /wait"; `/game rules game:Bad Bones`
+    (the name Discord shows) was "There is no game called “Bad Bones”"."""
+    text = await _play(
+        tmp_path,
+        "@ana /press 1\n"
+        "@ana /game new badbones\n"
+        "@ana /press 99\n"
+        "@ana /wait 5m\n"
+        '@ana /game rules game:"Bad Bones"\n'
+        "@ana:es /partida añadirbot nivel:Difícil\n",
+    )
+    assert "earlier phase" not in text and "Unknown command group" not in text, text
+    assert "? The last message has no buttons." in text
+    assert "? /press N: the last message has buttons 1–3." in text
+    assert "(time passes: 5m)" in text
+    assert "There is no game called" not in text and "protect your tower" in text
+    assert "🤖 Hard 1 ocupa un puesto." in text, "(the seat named in the channel's language)"
+
+
 async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
     """Play-test: `/wait` with 400 digits killed the console with an OverflowError."""
     text = await _play(
