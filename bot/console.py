@@ -221,6 +221,11 @@ class Console:
         named, positional = _split(words[1:])
         if command is not None:
             named = {_param_named(group, command.params, k): v for k, v in named.items()}
+            tokens = command.select and command.params[-1].name == command.select
+            if tokens and len(positional) > len(command.params):
+                # The set of tokens is one value, as its menu sends it: `/farkle keep a c d`.
+                last = len(command.params) - 1
+                positional = [*positional[:last], " ".join(positional[last:])]
             for param, value in zip(command.params, positional, strict=False):
                 named.setdefault(param.name, value)
             wrong = _wrongly_typed(group, command, named, positional, actor.locale)

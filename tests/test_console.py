@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.console import run_console
+from bot.console import Console, ConsoleClock, run_console
+from bot.service import Service
 
 SCRIPT = """\
 # a whole tiny game, with a Spanish player, a stranger and a timeout
@@ -122,6 +123,25 @@ async def test_a_game_command_typed_wrong_is_answered_with_the_command_as_it_is_
     assert f"? {usage}" in text
     assert "? Write: /badbones place trap:<…> square:<…> [orientation:<…>]" in text
     assert text.count("✅ Anotado.") == 1, "only the move typed right is played"
+
+
+async def test_the_dice_to_set_aside_may_be_typed_without_their_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/farkle keep a c d` is `dice:a c d`: the set of dice is one value, as its menu sends
+    it. Before, only the first die was sent and the others were dropped without a word."""
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'k.db'}", computer_delay=0.0)
+    console = Console(service, ConsoleClock(), tmp_path / "img", io.StringIO())
+    sent: list[dict[str, Any]] = []
+
+    async def act(actor: Any, place: Any, game: str, command: str, args: dict[str, Any]) -> None:
+        sent.append(args)
+
+    monkeypatch.setattr(service, "act", act)
+    await console.dispatch(console.actor("ana", None), "farkle", ["keep", "a", "c", "d"])
+    await console.dispatch(console.actor("ana", None), "farkle", ["keep", "dice:a", "c"])
+    assert sent == [{"dice": "a c d"}, {"dice": "a c"}]
+    await service.close()
 
 
 async def test_a_lobby_command_typed_wrong_is_answered_with_the_command_as_it_is_written(
