@@ -174,8 +174,20 @@ class Console:
         place = Place(where or self.channel, CONSOLE_GUILD, self.locale)
         svc = self.service
         if group == "press":
+            typed = words[0] if words else ""
+            if not typed.isdigit() or not 1 <= int(typed) <= len(self.last_buttons):
+                count = len(self.last_buttons)
+                self.say(
+                    f"? /press N: the last message has buttons 1–{count}."
+                    if count
+                    else "? The last message has no buttons."
+                )
+                return None
             # Decoded here, where the click arrives, as the Discord adapter does.
-            return await svc.press(actor, place, decode(self._button(words[0] if words else "")))
+            return await svc.press(actor, place, decode(self.last_buttons[int(typed) - 1]))
+        if group == "wait":  # (typed by someone: the clock is everyone's)
+            await self.wait(" ".join(words))
+            return None
         if group == "select":
             menu = self.menu_for(actor, words)
             if menu is None:
@@ -215,9 +227,17 @@ class Console:
         named, positional = _split(words[1:])
         if command is not None:
             named = {_param_named(group, command.params, k): v for k, v in named.items()}
-        if command is not None:
+            tokens = command.select and command.params[-1].name == command.select
+            if tokens and len(positional) > len(command.params):
+                # The set of tokens is one value, as its menu sends it: `/farkle keep a c d`.
+                last = len(command.params) - 1
+                positional = [*positional[:last], " ".join(positional[last:])]
             for param, value in zip(command.params, positional, strict=False):
                 named.setdefault(param.name, value)
+            wrong = _wrongly_typed(group, command, named, positional, actor.locale)
+            if wrong is not None:
+                self.say("? " + wrong)
+                return None
         return await svc.act(actor, place, group, name, dict(named))
 
     def menu_for(self, actor: Actor, values: list[str]) -> str | None:
@@ -234,11 +254,6 @@ class Console:
                     return custom_id
         return seen[0][0][0] if seen else None
 
-    def _button(self, ref: str) -> str:
-        if ref.isdigit() and 1 <= int(ref) <= len(self.last_buttons):
-            return self.last_buttons[int(ref) - 1]
-        return ref
-
     async def lobby(
         self, actor: Actor, place: Place, command: LobbyCommand, words: list[str]
     ) -> Reply | None:
@@ -250,7 +265,7 @@ class Console:
 
     def values(self, command: LobbyCommand, words: list[str], locale: str) -> Values | None:
         """A lobby command's parameters typed as on Discord: each by its name or its Spanish
-        name (``jugador:``), or in order without one (``/game rules zvv pawns``); each value as
+        name (``jugador:``), or in order without one (``/game rules zvv faces``); each value as
         the service takes it (``lobby_commands.ParamType``). None, said why: one is missing."""
         named, positional = _split(words)
         typed: dict[str, str] = {}
@@ -263,18 +278,34 @@ class Console:
                 typed[param.name] = value
         for param, word in zip(command.params, positional, strict=False):
             typed.setdefault(param.name, word)
+        # What Discord never sends: a name the command has not (``pagina:`` for ``página:``;
+        # ``/game new``'s are the game's options), more values than it takes, one left out.
+        wrong = None
+        if others and not command.game_options:
+            wrong = t("lobby.console.no_option", locale, option=next(iter(others)), usage="")
+        elif len(positional) > len(command.params):
+            wrong = t("lobby.console.too_many", locale, usage="")
+        elif any(
+            p.type == "switch" and _switch(typed.get(p.name) or "on") is None
+            for p in command.params
+        ):
+            wrong = t("lobby.console.write", locale, usage="")
+        elif any(p.required and not typed.get(p.name) for p in command.params) and (
+            command.name != "rules"  # (which has an answer of its own: which games there are)
+        ):
+            wrong = t("lobby.console.write", locale, usage="")
+        if wrong is not None:
+            self.say(f"? {wrong}{_usage(command, locale)}")
+            return None
         values: Values = {}
         for param in command.params:
             text = typed.get(param.name)
             if param.type == "user":
-                if not text and param.required:  # Discord never sends one without it
-                    usage = _usage(command, locale)
-                    self.say("? " + t("lobby.console.write", locale, usage=usage))
-                    return None
                 values[param.name] = self.person(text) if text else None
             elif param.type == "switch":
                 values[param.name] = None if text is None else _switch(text)
-            else:  # as typed: the service parses it, and refuses it in words
+            else:  # as typed (a choice by its label too): the service refuses it in words
+                text = _choice_named(param, text)
                 values[param.name] = ("" if param.required else None) if text is None else text
         if command.game_options:
             values[GAME_OPTIONS] = _options_named(str(values.get("game", "")), others)
@@ -431,15 +462,39 @@ def _lobby_command(typed: str, commands: Sequence[LobbyCommand]) -> LobbyCommand
 
 
 def _usage(command: LobbyCommand, lang: str) -> str:
-    """``/game replace player:<name> with:<name>``: a command with its required members."""
+    """``/game replace player:<name> with:<name>``: a command with its parameters, the
+    optional ones in brackets (``[page:<…>]``)."""
     who = t("lobby.console.user", lang)
-    needed = [f"{t(p.name_key, lang)}:<{who}>" for p in command.params if p.required]
-    return " ".join([spelled(command, lang), *needed])
+    words = [spelled(command, lang)]
+    for param in command.params:
+        shape = {"user": who, "switch": "on|off"}.get(param.type, "…")
+        typed = f"{t(param.name_key, lang)}:<{shape}>"
+        words.append(typed if param.required else f"[{typed}]")
+    return " ".join(words)
 
 
-def _switch(typed: str) -> bool:
-    """``replay:on`` (or its Spanish name) is on; anything else is off."""
-    return typed.lower() in ("on", t("discord.choice.on", "es"), "yes", "true", "sí", "si")
+_ON = ("on", "yes", "true", "sí", "si")
+_OFF = ("off", "no", "false")
+
+
+def _choice_named(param: Any, typed: str | None) -> str | None:
+    """A choice typed by its label in either language (``game:Bad Bones``, ``level:Difícil``),
+    as Discord offers the labels and sends the value; anything else as typed."""
+    if typed is None or param.choices is None:
+        return typed
+    for value, key in param.choices.labelled():
+        if fold(typed) in {fold(value), *(fold(t(key, lang)) for lang in ("en", "es"))}:
+            return str(value)
+    return typed
+
+
+def _switch(typed: str) -> bool | None:
+    """``replay:on`` (or in Spanish, ``sí``) is on, ``off`` (``no``) off; None: neither (a
+    typo is not taken for off)."""
+    word = typed.lower()
+    on = (*_ON, t("discord.choice.on", "es"))
+    off = (*_OFF, t("discord.choice.off", "es"))
+    return True if word in on else False if word in off else None
 
 
 def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
@@ -469,6 +524,8 @@ def _option_value(game: str, spec: OptionSpec, typed: Any) -> Any:
     for value in spec.choices:
         key = f"{game}.option_value.{spec.name}.{value}"
         labels = [value] + ([t(key, lang) for lang in ("en", "es")] if has(key, "en") else [])
+        # A label's note in brackets need not be typed: "Relajado (sin reloj)" is relajado.
+        labels += [label.split(" (", 1)[0] for label in labels]
         if wanted in {fold(label) for label in labels}:
             return value
     return typed
@@ -503,6 +560,34 @@ def _param_named(game: str, params: Any, typed: str) -> str:
         if typed in (param.name, t(f"{game}.param_name.{param.name}", "es")):
             return str(param.name)
     return typed
+
+
+def _wrongly_typed(
+    game: str, command: Any, named: dict[str, Any], positional: list[str], lang: str
+) -> str | None:
+    """Why a game command cannot be sent as typed, as Discord would never send it: an option
+    it does not have (``dirección:`` for ``direccion:``), more values than it takes, or a
+    required one left out; said with the command as it is written. None: it can be sent."""
+    names = {param.name for param in command.params}
+    usage = _game_usage(game, command, lang)
+    unknown = next((key for key in named if key not in names), None)
+    if unknown is not None:
+        return t("lobby.console.no_option", lang, option=unknown, usage=usage)
+    if len(positional) > len(command.params):
+        return t("lobby.console.too_many", lang, usage=usage)
+    if any(param.required and not named.get(param.name) for param in command.params):
+        return t("lobby.console.write", lang, usage=usage)
+    return None
+
+
+def _game_usage(game: str, command: Any, lang: str) -> str:
+    """``/badbones place trap:<…> square:<…> [orientation:<…>]``: a game command with its
+    parameters in ``lang``, the optional ones in brackets."""
+    words = [f"/{game}", t(f"{game}.command_name.{command.name}", lang)]
+    for param in command.params:
+        typed = f"{t(f'{game}.param_name.{param.name}', lang)}:<…>"
+        words.append(typed if param.required else f"[{typed}]")
+    return " ".join(words)
 
 
 def _words(text: str) -> list[str]:

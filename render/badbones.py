@@ -31,6 +31,7 @@ from render.common import (
     text_width,
     wrap,
 )
+from rules.badbones import questions
 
 Colour = tuple[int, int, int]
 
@@ -1337,23 +1338,31 @@ def _note_lines(
             args["direction"] = t(f"badbones.dir.{args['direction']}", lang)
         lines.append(t(f"badbones.event.submitted_{kind}", lang, **args))
     if question:
-        args = {
-            "square": question.get("square", ""),
-            "answers": ", ".join(_pref_value(o, lang) for o in question["options"]),
-            "answer": _pref_value(question.get("default", ""), lang),
-            "direction": _pref_value(question.get("facing", ""), lang),
-            "seats": ", ".join(_name(names, s) for s in question.get("seats", [])),
-        }
-        choice = question["choice"]
-        if choice == "top" and view.get("cooperative"):
-            choice = "top_coop"
-        if choice == "weapon":  # D20: answered by the weapon command, its targets listed
-            targets = (o.partition(" ")[0] for o in question["options"] if o != "skip")
-            args["targets"] = ", ".join(dict.fromkeys(targets))
-            args["weapon"] = t(f"badbones.weapon.{question['weapon']}", lang)
-            args["count"] = question["kills"]
-        lines.append(t(f"badbones.pending.choose_{choice}", lang, **args))
+        key = questions.kind(question, bool(view.get("cooperative")))
+        args = _question_args(questions.pending_args(question), names, lang)
+        lines.append(t(f"badbones.pending.{key}", lang, **args))
     return lines
+
+
+def _question_args(args: dict[str, Any], names: list[str], lang: str) -> dict[str, Any]:
+    """A question's arguments (``questions.pending_args``, the channel's) as the board's
+    reader reads them: catalogue keys in ``lang``, seats by name, directions and "ask"/"auto"
+    in ``lang``."""
+    out: dict[str, Any] = {}
+    for name, value in args.items():
+        if name.endswith("_key"):
+            out[name.removesuffix("_key")] = t(value, lang)
+        elif name == "seats":
+            out[name] = ", ".join(_name(names, s) for s in value)
+        elif name == "default_seat":
+            out[name] = _name(names, value)
+        elif name == "answers":
+            out[name] = ", ".join(_pref_value(o, lang) for o in str(value).split(", "))
+        elif name in ("answer", "direction"):
+            out[name] = _pref_value(value, lang)
+        else:
+            out[name] = value
+    return out
 
 
 def relevant_prefs(view: dict[str, Any]) -> list[str]:

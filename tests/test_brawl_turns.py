@@ -170,3 +170,26 @@ async def test_a_turns_message_is_full_at_its_characters_or_its_events(service: 
     assert fits < live.TURN_LINES - 2, "long lines fill it before its count of events"
     assert not live.full(match, {"told": [long] * fits})
     assert live.full(match, {"told": [long] * (fits + 1)})
+
+
+async def test_a_step_taken_back_after_the_brawl_passed_the_turn_stays_told_when_replayed(
+    service: Service,
+) -> None:
+    """The brawl's last step began the next turn in the brawl's message; taken back, the table
+    is posted anew with the story and "X took back their last step". Played again, the step
+    edits that new message: its story still says it was taken back, so the step told twice
+    (the brawl won twice, 500 new soldiers twice) never reads as two steps."""
+    *_, mover, defender, nxt, seats = await _brawl(service, (ALICE, BOB, CAROL), 2)
+    assert nxt not in (mover, defender), "the brawl's last step passed the turn on"
+    taken = await service.undo(seats[mover], HERE)
+    assert taken.ok, taken.private and str(taken.private.text)
+    [anew] = [o for o in taken.public if o.dm is None]
+    assert "took back their last step" in str(anew.message.narration)
+    _, state = await _state(service)
+    command, args = command_for(FARKLE, choose(FARKLE, state, mover, "normal"))
+    again = await service.act(seats[mover], HERE, "farkle", command, dict(args))
+    assert again.ok
+    [edit] = [o for o in again.public if o.dm is None]
+    assert edit.edit and edit.slot == anew.slot, "the step played again edits the new table"
+    story = str(edit.message.narration)
+    assert f"{seats[mover].display_name} took back their last step" in story, story

@@ -319,3 +319,34 @@ async def test_no_autopilot_notice_follows_the_closing_message_of_a_game_a_miss_
         (game,) = await repo.finished_games(session, HERE.channel_id, limit=1)
     assert game.status == FINISHED
     assert said and not any("missed their deadlines" in s for s in said), said
+
+
+async def test_a_missed_deadline_whose_move_ends_the_game_puts_nobody_on_autopilot(
+    service: Service, clock: Clock
+) -> None:
+    """Play-test: a FUSE bomb's time ran out while Alice was away; the computer's move for her
+    second missed deadline ended the game ("BOOM"), and the channel was then told that the
+    computer plays her seat "until she sends any command in this game", of a game over."""
+    assert (await service.new_game(ALICE, HERE, "fuse", {})).ok
+    assert (await service.start(ALICE, HERE)).ok
+    for _ in range(5):
+        clock.now += 25 * 3600  # her deadline passes (and with it, the bomb's whole time)
+        out = messages(await service.run_deadlines())
+        if (await game_at(service, HERE)).status == FINISHED:
+            break
+    assert (await game_at(service, HERE)).status == FINISHED
+    assert any("BOOM" in m for m in out), out
+    assert not any(MISSED in m for m in out), out
+
+
+async def test_a_host_who_handed_over_their_seat_is_told_who_may_act_not_a_false_reason(
+    service: Service,
+) -> None:
+    """Play-test: Carol opened the game and handed her seat (and with it the host's role) to
+    Dave; her kick was refused in Spanish with "Solo quien creó la partida…", which she did."""
+    assert (await service.new_game(CAROL, HERE, "zvv", {"size": 9})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(CAROL, HERE)).ok
+    assert (await service.replace(CAROL, HERE, CAROL.user_id, DAVE)).ok
+    said = private(await service.kick(CAROL, HERE, BOB.user_id))
+    assert "Solo quien organiza la partida" in said and "creó" not in said, said

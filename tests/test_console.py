@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.console import run_console
+from bot.console import Console, ConsoleClock, run_console
+from bot.service import Service
 
 SCRIPT = """\
 # a whole tiny game, with a Spanish player, a stranger and a timeout
@@ -95,6 +96,102 @@ async def test_a_spanish_player_opens_a_game_with_the_name_the_help_gives(tmp_pa
     assert "No hay ninguna partida" not in text
     assert "Has abierto una partida de Zombis contra Vampiros" in text
     assert "Walls: 12" in text, "with its options, named in Spanish"
+
+
+async def test_a_game_command_typed_wrong_is_answered_with_the_command_as_it_is_written(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/badbones mover dirección:N` (the accent Discord's name has not), `mover` with
+    nothing and `mover N extra` reached the game as no direction ("“None” is not a direction")
+    or as N; each is now refused with the command written out, in the typist's language, and
+    nothing is played."""
+    text = await _play(
+        tmp_path,
+        "@ana:es /partida nueva badbones\n"
+        "@ana:es /partida añadirbot\n"
+        "@ana:es /partida empezar\n"
+        "@ana:es /badbones mover dirección:N\n"
+        "@ana:es /badbones mover N extra\n"
+        "@ana:es /badbones mover\n"
+        "@bob /badbones place trap:wall\n"
+        "@ana:es /badbones mover direccion:N\n",
+    )
+    assert "None" not in text, text
+    usage = "Escribe: /badbones mover direccion:<…>"
+    assert f"? «dirección» no es una opción de este comando. {usage}" in text
+    assert f"? Demasiados valores. {usage}" in text
+    assert f"? {usage}" in text
+    assert "? Write: /badbones place trap:<…> square:<…> [orientation:<…>]" in text
+    assert text.count("✅ Anotado.") == 1, "only the move typed right is played"
+
+
+async def test_the_dice_to_set_aside_may_be_typed_without_their_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/farkle keep a c d` is `dice:a c d`: the set of dice is one value, as its menu sends
+    it. Before, only the first die was sent and the others were dropped without a word."""
+    service = await Service.open(f"sqlite+aiosqlite:///{tmp_path / 'k.db'}", computer_delay=0.0)
+    console = Console(service, ConsoleClock(), tmp_path / "img", io.StringIO())
+    sent: list[dict[str, Any]] = []
+
+    async def act(actor: Any, place: Any, game: str, command: str, args: dict[str, Any]) -> None:
+        sent.append(args)
+
+    monkeypatch.setattr(service, "act", act)
+    await console.dispatch(console.actor("ana", None), "farkle", ["keep", "a", "c", "d"])
+    await console.dispatch(console.actor("ana", None), "farkle", ["keep", "dice:a", "c"])
+    assert sent == [{"dice": "a c d"}, {"dice": "a c"}]
+    await service.close()
+
+
+async def test_a_lobby_command_typed_wrong_is_answered_with_the_command_as_it_is_written(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/yo avisos:md` (the name is aviso) showed the settings unchanged, with no
+    word; `/partida repeticion partida:99` answered "No hay ninguna partida  en este
+    servidor", the number missing; `/partida nueva` "No existe el juego «»". `/game rules`
+    alone still lists the games, as it always has."""
+    text = await _play(
+        tmp_path,
+        "@ana:es /yo avisos:md\n"
+        "@ana:es /partida repeticion partida:99\n"
+        "@ana:es /partida nueva\n"
+        "@ana:es /partida historial 1 2\n"
+        "@bob /game rules\n"
+        "@ana:es /partida nueva farkle\n"
+        "@ana:es /partida ajustes deshacer:quizá\n",
+    )
+    assert "ajustes [plazo:<…>]" in text and "[deshacer:<on|off>]" in text, text
+    assert "desactivado deshacer" not in text, "a typo is not taken for off"
+    assert "? «avisos» no es una opción de este comando. Escribe: /yo [aviso:<…>]" in text
+    assert "? «partida» no es una opción de este comando. Escribe: /partida repeticion" in text
+    assert "? Escribe: /partida nueva juego:<…>" in text
+    assert "? Demasiados valores. Escribe: /partida historial [página:<…>]" in text
+    assert "Tu configuración" not in text and "partida  en" not in text and "«»" not in text
+    assert "Which game's rules?" in text
+
+
+async def test_a_press_past_the_buttons_a_wait_typed_by_someone_and_a_game_by_its_name(
+    tmp_path: Path,
+) -> None:
+    """Play-test: `/press 99` answered "That button belongs to an earlier phase or another
+    game"; `@ana /wait 5m` was "Unknown command group /wait"; `/game rules game:Bad Bones`
+    (the name Discord shows) was "There is no game called “Bad Bones”"."""
+    text = await _play(
+        tmp_path,
+        "@ana /press 1\n"
+        "@ana /game new badbones\n"
+        "@ana /press 99\n"
+        "@ana /wait 5m\n"
+        '@ana /game rules game:"Bad Bones"\n'
+        "@ana:es /partida añadirbot nivel:Difícil\n",
+    )
+    assert "earlier phase" not in text and "Unknown command group" not in text, text
+    assert "? The last message has no buttons." in text
+    assert "? /press N: the last message has buttons 1–3." in text
+    assert "(time passes: 5m)" in text
+    assert "There is no game called" not in text and "protect your tower" in text
+    assert "🤖 Hard 1 ocupa un puesto." in text, "(the seat named in the channel's language)"
 
 
 async def test_an_absurd_wait_is_refused_in_words_and_the_console_goes_on(tmp_path: Path) -> None:
@@ -313,6 +410,26 @@ async def test_the_readmes_console_demo_plays_without_a_refusal(tmp_path: Path) 
         assert text.count("✅ Recorded.") == 2, text
 
 
+async def test_the_console_docs_threads_example_plays_as_written(tmp_path: Path) -> None:
+    """docs/console.md's `--threads` example, whose lines opened a game of `tiny` (a test
+    game, unknown to `partida console`): each line works and shows what the doc says."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "console.md").read_text("utf-8")
+    block = doc.split("With `--threads`", 1)[1].split("```", 2)[1]
+    typed = [line.split("→")[0].strip() for line in block.splitlines() if line.startswith("@")]
+    shown = [line.split("→")[1].strip() for line in block.splitlines() if "→" in line]
+    out = io.StringIO()
+    url = f"sqlite+aiosqlite:///{tmp_path / 'threads.db'}"
+    code = await run_console(
+        url, tmp_path / "img", io.StringIO("\n".join(typed)), out, threads=True
+    )
+    text = out.getvalue()
+    assert code == 0 and "⚠️" not in text, text
+    assert not any(line.startswith("?") for line in text.splitlines()), text
+    for said in shown:
+        for part in said.split(" / "):
+            assert part.rstrip("…").strip() in text, (part, text)
+
+
 async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) -> None:
     """`/ayuda`, `/help juego:`, option names with ñ and option values by their Spanish labels
     work in the console as they do on Discord, and `/wait` takes a compound duration."""
@@ -322,7 +439,7 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
             "@ana:es /help juego:zvv",
             "@ana:es /partida nueva juego:zvv tamaño:9",
             "@ana:es /partida cancelar",
-            "@ana:es /fuse nueva dificultad:insano",
+            "@ana:es /fuse nueva dificultad:insano modo:relajado",
             "/wait 22h30m",
             "/wait 1d12h",
         ]
@@ -336,6 +453,7 @@ async def test_the_console_reads_spanish_as_discord_offers_it(tmp_path: Path) ->
     assert "Todas las reglas: `/partida reglas juego:zvv`" in text, "/help juego:zvv"
     assert "Board size: 9" in text, "tamaño:9 is the size option"
     assert "Difficulty: Insane" in text, "insano is the insane difficulty"
+    assert "Relaxed" in text, "relajado is the relaxed mode (its label: Relajado (sin reloj))"
     assert "(time passes: 22h30m)" in text and "(time passes: 1d12h)" in text
 
 

@@ -169,6 +169,16 @@ def test_a_count_of_one_reads_in_the_singular_and_more_in_the_plural() -> None:
     assert t("badbones.event.houses_burnt", "es", seat="Ana", count=2, houses=4).startswith(
         "Arden 2 casas"
     )
+    # Play-test: a solo game of one round ended "You survived 1 rounds: victory!".
+    assert t("badbones.event.solo_won", "en", seat="Ana", round=1) == (
+        "You survived 1 round: victory!"
+    )
+    assert t("badbones.event.solo_won", "es", seat="Ana", round=1).startswith(
+        "Has sobrevivido 1 ronda:"
+    )
+    assert t("badbones.event.solo_won", "en", seat="Ana", round=10).startswith(
+        "You survived 10 rounds"
+    )
 
 
 def test_no_message_writes_a_plural_in_brackets() -> None:

@@ -113,3 +113,22 @@ async def test_without_the_setting_no_replay_and_the_command_refuses_in_words(
     assert not (await drawing.settings(BOB, HERE, replay=True)).ok, "host or Manage Channels"
     off = await drawing.settings(ALICE, HERE, replay=False)
     assert off.ok and "no longer" in private(off), "the host of the open game may"
+
+
+async def test_the_replay_of_a_game_not_ended_does_not_say_it_runs_to_the_end(
+    service: Service,
+) -> None:
+    """Play-test: `/game replay` of the game being played (and of a cancelled one) was posted
+    as "The whole game …, in pictures from the opening table to the end": it has no end."""
+    await service.new_game(ALICE, HERE, "zvv", {"size": 9})
+    await service.join(BOB, HERE)
+    await service.start(ALICE, HERE)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+    for step in ("in play", "cancelled"):
+        if step == "cancelled":
+            assert (await service.cancel(ALICE, HERE)).ok
+        [posted] = (await service.replay_game(ALICE, HERE, row.id)).public
+        said = str(posted.message.text)
+        assert "to the end" not in said and "unfinished" in said, (step, said)

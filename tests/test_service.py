@@ -439,3 +439,17 @@ async def test_settings_asked_together_are_changed_all_or_none(service: Service)
     async with service.sessions() as session:
         channel = await session.get(ChannelRow, HERE.channel_id)
         assert channel is not None and channel.replay
+
+
+async def test_a_refused_game_option_is_named_as_the_player_types_it_and_says_what_it_takes(
+    service: Service,
+) -> None:
+    """Play-test: `/zvv new size:10` (Discord lets 9–15 through) answered "(it takes:
+    {allowed})", and a Spanish player read the option's English name ("la opción size")."""
+    said = private(await service.new_game(ALICE, HERE, "zvv", {"size": 10}))
+    assert "{" not in said and "}" not in said, said
+    assert "size" in said and "9, 11, 13, 15" in said, said
+    dicho = private(await service.new_game(CAROL, HERE, "zvv", {"size": 10}))
+    assert "la opción tamaño" in dicho and "9, 11, 13, 15" in dicho, dicho
+    dicho = private(await service.new_game(CAROL, HERE, "fuse", {"round_timer": -4}))
+    assert "la opción temporizador" in dicho and "0–600" in dicho, dicho

@@ -30,7 +30,18 @@ from rules.zvv.notation import position
 # ``_…_ALIASES`` and ``_…_WORDS`` tables and ZvV's ``SIDE_WORDS``), by the language whose
 # catalogue holds it.
 WORDS: dict[str, dict[str, dict[str, str]]] = {
-    "badbones.direction": {"es": {"O": "W", "NO": "NW", "SO": "SW"}},
+    "badbones.direction": {
+        "en": {
+            **{"NORTH": "N", "EAST": "E", "SOUTH": "S", "WEST": "W"},
+            **{"NORTHEAST": "NE", "NORTHWEST": "NW", "SOUTHEAST": "SE", "SOUTHWEST": "SW"},
+        },
+        "es": {
+            **{"O": "W", "NO": "NW", "SO": "SW"},
+            **{"NORTE": "N", "ESTE": "E", "SUR": "S", "OESTE": "W"},
+            **{"NORESTE": "NE", "NORDESTE": "NE", "NOROESTE": "NW"},
+            **{"SURESTE": "SE", "SUDESTE": "SE", "SUROESTE": "SW", "SUDOESTE": "SW"},
+        },
+    },
     "badbones.stay": {
         "en": dict.fromkeys(("STAY", "NONE", "HERE", "0", ".", "-"), "stay"),
         "es": dict.fromkeys(("QUEDARSE", "NADA"), "stay"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -214,6 +215,18 @@ def test_every_pending_kind_has_a_prompt(game: str) -> None:
     kinds = {f"{game}.pending.{kind}" for kind in written}
     kinds |= set(PENDING_KINDS[game]()) if game in PENDING_KINDS else set()
     assert kinds and not absent(kinds)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_spanish_text_names_each_option_as_a_spanish_player_types_it(game: str) -> None:
+    """Play-test: the Spanish rules of Bad Bones said "(`heroic`: y limpia todo)", an option
+    Discord offers Spanish players as `heroico`."""
+    spanish = [text for key, text in catalogue("es").items() if key.startswith(f"{game}.")]
+    for spec in get_game(game).option_specs:
+        named = t(f"{game}.option_name.{spec.name}", "es")
+        if named != spec.name:
+            said = [text for text in spanish if re.search(rf"`{spec.name}\b", text)]
+            assert not said, f"`{spec.name}` is `{named}` in Spanish: {said[0][:200]}"
 
 
 def _pendings(game: str) -> tuple[set[str], bool]:

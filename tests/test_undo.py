@@ -16,7 +16,7 @@ from bot.service import Actor, Place, Service
 from bot.service.buttons import decode
 from bot.service.replies import Outgoing
 from bot.store import repository as repo
-from rules.core import Rng, get_game
+from rules.core import Rng, RulesError, get_game
 from tests.conftest import ALICE, BOB, CAROL, Clock
 from tests.support.commands import command_for
 from tests.support.registered import generic_games
@@ -155,3 +155,52 @@ async def test_the_host_can_turn_undo_off(service: Service) -> None:
     refused = await service.undo(ALICE, HERE)
     assert not refused.ok and refused.private is not None
     assert "turned undo off" in str(refused.private.text)
+
+
+def _first_step(game: str, kind: str, options: dict[str, Any], drew: Any) -> tuple[Any, ...]:
+    """The first step of ``kind`` in a random game of ``game`` that ``drew(before, after)``
+    says drew a card: the state before it, the seat, the action and the state after."""
+    engine = get_game(game)
+    for seed in range(200):
+        state, rng = engine.new_game(2, options, seed), Rng(seed)
+        for _ in range(600):
+            pending = engine.pending(state)
+            if not pending:
+                break
+            seat = rng.choice(sorted(pending))
+            legal = engine.legal_actions(state, seat)
+            wanted = [a for a in legal if a.kind == kind]
+            action = wanted[0] if wanted else rng.choice(legal)
+            before = engine.copy(state)
+            state, _ = engine.apply(state, seat, action, 0.0)
+            if wanted and drew(before, state):
+                return before, seat, action, state
+            if wanted:
+                break
+    raise AssertionError(f"no {kind} that only draws a card in 200 {game} games")
+
+
+@pytest.mark.parametrize(
+    ("game", "kind", "options", "deck"),
+    [
+        ("farkle", "draw", {}, "item_deck"),  # a rally's magic item, from the shuffled deck
+        ("fuse", "take", {"mode": "relaxed"}, "deck"),  # the centre row refilled from the deck
+    ],
+)
+def test_a_step_that_drew_a_card_from_a_shuffled_deck_cannot_be_taken_back(
+    game: str, kind: str, options: dict[str, Any], deck: str
+) -> None:
+    """Play-test: Bob chose "Rally: draw an item", read "You drew: Tower Shield", and took the
+    step back to double the roll instead: a card drawn from a deck shuffled at the start moves
+    no random generator, and undo took it for a step that revealed nothing."""
+    engine = get_game(game)
+
+    def drew_only(b: Any, a: Any) -> bool:  # a card drawn, no die rolled
+        return getattr(b, deck) != getattr(a, deck) and (
+            engine.dump(b).get("rng") == engine.dump(a).get("rng")
+        )
+
+    before, seat, action, after = _first_step(game, kind, options, drew_only)
+    with pytest.raises(RulesError) as refused:
+        engine.undoable(before, seat, action, after)
+    assert refused.value.key == "core.undo.random"

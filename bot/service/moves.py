@@ -116,7 +116,9 @@ def _still_asked(match: Match, seat: int, press: button_ids.Press) -> None:
     """A button of a question (Bad Bones phase 3) acts while the presser's question it was
     made for is open: asked no later than the newest question of its message, and offering
     this very button. Whatever the others answered meanwhile, it stays valid; the presser's
-    own answered question (a follow-up asked since) makes it stale."""
+    own answered question (a follow-up asked since) makes it stale. A button of the same
+    message that answers another player's question only (bob's "3" among cara's "1, 2") is
+    not out of date: it goes on to be refused with the presser's own answers."""
     item = match.engine.pending(match.state).get(seat)
     newest = press.asked if press.asked is not None else -1
     mine = item is not None and item.asked is not None and item.asked <= newest
@@ -127,6 +129,8 @@ def _still_asked(match: Match, seat: int, press: button_ids.Press) -> None:
     owners = _owners(match, seat, press)
     if owners:
         raise RulesError("lobby.error.others_button", seats=owners)
+    if mine:
+        return  # another's answer, under the presser's own open question: the rules say why not
     raise Refusal("lobby.error.stale_button")
 
 

@@ -51,7 +51,9 @@ def setting_channel(channel_id: int, game: GameRow | None) -> int:
 
 def post(row: GameRow, replay: ReplayJob, lang: str, channel_id: int | None = None) -> Post:
     """The replay's message (in the game's channel unless asked for elsewhere)."""
-    text = phrase("replay.posted", lang, game=phrase(f"{row.kind}.name", lang), id=row.id)
+    # A game still played, or cancelled, has no end to run to.
+    key = "replay.posted" if row.status == FINISHED else "replay.posted_unfinished"
+    text = phrase(key, lang, game=phrase(f"{row.kind}.name", lang), id=row.id)
     return Post(row.channel_id if channel_id is None else channel_id, text, replay=replay)
 
 

@@ -113,7 +113,8 @@ def table_back(
     - A phase message of a phase that goes on (a submission taken back before the others
       chose) is edited to show the player awaited again.
     - Otherwise (the step had passed the turn, whose earlier message is not the table's any
-      more) the table is posted anew, in the phase's slot, saying who took a step back."""
+      more) the table is posted anew, in the phase's slot, saying who took a step back, and
+      pinging nobody."""
     lang = public_locale(match.row)
     found = live.record(match)
     if found is not None:
@@ -129,7 +130,12 @@ def table_back(
             return ready, None
     name = Name(plain_name(seat_of_number(match.row, seat).display_name))
     said = phrase(UNDONE, lang, seat=name)
-    return table_post(match, said, draw=draw), None
+    # A turn's message posted anew tells its story and who took a step back; its record keeps
+    # that line, so the step played again, told a second time, never reads as two steps.
+    kept = None if found is None else live.remember(match, found, [Event(UNDONE, {"seat": seat})])
+    # It pings nobody: the player who took the step back is at the table, and whoever the step
+    # had made awaited is not any more (the others awaited were pinged when they were asked).
+    return replace(table_post(match, said, draw=draw), mentions=()), kept
 
 
 def allow(actor: Actor, on: bool) -> Work:

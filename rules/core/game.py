@@ -220,7 +220,7 @@ class Game(ABC, Generic[S]):
         checked: dict[str, Any] = {}
         for spec in self.option_specs:
             value = options.get(spec.name, spec.default)
-            checked[spec.name] = _check_option(spec, value)
+            checked[spec.name] = _check_option(self.name, spec, value)
         return checked
 
     def announced_options(self, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -363,16 +363,25 @@ def _as_number(value: str | int | bool) -> str | int | bool:
     return value
 
 
-def _check_option(spec: OptionSpec, value: Any) -> Any:
-    if spec.type == "bool":
+def bad_option(game: str, spec: OptionSpec, value: Any, allowed: str | None = None) -> RulesError:
+    """The refusal of ``value`` for the option ``spec`` of ``game``: the option named as the
+    reader types it (``tamaño``), and what it takes (by default, its type's range)."""
+    if allowed is None and spec.type == "bool":
         allowed = "true, false"
-    elif spec.type == "int":
+    elif allowed is None and spec.type == "int":
         allowed = f"{spec.min if spec.min is not None else '…'}–{spec.max if spec.max is not None else '…'}"
-    else:
+    elif allowed is None:
         allowed = ", ".join(spec.choices)
-    bad = RulesError(
-        "core.error.bad_option", option=spec.name, value=str(value)[:50], allowed=allowed
+    return RulesError(
+        "core.error.bad_option",
+        option_key=f"{game}.option_name.{spec.name}",
+        value=str(value)[:50],
+        allowed=allowed,
     )
+
+
+def _check_option(game: str, spec: OptionSpec, value: Any) -> Any:
+    bad = bad_option(game, spec, value)
     if spec.type == "bool":
         if isinstance(value, bool):
             return value

@@ -194,6 +194,14 @@ class DragonFarkle(Game[FarkleState]):
             E("farkle.event.winner", {"seat": state.winner}),
         )
 
+    def undoable(self, before: FarkleState, seat: int, action: Action, after: FarkleState) -> None:
+        """As any game, and a card drawn is never taken back: the magic items (a rally's draw)
+        and the companions come from decks shuffled at the start, whose draws move no random
+        generator (a player who read "You drew: Tower Shield" would double instead)."""
+        super().undoable(before, seat, action, after)
+        if (before.item_deck, before.companion_deck) != (after.item_deck, after.companion_deck):
+            raise RulesError("core.undo.random")
+
     def phase(self, state: FarkleState) -> str:
         return f"{state.turn_no}.{state.stage}.{state.step}"
 

@@ -315,11 +315,14 @@ class Fuse(Game[FuseState]):
 
     def undoable(self, before: FuseState, seat: int, action: Action, after: FuseState) -> None:
         """Live mode: nothing is taken back, since the bomb's clock runs for the whole team (a
-        step taken back would hand the team the seconds it cost). Relaxed mode: as any game (a
-        draw reveals cards: not taken back)."""
+        step taken back would hand the team the seconds it cost). Relaxed mode: as any game,
+        and a card drawn is not taken back: a take refills the centre row from the deck,
+        shuffled at the start, whose draws move no random generator."""
         if before.mode == "live":
             raise RulesError("core.undo.live")
         super().undoable(before, seat, action, after)
+        if before.deck != after.deck:
+            raise RulesError("core.undo.random")
 
     def phase(self, state: FuseState) -> str:
         return f"{state.round}.{state.stage}.{state.step}"

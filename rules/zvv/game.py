@@ -38,6 +38,7 @@ from rules.core import (
     RulesError,
     Turn,
 )
+from rules.core.game import bad_option
 from rules.zvv import commands, moves, rolls, walls
 from rules.zvv.actions import Build, Move, Pass, Remove, Reroll, Roll, Stop
 from rules.zvv.board import OPPOSITE_CORNER, START_CORNERS, Wall, board, side_letter
@@ -144,7 +145,9 @@ class ZombiesVsVampires(Game[ZvvState]):
     def check_options(self, options: Mapping[str, Any], num_seats: int) -> dict[str, Any]:
         checked = super().check_options(options, num_seats)
         if checked["size"] % 2 == 0:  # D1: odd sizes only, so the board has a centre square
-            raise RulesError("core.error.bad_option", option="size", value=str(checked["size"]))
+            spec = next(s for s in self.option_specs if s.name == "size")
+            odd = range(spec.min or 1, (spec.max or 1) + 1, 2)
+            raise bad_option(self.name, spec, checked["size"], ", ".join(map(str, odd)))
         return checked
 
     def setup(self, num_seats: int, options: dict[str, Any], seed: int) -> ZvvState:

@@ -10,9 +10,13 @@ from collections import Counter
 import pytest
 
 from bot.service import Place, Service
+from bot.service.narrate import event_text
+from bot.service.text import Name
 from bot.store import repository as repo
 from rules.badbones import GAME
 from rules.badbones.actions import Buy, Pass
+from rules.badbones.market import item_key
+from rules.core import Event
 from tests.conftest import ALICE, BOB, CAROL
 from tests.support.commands import command_for
 
@@ -69,3 +73,10 @@ async def test_the_market_is_one_message_and_pings_each_buyer_once(service: Serv
 async def _row(service: Service):
     async with service.sessions() as session:
         return await repo.open_game(session, HERE.channel_id)
+
+
+def test_a_purchase_reads_as_english_whatever_the_item() -> None:
+    """Play-test: "cara buys a ice wand for 6 coins": "a" before a vowel; "the" reads right for every item."""
+    bought = {"seat": 0, "item_key": item_key("icewand"), "price": 6, "coins": 14}
+    said = str(event_text(Event("badbones.event.bought", bought), [Name("Cara")], "en"))
+    assert said == "Cara buys the ice wand for 6 coins (14 left).", said

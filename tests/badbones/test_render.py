@@ -314,3 +314,36 @@ def test_the_legend_names_the_chiefs_signs_on_the_table() -> None:
 
     assert orange_in_key(view) > 1000, "the chiefs' tokens are drawn in the key"
     assert orange_in_key(plain) < 100, "no chief, no token"
+
+
+def test_the_boards_open_question_reads_as_the_channel_asks_it() -> None:
+    """Play-test: a private board at a question read "Question {number}: the {symbol}
+    {skeleton} on B1 leaves your board through the top forest: … default {default_seat})":
+    every kind of question is worded on the board as in the channel, in either language."""
+    from render.badbones import _note_lines
+    from tests.badbones.helpers import trap_phase
+
+    state = position(
+        "weapon crossbow\nhero B4\nB3 S*3\nA1 S",
+        "C2 dragon\nC1 S",
+        "B2 catapult\nA2 E",
+        stage=TRAP,
+        options={"advanced": True},
+    )
+    state, _ = trap_phase(state)
+    asked = GAME.pending(state)
+    assert set(asked) == {0, 1, 2}
+    expected = {
+        (
+            "en",
+            0,
+        ): "Question 1: your hero on B4 has just destroyed 3 skeletons at once: use your crossbow",
+        ("en", 1): "Question 1: your dragon on C2 repels the pink skeleton coming from C1",
+        ("en", 2): "Question 1: your catapult on B2 throws the pink skeleton coming from A2",
+        ("es", 2): "Pregunta 1: tu catapulta en B2 lanza al esqueleto (de los rosas) que llega",
+    }
+    for (lang, seat), start in expected.items():
+        [line] = _note_lines(GAME.view(state, seat), {}, NAMES[:3], lang)
+        assert "{" not in line and line.startswith(start), line
+    [line] = _note_lines(GAME.view(state, 2), {}, NAMES[:3], "en")
+    assert line.endswith("1, 2 (Alice, Bob; default Alice)"), line

@@ -184,3 +184,36 @@ async def test_a_phase_3_weapon_question_reaches_its_owner_and_the_answer_replay
         assert row is not None and row.state is not None
         assert row.state["boards"][0]["floors"] == 4
         assert await con.service.state_from_log(row.id) == row.state
+
+
+async def test_a_question_button_that_is_not_the_pressers_answer_says_why_not_out_of_date(
+    console: tuple[Console, io.StringIO], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Play-test: bob's catapult and cara's are asked at once ("at whose cemetery? 3, 1" and
+    "1, 2"): one row of buttons 3, 1, 2. cara pressed "3", her question open, and read "That
+    button belongs to an earlier phase or another game"; she is told her answers instead."""
+    from rules.badbones import GAME
+    from rules.badbones.state import TRAP
+    from tests.badbones.helpers import position
+
+    def at_the_traps(seats: int, options: dict[str, object], seed: int) -> object:
+        return position("", "D2 catapult\nD1 S", "B2 catapult\nA2 E", stage=TRAP)
+
+    monkeypatch.setattr(GAME, "setup", at_the_traps)
+    con, out = console
+    for line in ("@ana /game new badbones", "@bob /game join", "@cara /game join"):
+        await con.line(line)
+    await con.line("@ana /game start")
+    for player in ("ana", "bob", "cara"):
+        await con.line(f"@{player} /badbones nothing")
+    asked = out.getvalue().splitlines()
+    assert any("@bob: Question 1: your catapult on D2" in line for line in asked)
+    row = next(line for line in reversed(asked) if "buttons (/press N)" in line)
+    bobs = row.split("] 3 ")[0].split("[")[-1]  # the number of the button "3"
+    mark = len(out.getvalue())
+    await con.line(f"@cara /press {bobs}")
+    said = out.getvalue()[mark:]
+    assert "earlier phase" not in said, said
+    assert "use one of 1, 2" in said and "✅" not in said, said
+    await con.line(f"@bob /press {bobs}")
+    assert "✅" in out.getvalue()[mark:], "bob's answer is taken"

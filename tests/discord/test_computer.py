@@ -86,7 +86,7 @@ async def test_replace_hands_a_seat_to_someone_new(fake: FakeDiscord, bots: Bots
     # The option named "with" (a Python keyword) is given in a dict.
     with_carol: dict[str, Any] = {"with": carol}
     not_allowed = await fake.slash(carol, "game replace", player=bob, **with_carol)
-    assert "Solo quien creó la partida" in (await not_allowed.result()).content, "in Spanish"
+    assert "Solo quien organiza la partida" in (await not_allowed.result()).content, "in Spanish"
     done = await (await fake.slash(mod, "game replace", player=bob, **with_carol)).result()
     assert done.ephemeral and "Carol now plays the seat of Bob" in done.content
     await fake.idle()

@@ -199,6 +199,8 @@ _TRAP_CHANGES = ("passed", "sabotaged", "destroyed", "blasted", "damaged", "stol
 FAMILIES: dict[str, Callable[[], Iterable[str]]] = {
     # Bad Bones
     "badbones.pending.choose_{}": lambda: (f"badbones.pending.{k}" for k in _badbones_questions()),
+    # The private board's open question (render/badbones.py), by ``questions.kind``.
+    "badbones.pending.{}": lambda: (f"badbones.pending.{k}" for k in _badbones_questions()),
     "badbones.event.chose_{}": _badbones_told,
     "badbones.event.coop_{}": _each("badbones.event.coop_{}", ("won", "lost")),
     "badbones.event.solo_{}": _each("badbones.event.solo_{}", ("won", "lost")),

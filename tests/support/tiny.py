@@ -197,6 +197,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "tiny.event.win": {"en": "{seat} wins {amount}.", "es": "{seat} gana {amount}."},
     "tiny.event.coin": {"en": "The coin says {side}.", "es": "La moneda dice {side}."},
     "tiny.event.secret": {"en": "A secret: {card}.", "es": "Un secreto: {card}."},
+    "tiny.option_name.rounds": {"en": "rounds", "es": "rondas"},
 }
 
 
