@@ -55,17 +55,19 @@ def canonical(game: str, param: str, typed: Any) -> Any:
 
 def show_args(game: str, args: Mapping[str, Any], lang: str) -> dict[str, Any]:
     """Each argument shown as its parameter's values are; an event's plural argument ("dice",
-    several values in one string) like its singular parameter ("die")."""
+    several values in one string) like its singular parameter ("die"), and an argument named
+    for its part in the event like the parameter whose value it is (``_PARAMETER``)."""
     out = {}
     for key, value in args.items():
         param = key
         if not _names(game, key):
-            param = _SINGULAR.get(key, key[:-1] if key.endswith("s") else key)
+            param = _PARAMETER.get(key, key[:-1] if key.endswith("s") else key)
         out[key] = show(game, param, value, lang)
     return out
 
 
-_SINGULAR = {"dice": "die"}
+# FUSE's swap: the die put "back" is a die (V5 in Spanish, as the one taken).
+_PARAMETER = {"dice": "die", "back": "die"}
 
 
 def canonical_args(game: str, args: Mapping[str, Any]) -> dict[str, Any]:

@@ -93,9 +93,15 @@ def check_claim(state: FuseState, seat: int, action: Claim) -> None:
 def claim(state: FuseState, seat: int, action: Claim, events: list[Event]) -> None:
     """The seat holds the die (a die it held goes back to the table)."""
     d = free_die(state, value_named(action.die))
+    held = state.claims.get(seat)
     state.claims[seat] = d
-    # told to the whole team (the rules: claims are open)
-    events.append(Event("fuse.event.claimed", {"seat": seat, "die": die_token(state, d)}))
+    # told to the whole team (the rules: claims are open), with the die put back if one was
+    # held: "takes the Y2" alone left the G5 it held looking taken twice
+    said = {"seat": seat, "die": die_token(state, d)}
+    if held is None:
+        events.append(Event("fuse.event.claimed", said))
+    else:
+        events.append(Event("fuse.event.swapped", {**said, "back": die_token(state, held)}))
 
 
 def free_die(state: FuseState, shows: int) -> int:

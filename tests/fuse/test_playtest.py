@@ -105,6 +105,27 @@ def test_a_claim_is_told_to_the_whole_team() -> None:
         assert "Ana" in t(claimed[0].key, lang, **{**claimed[0].args, "seat": "Ana"})
 
 
+def test_taking_another_die_tells_the_team_the_held_one_went_back() -> None:
+    from bot.service.narrate import event_text
+    from bot.service.text import Name
+    from rules.fuse.game import Claim
+    from tests.fuse.support import position
+
+    # Ana holds the green 5, then takes the yellow 2 instead: the team read "Ana takes the G5.
+    # Ana takes the Y2." and, when Bea took the G5, wondered how it could be taken twice.
+    state = position(2, [["1-07", "2-06"], ["1-09", "2-03"]], roll=["G5", "Y2", "K1", "R3"])
+    state, _ = FUSE.apply(state, 0, Claim("G5"), 1_000.0)
+    state, events = FUSE.apply(state, 0, Claim("Y2"), 1_001.0)
+    names = [Name("Ana"), Name("Bea")]
+    said = [str(event_text(e, names, "en")) for e in events]
+    assert "Ana puts the G5 back and takes the Y2." in said
+    dicho = [str(event_text(e, names, "es")) for e in events]
+    assert "Ana devuelve el V5 y toma el Am2." in dicho, (
+        "both dice named as Spanish players type them"
+    )
+    FUSE.apply(state, 1, Claim("G5"), 1_002.0)  # and it is back: Bea may take it
+
+
 def test_a_fuse_card_nobody_matches_does_not_tell_everyone_to_return_a_die() -> None:
     from rules.fuse.game import Claim, Pass, Place, Take
     from tests.fuse.support import position
