@@ -473,12 +473,13 @@ class PartidaBot(ext.AutoShardedBot):
         # What the user is told from here on depends on whether their command changed a game
         # (a refused one changed nothing, and neither did a read-only one).
         committed = reply.ok and reply.wrote and not reads
+        lang = reply.lang or actor.locale  # the user's chosen language, as the service answered
         try:
-            await answer.answer(interaction, reply, actor.locale, self.outbox)
+            await answer.answer(interaction, reply, lang, self.outbox)
         except Exception:
             failed("after its work was saved" if committed else "while answering")
             key = send.SAVED if committed else "discord.error.internal"
-            await answer.failure(interaction, key, actor.locale)
+            await answer.failure(interaction, key, lang)
 
     async def _defer(self, interaction: discord.Interaction[Any]) -> bool:
         """Acknowledge the interaction before its work runs; whether Discord took it in time.
