@@ -585,8 +585,11 @@ class PartidaBot(ext.AutoShardedBot):
         await self.run_command(
             interaction,
             lambda a, p: self.get_service().press(a, p, press),
-            # A click may change a game: deferred before it runs (see ``run_command``).
-            what=f"press {custom_id}",
+            # A click may change a game: deferred before it runs (see ``run_command``). Its
+            # log lines name the button's command, never its id, whose arguments are the
+            # choice it makes (a sealed bid, a magic item picked in a private menu).
+            # (The command's name is ``[a-z0-9_-]``: ``buttons.PATTERN``.)
+            what=f"press {press.command if press is not None else '?'}",
             game_id=press.game_id if press is not None else None,
         )
 
