@@ -626,7 +626,7 @@ def nudge(match: Match, seat: int, item: Pending, user_id: int, due: float | Non
     )
     if due is not None:
         text = Text.of(text, " ", phrase("lobby.deadline.until", lang, when=When(int(due))))
-    return Post(match.row.channel_id, text, mentions=(user_id,))
+    return Post(match.row.channel_id, text, mentions=(user_id,), only_ping=True)
 
 
 def reminder(match: Match, seat: int, item: Pending, user_id: int, due: float, lang: str) -> Post:
