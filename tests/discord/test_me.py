@@ -4,10 +4,12 @@ Discord fails (5xx, 429) is retried until it goes out, once."""
 
 from __future__ import annotations
 
+from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_paused_channel import until
 from tests.fakediscord import FakeDiscord, faults
 from tests.fakediscord.faults import Fault
+from tests.test_me import _clock_hours
 
 
 async def _tiny(fake: FakeDiscord, alice, bob) -> int:
@@ -116,4 +118,29 @@ async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
     assert f"⏳ <@{alice.id}>" in shown and "✅" not in shown, shown
     twice = await (await fake.click(alice, confirmation, "↩ Undo")).result()
     assert "no step in this game to take back" in twice.text, "once: nothing more of hers"
+    fake.check()
+
+
+async def test_a_held_back_turn_comes_by_one_direct_message_and_no_channel_post(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """Bob asked for direct messages and it is his quiet time when the game begins: when it
+    ends, he is told by one DM (Discord failing it with a 503 and a 429 first), and the channel
+    gets nothing ("your quiet hours are over", pinging nobody, would tell it nothing)."""
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(bob, "me", notify="dm", quiet=_clock_hours(clock, -1, 2))).result()
+    thread = await _tiny(fake, alice, bob)
+    await fake.idle()
+    assert not fake.to(bob), "quiet: not told yet"
+    posts, edits = len(fake.in_channel(thread)), len(fake.edits)
+    fake.inject(Fault(route=faults.DM, status=503))
+    fake.inject(Fault(route=faults.DM, status=429, retry_after=0.5))
+    clock.now += 2 * 3600
+    bot.wake_deadlines()
+    await until(lambda: len(fake.to(bob)) >= 1, timeout=30)
+    await fake.idle()
+    (dm,) = fake.to(bob)
+    assert "Your turn in" in dm.text and f"<#{thread}>" in dm.text
+    assert (len(fake.in_channel(thread)), len(fake.edits)) == (posts, edits), "the chat saw nothing"
     fake.check()
