@@ -7,6 +7,7 @@ from __future__ import annotations
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_paused_channel import until
+from tests.discord.test_quiet_turns import started, whose_turn
 from tests.fakediscord import FakeDiscord, faults
 from tests.fakediscord.faults import Fault
 from tests.test_me import _clock_hours
@@ -144,3 +145,32 @@ async def test_a_held_back_turn_comes_by_one_direct_message_and_no_channel_post(
     assert "Your turn in" in dm.text and f"<#{thread}>" in dm.text
     assert (len(fake.in_channel(thread)), len(fake.edits)) == (posts, edits), "the chat saw nothing"
     fake.check()
+
+
+async def test_while_the_deadlines_are_held_no_time_is_shown_that_will_not_come(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """The host holds the deadlines; a brawl is then declared. Its message does not say
+    "Time runs out in 5 minutes" (nothing runs out while they are held), nor does
+    ``/game status`` show a deadline a century away: both say the deadlines are held, each in
+    its reader's language. One post, as ever."""
+    bot = await bots.start()
+    ana, bob = fake.add_user(101, "Ana", locale="es-ES"), fake.add_user(102, "Bob")
+    where, table = await started(fake, bot, "farkle", ana, bob)
+    first = ana if await whose_turn(bot, where) == ana.id else bob
+    await (await fake.slash(ana, "game settings", channel_id=where, hold="on")).result()
+    await fake.idle()
+    posts = len(fake.in_channel(where))
+    brawl = next(label for label in table.buttons if label.startswith("Brawl"))
+    await (await fake.click(first, table, brawl)).result()
+    await fake.idle()
+    (asked,) = fake.in_channel(where)[posts:]
+    assert "A brawl is declared against you" in asked.content
+    assert "Time runs out" not in asked.text and "<t:" not in asked.content, asked.text
+    assert "The host has paused the deadlines" in asked.content, asked.content
+    for user, held in ((bob, "has paused the deadlines"), (ana, "ha pausado los plazos")):
+        status = await (await fake.slash(user, "game status", channel_id=where)).result()
+        assert held in status.text and "<t:" not in status.text, status.text
+    await (await fake.slash(ana, "game settings", channel_id=where, hold="off")).result()
+    status = await (await fake.slash(bob, "game status", channel_id=where)).result()
+    assert "paused" not in status.text and "<t:" in status.text, "its deadline, back"
