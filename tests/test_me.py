@@ -169,6 +169,27 @@ async def test_no_held_back_ping_when_the_player_already_moved(
     assert not [o for o in await service.run_deadlines() if BOB.user_id in o.message.mentions]
 
 
+async def test_a_held_back_ping_that_falls_in_new_quiet_hours_waits_again_and_says_nothing(
+    service: Service, clock: Clock
+) -> None:
+    """Bob's held-back ping is due when his quiet hours end; meanwhile he chose other quiet
+    hours, which cover that moment. The channel is not told "your quiet hours are over" (they
+    are not, and he would not be pinged): the ping waits for the end of the new ones."""
+    await service.me(BOB, HERE, quiet=_clock_hours(clock, -1, 2))
+    await _bad_bones(service)
+    ends = (await _rows(service))[(1, "ping")]
+    await service.me(BOB, HERE, quiet=_clock_hours(clock, 1, 5))
+    clock.now = ends
+    said = [str(o.message.text) for o in await service.run_deadlines()]
+    assert not [text for text in said if "quiet hours are over" in text], said
+    assert (await _rows(service))[(1, "ping")] == ends + 3 * HOUR, "it waits for their end"
+    clock.now = ends + 3 * HOUR
+    (nudge,) = [
+        o for o in await service.run_deadlines() if "quiet hours are over" in str(o.message.text)
+    ]
+    assert nudge.message.mentions == (BOB.user_id,)
+
+
 def _first_button(reply: Reply) -> str:
     assert reply.private is not None and reply.private.buttons
     return reply.private.buttons[0].custom_id

@@ -473,12 +473,13 @@ class PartidaBot(ext.AutoShardedBot):
         # What the user is told from here on depends on whether their command changed a game
         # (a refused one changed nothing, and neither did a read-only one).
         committed = reply.ok and reply.wrote and not reads
+        lang = reply.lang or actor.locale  # the user's chosen language, as the service answered
         try:
-            await answer.answer(interaction, reply, actor.locale, self.outbox)
+            await answer.answer(interaction, reply, lang, self.outbox)
         except Exception:
             failed("after its work was saved" if committed else "while answering")
             key = send.SAVED if committed else "discord.error.internal"
-            await answer.failure(interaction, key, actor.locale)
+            await answer.failure(interaction, key, lang)
 
     async def _defer(self, interaction: discord.Interaction[Any]) -> bool:
         """Acknowledge the interaction before its work runs; whether Discord took it in time.
@@ -584,8 +585,11 @@ class PartidaBot(ext.AutoShardedBot):
         await self.run_command(
             interaction,
             lambda a, p: self.get_service().press(a, p, press),
-            # A click may change a game: deferred before it runs (see ``run_command``).
-            what=f"press {custom_id}",
+            # A click may change a game: deferred before it runs (see ``run_command``). Its
+            # log lines name the button's command, never its id, whose arguments are the
+            # choice it makes (a sealed bid, a magic item picked in a private menu).
+            # (The command's name is ``[a-z0-9_-]``: ``buttons.PATTERN``.)
+            what=f"press {press.command if press is not None else '?'}",
             game_id=press.game_id if press is not None else None,
         )
 

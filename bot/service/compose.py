@@ -169,6 +169,13 @@ def phase_post(
     )
 
 
+def holding(match: Match) -> bool:
+    """Whether the host holds the game's deadlines, so that no person's runs out meanwhile. Not
+    in a real-time game (``Presentation.edited``): its own clock (FUSE's bomb) is the engine's,
+    which ends the game by it at the next move, held or not, so its time is still shown."""
+    return held(match.row) and not live.shown(match).edited
+
+
 def awaited_lines(
     match: Match,
     snap: Snapshot,
@@ -199,16 +206,20 @@ def awaited_lines(
         who = Mention(user.user_id, names[seat].text)
         what = pending_text(match.kind, item, names, lang)
         said.append(phrase("lobby.act.awaiting", lang, player=who, what=what))
-    clocks = [
-        p.deadline for s, p in snap.pending.items() if p.deadline is not None and s not in skipped
-    ]
+    timed = {
+        s: (p.deadline, live.round_timer(match, p))
+        for s, p in snap.pending.items()
+        if s not in skipped and (p.deadline is not None or live.round_timer(match, p) is not None)
+    }
+    if holding(match):  # people's deadlines stop (a computer seat's run on): no time for them
+        stopped = {s for s in timed if by_seat[s].computer is None}
+        if stopped:
+            said.append(phrase("lobby.status.held", lang))
+        timed = {s: times for s, times in timed.items() if s not in stopped}
+    clocks = [clock for clock, _ in timed.values() if clock is not None]
+    timers = [timer for _, timer in timed.values() if timer is not None]
     if clocks:
         said.append(phrase("lobby.act.clock", lang, when=When(int(min(clocks)))))
-    timers = [
-        seconds
-        for s, p in snap.pending.items()
-        if s not in skipped and (seconds := live.round_timer(match, p)) is not None
-    ]
     if timers:  # a real-time round's own short timer, counted from the round's start
         due = match.row.phase_started_at + min(timers)
         said.append(phrase("lobby.act.round_timer", lang, when=When(int(due))))
@@ -626,7 +637,7 @@ def nudge(match: Match, seat: int, item: Pending, user_id: int, due: float | Non
     )
     if due is not None:
         text = Text.of(text, " ", phrase("lobby.deadline.until", lang, when=When(int(due))))
-    return Post(match.row.channel_id, text, mentions=(user_id,))
+    return Post(match.row.channel_id, text, mentions=(user_id,), only_ping=True)
 
 
 def reminder(match: Match, seat: int, item: Pending, user_id: int, due: float, lang: str) -> Post:

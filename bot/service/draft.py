@@ -62,6 +62,9 @@ class Post:
     # ``fallback`` is said in the channel (mentioning them) if Discord refuses it.
     dm: int | None = None
     fallback: Text = Text()
+    # Said only to ping its mentions (the ping quiet hours held back): not posted when routing
+    # pings none of them after all (their quiet hours again, a direct message instead).
+    only_ping: bool = False
 
 
 @dataclass

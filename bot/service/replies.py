@@ -175,3 +175,7 @@ class Reply:
     # Answer a click on the actor's own private message by replacing it (the next step of a
     # move chosen from menus, then the move's receipt), not with a message of its own.
     in_place: bool = False
+    # The language the actor is answered in (their ``/game language``, else their client's),
+    # so that what an adapter adds to the answer (a note, "saved; the table follows") reads
+    # in the same language as the rest; None: the adapter's own guess, the client's.
+    lang: str | None = None

@@ -49,6 +49,8 @@ async def route(tx: Tx, draft: Draft) -> None:
                     routed.append(_direct(tx, post, reach))
                 if reach.notify != DM or reach.dm_closed:
                     keep.append(user)
+        if post.only_ping and not keep:
+            continue  # "your quiet hours are over" pinging nobody: untrue, or said by DM
         routed.append(replace(post, mentions=tuple(keep)))
     # The channel's posts first, in their order, then the direct messages they called for.
     draft.public[:] = [p for p in routed if p.dm is None] + [p for p in routed if p.dm is not None]

@@ -97,7 +97,7 @@ class Runner:
         return chosen if chosen in LANGUAGES else language_for(actor.locale)
 
     def refusal(self, error: Refusal | RulesError, lang: str) -> Reply:
-        return Reply(private=Message(compose.refusal(error, lang)), ok=False)
+        return Reply(private=Message(compose.refusal(error, lang)), ok=False, lang=lang)
 
     async def over_budget(
         self, kind: str, actor: Actor, place: Place, count: bool = True
@@ -190,7 +190,7 @@ class Runner:
                     break
                 except ElsewhereError as elsewhere:
                     metrics.counted(command, "refused", started, "lobby.thread.several")
-                    return Reply(private=Message(elsewhere.text), ok=False)
+                    return Reply(private=Message(elsewhere.text), ok=False, lang=lang)
                 except (Refusal, RulesError) as refusal:
                     log.info("%s game=%s outcome=refused key=%s", fields, game_id, refusal.key)
                     metrics.counted(command, "refused", started, refusal.key)
@@ -231,6 +231,7 @@ class Runner:
         )
         reply = await self.finish(draft)
         reply.paused = paused_in
+        reply.lang = lang
         metrics.counted(command, "ok", started)  # after the pictures: the answer is ready
         return reply
 

@@ -4,10 +4,13 @@ Discord fails (5xx, 429) is retried until it goes out, once."""
 
 from __future__ import annotations
 
+from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_paused_channel import until
+from tests.discord.test_quiet_turns import started, whose_turn
 from tests.fakediscord import FakeDiscord, faults
 from tests.fakediscord.faults import Fault
+from tests.test_me import _clock_hours
 
 
 async def _tiny(fake: FakeDiscord, alice, bob) -> int:
@@ -117,3 +120,57 @@ async def test_the_undo_button_on_a_confirmation_takes_the_step_back_once(
     twice = await (await fake.click(alice, confirmation, "↩ Undo")).result()
     assert "no step in this game to take back" in twice.text, "once: nothing more of hers"
     fake.check()
+
+
+async def test_a_held_back_turn_comes_by_one_direct_message_and_no_channel_post(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """Bob asked for direct messages and it is his quiet time when the game begins: when it
+    ends, he is told by one DM (Discord failing it with a 503 and a 429 first), and the channel
+    gets nothing ("your quiet hours are over", pinging nobody, would tell it nothing)."""
+    bot = await bots.start()
+    alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+    await (await fake.slash(bob, "me", notify="dm", quiet=_clock_hours(clock, -1, 2))).result()
+    thread = await _tiny(fake, alice, bob)
+    await fake.idle()
+    assert not fake.to(bob), "quiet: not told yet"
+    posts, edits = len(fake.in_channel(thread)), len(fake.edits)
+    fake.inject(Fault(route=faults.DM, status=503))
+    fake.inject(Fault(route=faults.DM, status=429, retry_after=0.5))
+    clock.now += 2 * 3600
+    bot.wake_deadlines()
+    await until(lambda: len(fake.to(bob)) >= 1, timeout=30)
+    await fake.idle()
+    (dm,) = fake.to(bob)
+    assert "Your turn in" in dm.text and f"<#{thread}>" in dm.text
+    assert (len(fake.in_channel(thread)), len(fake.edits)) == (posts, edits), "the chat saw nothing"
+    fake.check()
+
+
+async def test_while_the_deadlines_are_held_no_time_is_shown_that_will_not_come(
+    fake: FakeDiscord, bots: Bots, clock: Clock
+) -> None:
+    """The host holds the deadlines; a brawl is then declared. Its message does not say
+    "Time runs out in 5 minutes" (nothing runs out while they are held), nor does
+    ``/game status`` show a deadline a century away: both say the deadlines are held, each in
+    its reader's language. One post, as ever."""
+    bot = await bots.start()
+    ana, bob = fake.add_user(101, "Ana", locale="es-ES"), fake.add_user(102, "Bob")
+    where, table = await started(fake, bot, "farkle", ana, bob)
+    first = ana if await whose_turn(bot, where) == ana.id else bob
+    await (await fake.slash(ana, "game settings", channel_id=where, hold="on")).result()
+    await fake.idle()
+    posts = len(fake.in_channel(where))
+    brawl = next(label for label in table.buttons if label.startswith("Brawl"))
+    await (await fake.click(first, table, brawl)).result()
+    await fake.idle()
+    (asked,) = fake.in_channel(where)[posts:]
+    assert "A brawl is declared against you" in asked.content
+    assert "Time runs out" not in asked.text and "<t:" not in asked.content, asked.text
+    assert "The host has paused the deadlines" in asked.content, asked.content
+    for user, held in ((bob, "has paused the deadlines"), (ana, "ha pausado los plazos")):
+        status = await (await fake.slash(user, "game status", channel_id=where)).result()
+        assert held in status.text and "<t:" not in status.text, status.text
+    await (await fake.slash(ana, "game settings", channel_id=where, hold="off")).result()
+    status = await (await fake.slash(bob, "game status", channel_id=where)).result()
+    assert "paused" not in status.text and "<t:" in status.text, "its deadline, back"

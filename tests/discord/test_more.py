@@ -14,6 +14,7 @@ from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_play import started_tiny
 from tests.fakediscord import FakeDiscord, FakeUser, Sent
+from tests.fakediscord.faults import ORIGINAL, Fault
 
 
 def png(width: int = 64) -> bytes:
@@ -104,6 +105,41 @@ async def test_language_choice_overrides_the_client(fake: FakeDiscord, bots: Bot
     await (await fake.slash(tom, "game language", language="auto")).result()
     status = await (await fake.slash(tom, "game status")).result()
     assert "Alice" not in status.content and "Tom" in status.content
+
+
+async def test_the_bots_own_words_in_an_answer_follow_the_chosen_language_too(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    """What the adapter adds to an answer (the table cannot be posted here; the move is saved
+    and the table follows) is in the language the player chose, like the rest of the answer,
+    not in their client's: one answer, one language."""
+    await bots.start()
+    tom = fake.add_user(202, "Tom", locale="en-US")
+    ana = fake.add_user(203, "Ana", locale="es-ES")
+    await (await fake.slash(tom, "game language", language="es")).result()
+    await (await fake.slash(ana, "game language", language="en")).result()
+    fake.forbidden.add(fake.channel_id)
+    opened = await (await fake.slash(tom, "tiny new")).result()
+    assert "Has abierto" in opened.content and "No puedo publicar" in opened.content
+    assert "I cannot post" not in opened.content, opened.content
+    joined = await (await fake.slash(ana, "game join")).result()
+    assert "You joined" in joined.content and "I cannot post" in joined.content
+    assert "No puedo publicar" not in joined.content, joined.content
+
+    fake.forbidden.clear()
+    await (await fake.slash(tom, "game cancel")).result()
+    await (await fake.slash(tom, "tiny new")).result()
+    await (await fake.slash(ana, "game join")).result()
+    await start(fake, tom)
+    # Tom's move is saved, then the edit that answers it fails (Discord lost the deferred
+    # message): he is told again, in Spanish.
+    fault = fake.inject(Fault(method="PATCH", route=ORIGINAL, status=404))
+    exchange = await fake.slash(tom, "tiny bid", amount=2)
+    await exchange.result()
+    await fake.idle()
+    assert fault.hits == 1
+    said = "\n".join(m.content for m in exchange.messages)
+    assert "Tu jugada queda guardada" in said and "Your move is saved" not in said, said
 
 
 async def test_a_channel_the_bot_cannot_post_in(

@@ -15,7 +15,9 @@ import pytest
 from bot.logs import DiscordPayloads
 from tests.discord.cards import Cards
 from tests.discord.conftest import Bots
+from tests.discord.test_play import started_tiny
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.faults import FOLLOWUP, ORIGINAL, Fault
 from tests.reliability.common import production_logging
 
 # A value nobody else would log: if it shows up anywhere, it came from the player's input.
@@ -144,3 +146,29 @@ def test_the_filter_keeps_the_event_and_drops_its_payload() -> None:
     assert "t=INTERACTION_CREATE" in out and "d.id=123" in out and "s=7" in out
     assert "/interactions/123/[token]/callback" in out and "type=4" in out
     assert MARKER not in out and "itoken.abc" not in out
+
+
+async def test_a_click_whose_answer_fails_logs_its_command_not_the_choice_on_its_button(
+    fake: FakeDiscord, bots: Bots, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A button's id carries the choice it makes (a sealed bid: ``…:bid:amount=3``). When the
+    click's answer fails after the move was saved, the log line says which command failed, in
+    which game, channel and for whom, never that choice: the others have not seen it yet."""
+    monkeypatch.setenv("DISCORD_TOKEN", fake.token)
+    with production_logging("DEBUG") as logs:
+        await bots.start()
+        alice, bob = fake.add_user(101, "Alice"), fake.add_user(102, "Bob")
+        phase = await started_tiny(fake, alice, bob)
+        secret = phase.buttons["bid 3"].split(":", 3)[3]  # "bid:amount=3"
+        # The edit that answers the click fails (Discord lost the interaction), and so does the
+        # follow-up with the player's own lines: they are told their bid is saved.
+        fake.inject(Fault(method="PATCH", route=ORIGINAL, status=404))
+        fake.inject(Fault(method="POST", route=FOLLOWUP, status=400))
+        told = await (await fake.click(alice, phase, "bid 3")).result()
+        assert "saved" in told.content
+        await fake.idle()
+        for bot in list(bots.running):
+            await bots.stop(bot)
+    lines = logs.getvalue().splitlines()
+    assert any("failed after its work was saved" in line for line in lines), "it was logged"
+    assert [line for line in lines if secret in line or "amount=3" in line] == []
