@@ -303,6 +303,40 @@ async def test_the_host_holds_the_deadlines_and_everyone_gets_the_time_back(
     assert after == {k: due + 5 * 24 * HOUR for k, due in before.items()}, "later by the hold"
 
 
+@pytest.mark.parametrize("first_draw", [False, True])
+async def test_a_live_fuse_game_is_not_held_its_bomb_runs_on(
+    service: Service, clock: Clock, first_draw: bool
+) -> None:
+    # Play-test: a live FUSE game held over lunch and let run again lost at its first click
+    # ("BOOM! The clock ran out"): its deadlines came back later by the hold, the bomb did not.
+    # Refused at once, before the first draw starts the clock too (it would start under a hold).
+    assert (await service.new_game(ALICE, HERE, "fuse", {})).ok
+    assert (await service.join(BOB, HERE)).ok
+    assert (await service.start(ALICE, HERE)).ok
+    if first_draw:  # the bomb's clock runs from the first draw
+        assert (await service.act(ALICE, HERE, "fuse", "draw", {})).ok
+        async with service.sessions() as session:
+            row = await repo.open_game(session, HERE.channel_id)
+            assert row is not None and row.state is not None and row.state["stage"] != "start"
+    before = await _rows(service)
+    refused = await service.settings(ALICE, HERE, hold=True)
+    text = str(refused.private.text if refused.private else "")
+    assert not refused.ok and refused.public == [] and "cannot be held" in text
+    spanish = Actor(ALICE.user_id, ALICE.display_name, locale="es-ES")
+    rehusado = await service.settings(spanish, HERE, hold=True)
+    assert rehusado.private is not None and "no se puede pausar" in str(rehusado.private.text)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and "held_at" not in row.settings
+    assert await _rows(service) == before, "nothing changed"
+    # A relaxed game has no clock of the rules' own: its deadlines are held as any game's.
+    elsewhere = Place(HERE.channel_id + 1, HERE.guild_id)
+    assert (await service.new_game(ALICE, elsewhere, "fuse", {"mode": "relaxed"})).ok
+    assert (await service.join(BOB, elsewhere)).ok
+    assert (await service.start(ALICE, elsewhere)).ok
+    assert (await service.settings(ALICE, elsewhere, hold=True)).ok
+
+
 async def test_deadlines_planned_while_held_wait_too(service: Service, clock: Clock) -> None:
     await _bad_bones(service)
     await service.settings(ALICE, HERE, hold=True)

@@ -52,6 +52,11 @@ def hold(actor: Actor, on: bool) -> Work:
         if on == held(row):
             draft.say(phrase("lobby.hold.already_on" if on else "lobby.hold.already_off", tx.lang))
             return draft
+        match = Match.of(row)
+        if on and match.engine.clocked(match.state):
+            # The rules' clock is the game's state: held and let run again, the deadlines came
+            # back later by the hold while the bomb had gone off, and the next click lost.
+            raise Refusal("lobby.hold.own_clock", game_key=f"{row.kind}.name")
         await tx.writer.take()
         if on:
             await repo.shift_deadlines(tx.session, row.id, SET_ASIDE)

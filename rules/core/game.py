@@ -159,6 +159,12 @@ class Game(ABC, Generic[S]):
         ``None``: the seat decides. The service logs it like any move, so replays stay exact."""
         return None
 
+    def clocked(self, state: S) -> bool:
+        """Whether the rules keep a clock of their own in this game (FUSE live's bomb), read off
+        the times passed to :meth:`apply`: the service cannot hold or shift it as it shifts
+        its own deadlines. The default: a game with none."""
+        return False
+
     def sealed(self, state: S, seat: int) -> bool:
         """Whether ``seat`` holds a sealed choice now: made, not yet revealed, shown in that
         seat's own view only (Bad Bones' hidden submissions). The default: a game with none."""

@@ -131,6 +131,9 @@ class Fuse(Game[FuseState]):
             }
         return {}
 
+    def clocked(self, state: FuseState) -> bool:
+        return state.mode == "live"  # the bomb's 10 minutes, from the first draw (modes.py)
+
     def legal_actions(self, state: FuseState, seat: int) -> list[Action]:
         stage = state.stage
         if stage != "choose":
