@@ -228,6 +228,28 @@ async def test_leave_and_kick_mid_game_the_computer_plays_their_seats(
         assert all(d.seat == 0 for d in deadlines), "departed seats were played by the computer"
 
 
+async def test_the_lobbys_leave_pressed_as_the_game_starts_does_not_leave_the_game(
+    service: Service,
+) -> None:
+    # Bob pressed the lobby's Leave as Alice pressed Start: his press came second and left the
+    # game itself, and the computer took his seat for a game he never meant to play or leave.
+    from bot.service.buttons import lobby_id
+
+    await started(service, ALICE, BOB)
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None
+    before = await snapshot(service)
+    press = decode(lobby_id(row.id, "leave"))
+    assert press is not None
+    late = await service.press(BOB, HERE, press)
+    assert not late.ok and late.public == [] and "`/game leave` leaves it" in private(late)
+    assert await snapshot(service) == before
+    async with service.sessions() as session:
+        row = await repo.open_game(session, HERE.channel_id)
+        assert row is not None and not any(s.autopilot for s in row.seats), "Bob plays his seat"
+
+
 async def test_a_whole_game_to_the_end_records_history(service: Service) -> None:
     await started(service, ALICE, BOB, rounds=1)
     await service.act(ALICE, HERE, "tiny", "bid", {"amount": 3})

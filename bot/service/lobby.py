@@ -268,6 +268,10 @@ def clicked(actor: Actor, place: Place, game_id: int, command: str) -> Work:
     async def work(tx: Tx) -> Draft:
         if tx.row is None or tx.row.id != game_id:
             raise Refusal("lobby.error.stale_button")
+        if command == "leave" and tx.row.status != LOBBY:
+            # Pressed as the host started it: the press meant "not in this lobby", and leaving
+            # the game itself would hand the seat to the computer (/game leave does that).
+            raise Refusal("lobby.error.leave_started")
         return await chosen(tx)
 
     return work
