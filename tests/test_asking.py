@@ -15,7 +15,9 @@ from tests.badbones.helpers import position, trap_phase
 
 def _table(state: BadBonesState) -> Match:
     phase = GAME.phase(state)
-    row = GameRow(id=7, channel_id=1, kind="badbones", phase=phase, host_id=100, seed=1)
+    row = GameRow(
+        id=7, channel_id=1, kind="badbones", phase=phase, host_id=100, seed=1, settings={}
+    )
     row.seats = [
         SeatRow(seat=i, user_id=100 + i, display_name=name, locale="en")
         for i, name in enumerate(("Ana", "Bob", "Cora"))

@@ -21,7 +21,9 @@ pytestmark = pytest.mark.any_database
 
 
 def _row(*names: str) -> GameRow:
-    row = GameRow(id=7, channel_id=1, kind="badbones", phase="3.skeletons.1", host_id=1, seed=1)
+    row = GameRow(
+        id=7, channel_id=1, kind="badbones", phase="3.skeletons.1", host_id=1, seed=1, settings={}
+    )
     row.seats = [
         SeatRow(seat=i, user_id=100 + i, display_name=name, locale="en")
         for i, name in enumerate(names)
@@ -210,7 +212,9 @@ async def test_a_timed_out_hero_move_is_not_announced_as_private_news(
 
 
 def _fuse_row(*names: str) -> GameRow:
-    row = GameRow(id=8, channel_id=1, kind="fuse", phase="1.choose.1", host_id=1, seed=1)
+    row = GameRow(
+        id=8, channel_id=1, kind="fuse", phase="1.choose.1", host_id=1, seed=1, settings={}
+    )
     row.seats = [
         SeatRow(seat=i, user_id=100 + i, display_name=name, locale="en")
         for i, name in enumerate(names)
