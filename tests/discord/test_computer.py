@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from bot.service.match import Match
 from bot.store import repository as repo
 from rules.core.policy import choose
@@ -13,6 +15,11 @@ from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_more import wait_for_post
 from tests.fakediscord import FakeDiscord
+
+# The held-deadlines game's deal: Alice begins, and the computer's turn comes as a post of its
+# own (the 503 meets it). In other deals the computer begins, or Alice's next turn begins in
+# the message that named her as playing next, and the counts below would not apply.
+DEAL = 4
 
 
 async def test_addbot_seats_a_computer_that_plays_in_the_channel(
@@ -117,13 +124,14 @@ async def test_the_autopilot_level_is_a_game_setting(fake: FakeDiscord, bots: Bo
 
 
 async def test_the_computer_plays_on_while_the_host_holds_the_deadlines(
-    fake: FakeDiscord, bots: Bots, clock: Clock
+    fake: FakeDiscord, bots: Bots, clock: Clock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Holidays for a game against the computer: Alice holds the deadlines and plays on; the
     computer's turn is posted as ever (through a 503), and Alice is pinged when it is hers."""
     from tests.fakediscord import faults
     from tests.fakediscord.faults import Fault
 
+    monkeypatch.setattr("bot.service.lobby.secrets.randbits", lambda bits: DEAL)
     bot = await bots.start()
     alice = fake.add_user(101, "Alice")
     await (await fake.slash(alice, "farkle new")).result()
