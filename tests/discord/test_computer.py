@@ -8,18 +8,48 @@ from typing import Any
 
 import pytest
 
+from bot.service import Service
 from bot.service.match import Match
 from bot.store import repository as repo
+from bot.store.models import GameRow
 from rules.core.policy import choose
 from tests.conftest import Clock
 from tests.discord.conftest import Bots
 from tests.discord.test_more import wait_for_post
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import FakeUser
 
 # The held-deadlines game's deal: Alice begins, and the computer's turn comes as a post of its
 # own (the 503 meets it). In other deals the computer begins, or Alice's next turn begins in
 # the message that named her as playing next, and the counts below would not apply.
 DEAL = 4
+
+
+async def _until_the_computer_is_asked(
+    fake: FakeDiscord, service: Service, alice: FakeUser, thread: int, game: str, *, steps: int
+) -> GameRow:
+    """Alice (seat 0) plays the steps the easy policy picks, typed as slash commands, until
+    the computer (seat 1) is asked, at most ``steps`` of them; the game as it then stands."""
+    for _ in range(steps):
+        async with service.sessions() as session:
+            row = await repo.open_game(session, thread)
+        assert row is not None and row.state is not None
+        match = Match.of(row)
+        if 1 in match.engine.pending(match.state):
+            return row
+        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
+        assert mapped is not None
+        command, args = mapped
+        options: dict[str, Any] = dict(args)  # the slash command's options by name
+        answer = await (
+            await fake.slash(alice, f"{game} {command}", channel_id=thread, **options)
+        ).result()
+        assert "⚠️" not in answer.content, answer.content
+        await fake.idle()
+    async with service.sessions() as session:
+        row = await repo.open_game(session, thread)
+    assert row is not None
+    return row
 
 
 async def test_addbot_seats_a_computer_that_plays_in_the_channel(
@@ -44,22 +74,7 @@ async def test_addbot_seats_a_computer_that_plays_in_the_channel(
     # the policy picks, until the computer is asked.
     service = bot.get_service()
     (thread,) = fake.threads  # the game is played in its own thread
-    for _ in range(6):
-        async with service.sessions() as session:
-            row = await repo.open_game(session, thread)
-        assert row is not None and row.state is not None
-        match = Match.of(row)
-        if 1 in match.engine.pending(match.state):
-            break
-        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
-        assert mapped is not None
-        command, args = mapped
-        options: dict[str, Any] = dict(args)  # the slash command's options by name
-        answer = await (
-            await fake.slash(alice, f"zvv {command}", channel_id=thread, **options)
-        ).result()
-        assert "⚠️" not in answer.content, answer.content
-        await fake.idle()
+    row = await _until_the_computer_is_asked(fake, service, alice, thread, "zvv", steps=6)
     asked = fake.in_channel()[-1]
     assert "⏳ 🤖 Easy 1" in asked.text
     assert not asked.buttons, "no buttons for a seat no person plays"
@@ -143,22 +158,7 @@ async def test_the_computer_plays_on_while_the_host_holds_the_deadlines(
     assert "paused this game's deadlines" in held.content
     await fake.idle()
     service = bot.get_service()
-    for _ in range(12):  # Alice's steps, until the computer is asked
-        async with service.sessions() as session:
-            row = await repo.open_game(session, thread)
-        assert row is not None and row.state is not None
-        match = Match.of(row)
-        if 1 in match.engine.pending(match.state):
-            break
-        mapped = match.engine.to_command(choose(match.engine, match.state, 0, "easy"))
-        assert mapped is not None
-        command, args = mapped
-        options: dict[str, Any] = dict(args)  # the slash command's options by name
-        answer = await (
-            await fake.slash(alice, f"farkle {command}", channel_id=thread, **options)
-        ).result()
-        assert "⚠️" not in answer.content, answer.content
-        await fake.idle()
+    await _until_the_computer_is_asked(fake, service, alice, thread, "farkle", steps=12)
     assert "⏳ 🤖 Easy 1" in fake.in_channel(thread)[-1].text
     outage = fake.inject(Fault(method="POST", route=faults.POST, channel_id=thread, status=503))
     before = len(fake.in_channel(thread))
