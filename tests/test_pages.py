@@ -265,21 +265,25 @@ async def test_a_place_beyond_the_counted_ones_is_said_as_such(
     assert "n.º 5+ aquí" in str(low), "beyond the places counted, in the reader's language"
 
 
-async def test_leaderboard_buttons_walk_every_page(service: Service) -> None:
-    await _rate(service, 34)
-    shown: list[str] = []
+async def _walk_leaderboard(service: Service) -> list[tuple[int, str]]:
+    """Every line of the leaderboard, (place, name), page after page by its Next button."""
+    shown: list[tuple[int, str]] = []
     reply = await service.leaderboard(Actor(1, "A"), Place(1, 10), "tiny")
     while True:
         assert reply.private is not None
-        shown += [
-            line.split(". ", 1)[1].split(" —")[0]
-            for line in str(reply.private.text).split("\n")
-            if ". P" in line
-        ]
+        for line in str(reply.private.text).split("\n"):
+            if ". P" in line:
+                place, rest = line.split(". ", 1)
+                shown.append((int(place), rest.split(" —")[0]))
         nxt = [b for b in reply.private.buttons if b.label.startswith("Next")]
         if not nxt:
-            break
+            return shown
         reply = await service.press(Actor(1, "A"), Place(1, 10), decode(nxt[0].custom_id))
+
+
+async def test_leaderboard_buttons_walk_every_page(service: Service) -> None:
+    await _rate(service, 34)
+    shown = [name for _, name in await _walk_leaderboard(service)]
     async with service.sessions() as session:
         ordinal = RatingRow.mu - 3 * RatingRow.sigma
         expected = (
@@ -296,18 +300,7 @@ async def test_leaderboard_places_are_the_stats_places_ties_sharing_one(service:
     """Equal ratings share a place on every page, as ``/game stats`` says it (1 + the players
     rated above), also where a tie runs across two pages."""
     await _rate(service, 34)  # 10 ratings for 34 players: ties across page edges
-    shown: list[tuple[int, str]] = []
-    reply = await service.leaderboard(Actor(1, "A"), Place(1, 10), "tiny")
-    while True:
-        assert reply.private is not None
-        for line in str(reply.private.text).split("\n"):
-            if ". P" in line:
-                place, rest = line.split(". ", 1)
-                shown.append((int(place), rest.split(" —")[0]))
-        nxt = [b for b in reply.private.buttons if b.label.startswith("Next")]
-        if not nxt:
-            break
-        reply = await service.press(Actor(1, "A"), Place(1, 10), decode(nxt[0].custom_id))
+    shown = await _walk_leaderboard(service)
     async with service.sessions() as session:
         ordinal = RatingRow.mu - 3 * RatingRow.sigma
         rows = (
