@@ -147,3 +147,24 @@ def test_squares_are_grouped_row_then_column_in_even_menus() -> None:
     assert [len(b) for _, b in bands] == [25, 25, 25, 25, 21]
     assert [s for _, b in bands for s in b] == squares, "row then column"
     assert bands[0][0] == "A1–C3"
+
+
+def test_a_die_is_offered_as_the_table_writes_it() -> None:
+    # Play-test: the Loaded Die's menu offered "A5", "C4" where the table and the typed command
+    # say "a5", "c4" (a menu capitalised every label, as for "Wall, 3 coins").
+    from rules.farkle.actions import Recruit
+    from tests.farkle.support import give, new, play, rig
+
+    state = new(armies=[1000, 1000, 0])
+    give(state, 0, "loaded")
+    rig(state, ([2, 3, 4, 6, 6, 2], "blank"))
+    play(state, 0, Recruit())
+    game = get_game("farkle")
+    match = _table(game, state)
+    (spec,) = [c for c in game.commands if c.steps == ("item", "die")]
+    made: dict[str, Any] = {"item": "loaded"}
+    step = picks.next_step(match, 0, spec, made)
+    assert step is not None and step.param == "die"
+    draft = picks.chooser(match, 0, spec, made, step, "en")
+    labels = [label for menu in draft.private_selects for _, label in menu.options]
+    assert labels and all(label[0].islower() for label in labels), labels

@@ -214,6 +214,8 @@ def _label(match: Match, command: str, param: str, value: str, lang: str) -> str
         if item is not None
         else str(show(match.kind, param, value, lang))
     )
+    if any(c.isdigit() for c in said.split(" ", 1)[0]):
+        return pieces.within(said)  # a code as the table writes it (Farkle's die "a5")
     return pieces.within(said[:1].upper() + said[1:])  # "Wall, 3 coins", as a menu reads
 
 
