@@ -19,7 +19,11 @@ from bot.service.text import Name, Text, join, phrase
 from i18n import has, t
 from rules.core import Event
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# What a name loses: C0 and C1 controls and DEL; marks that are invisible or turn the text
+# around (zero-width spaces and joiners, the bidi marks, embeddings, overrides and isolates, the
+# Arabic letter mark, the word joiner and invisible operators, the byte-order mark); and the line
+# and paragraph separators, which break a line. A C1 control is drawn as a box in a picture.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
 
 
 def plain_name(name: str, limit: int = 32) -> str:
