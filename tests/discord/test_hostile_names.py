@@ -3,6 +3,8 @@ the text around leave the name wherever it is shown (docs/discord.md, "Names as 
 
 from __future__ import annotations
 
+import pytest
+
 from tests.discord.conftest import Bots
 from tests.fakediscord import FakeDiscord
 
@@ -33,3 +35,30 @@ async def test_stats_of_a_player_never_rated_show_their_name_cleaned(
     answer = await (await fake.slash(newcomer, "game stats")).result()
     assert answer.ephemeral and "Rosa" in answer.content
     assert not set(UNSEEN) & set(answer.content)
+
+
+# Names Discord accepts that show nothing: a Hangul filler (a letter drawn blank, and as a box
+# in the table picture), the braille blank, combining accents with no letter to sit on (they
+# land on the character before the name: "#4´" in a picture, "— ́" in a line).
+@pytest.mark.parametrize(
+    "blank", ["\u3164", "\u2800\u2800", "\u0301\u0301\u0301", " \u3164 \u0301"]
+)
+async def test_a_name_that_shows_nothing_is_a_question_mark(
+    fake: FakeDiscord, bots: Bots, blank: str
+) -> None:
+    await bots.start()
+    host = fake.add_user(303, blank)
+    await (await fake.slash(host, "tiny new")).result()
+    await fake.idle()
+    [lobby] = fake.in_channel()
+    assert "hosted by ? (" in lobby.content and "👥 1/4: ?\n" in lobby.content, lobby.content
+
+
+async def test_a_name_keeps_its_accents_but_not_one_before_its_first_letter(
+    fake: FakeDiscord, bots: Bots
+) -> None:
+    await bots.start()
+    host = fake.add_user(304, "\u0301Jose\u0301 \u3164")
+    await (await fake.slash(host, "tiny new")).result()
+    await fake.idle()
+    assert "hosted by Jose\u0301 (" in fake.in_channel()[-1].content
