@@ -22,8 +22,9 @@ from PIL import Image, ImageDraw, ImageFont
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
-# Fonts: DejaVu (Debian's fonts-dejavu-core, installed by .ci/run and deploy/Dockerfile)
-# has the symbols the games use; Pillow's bundled font is the fallback so nothing ever fails.
+# Fonts: DejaVu (Debian's fonts-dejavu-core: installed by .ci/run and deploy/Dockerfile, asked
+# for by the README) has the symbols the games use; Pillow's bundled font is the fallback so
+# nothing ever fails (its symbols are empty boxes).
 _FONT_FILES = {
     False: ("DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
     True: ("DejaVuSans-Bold.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),

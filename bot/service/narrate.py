@@ -11,6 +11,7 @@ amount is 0 is worded by ``<key>_no_<arg>`` where the catalogue has one (:func:`
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,13 +20,28 @@ from bot.service.text import Name, Text, join, phrase
 from i18n import has, t
 from rules.core import Event
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# What a name loses: C0 and C1 controls and DEL; marks that are invisible or turn the text
+# around (zero-width spaces and joiners, the bidi marks, embeddings, overrides and isolates, the
+# Arabic letter mark, the word joiner and invisible operators, the byte-order mark); and the line
+# and paragraph separators, which break a line. A C1 control is drawn as a box in a picture.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+
+# Characters that are drawn blank though they are not spaces (the Hangul fillers, the braille
+# blank): a name made of them shows nothing in a message, and a box in a picture.
+_BLANK = "\u115f\u1160\u3164\uffa0\u2800"
+_ENDS = re.compile(rf"^[\s{_BLANK}]+|[\s{_BLANK}]+$")
 
 
 def plain_name(name: str, limit: int = 32) -> str:
-    """A display name as typed, less control and bidi characters, bounded length: what a
-    picture shows and what a :class:`Name` holds (each adapter escapes it its own way)."""
-    return _CONTROL.sub("", str(name)).strip()[:limit] or "?"
+    """A display name as typed, less control and bidi characters, blank ends and accents
+    before its first letter, bounded length: what a picture shows and what a :class:`Name`
+    holds (each adapter escapes it its own way). A name with nothing left to see is "?"."""
+    text = _ENDS.sub("", _CONTROL.sub("", str(name)))
+    # Combining marks at the start have no letter to sit on: they would land on the character
+    # before the name ("#4´" in a picture).
+    while text and unicodedata.category(text[0]) in ("Mn", "Me"):
+        text = _ENDS.sub("", text[1:])
+    return text[:limit] or "?"
 
 
 def fill_args(args: dict[str, Any], names: Sequence[Name], lang: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.service import buttons as button_ids
 from bot.service.errors import Refusal
+from bot.service.narrate import plain_name
 from bot.service.ratings import NO_GUILD, Change, Standing
 from bot.service.replies import Button
 from bot.service.text import Name, Strong, Text, join, lines, phrase
@@ -47,7 +48,7 @@ def who(player: str, name: str, lang: str) -> Name | Text:
             game=phrase(f"{kind}.name", lang),
             variant=variant_words(kind, variant, lang),
         )
-    return Name(name)
+    return Name(plain_name(name))  # a name never rated comes as Discord gives it
 
 
 def variant_words(kind: str, variant: str, lang: str) -> str:

@@ -30,6 +30,7 @@ from sqlalchemy.engine import make_url
 from bot import config
 from bot.discord.client import STOP_GRACE
 from bot.store.database import database_url
+from render.common import _FONT_FILES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -156,6 +157,18 @@ def test_the_dockerfile() -> None:
                 assert (ROOT / source).exists(), f"COPY {source}: not in the repository"
     ignored = (DEPLOY / "Dockerfile.dockerignore").read_text().splitlines()
     assert "**/.env" in ignored and "**/*.db" in ignored, "no secret or database in the image"
+
+
+def test_the_image_has_the_pictures_font() -> None:
+    """The slim base image has no font: without Debian's fonts-dejavu-core every symbol of a
+    table picture (☠ ✓ ○ ⚔ ★, the traps) is an empty box in Pillow's own font."""
+    steps = instructions((DEPLOY / "Dockerfile").read_text())
+    final = steps[max(i for i, (word, _) in enumerate(steps) if word == "FROM") :]
+    installs = " ".join(args for word, args in final if word == "RUN" and "apt-get install" in args)
+    assert "fonts-dejavu-core" in installs.split(), "the final stage installs the font"
+    # ... which is the package whose files the renderer opens.
+    for candidates in _FONT_FILES.values():
+        assert any(path.startswith("/usr/share/fonts/truetype/dejavu/") for path in candidates)
 
 
 def test_the_compose_file() -> None:
@@ -290,11 +303,3 @@ def test_the_bot_draws_inside_the_units_sandbox(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     assert "worker died" not in run.stderr, run.stderr
     assert len(list((tmp_path / "images").glob("*.png"))) >= 2, run.stdout
-
-
-def test_the_image_has_the_font_the_pictures_need() -> None:
-    """python:3.11-slim has no fonts: without DejaVu every symbol of a table picture was an
-    empty box (Pillow's own font has none of them; `partida doctor` says so)."""
-    steps = instructions((DEPLOY / "Dockerfile").read_text())
-    final = steps[max(i for i, (word, _) in enumerate(steps) if word == "FROM") :]
-    assert any(word == "RUN" and "fonts-dejavu-core" in args for word, args in final)
