@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from pathlib import Path
 
 import pytest
@@ -47,10 +48,12 @@ async def test_an_outage_is_two_warnings_not_a_traceback_per_command(
         assert t("lobby.error.database", lang) in str(reply.private.text)
     assert back.ok
     warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
-    assert [r.getMessage().split(" (")[0] for r in warnings] == [
+    # (How long it lasted is the machine's pace: 0 s idle, 1 s on a loaded CI run.)
+    assert [r.getMessage().split(" (")[0].split(" after ")[0] for r in warnings] == [
         "database unavailable",
-        "database available again after 0 s",
+        "database available again",
     ], [r.getMessage() for r in warnings]
+    assert re.search(r"after \d+ s", warnings[1].getMessage())
     assert "20 commands could not be served" in warnings[1].getMessage()
     assert not any(r.exc_info for r in caplog.records), "no traceback for an outage"
     unavailable = [r for r in caplog.records if "outcome=unavailable" in r.getMessage()]
