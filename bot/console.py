@@ -21,17 +21,17 @@ import asyncio
 import concurrent.futures
 import math
 import re
-import shlex
 import signal
 import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot import console_spelling as spelling
 from bot.service import Actor, Message, Outgoing, Place, Reply, Service
 from bot.service.buttons import VIEW_GAME, decode
 from bot.service.errors import DamagedDatabase
@@ -43,13 +43,11 @@ from bot.service.lobby_commands import (
     TOP_LEVEL,
     LobbyCommand,
     Values,
-    spelled,
 )
 from bot.service.replies import Slot
-from bot.service.shown import fold
 from bot.service.text import Channel, Text, When, plain_part
-from i18n import has, language_for, t
-from rules.core import OptionSpec, get_game
+from i18n import language_for, t
+from rules.core import get_game
 
 _LINE = re.compile(
     r"^@(?P<user>[\w.-]{1,32})(?::(?P<locale>[\w-]{2,8}))?(?:#(?P<thread>\d+))?\s+(?P<rest>.*)$"
@@ -58,7 +56,6 @@ THREAD_IDS = 1_000_000  # thread n of the console's channel has the id THREAD_ID
 _DURATION = re.compile(r"^(?:\d+[smhd]?)+$")  # 30s, 15m, 2h, 1d, and together: 22h30m, 1d12h
 _DURATION_PART = re.compile(r"(\d+)([smhd]?)")
 MAX_WAIT_DAYS = 366  # longer than any deadline: a longer wait is a typo, and would overflow
-_KEY = re.compile(r"[a-z0-9_\-áéíóúüñ]{1,32}")  # an option or parameter name, Spanish ones too
 _MENTION = re.compile(r"^<@!?(\d{1,20})>$")
 # Computer moves played in a row after one line (a table of computers plays a long while).
 MAX_COMPUTER_MOVES = 5000
@@ -133,7 +130,7 @@ class Console:
             return
         actor = self.actor(match["user"], match["locale"])
         try:
-            words = _words(match["rest"])
+            words = spelling.words(match["rest"])
         except ValueError:
             self.say("? Unbalanced quotes.")
             return
@@ -194,12 +191,12 @@ class Console:
                 self.say("? There is no menu to choose from.")
                 return None
             return await svc.press(actor, place, decode(menu, words))
-        top = _lobby_command(group, TOP_LEVEL)  # /help, /ayuda, /me, /yo
+        top = spelling.lobby_command(group, TOP_LEVEL)  # /help, /ayuda, /me, /yo
         if top is not None:
             return await self.lobby(actor, place, top, words)
-        if group in _names(GROUP, f"discord.command_name.{GROUP}"):  # /game, /partida
+        if group in spelling.names(GROUP, f"discord.command_name.{GROUP}"):  # /game, /partida
             typed = words[0] if words else BARE
-            sub = _lobby_command(typed, GROUPED)
+            sub = spelling.lobby_command(typed, GROUPED)
             if sub is None:
                 names = " ".join(t(c.name_key, actor.locale) for c in GROUPED)
                 said = t(
@@ -219,14 +216,16 @@ class Console:
         if not words:
             self.say(f"? /{group} needs a command: " + " ".join(c.name for c in engine.commands))
             return None
-        if words[0] in _names("new", "discord.command_name.new"):  # /<game> nueva [option:value …]
-            named, _ = _split(words[1:])
-            return await svc.new_game(actor, place, group, _options_named(group, named))
-        name = _command_named(group, engine.commands, words[0])
+        if words[0] in spelling.names(
+            "new", "discord.command_name.new"
+        ):  # /<game> nueva [option:value …]
+            named, _ = spelling.split(words[1:])
+            return await svc.new_game(actor, place, group, spelling.options_named(group, named))
+        name = spelling.command_named(group, engine.commands, words[0])
         command = next((c for c in engine.commands if c.name == name), None)
-        named, positional = _split(words[1:])
+        named, positional = spelling.split(words[1:])
         if command is not None:
-            named = {_param_named(group, command.params, k): v for k, v in named.items()}
+            named = {spelling.param_named(group, command.params, k): v for k, v in named.items()}
             tokens = command.select and command.params[-1].name == command.select
             if tokens and len(positional) > len(command.params):
                 # The set of tokens is one value, as its menu sends it: `/farkle keep a c d`.
@@ -234,7 +233,7 @@ class Console:
                 positional = [*positional[:last], " ".join(positional[last:])]
             for param, value in zip(command.params, positional, strict=False):
                 named.setdefault(param.name, value)
-            wrong = _wrongly_typed(group, command, named, positional, actor.locale)
+            wrong = spelling.wrongly_typed(group, command, named, positional, actor.locale)
             if wrong is not None:
                 self.say("? " + wrong)
                 return None
@@ -267,11 +266,13 @@ class Console:
         """A lobby command's parameters typed as on Discord: each by its name or its Spanish
         name (``jugador:``), or in order without one (``/game rules zvv faces``); each value as
         the service takes it (``lobby_commands.ParamType``). None, said why: one is missing."""
-        named, positional = _split(words)
+        named, positional = spelling.split(words)
         typed: dict[str, str] = {}
         others: dict[str, Any] = {}  # names of no parameter: a game's options for ``/game new``
         for key, value in named.items():
-            param = next((p for p in command.params if key in _names(p.name, p.name_key)), None)
+            param = next(
+                (p for p in command.params if key in spelling.names(p.name, p.name_key)), None
+            )
             if param is None:
                 others[key] = value
             else:
@@ -286,7 +287,7 @@ class Console:
         elif len(positional) > len(command.params):
             wrong = t("lobby.console.too_many", locale, usage="")
         elif any(
-            p.type == "switch" and _switch(typed.get(p.name) or "on") is None
+            p.type == "switch" and spelling.switch(typed.get(p.name) or "on") is None
             for p in command.params
         ):
             wrong = t("lobby.console.write", locale, usage="")
@@ -295,7 +296,7 @@ class Console:
         ):
             wrong = t("lobby.console.write", locale, usage="")
         if wrong is not None:
-            self.say(f"? {wrong}{_usage(command, locale)}")
+            self.say(f"? {wrong}{spelling.usage(command, locale)}")
             return None
         values: Values = {}
         for param in command.params:
@@ -303,12 +304,12 @@ class Console:
             if param.type == "user":
                 values[param.name] = self.person(text) if text else None
             elif param.type == "switch":
-                values[param.name] = None if text is None else _switch(text)
+                values[param.name] = None if text is None else spelling.switch(text)
             else:  # as typed (a choice by its label too): the service refuses it in words
-                text = _choice_named(param, text)
+                text = spelling.choice_named(param, text)
                 values[param.name] = ("" if param.required else None) if text is None else text
         if command.game_options:
-            values[GAME_OPTIONS] = _options_named(str(values.get("game", "")), others)
+            values[GAME_OPTIONS] = spelling.options_named(str(values.get("game", "")), others)
         return values
 
     def person(self, typed: str) -> Actor:
@@ -451,86 +452,6 @@ def _last_number(folder: Path) -> int:
     return max(numbers, default=0)
 
 
-def _names(name: str, key: str) -> tuple[str, str]:
-    """A name as typed in English or in Spanish (``unirse``, ``jugador``), as Discord offers
-    it: the catalogue's Spanish entry of ``key``."""
-    return name, t(key, "es")
-
-
-def _lobby_command(typed: str, commands: Sequence[LobbyCommand]) -> LobbyCommand | None:
-    return next((c for c in commands if typed in _names(c.name, c.name_key)), None)
-
-
-def _usage(command: LobbyCommand, lang: str) -> str:
-    """``/game replace player:<name> with:<name>``: a command with its parameters, the
-    optional ones in brackets (``[page:<…>]``)."""
-    who = t("lobby.console.user", lang)
-    words = [spelled(command, lang)]
-    for param in command.params:
-        shape = {"user": who, "switch": "on|off"}.get(param.type, "…")
-        typed = f"{t(param.name_key, lang)}:<{shape}>"
-        words.append(typed if param.required else f"[{typed}]")
-    return " ".join(words)
-
-
-_ON = ("on", "yes", "true", "sí", "si")
-_OFF = ("off", "no", "false")
-
-
-def _choice_named(param: Any, typed: str | None) -> str | None:
-    """A choice typed by its label in either language (``game:Bad Bones``, ``level:Difícil``),
-    as Discord offers the labels and sends the value; anything else as typed."""
-    if typed is None or param.choices is None:
-        return typed
-    for value, key in param.choices.labelled():
-        if fold(typed) in {fold(value), *(fold(t(key, lang)) for lang in ("en", "es"))}:
-            return str(value)
-    return typed
-
-
-def _switch(typed: str) -> bool | None:
-    """``replay:on`` (or in Spanish, ``sí``) is on, ``off`` (``no``) off; None: neither (a
-    typo is not taken for off)."""
-    word = typed.lower()
-    on = (*_ON, t("discord.choice.on", "es"))
-    off = (*_OFF, t("discord.choice.off", "es"))
-    return True if word in on else False if word in off else None
-
-
-def _options_named(game: str, named: dict[str, Any]) -> dict[str, Any]:
-    """``/game new`` options by their names or Spanish names."""
-    try:
-        specs = get_game(game).option_specs
-    except Exception:  # an unknown game: the service refuses it in words
-        return named
-    out: dict[str, Any] = {}
-    for key, value in named.items():
-        spec = next(
-            (s for s in specs if key in (s.name, t(f"{game}.option_name.{s.name}", "es"))), None
-        )
-        if spec is None:
-            out[key] = value
-            continue
-        out[spec.name] = _option_value(game, spec, value)
-    return out
-
-
-def _option_value(game: str, spec: OptionSpec, typed: Any) -> Any:
-    """A choice typed by its label in either language (``dificultad:insano``), as Discord
-    offers the labels and sends the value; anything else as typed (the service checks it)."""
-    if not spec.choices or not isinstance(typed, str):
-        return typed
-    wanted = fold(typed)
-    for value in spec.choices:
-        key = f"{game}.option_value.{spec.name}.{value}"
-        labels = [value] + ([t(key, lang) for lang in ("en", "es")] if has(key, "en") else [])
-        # A label's note in brackets need not be typed: "Relajado (sin reloj)" is relajado.
-        labels += [label.split(" (", 1)[0] for label in labels]
-        if wanted in {fold(label) for label in labels}:
-            return value
-    return typed
-
-
 def relative(delta: float) -> str:
     """A time ``delta`` seconds away, as the console writes it: "(+5m)", "(+2h05m)", "(+40s)".
     Rounded to the nearest minute: a 5-minute deadline read a moment after it was set is
@@ -545,80 +466,6 @@ def relative(delta: float) -> str:
         span = f"{minutes}m"
     # Neutral marks, since the line around it may be in either language.
     return f"(+{span})" if delta >= 0 else f"(−{span})"
-
-
-def _command_named(game: str, commands: Any, typed: str) -> str:
-    """A game command by its name or its Spanish name (``/fuse sacar``), as on Discord."""
-    for command in commands:
-        if typed in (command.name, t(f"{game}.command_name.{command.name}", "es")):
-            return str(command.name)
-    return typed
-
-
-def _param_named(game: str, params: Any, typed: str) -> str:
-    for param in params:
-        if typed in (param.name, t(f"{game}.param_name.{param.name}", "es")):
-            return str(param.name)
-    return typed
-
-
-def _wrongly_typed(
-    game: str, command: Any, named: dict[str, Any], positional: list[str], lang: str
-) -> str | None:
-    """Why a game command cannot be sent as typed, as Discord would never send it: an option
-    it does not have (``dirección:`` for ``direccion:``), more values than it takes, or a
-    required one left out; said with the command as it is written. None: it can be sent."""
-    names = {param.name for param in command.params}
-    usage = _game_usage(game, command, lang)
-    unknown = next((key for key in named if key not in names), None)
-    if unknown is not None:
-        return t("lobby.console.no_option", lang, option=unknown, usage=usage)
-    if len(positional) > len(command.params):
-        return t("lobby.console.too_many", lang, usage=usage)
-    if any(param.required and not named.get(param.name) for param in command.params):
-        return t("lobby.console.write", lang, usage=usage)
-    return None
-
-
-def _game_usage(game: str, command: Any, lang: str) -> str:
-    """``/badbones place trap:<…> square:<…> [orientation:<…>]``: a game command with its
-    parameters in ``lang``, the optional ones in brackets."""
-    words = [f"/{game}", t(f"{game}.command_name.{command.name}", lang)]
-    for param in command.params:
-        typed = f"{t(f'{game}.param_name.{param.name}', lang)}:<…>"
-        words.append(typed if param.required else f"[{typed}]")
-    return " ".join(words)
-
-
-def _words(text: str) -> list[str]:
-    """Split like a shell (quotes group words) but keep backslashes as typed: a wall's
-    orientation is ``\\``."""
-    lexer = shlex.shlex(text, posix=True)
-    lexer.whitespace_split = True
-    lexer.escape = ""
-    return list(lexer)
-
-
-def _split(words: list[str]) -> tuple[dict[str, Any], list[str]]:
-    """``key:value`` (or ``key=value``) words and positional words. Words after a
-    ``key:value`` belong to its value until the next key (``dice:a c d``), as Discord reads
-    one option's text."""
-    named: dict[str, Any] = {}
-    positional: list[str] = []
-    last: str | None = None
-    for word in words:
-        key, sep, value = word.partition(":")
-        # Option names are lower case, Spanish ones with accents and ñ (``tamaño:9``).
-        if not (sep and key and _KEY.fullmatch(key)):
-            key, sep, value = word.partition("=")
-        if sep and key and _KEY.fullmatch(key):
-            named[key] = value
-            last = key
-        elif last is not None:
-            named[last] = f"{named[last]} {word}"
-        else:
-            positional.append(word)
-    return named, positional
 
 
 async def run_console(

@@ -46,21 +46,21 @@ async def test_a_scripted_game_in_the_console(tmp_path: Path) -> None:
 
 
 def test_console_words_read_like_discord_options() -> None:
-    from bot.console import _command_named, _split, _words
+    from bot.console_spelling import command_named, split, words
     from rules.core import get_game
 
-    assert _words(r"place trap:wall square:B2 orientation:\ ") == [
+    assert words(r"place trap:wall square:B2 orientation:\ ") == [
         "place",
         "trap:wall",
         "square:B2",
         "orientation:\\",
     ]
-    assert _words('keep dice:"a c"') == ["keep", "dice:a c"]
-    assert _split(["dice:a", "c", "d"]) == ({"dice": "a c d"}, [])
-    assert _split(["A1", "to:B2"]) == ({"to": "B2"}, ["A1"])
+    assert words('keep dice:"a c"') == ["keep", "dice:a c"]
+    assert split(["dice:a", "c", "d"]) == ({"dice": "a c d"}, [])
+    assert split(["A1", "to:B2"]) == ({"to": "B2"}, ["A1"])
     zvv = get_game("zvv")
-    assert _command_named("zvv", zvv.commands, "tirar") == "roll"
-    assert _command_named("zvv", zvv.commands, "roll") == "roll"
+    assert command_named("zvv", zvv.commands, "tirar") == "roll"
+    assert command_named("zvv", zvv.commands, "roll") == "roll"
 
 
 async def _play(tmp_path: Path, script: str, images: str = "img", db: str = "c.db") -> str:

@@ -408,14 +408,15 @@ def test_the_brawl_defender_plays_the_cloak_by_its_spanish_name(typed: str) -> N
 
 def test_the_console_keeps_every_die_typed_after_dice() -> None:
     # @alice /farkle keep dice:d e kept both dice (farkle.md said the console turns it into d).
-    from bot.console import _split, _words
+    from bot.console_spelling import split
+    from bot.console_spelling import words as typed_words
     from rules.farkle import GAME
 
     s = new()
     rig(s, ([2, 3, 4, 1, 5, 6], "blank"))
     play(s, 0, Recruit())
-    words = _words("keep dice:d e")
-    args, rest = _split(words[1:])
+    words = typed_words("keep dice:d e")
+    args, rest = split(words[1:])
     assert words[0] == "keep" and args == {"dice": "d e"} and rest == []
     action = GAME.parse("keep", args, s, 0)
     assert action == Keep("d1 e5")
